@@ -1,0 +1,200 @@
+//! One error type for the whole pipeline.
+//!
+//! Every error a user can cause names where it came from: a span of
+//! `artifact.toml` (rendered with the offending line and a caret, like `just`
+//! and `rustc`), or an input file with its line and field. Nothing in the
+//! library panics on user input; everything returns [`Error`].
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A place in an input file: `path:line` (1-based), plus the field when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputLocation {
+    /// The file, as the spec names it (relative to the spec's folder).
+    pub path: String,
+    /// 1-based line; `None` for whole-file problems (missing, truncated).
+    pub line: Option<u64>,
+    /// The field (dotted path such as `methods.zstd3_raw.ratio`), if known.
+    pub field: Option<String>,
+}
+
+impl fmt::Display for InputLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": field `{field}`")?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything that can go wrong, with enough context to act on.
+#[derive(Debug)]
+pub enum Error {
+    /// A problem in `artifact.toml`, pointing at a byte span of it.
+    Spec {
+        /// Path of the spec file as shown to the user.
+        path: String,
+        /// The whole spec text (to render the offending line).
+        source_text: String,
+        /// Byte range of the offending text.
+        span: std::ops::Range<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// A problem in a data file: parse errors, type mismatches, missing fields.
+    Input {
+        /// Where.
+        at: InputLocation,
+        /// What is wrong.
+        message: String,
+    },
+    /// An I/O failure on a named path.
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// An error inside a named part of the spec (table, number, figure).
+    Context {
+        /// For example "table `method_points`" or "figure `fig5`".
+        what: String,
+        /// The underlying error.
+        inner: Box<Error>,
+    },
+    /// Several independent failures (one per figure, say).
+    Many(Vec<Error>),
+    /// Anything else, already phrased for the user.
+    Message(String),
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error at `path:line`, optionally naming a field.
+    pub fn input(
+        path: impl Into<String>,
+        line: Option<u64>,
+        field: Option<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::Input {
+            at: InputLocation {
+                path: path.into(),
+                line,
+                field,
+            },
+            message: message.into(),
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// A plain message.
+    pub fn msg(message: impl Into<String>) -> Self {
+        Error::Message(message.into())
+    }
+
+    /// Wraps `self` as happening inside `what` (a table, number or figure).
+    pub fn context(self, what: impl Into<String>) -> Self {
+        Error::Context {
+            what: what.into(),
+            inner: Box::new(self),
+        }
+    }
+}
+
+/// 1-based line and column of byte offset `pos` in `text`, plus the line's text.
+pub fn line_col(text: &str, pos: usize) -> (usize, usize, &str) {
+    let pos = pos.min(text.len());
+    let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    let line = text[..start].matches('\n').count() + 1;
+    let col = text[start..pos].chars().count() + 1;
+    (line, col, text[start..end].trim_end_matches('\r'))
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Spec {
+                path,
+                source_text,
+                span,
+                message,
+            } => {
+                let (line, col, text) = line_col(source_text, span.start);
+                let width = source_text[span.start.min(source_text.len())
+                    ..span.end.min(source_text.len())]
+                    .split('\n')
+                    .next()
+                    .map_or(1, |s| s.chars().count().max(1));
+                let gutter = line.to_string().len();
+                writeln!(f, "{path}:{line}:{col}: {message}")?;
+                writeln!(f, "{:gutter$} |", "")?;
+                writeln!(f, "{line} | {text}")?;
+                write!(
+                    f,
+                    "{:gutter$} | {}{}",
+                    "",
+                    " ".repeat(col - 1),
+                    "^".repeat(width)
+                )
+            }
+            Error::Input { at, message } => write!(f, "{at}: {message}"),
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Context { what, inner } => write!(f, "{what}: {inner}"),
+            Error::Many(errors) => {
+                for (i, e) in errors.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
+            Error::Message(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_error_points_at_the_span_with_a_caret() {
+        let text = "[tables.t]\nfrom = \"nope\"\n";
+        let start = text.find("\"nope\"").unwrap();
+        let e = Error::Spec {
+            path: "artifact.toml".into(),
+            source_text: text.into(),
+            span: start..start + 6,
+            message: "unknown source or table `nope`".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "artifact.toml:2:8: unknown source or table `nope`\n  |\n2 | from = \"nope\"\n  |        ^^^^^^"
+        );
+    }
+
+    #[test]
+    fn input_error_names_file_line_and_field() {
+        let e = Error::input("a.jsonl", Some(17), Some("m.ratio".into()), "expected a number");
+        assert_eq!(e.to_string(), "a.jsonl:17: field `m.ratio`: expected a number");
+    }
+}

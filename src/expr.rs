@@ -1,0 +1,332 @@
+//! Spec expressions and templates, evaluated by minijinja.
+//!
+//! Expressions (`dtype == 'bf16'`, `ceiling_ratio or R_marginal`) see a
+//! row's fields as variables, plus:
+//! - `_source.path`, `_source.line`: where the row came from;
+//! - `n['KEY']`: a number's printed text, `v['KEY']`: its full-precision value;
+//! - `meta['SOURCE']`: the non-record part of a JSON document source.
+//!
+//! A row field shadows those names. Undefined behaviour is minijinja's
+//! `SemiStrict`, chosen deliberately: a missing field is `undefined` and
+//! falsy (so `a or b` fallback chains and `x is defined` work), but printing
+//! it, iterating it or reading an attribute of it is an error, so a typo in a
+//! template or a deep field path fails loudly instead of printing nothing.
+//! `x is none` is true for a missing field as well as a null (Python's
+//! `r.get("x") is None`), and `x is finite` tests for a finite number. Stages
+//! that need a finite number check for it and name the row.
+
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use minijinja::value::{Enumerator, Object, ObjectRepr};
+use minijinja::{Environment, Expression, UndefinedBehavior};
+
+use crate::error::{Error, Result};
+use crate::spec::{LoadedSpec, SpannedStr};
+use crate::value::{Origin, Record, Row, Value};
+
+fn environment() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .keep_trailing_newline(true)
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .build()
+                .expect("valid syntax config"),
+        );
+        // `x is none` is true for a missing field too, as Python's
+        // `r.get("x") is None` is: the seed scripts' idiom for "absent".
+        env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
+        env.add_test("finite", |v: Value| crate::value::as_number(&v).is_some_and(f64::is_finite));
+        env.add_filter("basename", |s: String| -> String {
+            std::path::Path::new(&s)
+                .file_name()
+                .map(|x| x.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        env.add_filter("dirname", |s: String| -> String {
+            std::path::Path::new(&s)
+                .parent()
+                .map(|x| x.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        env
+    })
+}
+
+/// The numbers and document metadata every expression and template can read.
+#[derive(Debug, Clone, Default)]
+pub struct Globals {
+    /// `n`: key -> printed text.
+    pub n: Record,
+    /// `v`: key -> full-precision value.
+    pub v: Record,
+    /// `meta`: source name -> document metadata.
+    pub meta: Record,
+}
+
+impl Globals {
+    /// The globals as a template context (no row).
+    pub fn context(self: &Arc<Self>) -> Value {
+        Value::from_object(Ctx {
+            fields: None,
+            origin: None,
+            globals: self.clone(),
+            extra: None,
+        })
+    }
+
+    /// The globals plus extra variables (`data_min`, `data_max`, ...).
+    pub fn context_with(self: &Arc<Self>, extra: Record) -> Value {
+        Value::from_object(Ctx {
+            fields: None,
+            origin: None,
+            globals: self.clone(),
+            extra: Some(Arc::new(extra)),
+        })
+    }
+
+    /// A row as a context: its fields, `_source`, and the globals.
+    pub fn row_context(self: &Arc<Self>, row: &Row) -> Value {
+        Value::from_object(Ctx {
+            fields: Some(row.fields.clone()),
+            origin: Some(row.origin.clone()),
+            globals: self.clone(),
+            extra: None,
+        })
+    }
+}
+
+#[derive(Debug)]
+struct Ctx {
+    fields: Option<Arc<Record>>,
+    origin: Option<Origin>,
+    globals: Arc<Globals>,
+    extra: Option<Arc<Record>>,
+}
+
+impl Object for Ctx {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        if let Some(v) = self.fields.as_ref().and_then(|f| f.get(key)) {
+            return Some(v.clone());
+        }
+        if let Some(v) = self.extra.as_ref().and_then(|f| f.get(key)) {
+            return Some(v.clone());
+        }
+        match key {
+            "_source" => self.origin.as_ref().map(|o| {
+                let mut r = Record::with_capacity(2);
+                r.insert("path", Value::from(&*o.path));
+                r.insert("line", Value::from(o.line));
+                r.into_value()
+            }),
+            "n" => Some(Value::from_object(self.globals.n.clone())),
+            "v" => Some(Value::from_object(self.globals.v.clone())),
+            "meta" => Some(Value::from_object(self.globals.meta.clone())),
+            _ => None,
+        }
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        match &self.fields {
+            Some(f) => {
+                let keys: Vec<Value> = f.0.keys().map(|k| Value::from(&**k)).collect();
+                Enumerator::Values(keys)
+            }
+            None => Enumerator::Empty,
+        }
+    }
+}
+
+/// minijinja's message without its `(in <expression>:1)` suffix.
+fn message(e: &minijinja::Error) -> String {
+    let mut s = e.kind().to_string();
+    if let Some(detail) = e.detail() {
+        s.push_str(": ");
+        s.push_str(detail);
+    }
+    s
+}
+
+/// A compiled expression with the spec text and span it came from.
+pub struct Expr<'s> {
+    compiled: Expression<'s, 's>,
+    /// The expression as written.
+    pub text: &'s str,
+    /// Its span in the spec.
+    pub span: Range<usize>,
+}
+
+impl std::fmt::Debug for Expr<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Expr({:?})", self.text)
+    }
+}
+
+impl<'s> Expr<'s> {
+    /// Compiles `src`; a syntax error points at it in the spec.
+    pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Expr<'s>> {
+        Self::compile_str(spec, src.get_ref(), src.span())
+    }
+
+    /// Compiles `text` found at `span` of the spec.
+    pub fn compile_str(spec: &LoadedSpec, text: &'s str, span: Range<usize>) -> Result<Expr<'s>> {
+        match environment().compile_expression(text) {
+            Ok(compiled) => Ok(Expr {
+                compiled,
+                text,
+                span,
+            }),
+            Err(e) => Err(spec.error(span, format!("invalid expression: {}", message(&e)))),
+        }
+    }
+
+    /// The top-level names the expression reads (for projection and checks).
+    pub fn variables(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.compiled.undeclared_variables(false).into_iter().collect();
+        v.sort();
+        v
+    }
+
+    /// Evaluates on a row; an error names the row's file and line.
+    pub fn eval_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
+        self.compiled
+            .eval(globals.row_context(row))
+            .map_err(|e| self.row_error(row, &e))
+    }
+
+    /// Evaluates on a prepared context (globals only, or with extras).
+    pub fn eval(&self, ctx: Value) -> Result<Value> {
+        self.compiled
+            .eval(ctx)
+            .map_err(|e| Error::msg(format!("cannot evaluate `{}`: {}", self.text, message(&e))))
+    }
+
+    /// Whether the expression is true for the row.
+    pub fn test_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<bool> {
+        Ok(self.eval_row(globals, row)?.is_true())
+    }
+
+    fn row_error(&self, row: &Row, e: &minijinja::Error) -> Error {
+        Error::input(
+            row.origin.path.to_string(),
+            row.origin.line_opt(),
+            None,
+            format!("cannot evaluate `{}`: {}", self.text, message(e)),
+        )
+    }
+}
+
+/// A compiled template (titles, labels, text marks).
+pub struct Template<'s> {
+    compiled: minijinja::Template<'s, 's>,
+    /// The template as written.
+    pub text: &'s str,
+    /// Its span in the spec.
+    pub span: Range<usize>,
+}
+
+impl<'s> Template<'s> {
+    /// Compiles `src`; a syntax error points at it in the spec.
+    pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
+        match environment().template_from_str(src.get_ref()) {
+            Ok(compiled) => Ok(Template {
+                compiled,
+                text: src.get_ref(),
+                span: src.span(),
+            }),
+            Err(e) => Err(spec.error(src.span(), format!("invalid template: {}", message(&e)))),
+        }
+    }
+
+    /// Renders with a context; errors point at the template in the spec.
+    pub fn render(&self, spec: &LoadedSpec, ctx: Value) -> Result<String> {
+        self.compiled
+            .render(ctx)
+            .map_err(|e| spec.error(self.span.clone(), format!("cannot render: {}", message(&e))))
+    }
+
+    /// Renders for one row; an error names the row's file and line.
+    pub fn render_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<String> {
+        self.compiled.render(globals.row_context(row)).map_err(|e| {
+            Error::input(
+                row.origin.path.to_string(),
+                row.origin.line_opt(),
+                None,
+                format!("cannot render `{}`: {}", self.text, message(&e)),
+            )
+        })
+    }
+}
+
+/// Renders a template given as plain text (used for the emit templates).
+pub fn render_file_template(name: &str, source: &str, ctx: Value) -> Result<String> {
+    environment()
+        .render_str(source, ctx)
+        .map_err(|e| Error::msg(format!("template {name}: {}", e.display_debug_info())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn spec() -> LoadedSpec {
+        crate::spec::parse("", Path::new("artifact.toml")).unwrap()
+    }
+
+    fn row(json: &str) -> Row {
+        let v = crate::sources::json::parse(json.as_bytes()).unwrap();
+        let rec = crate::value::as_record(&v).unwrap().clone();
+        Row {
+            fields: Arc::new(rec),
+            origin: Origin::line("f.jsonl".into(), 7),
+        }
+    }
+
+    fn eval(expr: &str, json: &str) -> Result<Value> {
+        let s = spec();
+        let e = Expr::compile_str(&s, expr, 0..0)?;
+        e.eval_row(&Arc::new(Globals::default()), &row(json))
+    }
+
+    #[test]
+    fn or_returns_the_operand_for_fallback_chains() {
+        let v = eval("ceiling_ratio or R_marginal", r#"{"R_marginal": 1.5}"#).unwrap();
+        assert_eq!(v, Value::from(1.5));
+    }
+
+    #[test]
+    fn deep_access_through_a_missing_field_is_an_error_naming_the_row() {
+        let e = eval("remote.wait", r#"{"a": 1}"#).unwrap_err().to_string();
+        assert!(e.starts_with("f.jsonl:7: cannot evaluate `remote.wait`: undefined value"), "{e}");
+    }
+
+    #[test]
+    fn source_of_a_row_is_visible() {
+        let v = eval("_source.path | dirname | basename", r#"{"a": 1}"#).unwrap();
+        assert_eq!(v.as_str(), Some(""));
+        let v = eval("_source.line", r#"{"a": 1}"#).unwrap();
+        assert_eq!(v, Value::from(7));
+    }
+
+    #[test]
+    fn syntax_error_is_a_spec_error() {
+        let s = spec();
+        let e = Expr::compile_str(&s, "a ==", 0..4).unwrap_err();
+        assert!(matches!(e, Error::Spec { .. }));
+    }
+}
+

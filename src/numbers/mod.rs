@@ -1,0 +1,152 @@
+//! Numbers: the values the paper's prose quotes, computed from tables.
+//!
+//! Each `[numbers.KEY]` is computed in spec order (a number's `expr` may read
+//! earlier numbers through `v`), formatted once, and that one text is what
+//! the macros print and what figure titles and legends print through
+//! `n['KEY']`: the figure and the prose cannot disagree.
+
+pub mod format;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::expr::{Expr, Globals};
+use crate::spec::LoadedSpec;
+use crate::tables::Catalog;
+use crate::tables::aggregate::{Agg, Op};
+use crate::value::{Row, Value, as_number};
+
+/// One computed number.
+#[derive(Debug, Clone)]
+pub struct Number {
+    /// The key as written in the spec (`fig3-median`).
+    pub key: String,
+    /// The full-precision value.
+    pub value: Value,
+    /// The printed text (after `format`).
+    pub text: String,
+    /// The spec's description.
+    pub description: Option<String>,
+    /// The table it was computed from.
+    pub table: Option<String>,
+    /// How many rows it was computed over.
+    pub rows: usize,
+    /// The sources it depends on.
+    pub sources: BTreeSet<String>,
+}
+
+/// All numbers of a spec.
+#[derive(Debug, Default)]
+pub struct Numbers {
+    /// Computed numbers, in spec order.
+    pub list: Vec<Number>,
+    /// Numbers skipped because their table is unavailable: (key, reason).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Whether `key` can be used from LaTeX and typst (letters, digits, `-`,
+/// `_`, starting with a letter).
+pub fn valid_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Computes every number; returns them and the globals extended with
+/// `n` (texts) and `v` (values). All failing numbers are reported together.
+pub fn compute(spec: &LoadedSpec, cat: &Catalog) -> Result<(Numbers, Arc<Globals>)> {
+    let mut globals = (*cat.globals).clone();
+    let mut out = Numbers::default();
+    let mut errors = Vec::new();
+    for (key, raw) in &spec.spec.numbers {
+        if !valid_key(key) {
+            errors.push(spec.error(
+                raw.span(),
+                format!("number key `{key}`: use letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"),
+            ));
+            continue;
+        }
+        let g = Arc::new(globals.clone());
+        match compute_one(spec, cat, &g, key, raw) {
+            Ok(Some(n)) => {
+                globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
+                globals.v.insert(key.as_str(), n.value.clone());
+                out.list.push(n);
+            }
+            Ok(None) => {}
+            Err(e) => errors.push(e.context(format!("number `{key}`"))),
+        }
+        if let Some(t) = raw.get_ref().table.as_ref()
+            && let Some(table) = cat.get(t.get_ref())
+            && let Some(reason) = &table.unavailable
+        {
+            out.skipped.push((key.clone(), reason.clone()));
+        }
+    }
+    match errors.len() {
+        0 => Ok((out, Arc::new(globals))),
+        1 => Err(errors.pop().expect("one")),
+        _ => Err(Error::Many(errors)),
+    }
+}
+
+fn compute_one(
+    spec: &LoadedSpec,
+    cat: &Catalog,
+    globals: &Arc<Globals>,
+    key: &str,
+    raw: &toml::Spanned<crate::spec::NumberSpec>,
+) -> Result<Option<Number>> {
+    let n = raw.get_ref();
+    let fmt = format::Format::compile(spec, &n.format, raw.span())?;
+    let agg = Agg::compile(spec, &n.value, true)?;
+    let (rows, table_name, sources): (Vec<Row>, Option<String>, BTreeSet<String>) = match &n.table {
+        None => {
+            if agg.op != Op::Expr {
+                return Err(spec.error(raw.span(), "this number needs `table = \"...\"`"));
+            }
+            (Vec::new(), None, BTreeSet::new())
+        }
+        Some(t) => {
+            let Some(table) = cat.get(t.get_ref()) else {
+                return Err(spec.error(t.span(), format!("no table or source named `{}`", t.get_ref())));
+            };
+            if table.unavailable.is_some() {
+                return Ok(None);
+            }
+            let mut rows = table.rows.clone();
+            if let Some(w) = &n.where_ {
+                let e = Expr::compile(spec, w)?;
+                let mut kept = Vec::with_capacity(rows.len());
+                for r in rows {
+                    if e.test_row(globals, &r)? {
+                        kept.push(r);
+                    }
+                }
+                rows = kept;
+            }
+            (rows, Some(t.get_ref().clone()), table.sources.clone())
+        }
+    };
+    let refs: Vec<&Row> = rows.iter().collect();
+    let value = agg.compute(globals, &refs).map_err(|e| match &table_name {
+        Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
+        None => e,
+    })?;
+    if let Some(x) = as_number(&value)
+        && !x.is_finite()
+    {
+        return Err(Error::msg(format!("the value is {x}, not a finite number")));
+    }
+    let _ = key;
+    Ok(Some(Number {
+        key: key.to_string(),
+        text: fmt.apply(&value),
+        value,
+        description: n.description.clone(),
+        table: table_name,
+        rows: rows.len(),
+        sources,
+    }))
+}

@@ -1,0 +1,245 @@
+//! JSON text to cells, as logs written by Python need it.
+//!
+//! serde_json does the parsing; this module adds what Python's `json` module
+//! accepts or hides:
+//! - bare `NaN`, `Infinity` and `-Infinity` tokens (Python's default
+//!   `allow_nan=True` writes them) are read as floats;
+//! - a key repeated inside one object is an error naming the key (Python
+//!   silently keeps the last one);
+//! - objects keep their key order (as Python's `dict` does).
+
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+use crate::value::{Record, Value};
+
+// Strings that stand in for the non-standard tokens after rewriting. A NUL
+// character cannot appear unescaped in JSON and no logger writes "\u0000NaN"
+// as a real string, so the sentinels cannot collide with data in practice.
+const NAN: &str = "\u{0}NaN";
+const POS_INF: &str = "\u{0}Infinity";
+const NEG_INF: &str = "\u{0}-Infinity";
+
+/// A JSON parse failure: the message and the 1-based column in the line (or
+/// line and column in a document).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    /// serde_json's message without its position suffix, or ours.
+    pub message: String,
+    /// 1-based line within the parsed text.
+    pub line: usize,
+    /// 1-based column within that line.
+    pub column: usize,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (column {})", self.message, self.column)
+    }
+}
+
+/// Replaces bare `NaN` / `Infinity` / `-Infinity` tokens outside strings by
+/// sentinel strings. Returns `None` when the text has none (the common case,
+/// found with one fast substring search).
+fn rewrite_nonfinite(text: &[u8]) -> Option<Vec<u8>> {
+    if memchr::memmem::find(text, b"NaN").is_none()
+        && memchr::memmem::find(text, b"Infinity").is_none()
+    {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() + 32);
+    let mut in_string = false;
+    let mut i = 0;
+    let mut changed = false;
+    while i < text.len() {
+        let b = text[i];
+        if in_string {
+            out.push(b);
+            if b == b'\\' && i + 1 < text.len() {
+                out.push(text[i + 1]);
+                i += 2;
+                continue;
+            }
+            if b == b'"' {
+                in_string = false;
+            }
+            i += 1;
+            continue;
+        }
+        let rest = &text[i..];
+        let token = if rest.starts_with(b"NaN") {
+            Some((3, "\"\\u0000NaN\""))
+        } else if rest.starts_with(b"Infinity") {
+            Some((8, "\"\\u0000Infinity\""))
+        } else if rest.starts_with(b"-Infinity") {
+            Some((9, "\"\\u0000-Infinity\""))
+        } else {
+            None
+        };
+        if let Some((len, replacement)) = token {
+            out.extend_from_slice(replacement.as_bytes());
+            i += len;
+            changed = true;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+        }
+        out.push(b);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+/// Parses one JSON value (a JSONL line or a whole document) into a cell.
+///
+/// Errors carry serde_json's message and the position; a duplicate key is
+/// reported as ``duplicate key `a.b` `` with the path of the key.
+pub fn parse(text: &[u8]) -> Result<Value, ParseError> {
+    let rewritten = rewrite_nonfinite(text);
+    let bytes = rewritten.as_deref().unwrap_or(text);
+    let path = RefCell::new(Vec::new());
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let result = CellSeed { path: &path }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|_| v));
+    result.map_err(|e| {
+        let full = e.to_string();
+        let message = match full.rfind(" at line ") {
+            Some(i) => full[..i].to_string(),
+            None => full,
+        };
+        ParseError {
+            message,
+            line: e.line(),
+            column: e.column(),
+        }
+    })
+}
+
+struct CellSeed<'p> {
+    path: &'p RefCell<Vec<Arc<str>>>,
+}
+
+impl<'de> DeserializeSeed<'de> for CellSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CellSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(match v {
+            NAN => Value::from(f64::NAN),
+            POS_INF => Value::from(f64::INFINITY),
+            NEG_INF => Value::from(f64::NEG_INFINITY),
+            _ => Value::from(v),
+        })
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::from(()))
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::from(()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(4));
+        while let Some(v) = seq.next_element_seed(CellSeed { path: self.path })? {
+            items.push(v);
+        }
+        Ok(Value::from(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut rec = Record::with_capacity(map.size_hint().unwrap_or(8));
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let key: Arc<str> = Arc::from(&*key);
+            self.path.borrow_mut().push(key.clone());
+            let value = map.next_value_seed(CellSeed { path: self.path })?;
+            let dotted = self.path.borrow().join(".");
+            self.path.borrow_mut().pop();
+            if rec.0.insert(key, value).is_some() {
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
+                )));
+            }
+        }
+        Ok(rec.into_value())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::as_number;
+
+    #[test]
+    fn python_nonfinite_tokens_are_floats() {
+        let v = parse(br#"{"a": NaN, "b": Infinity, "c": -Infinity, "s": "NaN Infinity"}"#).unwrap();
+        assert!(as_number(&v.get_attr("a").unwrap()).unwrap().is_nan());
+        assert_eq!(as_number(&v.get_attr("b").unwrap()), Some(f64::INFINITY));
+        assert_eq!(as_number(&v.get_attr("c").unwrap()), Some(f64::NEG_INFINITY));
+        assert_eq!(v.get_attr("s").unwrap().as_str(), Some("NaN Infinity"));
+    }
+
+    #[test]
+    fn duplicate_key_is_an_error_naming_its_path() {
+        let e = parse(br#"{"methods": {"zstd": {"ratio": 1.2, "ratio": 9.9}}}"#).unwrap_err();
+        assert!(
+            e.message.starts_with("duplicate key `methods.zstd.ratio` in one JSON object"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn key_order_is_kept() {
+        let v = parse(br#"{"z": 1, "a": 2, "m": 3}"#).unwrap();
+        let keys: Vec<String> = v.try_iter().unwrap().map(|k| k.to_string()).collect();
+        assert_eq!(keys, ["z", "a", "m"]);
+    }
+
+    #[test]
+    fn truncated_line_reports_column() {
+        let e = parse(br#"{"a": 1, "b": [1, 2"#).unwrap_err();
+        assert_eq!(e.message, "EOF while parsing a list");
+        assert_eq!(e.column, 20);
+    }
+
+    #[test]
+    fn escaped_quote_does_not_confuse_the_token_rewrite() {
+        let v = parse(br#"{"s": "a\"NaN", "x": NaN}"#).unwrap();
+        assert_eq!(v.get_attr("s").unwrap().as_str(), Some("a\"NaN"));
+        assert!(as_number(&v.get_attr("x").unwrap()).unwrap().is_nan());
+    }
+}

@@ -1,0 +1,551 @@
+//! Sources: data files read into rows.
+//!
+//! Formats: JSONL (one object per line), zstd-compressed JSONL (every frame
+//! of a multi-frame file; streamed line by line, never decompressed whole),
+//! JSON documents (records found by a JSON pointer; the rest of the document
+//! is the source's `meta`), CSV (a header row; cells that parse as numbers
+//! are numbers, empty cells are null), and inline `rows` in the spec.
+//!
+//! Policies, each deliberate:
+//! - a UTF-8 BOM at the start and CRLF line ends are accepted; blank lines
+//!   are skipped (as the seed scripts do);
+//! - a line that is not valid JSON, or not an object, is an error naming
+//!   file, line and column (Python reports "line 1" of the string it parsed);
+//! - a missing file is an error unless the source is `optional`, in which
+//!   case the run reports the skip;
+//! - an empty or truncated compressed file is an error naming it.
+
+pub mod json;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use toml::Spanned;
+
+use crate::error::{Error, Result};
+use crate::spec::{LoadedSpec, SourceSpec};
+use crate::value::{Origin, Record, Row, Value, as_record};
+
+/// The file formats a source can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON object per line.
+    Jsonl,
+    /// One JSON document.
+    Json,
+    /// Comma-separated values with a header row.
+    Csv,
+}
+
+/// One file of a source.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path as shown to the user (relative to the spec's folder).
+    pub rel: String,
+    /// The path on disk.
+    pub abs: PathBuf,
+    /// Its format.
+    pub format: Format,
+    /// Whether it is zstd-compressed.
+    pub zstd: bool,
+}
+
+/// What a source yields.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// All rows of all files, in file order then line order.
+    pub rows: Vec<Row>,
+    /// For JSON documents: the document without its records.
+    pub meta: Option<Value>,
+    /// The files read.
+    pub files: Vec<SourceFile>,
+    /// Why the source is unavailable (an optional source whose file is missing).
+    pub missing: Option<String>,
+    /// Things the user should hear about (empty files, ...).
+    pub notes: Vec<String>,
+}
+
+fn format_of(rel: &str) -> Option<(Format, bool)> {
+    let lower = rel.to_ascii_lowercase();
+    let (stem, zstd) = match lower.strip_suffix(".zst") {
+        Some(s) => (s.to_string(), true),
+        None => (lower, false),
+    };
+    let format = if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {
+        Format::Jsonl
+    } else if stem.ends_with(".json") {
+        Format::Json
+    } else if stem.ends_with(".csv") {
+        Format::Csv
+    } else {
+        return None;
+    };
+    Some((format, zstd))
+}
+
+fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
+    match raw.get_ref() {
+        toml::Value::String(s) => Ok(vec![s.clone()]),
+        toml::Value::Array(items) => items
+            .iter()
+            .map(|v| match v {
+                toml::Value::String(s) => Ok(s.clone()),
+                _ => Err(spec.error(raw.span(), "`path` must be a string or a list of strings")),
+            })
+            .collect(),
+        _ => Err(spec.error(raw.span(), "`path` must be a string or a list of strings")),
+    }
+}
+
+/// Resolves a source's files (expanding globs, in sorted order). Missing
+/// files are returned separately so the caller can apply `optional`.
+pub fn resolve(spec: &LoadedSpec, src: &Spanned<SourceSpec>) -> Result<(Vec<SourceFile>, Vec<String>)> {
+    let s = src.get_ref();
+    let Some(raw) = &s.path else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let explicit = match &s.format {
+        None => None,
+        Some(f) => Some(match f.get_ref().as_str() {
+            "jsonl" | "ndjson" => Format::Jsonl,
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            other => {
+                return Err(spec.error(
+                    f.span(),
+                    format!("unknown format `{other}` (expected jsonl, json or csv)"),
+                ));
+            }
+        }),
+    };
+    let mut files = Vec::new();
+    let mut missing = Vec::new();
+    for rel in path_list(spec, raw)? {
+        let rels: Vec<String> = if rel.contains(['*', '?', '[']) {
+            let pattern = spec.root.join(&rel);
+            let pattern = pattern.to_string_lossy();
+            let paths = glob::glob(&pattern)
+                .map_err(|e| spec.error(raw.span(), format!("invalid glob `{rel}`: {e}")))?;
+            let mut found: Vec<String> = paths
+                .filter_map(|p| p.ok())
+                .filter_map(|p| {
+                    p.strip_prefix(&spec.root)
+                        .ok()
+                        .map(|r| r.to_string_lossy().replace('\\', "/"))
+                })
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                missing.push(format!("{rel} (no file matches)"));
+            }
+            found
+        } else {
+            vec![rel]
+        };
+        for rel in rels {
+            let abs = spec.root.join(&rel);
+            if !abs.is_file() {
+                missing.push(rel);
+                continue;
+            }
+            let (format, zstd) = match (explicit, format_of(&rel)) {
+                (Some(f), inferred) => (f, inferred.is_some_and(|(_, z)| z) || rel.ends_with(".zst")),
+                (None, Some(fz)) => fz,
+                (None, None) => {
+                    return Err(spec.error(
+                        raw.span(),
+                        format!("cannot tell the format of `{rel}` from its extension; set `format`"),
+                    ));
+                }
+            };
+            files.push(SourceFile {
+                rel,
+                abs,
+                format,
+                zstd,
+            });
+        }
+    }
+    Ok((files, missing))
+}
+
+/// Loads source `name`: every file, or its inline rows.
+pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<Loaded> {
+    let s = src.get_ref();
+    let mut out = Loaded::default();
+    if let Some(rows) = &s.rows {
+        if s.path.is_some() {
+            return Err(spec.error(src.span(), "a source has either `path` or `rows`, not both"));
+        }
+        let origin_path: Arc<str> = Arc::from(format!("artifact.toml [sources.{name}]"));
+        for (i, table) in rows.iter().enumerate() {
+            let mut rec = Record::with_capacity(table.len());
+            for (k, v) in table {
+                rec.insert(k.as_str(), toml_to_value(v));
+            }
+            out.rows.push(Row {
+                fields: Arc::new(rec),
+                origin: Origin {
+                    path: origin_path.clone(),
+                    line: 0,
+                    record: Some((Arc::from("rows"), i as u64)),
+                },
+            });
+        }
+        return Ok(out);
+    }
+    if s.path.is_none() {
+        return Err(spec.error(src.span(), format!("source `{name}` needs `path` or `rows`")));
+    }
+    let (files, missing) = resolve(spec, src)?;
+    if !missing.is_empty() {
+        if s.optional {
+            out.missing = Some(format!(
+                "optional source `{name}`: {} not found",
+                missing.join(", ")
+            ));
+            if files.is_empty() {
+                return Ok(out);
+            }
+        } else {
+            return Err(Error::input(
+                missing[0].clone(),
+                None,
+                None,
+                format!(
+                    "file not found (source `{name}`; mark the source `optional = true` if the figure may be skipped without it)"
+                ),
+            ));
+        }
+    }
+    if s.records.is_some() && files.iter().any(|f| f.format != Format::Json) {
+        return Err(spec.error(src.span(), "`records` applies only to JSON documents"));
+    }
+    for file in &files {
+        let before = out.rows.len();
+        match file.format {
+            Format::Jsonl => read_jsonl(file, &mut out.rows)?,
+            Format::Csv => read_csv(file, &mut out.rows)?,
+            Format::Json => {
+                let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
+                let meta = read_json_document(file, pointer, &mut out.rows)?;
+                if out.meta.is_none() {
+                    out.meta = Some(meta);
+                }
+            }
+        }
+        if out.rows.len() == before {
+            out.notes.push(format!("{}: no records (empty file)", file.rel));
+        }
+    }
+    out.files = files;
+    Ok(out)
+}
+
+/// Converts a TOML value (inline rows) to a cell.
+pub fn toml_to_value(v: &toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::from(s.as_str()),
+        toml::Value::Integer(i) => Value::from(*i),
+        toml::Value::Float(f) => Value::from(*f),
+        toml::Value::Boolean(b) => Value::from(*b),
+        toml::Value::Datetime(d) => Value::from(d.to_string()),
+        toml::Value::Array(a) => Value::from(a.iter().map(toml_to_value).collect::<Vec<_>>()),
+        toml::Value::Table(t) => {
+            let mut r = Record::with_capacity(t.len());
+            for (k, v) in t {
+                r.insert(k.as_str(), toml_to_value(v));
+            }
+            r.into_value()
+        }
+    }
+}
+
+/// Opens a file for streaming, through a zstd decoder when compressed.
+pub fn open(file: &SourceFile) -> Result<Box<dyn Read + Send>> {
+    let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
+    if !file.zstd {
+        return Ok(Box::new(f));
+    }
+    let len = f.metadata().map_err(|e| Error::io(&file.abs, e))?.len();
+    if len == 0 {
+        return Err(Error::input(
+            file.rel.clone(),
+            None,
+            None,
+            "empty file (0 bytes): not a zstd stream",
+        ));
+    }
+    // The streaming decoder reads every frame of a multi-frame file, unlike
+    // python-zstandard's one-shot decompress(), which stops after the first.
+    let d = zstd::stream::read::Decoder::new(f).map_err(|e| Error::io(&file.abs, e))?;
+    Ok(Box::new(d))
+}
+
+/// Reads lines of `file`, calling `each(line_number, bytes)` for every
+/// non-blank line with the line end, a trailing CR and a leading BOM removed.
+pub fn for_each_line(
+    file: &SourceFile,
+    mut each: impl FnMut(u64, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut reader = BufReader::with_capacity(1 << 18, open(file)?);
+    let mut buf = Vec::with_capacity(4096);
+    let mut line_no = 0u64;
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
+            let what = if file.zstd {
+                "cannot decompress (the file is truncated or not zstd)"
+            } else {
+                "cannot read"
+            };
+            Error::input(
+                file.rel.clone(),
+                None,
+                None,
+                format!("{what}: {e} (after line {line_no})"),
+            )
+        })?;
+        if n == 0 {
+            return Ok(());
+        }
+        line_no += 1;
+        let mut line: &[u8] = &buf;
+        if line.last() == Some(&b'\n') {
+            line = &line[..line.len() - 1];
+        }
+        if line.last() == Some(&b'\r') {
+            line = &line[..line.len() - 1];
+        }
+        if line_no == 1 {
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        each(line_no, line)?;
+    }
+}
+
+/// Parses one JSONL line into a record, or an error naming file:line.
+pub fn parse_line(rel: &str, line_no: u64, line: &[u8]) -> Result<Record> {
+    match json::parse(line) {
+        Ok(v) => match as_record(&v) {
+            Some(r) => Ok(r.clone()),
+            None => Err(Error::input(
+                rel.to_string(),
+                Some(line_no),
+                None,
+                format!("expected a JSON object, found {}", crate::value::describe(&v)),
+            )),
+        },
+        Err(e) => {
+            let head = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
+            let ellipsis = if line.len() > 60 { "..." } else { "" };
+            Err(Error::input(
+                rel.to_string(),
+                Some(line_no),
+                None,
+                format!(
+                    "invalid JSON at column {}: {} (line starts `{head}{ellipsis}`)",
+                    e.column, e.message
+                ),
+            ))
+        }
+    }
+}
+
+fn read_jsonl(file: &SourceFile, rows: &mut Vec<Row>) -> Result<()> {
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    for_each_line(file, |line_no, line| {
+        let rec = parse_line(&file.rel, line_no, line)?;
+        rows.push(Row {
+            fields: Arc::new(rec),
+            origin: Origin::line(path.clone(), line_no),
+        });
+        Ok(())
+    })
+}
+
+fn read_csv(file: &SourceFile, rows: &mut Vec<Row>) -> Result<()> {
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(open(file)?);
+    let headers: Vec<Arc<str>> = rdr
+        .headers()
+        .map_err(|e| Error::input(file.rel.clone(), Some(1), None, format!("invalid CSV header: {e}")))?
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let h = if i == 0 { h.trim_start_matches('\u{feff}') } else { h };
+            Arc::from(h)
+        })
+        .collect();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| {
+            let line = e.position().map(|p| p.line());
+            Error::input(file.rel.clone(), line, None, format!("invalid CSV: {e}"))
+        })?;
+        let line = rec.position().map_or(0, |p| p.line());
+        let mut r = Record::with_capacity(headers.len());
+        for (h, cell) in headers.iter().zip(rec.iter()) {
+            r.insert(h.clone(), csv_cell(cell));
+        }
+        rows.push(Row {
+            fields: Arc::new(r),
+            origin: Origin::line(path.clone(), line),
+        });
+    }
+    Ok(())
+}
+
+/// A CSV cell: empty is null, integers and decimals are numbers, anything
+/// else is a string (as pandas reads a CSV).
+fn csv_cell(cell: &str) -> Value {
+    let t = cell.trim();
+    if t.is_empty() {
+        return Value::from(());
+    }
+    if let Ok(i) = t.parse::<i64>() {
+        return Value::from(i);
+    }
+    if let Ok(f) = t.parse::<f64>() {
+        return Value::from(f);
+    }
+    match t {
+        "true" | "True" | "TRUE" => Value::from(true),
+        "false" | "False" | "FALSE" => Value::from(false),
+        _ => Value::from(cell),
+    }
+}
+
+fn read_json_document(file: &SourceFile, pointer: Option<&str>, rows: &mut Vec<Row>) -> Result<Value> {
+    let mut bytes = Vec::new();
+    open(file)?.read_to_end(&mut bytes).map_err(|e| {
+        Error::input(file.rel.clone(), None, None, format!("cannot read: {e}"))
+    })?;
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let doc = json::parse(text).map_err(|e| {
+        Error::input(
+            file.rel.clone(),
+            Some(e.line as u64),
+            None,
+            format!("invalid JSON at column {}: {}", e.column, e.message),
+        )
+    })?;
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    let ptr = pointer.unwrap_or("");
+    let records = lookup_pointer(&doc, ptr).ok_or_else(|| {
+        Error::input(
+            file.rel.clone(),
+            None,
+            Some(ptr.to_string()),
+            format!("the document has nothing at JSON pointer `{ptr}`"),
+        )
+    })?;
+    if records.kind() != minijinja::value::ValueKind::Seq {
+        return Err(Error::input(
+            file.rel.clone(),
+            None,
+            Some(ptr.to_string()),
+            format!(
+                "expected an array of records at `{ptr}`, found {} (set `records` to the JSON pointer of the array)",
+                crate::value::describe(&records)
+            ),
+        ));
+    }
+    let ptr_arc: Arc<str> = Arc::from(ptr);
+    for (i, item) in records.try_iter().into_iter().flatten().enumerate() {
+        let rec = as_record(&item).ok_or_else(|| {
+            Error::input(
+                file.rel.clone(),
+                None,
+                Some(format!("{ptr}/{i}")),
+                format!("expected an object, found {}", crate::value::describe(&item)),
+            )
+        })?;
+        rows.push(Row {
+            fields: Arc::new(rec.clone()),
+            origin: Origin {
+                path: path.clone(),
+                line: 0,
+                record: Some((ptr_arc.clone(), i as u64)),
+            },
+        });
+    }
+    // The metadata: the document without the records array (when the
+    // pointer names a top-level field), so `meta.sim.t_read_ms` reads it.
+    let top_key = ptr.strip_prefix('/').filter(|k| !k.contains('/'));
+    let meta = match (as_record(&doc), top_key) {
+        (Some(rec), Some(k)) => {
+            let mut m = rec.clone();
+            m.0.shift_remove(unescape_pointer(k).as_str());
+            m.into_value()
+        }
+        _ => doc.clone(),
+    };
+    Ok(meta)
+}
+
+fn unescape_pointer(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Follows an RFC 6901 JSON pointer (`""` is the whole document).
+pub fn lookup_pointer(doc: &Value, pointer: &str) -> Option<Value> {
+    if pointer.is_empty() {
+        return Some(doc.clone());
+    }
+    let mut cur = doc.clone();
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = unescape_pointer(token);
+        cur = match cur.kind() {
+            minijinja::value::ValueKind::Seq => cur.get_item_by_index(token.parse().ok()?).ok()?,
+            _ => as_record(&cur)?.get(&token)?.clone(),
+        };
+        if cur.is_undefined() {
+            return None;
+        }
+    }
+    Some(cur)
+}
+
+/// Whether `path` is inside the spec's folder tree (for reports).
+pub fn display_path(root: &Path, abs: &Path) -> String {
+    abs.strip_prefix(root)
+        .unwrap_or(abs)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_inferred_from_extensions() {
+        assert_eq!(format_of("a/results.jsonl.zst"), Some((Format::Jsonl, true)));
+        assert_eq!(format_of("x.json"), Some((Format::Json, false)));
+        assert_eq!(format_of("x.CSV"), Some((Format::Csv, false)));
+        assert_eq!(format_of("x.txt"), None);
+    }
+
+    #[test]
+    fn csv_cells_are_typed() {
+        assert_eq!(csv_cell("3"), Value::from(3));
+        assert_eq!(csv_cell("2.5"), Value::from(2.5));
+        assert!(csv_cell("").is_none());
+        assert_eq!(csv_cell("abc"), Value::from("abc"));
+    }
+
+    #[test]
+    fn json_pointer_walks_objects_and_arrays() {
+        let doc = json::parse(br#"{"a": {"b": [10, 20]}}"#).unwrap();
+        assert_eq!(lookup_pointer(&doc, "/a/b/1"), Some(Value::from(20)));
+        assert_eq!(lookup_pointer(&doc, "/a/c"), None);
+    }
+}

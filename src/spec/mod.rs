@@ -1,0 +1,463 @@
+//! `artifact.toml`: the declarative spec, as written by the user.
+//!
+//! This module only reads and locates the spec; each later stage (tables,
+//! numbers, figures) compiles its part and reports problems with the span of
+//! the offending text, so errors point at a line and column of the spec.
+//!
+//! Layout of the file (see the README for the full reference):
+//! - `[output]`: where outputs go (`figures`, `generated`, relative to the spec).
+//! - `[templates]`: optional paths of the user's own minijinja templates.
+//! - `[sources.NAME]`: data files (`path`, `format`, `records`, `optional`, `rows`).
+//! - `[tables.NAME]`: `from` a source or table, ordered `steps`.
+//! - `[numbers.KEY]`: a value from a table (`table`, `where`, `value`, `format`).
+//! - `[figures.NAME]`: `size`, `title`, panels of layered marks.
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::{Error, Result};
+
+/// The spec's file name, searched for from the working folder upwards.
+pub const SPEC_FILE: &str = "artifact.toml";
+
+/// A string with its byte span in the spec (expressions, names, templates).
+pub type SpannedStr = Spanned<String>;
+
+/// A value whose shape depends on what the user wrote (number, string or
+/// table); interpreted by the stage that uses it, with its span for errors.
+pub type Raw = Spanned<toml::Value>;
+
+/// The whole spec.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Output folders.
+    #[serde(default)]
+    pub output: OutputSpec,
+    /// User templates for the emitted macro files.
+    #[serde(default)]
+    pub templates: TemplatesSpec,
+    /// Data files, by name.
+    #[serde(default)]
+    pub sources: IndexMap<String, Spanned<SourceSpec>>,
+    /// Derived tables, by name, in dependency-free order of declaration.
+    #[serde(default)]
+    pub tables: IndexMap<String, Spanned<TableSpec>>,
+    /// Numbers quoted by the paper, by key (free-form, e.g. `fig3-median`).
+    #[serde(default)]
+    pub numbers: IndexMap<String, Spanned<NumberSpec>>,
+    /// Figures, by name (the output file stem).
+    #[serde(default)]
+    pub figures: IndexMap<String, Spanned<FigureSpec>>,
+}
+
+/// `[output]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Folder for `NAME.svg`, `NAME.pdf`, `NAME.csv` (default `figures`).
+    #[serde(default = "default_figures_dir")]
+    pub figures: String,
+    /// Folder for `macros.tex`, `macros.typ`, `numbers.json` (default `generated`).
+    #[serde(default = "default_generated_dir")]
+    pub generated: String,
+}
+
+fn default_figures_dir() -> String {
+    "figures".into()
+}
+fn default_generated_dir() -> String {
+    "generated".into()
+}
+
+impl Default for OutputSpec {
+    fn default() -> Self {
+        OutputSpec {
+            figures: default_figures_dir(),
+            generated: default_generated_dir(),
+        }
+    }
+}
+
+/// `[templates]`: each a path relative to the spec; the built-in template is
+/// used for any that is not given.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemplatesSpec {
+    /// Template for `macros.tex`.
+    pub tex: Option<SpannedStr>,
+    /// Template for `macros.typ`.
+    pub typ: Option<SpannedStr>,
+    /// Template for `numbers.json`.
+    pub json: Option<SpannedStr>,
+}
+
+/// `[sources.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    /// A path, a glob, or a list of them (relative to the spec's folder).
+    pub path: Option<Raw>,
+    /// `jsonl`, `json` or `csv`; inferred from the extension when absent
+    /// (`.zst` on any of them means zstd-compressed).
+    pub format: Option<SpannedStr>,
+    /// For JSON documents: a JSON pointer to the records array (`/results`).
+    pub records: Option<SpannedStr>,
+    /// A missing file is a reported skip instead of an error.
+    #[serde(default)]
+    pub optional: bool,
+    /// Inline rows (instead of `path`), e.g. a category-to-class table.
+    pub rows: Option<Vec<toml::Table>>,
+}
+
+/// `[tables.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// The source or table the rows come from.
+    pub from: SpannedStr,
+    /// Transforms, applied in order.
+    #[serde(default)]
+    pub steps: Vec<Spanned<StepSpec>>,
+}
+
+/// One transform step, as written: exactly one verb (`filter`, `derive`,
+/// `explode`, `lookup`, `union`, `group`, `sort`, `limit`, `pareto`,
+/// `unique`, `row_number`) plus that verb's options.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepSpec {
+    /// Keep rows where the expression is true.
+    pub filter: Option<SpannedStr>,
+    /// New fields from expressions, evaluated in order.
+    pub derive: Option<IndexMap<String, SpannedStr>>,
+    /// A map or list field to turn into one row per entry.
+    pub explode: Option<SpannedStr>,
+    /// explode: name of the new key field (default `key`).
+    pub key: Option<String>,
+    /// explode: name of the new value field (default `value`).
+    pub value: Option<String>,
+    /// A table to look rows up in, by key.
+    pub lookup: Option<SpannedStr>,
+    /// lookup / unique: key field(s).
+    pub on: Option<Raw>,
+    /// lookup: nest the matched row under this field; pareto / row_number: output field.
+    #[serde(rename = "as")]
+    pub as_: Option<String>,
+    /// lookup: copy only these fields of the matched row.
+    pub fields: Option<Vec<String>>,
+    /// lookup: `drop` (default, reported), `keep` (field is null) or `error`.
+    pub unmatched: Option<SpannedStr>,
+    /// Append the rows of other tables.
+    pub union: Option<Raw>,
+    /// union: only add rows whose key is not yet present.
+    pub only_new: Option<Raw>,
+    /// Group by these fields.
+    pub group: Option<Raw>,
+    /// group: output fields, each an aggregate.
+    pub aggregate: Option<IndexMap<String, Raw>>,
+    /// Sort keys: a field/expression, or `{ by, descending, order }`.
+    pub sort: Option<Raw>,
+    /// Keep the first N rows (per group with `per`).
+    pub limit: Option<Spanned<i64>>,
+    /// limit / row_number: per group of these fields.
+    pub per: Option<Raw>,
+    /// Mark the non-dominated rows; fields to maximize.
+    pub pareto: Option<Raw>,
+    /// pareto: fields to minimize.
+    pub minimize: Option<Raw>,
+    /// Fail (or keep one) when the key fields repeat.
+    pub unique: Option<Raw>,
+    /// unique: `error` (default), `first` or `last`.
+    pub keep: Option<SpannedStr>,
+    /// Number the rows 0, 1, 2, ... into this field.
+    pub row_number: Option<String>,
+}
+
+/// `[numbers.KEY]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NumberSpec {
+    /// The table the value is computed from (absent for `expr` values).
+    pub table: Option<SpannedStr>,
+    /// Only rows where this expression is true.
+    #[serde(rename = "where")]
+    pub where_: Option<SpannedStr>,
+    /// `"count"`, an aggregate (`{ median = "x" }`), `{ cell = "x" }` (the
+    /// one row left) or `{ expr = "..." }` (over `meta`, `v`, `n`).
+    pub value: Raw,
+    /// How the number is printed (siunitx terms).
+    #[serde(default)]
+    pub format: FormatSpec,
+    /// What the number is, for the comment beside its macro.
+    pub description: Option<String>,
+}
+
+/// Number formatting, named after siunitx options.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FormatSpec {
+    /// Fixed decimal places (siunitx `round-mode = places`).
+    pub places: Option<u32>,
+    /// Significant figures (siunitx `round-mode = figures`).
+    pub figures: Option<u32>,
+    /// `always` prints `+` for non-negative values (siunitx `print-implicit-plus`).
+    pub sign: Option<SpannedStr>,
+    /// Multiply by 100 and append `%`.
+    #[serde(default)]
+    pub percent: bool,
+    /// Group thousands in the integer part (siunitx `group-digits = integer`).
+    #[serde(default)]
+    pub group_digits: bool,
+    /// The separator for `group-digits` (default `,`).
+    pub group_separator: Option<String>,
+    /// A unit printed after the number and a space (`ms`).
+    pub unit: Option<String>,
+}
+
+/// `[figures.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureSpec {
+    /// Width and height in inches (as matplotlib's `figsize`); each a number
+    /// or an expression over `v` (numbers' values), e.g. `"0.22 * v['sweep-bars'] + 1.2"`.
+    pub size: [Raw; 2],
+    /// Figure title (a template over `n`, `v`, `meta`).
+    pub title: Option<SpannedStr>,
+    /// Base font size in points (default 10, as matplotlib).
+    pub font_size: Option<f64>,
+    /// Which axis lines to draw: any of `left`, `right`, `top`, `bottom` (default all).
+    pub spines: Option<Vec<String>>,
+    /// Panels as `[rows, columns]` (default one column).
+    pub layout: Option<[usize; 2]>,
+    /// Several panels; without it, the figure-level `x`, `y`, `layers`, `legend` and `grid` form one.
+    pub panels: Option<Vec<Spanned<PanelSpec>>>,
+    /// Single-panel shorthand: the x axis.
+    pub x: Option<AxisSpec>,
+    /// Single-panel shorthand: the y axis.
+    pub y: Option<AxisSpec>,
+    /// Single-panel shorthand: the layers.
+    pub layers: Option<Vec<Spanned<LayerSpec>>>,
+    /// Single-panel shorthand: the legend.
+    pub legend: Option<LegendSpec>,
+    /// Single-panel shorthand: grid lines (`true`, `"major"`, `"both"`).
+    pub grid: Option<Raw>,
+}
+
+/// One panel (matplotlib's axes).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PanelSpec {
+    /// Panel title (a template).
+    pub title: Option<SpannedStr>,
+    /// The x axis.
+    #[serde(default)]
+    pub x: AxisSpec,
+    /// The y axis.
+    #[serde(default)]
+    pub y: AxisSpec,
+    /// Layers, drawn in order.
+    #[serde(default)]
+    pub layers: Vec<Spanned<LayerSpec>>,
+    /// The legend (none unless some layer has a label or a mapped colour).
+    pub legend: Option<LegendSpec>,
+    /// Grid lines: `true` / `"major"` at major ticks, `"both"` adds minor ticks.
+    pub grid: Option<Raw>,
+}
+
+/// An axis: title, scale, domain and ticks.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisSpec {
+    /// Axis title (a template).
+    pub title: Option<SpannedStr>,
+    /// `linear` (default) or `log`.
+    pub scale: Option<SpannedStr>,
+    /// `[low, high]`: numbers or expressions over `data_min`, `data_max`, `v`.
+    pub domain: Option<[Raw; 2]>,
+    /// Explicit ticks: a list of numbers, or `{ data, value, label }` from a table.
+    pub ticks: Option<Raw>,
+    /// Tick label font size in points.
+    pub tick_font_size: Option<f64>,
+    /// Put the first category at the far end (categorical axes) or flip the scale.
+    #[serde(default)]
+    pub reverse: bool,
+}
+
+/// Legend placement and style.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegendSpec {
+    /// `upper left`, `upper right`, `lower left`, `lower right`, `center
+    /// right`, `center left`, `upper center`, `lower center`, or outside the
+    /// plot: `right`, `bottom`. `none` hides it.
+    pub position: Option<SpannedStr>,
+    /// Columns of entries (default 1).
+    pub columns: Option<usize>,
+    /// Draw a frame (default true).
+    pub frame: Option<bool>,
+    /// Font size in points.
+    pub font_size: Option<f64>,
+}
+
+/// One layer: a mark, its data and its encoding.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayerSpec {
+    /// `bar`, `point`, `line`, `rule`, `rect`, `text`, `errorbar`, `hist`.
+    pub mark: SpannedStr,
+    /// The table drawn (absent for marks placed by constants, e.g. a rule).
+    pub data: Option<SpannedStr>,
+    /// Only rows where this expression is true.
+    #[serde(rename = "where")]
+    pub where_: Option<SpannedStr>,
+    /// Position channels: a number, or an expression per row.
+    pub x: Option<Raw>,
+    /// See `x`.
+    pub y: Option<Raw>,
+    /// Second x position (bar/rect end, errorbar high).
+    pub x2: Option<Raw>,
+    /// Second y position (bar base, rect end, errorbar high).
+    pub y2: Option<Raw>,
+    /// Fill colour: `"#1f77b4"` / a name, `{ expr = ... }`, or `{ field, scale = { domain, range } }`.
+    pub color: Option<Raw>,
+    /// Outline colour; same forms as `color`.
+    pub stroke: Option<Raw>,
+    /// Point shape: `circle`, `square`, `triangle`, `diamond`; same forms as `color`.
+    pub shape: Option<Raw>,
+    /// Point area in pt² (matplotlib's `s`): a number or an expression.
+    pub size: Option<Raw>,
+    /// Opacity 0..1.
+    pub opacity: Option<Raw>,
+    /// Line width / outline width in points: a number or an expression.
+    pub stroke_width: Option<Raw>,
+    /// `solid`, `dashed`, `dotted`, `dashdot`.
+    pub dash: Option<SpannedStr>,
+    /// One line per value of this expression (line marks).
+    pub series: Option<SpannedStr>,
+    /// Text of a text mark (a template over the row, `n`, `v`).
+    pub text: Option<SpannedStr>,
+    /// Legend entry text (a template over `n`, `v`, `meta`).
+    pub label: Option<SpannedStr>,
+    /// Show this layer in the legend (default true).
+    pub legend: Option<bool>,
+    /// hist: number of equal-width bins over the data range (numpy's default range).
+    pub bins: Option<usize>,
+    /// bar: `vertical` (default) or `horizontal`.
+    pub orient: Option<SpannedStr>,
+    /// bar: thickness as a fraction of a category slot or in data units (default 0.8).
+    pub band: Option<f64>,
+    /// line: marker shape drawn at each point.
+    pub marker: Option<String>,
+    /// line: marker diameter in points.
+    pub marker_size: Option<f64>,
+    /// text: `left`, `center` (default), `right`.
+    pub align: Option<String>,
+    /// text: `bottom` (default; text sits above its point), `middle`, `top`.
+    pub baseline: Option<String>,
+    /// text: offset in points (right, up).
+    pub dx: Option<f64>,
+    /// See `dx`.
+    pub dy: Option<f64>,
+    /// text: font size in points.
+    pub font_size: Option<f64>,
+    /// text: move labels so they overlap neither each other, nor points, nor the legend.
+    #[serde(default)]
+    pub avoid_overlap: bool,
+    /// Extra row fields written to the figure's CSV.
+    pub detail: Option<Vec<String>>,
+}
+
+/// The spec text, its parsed form and where it lives.
+#[derive(Debug)]
+pub struct LoadedSpec {
+    /// The parsed spec.
+    pub spec: Spec,
+    /// The spec's text (for error carets and hashing).
+    pub text: String,
+    /// The spec file's path.
+    pub path: PathBuf,
+    /// The folder all spec paths are relative to.
+    pub root: PathBuf,
+}
+
+impl LoadedSpec {
+    /// An error pointing at `span` of the spec.
+    pub fn error(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> Error {
+        Error::Spec {
+            path: SPEC_FILE.to_string(),
+            source_text: self.text.clone(),
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+/// Finds `artifact.toml` in `start` or the nearest parent folder that has one.
+pub fn locate(start: &Path) -> Result<PathBuf> {
+    let start = start
+        .canonicalize()
+        .map_err(|e| Error::io(start, e))?;
+    for dir in start.ancestors() {
+        let candidate = dir.join(SPEC_FILE);
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(Error::msg(format!(
+        "no {SPEC_FILE} in {} or any parent folder (use -C DIR to point at the paper's folder)",
+        start.display()
+    )))
+}
+
+/// Reads and parses the spec at `path`.
+pub fn load(path: &Path) -> Result<LoadedSpec> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    parse(&text, path)
+}
+
+/// Parses spec `text` that lives at `path`.
+pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
+    let spec: Spec = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        Error::Spec {
+            path: SPEC_FILE.to_string(),
+            source_text: text.to_string(),
+            span,
+            message: e.message().trim_end().to_string(),
+        }
+    })?;
+    let root = path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ok(LoadedSpec {
+        spec,
+        text: text.to_string(),
+        path: path.to_path_buf(),
+        root,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_points_at_its_line_and_column() {
+        let text = "[sources.a]\npath = \"a.jsonl\"\nformt = \"csv\"\n";
+        let e = parse(text, Path::new("artifact.toml")).unwrap_err().to_string();
+        assert!(e.starts_with("artifact.toml:3:1: unknown field `formt`"), "{e}");
+        assert!(e.contains("3 | formt = \"csv\"\n  | ^^^^^"), "{e}");
+    }
+
+    #[test]
+    fn tables_keep_declaration_order() {
+        let text = "[tables.z]\nfrom = \"a\"\n[tables.a]\nfrom = \"b\"\n";
+        let s = parse(text, Path::new("artifact.toml")).unwrap();
+        assert_eq!(s.spec.tables.keys().collect::<Vec<_>>(), ["z", "a"]);
+    }
+}

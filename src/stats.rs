@@ -1,0 +1,234 @@
+//! Statistics with numpy's definitions, so numbers match the seed scripts.
+//!
+//! - `median`: sorts; an even count averages the two middle values.
+//! - `quantile(q)`: numpy's default `linear` method (type 7), including
+//!   numpy's two-sided lerp so results agree to the last bit.
+//! - `std`: sample standard deviation (`ddof = 1`).
+//! - `ci95`: mean ± t(0.975, n-1) · s / √n (Student t), or a percentile
+//!   bootstrap with a fixed, recorded seed.
+//! - `histogram`: `np.histogram(values, bins)`: equal-width bins over
+//!   [min, max], the last bin closed, same edge arithmetic as numpy.
+//!
+//! Sums are sequential, as Python's `sum()` is (the seed scripts use it for
+//! byte-weighted means). All functions take finite values; callers reject
+//! NaN and infinities first and name the row they came from.
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// Arithmetic mean; `None` for no values.
+pub fn mean(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    Some(xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// `Σ x·w / Σ w`; `None` when there are no values or the weights sum to 0.
+pub fn weighted_mean(xs: &[f64], ws: &[f64]) -> Option<f64> {
+    let total: f64 = ws.iter().sum();
+    if xs.is_empty() || total == 0.0 {
+        return None;
+    }
+    Some(xs.iter().zip(ws).map(|(x, w)| x * w).sum::<f64>() / total)
+}
+
+fn sorted(xs: &[f64]) -> Vec<f64> {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Median (numpy: mean of the two middle values for an even count).
+pub fn median(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let v = sorted(xs);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Quantile `q` in [0, 1] with numpy's default linear interpolation.
+pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
+    if xs.is_empty() || !(0.0..=1.0).contains(&q) {
+        return None;
+    }
+    let v = sorted(xs);
+    let pos = q * (v.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = (lo + 1).min(v.len() - 1);
+    let t = pos - lo as f64;
+    let (a, b) = (v[lo], v[hi]);
+    let d = b - a;
+    // numpy's _lerp: a + d*t, computed from the nearer end for t >= 0.5.
+    Some(if t >= 0.5 { b - d * (1.0 - t) } else { a + d * t })
+}
+
+/// Sample standard deviation (ddof = 1); `None` below two values.
+pub fn std(xs: &[f64]) -> Option<f64> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let m = mean(xs)?;
+    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
+    Some((ss / (xs.len() - 1) as f64).sqrt())
+}
+
+/// Which end of an interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The lower end.
+    Low,
+    /// The upper end.
+    High,
+}
+
+/// The `level` (e.g. 0.95) confidence interval of the mean, Student t with
+/// n-1 degrees of freedom: `mean ± t · s/√n`. `None` below two values.
+pub fn ci_t(xs: &[f64], level: f64) -> Option<(f64, f64)> {
+    let n = xs.len();
+    let m = mean(xs)?;
+    let s = std(xs)?;
+    let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.5 + level / 2.0);
+    let half = t * s / (n as f64).sqrt();
+    Some((m - half, m + half))
+}
+
+/// Percentile-bootstrap confidence interval of the mean: `resamples`
+/// resamples drawn with a SplitMix64 stream seeded by `seed` (the same
+/// numbers on every machine), quantiles taken as numpy's linear method.
+pub fn ci_bootstrap(xs: &[f64], level: f64, resamples: usize, seed: u64) -> Option<(f64, f64)> {
+    if xs.len() < 2 || resamples == 0 {
+        return None;
+    }
+    let mut state = seed;
+    let mut next = || {
+        // SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, portable.
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let n = xs.len();
+    let means: Vec<f64> = (0..resamples)
+        .map(|_| {
+            let s: f64 = (0..n).map(|_| xs[(next() % n as u64) as usize]).sum();
+            s / n as f64
+        })
+        .collect();
+    let alpha = (1.0 - level) / 2.0;
+    Some((quantile(&means, alpha)?, quantile(&means, 1.0 - alpha)?))
+}
+
+/// numpy's `np.linspace(start, stop, num)` (num >= 2), bit for bit.
+pub fn linspace(start: f64, stop: f64, num: usize) -> Vec<f64> {
+    let div = (num - 1) as f64;
+    let delta = stop - start;
+    let step = delta / div;
+    let mut y: Vec<f64> = (0..num)
+        .map(|i| {
+            if step == 0.0 {
+                (i as f64 / div) * delta + start
+            } else {
+                i as f64 * step + start
+            }
+        })
+        .collect();
+    if let Some(last) = y.last_mut() {
+        *last = stop;
+    }
+    y
+}
+
+/// `np.histogram(xs, bins)`: (counts, edges). An empty input gives the
+/// range [0, 1]; equal min and max widen it by 0.5 each side, as numpy does.
+pub fn histogram(xs: &[f64], bins: usize, range: Option<(f64, f64)>) -> (Vec<u64>, Vec<f64>) {
+    let (mut lo, mut hi) = match range {
+        Some(r) => r,
+        None if xs.is_empty() => (0.0, 1.0),
+        None => xs
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x))),
+    };
+    if lo == hi {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    let edges = linspace(lo, hi, bins + 1);
+    let mut counts = vec![0u64; bins];
+    let norm = bins as f64 / (hi - lo);
+    for &x in xs {
+        if x < lo || x > hi {
+            continue;
+        }
+        // numpy computes the index from the scaled offset, then corrects it
+        // against the actual edges (which may differ by rounding).
+        let mut i = ((x - lo) * norm) as usize;
+        if i == bins {
+            i -= 1;
+        }
+        if x < edges[i] {
+            i = i.saturating_sub(1);
+        } else if i + 1 < bins && x >= edges[i + 1] {
+            i += 1;
+        }
+        counts[i] += 1;
+    }
+    (counts, edges)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_even_count_averages_the_middle_two() {
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn quantile_interpolates_linearly_as_numpy() {
+        // np.quantile([1, 2, 3, 4], 0.25) == 1.75
+        assert_eq!(quantile(&[4.0, 3.0, 2.0, 1.0], 0.25), Some(1.75));
+        assert_eq!(quantile(&[1.0, 2.0], 1.0), Some(2.0));
+    }
+
+    #[test]
+    fn sample_std_uses_ddof_one() {
+        // np.std([1, 2, 3, 4], ddof=1) == 1.2909944487358056
+        assert_eq!(std(&[1.0, 2.0, 3.0, 4.0]), Some(1.2909944487358056));
+    }
+
+    #[test]
+    fn t_interval_matches_scipy() {
+        // scipy.stats.t.interval(0.95, 3, loc=2.5, scale=sem([1,2,3,4]))
+        // == (0.45578231682871833, 4.544217683171282)
+        let (lo, hi) = ci_t(&[1.0, 2.0, 3.0, 4.0], 0.95).unwrap();
+        assert!((lo - 0.45578231682871833).abs() < 1e-9, "{lo}");
+        assert!((hi - 4.544217683171282).abs() < 1e-9, "{hi}");
+    }
+
+    #[test]
+    fn bootstrap_is_reproducible_for_a_seed() {
+        let xs = [1.0, 5.0, 2.0, 8.0, 3.0];
+        assert_eq!(ci_bootstrap(&xs, 0.95, 500, 7), ci_bootstrap(&xs, 0.95, 500, 7));
+        assert_ne!(ci_bootstrap(&xs, 0.95, 500, 7), ci_bootstrap(&xs, 0.95, 500, 8));
+    }
+
+    #[test]
+    fn histogram_closes_the_last_bin_as_numpy() {
+        // np.histogram([0, 1, 1, 2, 3], bins=3) == ([1, 2, 2], [0, 1, 2, 3])
+        let (c, e) = histogram(&[0.0, 1.0, 1.0, 2.0, 3.0], 3, None);
+        assert_eq!(c, vec![1, 2, 2]);
+        assert_eq!(e, vec![0.0, 1.0, 2.0, 3.0]);
+    }
+}

@@ -1,0 +1,690 @@
+//! Transform steps: compiled from the spec, applied to a table's rows.
+//!
+//! Each step keeps row order stable (groups appear in first-seen order, sort
+//! is stable), so the output matches what a Python script iterating dicts in
+//! insertion order produces.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use toml::Spanned;
+
+use super::aggregate::{Agg, field_error, finite_number};
+use crate::error::{Error, Result};
+use crate::expr::{Expr, Globals};
+use crate::spec::{LoadedSpec, Raw, StepSpec};
+use crate::value::{Key, Record, Row, Value, as_record, compare};
+
+/// A sort key: an expression, its direction, and an optional explicit
+/// category order (listed values first, in that order; others after).
+#[derive(Debug)]
+pub struct SortKey<'s> {
+    expr: Expr<'s>,
+    descending: bool,
+    order: Option<Vec<Value>>,
+}
+
+/// What `lookup` does with rows whose key has no match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unmatched {
+    /// Drop them and report how many (the default).
+    Drop,
+    /// Keep them; the looked-up fields are null.
+    Keep,
+    /// Fail, naming the first.
+    Error,
+}
+
+/// A compiled step.
+#[derive(Debug)]
+pub enum Step<'s> {
+    /// Keep rows where true.
+    Filter(Expr<'s>),
+    /// Add fields, in order.
+    Derive(Vec<(String, Expr<'s>)>),
+    /// One row per entry of a map/list field.
+    Explode {
+        /// The field holding the collection.
+        field: String,
+        /// Output field for the entry's key (or index).
+        key: String,
+        /// Output field for the entry's value.
+        value: String,
+    },
+    /// Look up rows of another table by key.
+    Lookup {
+        /// The other table.
+        table: String,
+        /// Key fields (same names on both sides).
+        on: Vec<String>,
+        /// Nest the matched row under this name.
+        as_: Option<String>,
+        /// Or copy these fields (default: all the row lacks).
+        fields: Option<Vec<String>>,
+        /// Policy for rows without a match.
+        unmatched: Unmatched,
+    },
+    /// Append other tables' rows.
+    Union {
+        /// The tables, in order.
+        tables: Vec<String>,
+        /// Only rows whose key is new.
+        only_new: Option<Vec<String>>,
+    },
+    /// Group by fields; one row per group with aggregates.
+    Group {
+        /// Key fields.
+        keys: Vec<String>,
+        /// Output fields.
+        aggs: Vec<(String, Agg<'s>)>,
+    },
+    /// Stable sort.
+    Sort(Vec<SortKey<'s>>),
+    /// First N rows (per group).
+    Limit {
+        /// How many.
+        n: usize,
+        /// Group fields.
+        per: Vec<String>,
+    },
+    /// Flag non-dominated rows.
+    Pareto {
+        /// Fields where larger is better.
+        maximize: Vec<String>,
+        /// Fields where smaller is better.
+        minimize: Vec<String>,
+        /// Output boolean field.
+        as_: String,
+    },
+    /// Key fields must not repeat.
+    Unique {
+        /// Key fields.
+        keys: Vec<String>,
+        /// `error`, `first` or `last`.
+        keep: String,
+    },
+    /// Number rows from 0.
+    RowNumber {
+        /// Output field.
+        as_: String,
+        /// Restart per group of these fields.
+        per: Vec<String>,
+    },
+}
+
+impl Step<'_> {
+    /// The verb, for messages.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Step::Filter(_) => "filter",
+            Step::Derive(_) => "derive",
+            Step::Explode { .. } => "explode",
+            Step::Lookup { .. } => "lookup",
+            Step::Union { .. } => "union",
+            Step::Group { .. } => "group",
+            Step::Sort(_) => "sort",
+            Step::Limit { .. } => "limit",
+            Step::Pareto { .. } => "pareto",
+            Step::Unique { .. } => "unique",
+            Step::RowNumber { .. } => "row_number",
+        }
+    }
+
+    /// Tables this step reads besides its input.
+    pub fn dependencies(&self) -> Vec<&str> {
+        match self {
+            Step::Lookup { table, .. } => vec![table.as_str()],
+            Step::Union { tables, .. } => tables.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A string or a list of strings.
+pub fn str_list(spec: &LoadedSpec, raw: &Raw, what: &str) -> Result<Vec<String>> {
+    match raw.get_ref() {
+        toml::Value::String(s) => Ok(vec![s.clone()]),
+        toml::Value::Array(a) => a
+            .iter()
+            .map(|v| match v {
+                toml::Value::String(s) => Ok(s.clone()),
+                _ => Err(spec.error(raw.span(), format!("{what} must be a string or a list of strings"))),
+            })
+            .collect(),
+        _ => Err(spec.error(raw.span(), format!("{what} must be a string or a list of strings"))),
+    }
+}
+
+/// Compiles one step; exactly one verb must be present.
+pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step<'s>> {
+    let s = raw.get_ref();
+    let span = raw.span();
+    let verbs: Vec<&str> = [
+        ("filter", s.filter.is_some()),
+        ("derive", s.derive.is_some()),
+        ("explode", s.explode.is_some()),
+        ("lookup", s.lookup.is_some()),
+        ("union", s.union.is_some()),
+        ("group", s.group.is_some()),
+        ("sort", s.sort.is_some()),
+        ("limit", s.limit.is_some()),
+        ("pareto", s.pareto.is_some()),
+        ("unique", s.unique.is_some()),
+        ("row_number", s.row_number.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(v, on)| on.then_some(v))
+    .collect();
+    let [verb] = verbs.as_slice() else {
+        return Err(spec.error(
+            span,
+            format!(
+                "a step has exactly one verb (filter, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number); found {}",
+                if verbs.is_empty() { "none".to_string() } else { verbs.join(", ") }
+            ),
+        ));
+    };
+    let per = |raw: &Option<Raw>| -> Result<Vec<String>> {
+        raw.as_ref().map_or(Ok(Vec::new()), |r| str_list(spec, r, "`per`"))
+    };
+    Ok(match *verb {
+        "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
+        "derive" => Step::Derive(
+            s.derive
+                .as_ref()
+                .expect("verb")
+                .iter()
+                .map(|(k, e)| Ok((k.clone(), Expr::compile(spec, e)?)))
+                .collect::<Result<_>>()?,
+        ),
+        "explode" => Step::Explode {
+            field: s.explode.as_ref().expect("verb").get_ref().clone(),
+            key: s.key.clone().unwrap_or_else(|| "key".into()),
+            value: s.value.clone().unwrap_or_else(|| "value".into()),
+        },
+        "lookup" => {
+            let on = s
+                .on
+                .as_ref()
+                .ok_or_else(|| spec.error(span.clone(), "`lookup` needs `on` (the key field or fields)"))?;
+            let unmatched = match s.unmatched.as_ref().map(|u| u.get_ref().as_str()) {
+                None | Some("drop") => Unmatched::Drop,
+                Some("keep") => Unmatched::Keep,
+                Some("error") => Unmatched::Error,
+                Some(other) => {
+                    return Err(spec.error(
+                        s.unmatched.as_ref().expect("some").span(),
+                        format!("unknown policy `{other}` (drop, keep or error)"),
+                    ));
+                }
+            };
+            Step::Lookup {
+                table: s.lookup.as_ref().expect("verb").get_ref().clone(),
+                on: str_list(spec, on, "`on`")?,
+                as_: s.as_.clone(),
+                fields: s.fields.clone(),
+                unmatched,
+            }
+        }
+        "union" => Step::Union {
+            tables: str_list(spec, s.union.as_ref().expect("verb"), "`union`")?,
+            only_new: s
+                .only_new
+                .as_ref()
+                .map(|r| str_list(spec, r, "`only_new`"))
+                .transpose()?,
+        },
+        "group" => {
+            let aggs = s
+                .aggregate
+                .as_ref()
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
+                        .collect::<Result<Vec<_>>>()
+                })
+                .transpose()?
+                .unwrap_or_default();
+            Step::Group {
+                keys: str_list(spec, s.group.as_ref().expect("verb"), "`group`")?,
+                aggs,
+            }
+        }
+        "sort" => Step::Sort(compile_sort(spec, s.sort.as_ref().expect("verb"))?),
+        "limit" => {
+            let n = s.limit.as_ref().expect("verb");
+            if *n.get_ref() < 0 {
+                return Err(spec.error(n.span(), "`limit` must not be negative"));
+            }
+            Step::Limit {
+                n: *n.get_ref() as usize,
+                per: per(&s.per)?,
+            }
+        }
+        "pareto" => Step::Pareto {
+            maximize: str_list(spec, s.pareto.as_ref().expect("verb"), "`pareto`")?,
+            minimize: s
+                .minimize
+                .as_ref()
+                .map(|r| str_list(spec, r, "`minimize`"))
+                .transpose()?
+                .unwrap_or_default(),
+            as_: s.as_.clone().unwrap_or_else(|| "pareto".into()),
+        },
+        "unique" => {
+            let keep = s.keep.as_ref().map_or("error", |k| k.get_ref().as_str());
+            if !["error", "first", "last"].contains(&keep) {
+                return Err(spec.error(
+                    s.keep.as_ref().expect("some").span(),
+                    "`keep` is error, first or last",
+                ));
+            }
+            Step::Unique {
+                keys: str_list(spec, s.unique.as_ref().expect("verb"), "`unique`")?,
+                keep: keep.to_string(),
+            }
+        }
+        _ => Step::RowNumber {
+            as_: s.row_number.clone().expect("verb"),
+            per: per(&s.per)?,
+        },
+    })
+}
+
+fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>> {
+    let span = raw.span();
+    let items: Vec<&'s toml::Value> = match raw.get_ref() {
+        toml::Value::Array(a) => a.iter().collect(),
+        v => vec![v],
+    };
+    items
+        .into_iter()
+        .map(|item| match item {
+            toml::Value::String(s) => Ok(SortKey {
+                expr: Expr::compile_str(spec, s, span.clone())?,
+                descending: false,
+                order: None,
+            }),
+            toml::Value::Table(t) => {
+                if let Some(bad) = t.keys().find(|k| !["by", "descending", "order"].contains(&k.as_str())) {
+                    return Err(spec.error(span.clone(), format!("unknown sort key option `{bad}` (by, descending, order)")));
+                }
+                let by = match t.get("by") {
+                    Some(toml::Value::String(s)) => s,
+                    _ => return Err(spec.error(span.clone(), "a sort key table needs `by = \"expression\"`")),
+                };
+                let descending = match t.get("descending") {
+                    None => false,
+                    Some(toml::Value::Boolean(b)) => *b,
+                    Some(_) => return Err(spec.error(span.clone(), "`descending` is true or false")),
+                };
+                let order = match t.get("order") {
+                    None => None,
+                    Some(toml::Value::Array(a)) => Some(a.iter().map(crate::sources::toml_to_value).collect()),
+                    Some(_) => return Err(spec.error(span.clone(), "`order` is a list of values")),
+                };
+                Ok(SortKey {
+                    expr: Expr::compile_str(spec, by, span.clone())?,
+                    descending,
+                    order,
+                })
+            }
+            _ => Err(spec.error(span.clone(), "a sort key is an expression or { by, descending, order }")),
+        })
+        .collect()
+}
+
+/// Everything a step may read besides its input rows.
+pub struct StepEnv<'a> {
+    /// Numbers/meta visible to expressions.
+    pub globals: &'a Arc<Globals>,
+    /// Other tables (for lookup and union).
+    pub tables: &'a dyn Fn(&str) -> Option<Arc<super::Table>>,
+    /// Reports for the user.
+    pub notes: &'a mut Vec<String>,
+}
+
+fn key_of(row: &Row, fields: &[String]) -> Key {
+    let vals: Vec<Value> = fields
+        .iter()
+        .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED))
+        .collect();
+    Key::of(&vals)
+}
+
+fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
+    for f in fields {
+        if row.get(f).is_none() {
+            return Err(field_error(
+                row,
+                f,
+                format!("{verb}: the row has no field `{f}`"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Applies `step` to `rows`.
+pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>> {
+    let g = env.globals;
+    Ok(match step {
+        Step::Filter(e) => {
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                if e.test_row(g, &r)? {
+                    out.push(r);
+                }
+            }
+            out
+        }
+        Step::Derive(fields) => rows
+            .into_iter()
+            .map(|r| {
+                let mut rec = (*r.fields).clone();
+                for (name, e) in fields {
+                    let tmp = Row {
+                        fields: Arc::new(rec.clone()),
+                        origin: r.origin.clone(),
+                    };
+                    let v = e.eval_row(g, &tmp)?;
+                    rec.insert(name.as_str(), v);
+                }
+                Ok(Row {
+                    fields: Arc::new(rec),
+                    origin: r.origin,
+                })
+            })
+            .collect::<Result<_>>()?,
+        Step::Explode { field, key, value } => {
+            let mut out = Vec::with_capacity(rows.len() * 4);
+            for r in rows {
+                let coll = r.get(field).cloned().unwrap_or(Value::UNDEFINED);
+                let mut base = (*r.fields).clone();
+                base.0.shift_remove(field.as_str());
+                let mut push = |k: Value, v: Value| {
+                    let mut rec = base.clone();
+                    rec.insert(key.as_str(), k);
+                    rec.insert(value.as_str(), v);
+                    out.push(Row {
+                        fields: Arc::new(rec),
+                        origin: r.origin.clone(),
+                    });
+                };
+                if let Some(map) = as_record(&coll) {
+                    for (k, v) in &map.0 {
+                        push(Value::from(&**k), v.clone());
+                    }
+                } else if coll.kind() == minijinja::value::ValueKind::Seq {
+                    for (i, v) in coll.try_iter().into_iter().flatten().enumerate() {
+                        push(Value::from(i as i64), v);
+                    }
+                } else {
+                    return Err(field_error(
+                        &r,
+                        field,
+                        format!(
+                            "explode needs a mapping or a list, found {} (filter such rows first, e.g. `{field} is mapping`)",
+                            crate::value::describe(&coll)
+                        ),
+                    ));
+                }
+            }
+            out
+        }
+        Step::Lookup {
+            table,
+            on,
+            as_,
+            fields,
+            unmatched,
+        } => {
+            let other = (env.tables)(table).ok_or_else(|| Error::msg(format!("no table `{table}`")))?;
+            let mut index: HashMap<Key, &Row> = HashMap::with_capacity(other.rows.len());
+            for r in &other.rows {
+                require_fields(r, on, "lookup")?;
+                if let Some(prev) = index.insert(key_of(r, on), r) {
+                    return Err(Error::msg(format!(
+                        "lookup: `{table}` has key ({}) twice: {} and {}; a lookup needs one row per key (add a `unique` step to choose)",
+                        key_of(r, on),
+                        prev.origin,
+                        r.origin
+                    )));
+                }
+            }
+            let mut out = Vec::with_capacity(rows.len());
+            let mut missed: Vec<String> = Vec::new();
+            for r in rows {
+                require_fields(&r, on, "lookup")?;
+                let k = key_of(&r, on);
+                let found = index.get(&k);
+                if found.is_none() {
+                    match unmatched {
+                        Unmatched::Error => {
+                            return Err(Error::input(
+                                r.origin.path.to_string(),
+                                r.origin.line_opt(),
+                                None,
+                                format!("lookup: key ({k}) has no match in `{table}`"),
+                            ));
+                        }
+                        Unmatched::Drop => {
+                            missed.push(format!("({k}) at {}", r.origin));
+                            continue;
+                        }
+                        Unmatched::Keep => missed.push(format!("({k}) at {}", r.origin)),
+                    }
+                }
+                let mut rec = (*r.fields).clone();
+                match (as_, found) {
+                    (Some(name), Some(m)) => rec.insert(name.as_str(), Value::from_dyn_object(m.fields.clone())),
+                    (Some(name), None) => rec.insert(name.as_str(), Value::from(())),
+                    (None, m) => match fields {
+                        Some(list) => {
+                            for f in list {
+                                let v = m.and_then(|m| m.get(f)).cloned().unwrap_or(Value::from(()));
+                                rec.insert(f.as_str(), v);
+                            }
+                        }
+                        None => {
+                            if let Some(m) = m {
+                                for (k, v) in &m.fields.0 {
+                                    if !rec.0.contains_key(k) {
+                                        rec.insert(k.clone(), v.clone());
+                                    }
+                                }
+                            }
+                        }
+                    },
+                }
+                out.push(Row {
+                    fields: Arc::new(rec),
+                    origin: r.origin,
+                });
+            }
+            if !missed.is_empty() {
+                let action = if *unmatched == Unmatched::Drop { "dropped" } else { "kept with null fields" };
+                let shown: Vec<&str> = missed.iter().take(5).map(String::as_str).collect();
+                env.notes.push(format!(
+                    "{} row(s) had no match in `{table}` on {} and were {action}: {}{}",
+                    missed.len(),
+                    on.join(", "),
+                    shown.join("; "),
+                    if missed.len() > 5 { "; ..." } else { "" }
+                ));
+            }
+            out
+        }
+        Step::Union { tables, only_new } => {
+            let mut out = rows;
+            for t in tables {
+                let other = (env.tables)(t).ok_or_else(|| Error::msg(format!("no table `{t}`")))?;
+                if let Some(reason) = &other.unavailable {
+                    env.notes.push(format!("union: `{t}` is unavailable ({reason}); its rows are left out"));
+                    continue;
+                }
+                match only_new {
+                    None => out.extend(other.rows.iter().cloned()),
+                    Some(keys) => {
+                        let seen: HashSet<Key> = out.iter().map(|r| key_of(r, keys)).collect();
+                        out.extend(other.rows.iter().filter(|r| !seen.contains(&key_of(r, keys))).cloned());
+                    }
+                }
+            }
+            out
+        }
+        Step::Group { keys, aggs } => {
+            let mut groups: IndexMap<Key, Vec<Row>> = IndexMap::new();
+            for r in rows {
+                require_fields(&r, keys, "group")?;
+                groups.entry(key_of(&r, keys)).or_default().push(r);
+            }
+            let mut out = Vec::with_capacity(groups.len());
+            for (_, members) in groups {
+                let first = &members[0];
+                let mut rec = Record::with_capacity(keys.len() + aggs.len());
+                for k in keys {
+                    rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
+                }
+                let refs: Vec<&Row> = members.iter().collect();
+                for (name, agg) in aggs {
+                    let v = agg.compute(g, &refs).map_err(|e| {
+                        e.context(format!(
+                            "aggregate `{name}` of group ({})",
+                            key_of(first, keys)
+                        ))
+                    })?;
+                    rec.insert(name.as_str(), v);
+                }
+                out.push(Row {
+                    fields: Arc::new(rec),
+                    origin: first.origin.clone(),
+                });
+            }
+            out
+        }
+        Step::Sort(keys) => {
+            let mut keyed: Vec<(Vec<Value>, Row)> = rows
+                .into_iter()
+                .map(|r| {
+                    let ks = keys
+                        .iter()
+                        .map(|k| k.expr.eval_row(g, &r))
+                        .collect::<Result<Vec<_>>>()?;
+                    Ok((ks, r))
+                })
+                .collect::<Result<_>>()?;
+            keyed.sort_by(|(a, _), (b, _)| {
+                for (i, k) in keys.iter().enumerate() {
+                    let ord = match &k.order {
+                        Some(order) => {
+                            let pos = |v: &Value| order.iter().position(|o| compare(o, v).is_eq());
+                            match (pos(&a[i]), pos(&b[i])) {
+                                (Some(x), Some(y)) => x.cmp(&y),
+                                (Some(_), None) => std::cmp::Ordering::Less,
+                                (None, Some(_)) => std::cmp::Ordering::Greater,
+                                (None, None) => compare(&a[i], &b[i]),
+                            }
+                        }
+                        None => compare(&a[i], &b[i]),
+                    };
+                    let ord = if k.descending { ord.reverse() } else { ord };
+                    if ord.is_ne() {
+                        return ord;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+            keyed.into_iter().map(|(_, r)| r).collect()
+        }
+        Step::Limit { n, per } => {
+            let mut counts: HashMap<Key, usize> = HashMap::new();
+            let mut out = Vec::new();
+            for r in rows {
+                let c = counts.entry(key_of(&r, per)).or_default();
+                if *c < *n {
+                    *c += 1;
+                    out.push(r);
+                }
+            }
+            out
+        }
+        Step::Pareto {
+            maximize,
+            minimize,
+            as_,
+        } => {
+            // Each row as a vector where larger is better on every axis.
+            let mut pts: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
+            for r in &rows {
+                let mut p = Vec::new();
+                for (f, sign) in maximize.iter().map(|f| (f, 1.0)).chain(minimize.iter().map(|f| (f, -1.0))) {
+                    let v = r.get(f).cloned().unwrap_or(Value::UNDEFINED);
+                    p.push(sign * finite_number(r, f, &v)?);
+                }
+                pts.push(p);
+            }
+            let dominated = |i: usize| {
+                pts.iter().enumerate().any(|(j, q)| {
+                    j != i
+                        && q.iter().zip(&pts[i]).all(|(a, b)| a >= b)
+                        && q.iter().zip(&pts[i]).any(|(a, b)| a > b)
+                })
+            };
+            let flags: Vec<bool> = (0..rows.len()).map(|i| !dominated(i)).collect();
+            rows.into_iter()
+                .zip(flags)
+                .map(|(r, on)| r.with(as_, Value::from(on)))
+                .collect()
+        }
+        Step::Unique { keys, keep } => {
+            let mut seen: IndexMap<Key, usize> = IndexMap::new();
+            let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+            let mut replaced = 0usize;
+            for r in rows {
+                require_fields(&r, keys, "unique")?;
+                let k = key_of(&r, keys);
+                match seen.get(&k) {
+                    None => {
+                        seen.insert(k, out.len());
+                        out.push(r);
+                    }
+                    Some(&i) => match keep.as_str() {
+                        "first" => replaced += 1,
+                        "last" => {
+                            out[i] = r;
+                            replaced += 1;
+                        }
+                        _ => {
+                            return Err(Error::input(
+                                r.origin.path.to_string(),
+                                r.origin.line_opt(),
+                                Some(keys.join(", ")),
+                                format!(
+                                    "key ({k}) repeats the row at {} (set `keep = \"first\"` or `\"last\"` to choose one)",
+                                    out[i].origin
+                                ),
+                            ));
+                        }
+                    },
+                }
+            }
+            if replaced > 0 {
+                env.notes.push(format!("unique: {replaced} repeated row(s) dropped (keep = {keep})"));
+            }
+            out
+        }
+        Step::RowNumber { as_, per } => {
+            let mut counts: HashMap<Key, i64> = HashMap::new();
+            rows.into_iter()
+                .map(|r| {
+                    let c = counts.entry(key_of(&r, per)).or_default();
+                    let out = r.with(as_, Value::from(*c));
+                    *c += 1;
+                    out
+                })
+                .collect()
+        }
+    })
+}

@@ -1,0 +1,258 @@
+//! Rows and cells.
+//!
+//! A cell is a [`minijinja::Value`], so spec expressions evaluate on rows
+//! without conversion. A row's fields live in a [`Record`]: an insertion
+//! ordered map (the order of the log's keys, as Python's `dict` keeps it),
+//! exposed to expressions as a mapping. Each row remembers where it came from
+//! ([`Origin`]) so that every error and report can name file and line.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
+
+pub use minijinja::Value;
+
+/// An ordered map of field name to value; the row type of every table, and
+/// the map type of parsed JSON objects.
+#[derive(Debug, Clone, Default)]
+pub struct Record(pub IndexMap<Arc<str>, Value>);
+
+impl Record {
+    /// An empty record with room for `n` fields.
+    pub fn with_capacity(n: usize) -> Self {
+        Record(IndexMap::with_capacity(n))
+    }
+
+    /// The field `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.get(name)
+    }
+
+    /// Sets `name` to `value`, keeping the position of an existing field.
+    pub fn insert(&mut self, name: impl Into<Arc<str>>, value: Value) {
+        self.0.insert(name.into(), value);
+    }
+
+    /// Wraps the record as a value (a mapping for expressions).
+    pub fn into_value(self) -> Value {
+        Value::from_object(self)
+    }
+}
+
+impl Object for Record {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.0.get(key.as_str()?).cloned()
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        self.0.get(key).cloned()
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.mapped_enumerator(|this| Box::new(this.0.keys().map(|k| Value::from(&**k))))
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// Where a row came from: a file and a 1-based line, or a record index in a
+/// JSON document (`record` is then the position in the records array).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The file as named in the spec, relative to the spec's folder.
+    pub path: Arc<str>,
+    /// 1-based line in the file (0 when the row is not from a line).
+    pub line: u64,
+    /// For JSON documents: the JSON pointer of the records array and the index.
+    pub record: Option<(Arc<str>, u64)>,
+}
+
+impl Origin {
+    /// A row from line `line` of `path`.
+    pub fn line(path: Arc<str>, line: u64) -> Self {
+        Origin {
+            path,
+            line,
+            record: None,
+        }
+    }
+
+    /// Line number as an `Option` for error locations.
+    pub fn line_opt(&self) -> Option<u64> {
+        (self.line > 0).then_some(self.line)
+    }
+
+    /// A short description for messages: `file:17` or `file record /results/3`.
+    pub fn describe(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.record {
+            Some((ptr, i)) => write!(f, "{} (record {ptr}/{i})", self.path),
+            None if self.line > 0 => write!(f, "{}:{}", self.path, self.line),
+            None => write!(f, "{}", self.path),
+        }
+    }
+}
+
+/// A row of a table: its fields and where it came from.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The fields.
+    pub fields: Arc<Record>,
+    /// Where the row (or the first row of its group) came from.
+    pub origin: Origin,
+}
+
+impl Row {
+    /// The field `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.fields.get(name)
+    }
+
+    /// A copy of the row with `name` set to `value`.
+    pub fn with(&self, name: &str, value: Value) -> Row {
+        let mut rec = (*self.fields).clone();
+        rec.insert(name, value);
+        Row {
+            fields: Arc::new(rec),
+            origin: self.origin.clone(),
+        }
+    }
+}
+
+/// The value as an `f64` if it is a number (booleans and strings are not).
+pub fn as_number(v: &Value) -> Option<f64> {
+    if v.kind() == ValueKind::Number {
+        f64::try_from(v.clone()).ok()
+    } else {
+        None
+    }
+}
+
+/// Borrow the [`Record`] behind a value, if it is one.
+pub fn as_record(v: &Value) -> Option<&Record> {
+    v.downcast_object_ref::<Record>()
+}
+
+/// A short, quoted description of a value for error messages:
+/// `string "1.27"`, `none`, `number 3`, `mapping`.
+pub fn describe(v: &Value) -> String {
+    match v.kind() {
+        ValueKind::String => format!("string {:?}", v.as_str().unwrap_or("")),
+        ValueKind::Number => format!("number {v}"),
+        ValueKind::Bool => format!("boolean {v}"),
+        ValueKind::None => "null".to_string(),
+        ValueKind::Undefined => "nothing (the field is missing)".to_string(),
+        ValueKind::Map => "a mapping".to_string(),
+        ValueKind::Seq => "a list".to_string(),
+        k => format!("{k}"),
+    }
+}
+
+fn kind_rank(v: &Value) -> u8 {
+    match v.kind() {
+        ValueKind::Undefined => 0,
+        ValueKind::None => 1,
+        ValueKind::Bool => 2,
+        ValueKind::Number => 3,
+        ValueKind::String => 4,
+        _ => 5,
+    }
+}
+
+/// A total order over cells for sorting and grouping: missing < null <
+/// booleans < numbers (numerically; NaN last among numbers) < strings
+/// (by code point) < anything else (by its printed form).
+pub fn compare(a: &Value, b: &Value) -> Ordering {
+    let (ra, rb) = (kind_rank(a), kind_rank(b));
+    if ra != rb {
+        return ra.cmp(&rb);
+    }
+    match ra {
+        2 => a.is_true().cmp(&b.is_true()),
+        3 => {
+            let (x, y) = (as_number(a).unwrap_or(f64::NAN), as_number(b).unwrap_or(f64::NAN));
+            x.partial_cmp(&y)
+                .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan()))
+        }
+        4 => a.as_str().cmp(&b.as_str()),
+        5 => a.to_string().cmp(&b.to_string()),
+        _ => Ordering::Equal,
+    }
+}
+
+/// A hashable key for grouping and joining: the kind plus a canonical text.
+/// Numbers compare by value (`1` and `1.0` are one key, as in Python).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(Vec<(u8, String)>);
+
+impl Key {
+    /// The key of a tuple of cells.
+    pub fn of(values: &[Value]) -> Key {
+        Key(values
+            .iter()
+            .map(|v| {
+                let rank = kind_rank(v);
+                let text = match rank {
+                    3 => {
+                        let x = as_number(v).unwrap_or(f64::NAN);
+                        if x == 0.0 { "0".to_string() } else { format!("{x:?}") }
+                    }
+                    4 => v.as_str().unwrap_or("").to_string(),
+                    _ => v.to_string(),
+                };
+                (rank, text)
+            })
+            .collect())
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<&str> = self.0.iter().map(|(_, s)| s.as_str()).collect();
+        write!(f, "{}", parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_sort_numerically_and_before_strings() {
+        let mut v = [Value::from("b"), Value::from(10), Value::from(2.5), Value::from(())];
+        v.sort_by(compare);
+        assert_eq!(
+            v.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+            ["none", "2.5", "10", "b"]
+        );
+    }
+
+    #[test]
+    fn int_and_float_of_same_value_are_one_key() {
+        assert_eq!(Key::of(&[Value::from(16)]), Key::of(&[Value::from(16.0)]));
+        assert_ne!(Key::of(&[Value::from(16)]), Key::of(&[Value::from("16")]));
+    }
+
+    #[test]
+    fn record_is_a_mapping_for_expressions() {
+        let mut r = Record::default();
+        r.insert("a", Value::from(1));
+        let v = r.into_value();
+        assert_eq!(v.kind(), ValueKind::Map);
+        assert_eq!(v.get_attr("a").unwrap(), Value::from(1));
+    }
+}
