@@ -237,7 +237,7 @@ mod tests {
         v.sort_by(compare);
         assert_eq!(
             v.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
-            ["none", "2.5", "10", "b"]
+            ["None", "2.5", "10", "b"]
         );
     }
 

@@ -233,7 +233,7 @@ mod tests {
     fn truncated_line_reports_column() {
         let e = parse(br#"{"a": 1, "b": [1, 2"#).unwrap_err();
         assert_eq!(e.message, "EOF while parsing a list");
-        assert_eq!(e.column, 20);
+        assert_eq!(e.column, 19);
     }
 
     #[test]
