@@ -42,6 +42,29 @@ fn environment() -> &'static Environment<'static> {
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
         env.add_test("finite", |v: Value| crate::value::as_number(&v).is_some_and(f64::is_finite));
+        // `x | fmt(places=1, sign="always")`: number formatting in siunitx's
+        // terms, the same code that prints numbers for the macros.
+        env.add_filter("fmt", |v: Value, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
+            let places: Option<u32> = kwargs.get("places")?;
+            let figures: Option<u32> = kwargs.get("figures")?;
+            let sign: Option<String> = kwargs.get("sign")?;
+            let percent: Option<bool> = kwargs.get("percent")?;
+            let unit: Option<String> = kwargs.get("unit")?;
+            kwargs.assert_all_used()?;
+            if crate::value::as_number(&v).is_none() {
+                return Err(minijinja::Error::new(
+                    minijinja::ErrorKind::InvalidOperation,
+                    format!("fmt needs a number, got {}", crate::value::describe(&v)),
+                ));
+            }
+            let f = crate::numbers::format::Format::new(places, figures, sign.as_deref() == Some("always"), percent.unwrap_or(false), unit);
+            Ok(f.apply(&v))
+        });
+        for (name, f) in [("log", f64::ln as fn(f64) -> f64), ("log10", f64::log10), ("log1p", f64::ln_1p), ("sqrt", f64::sqrt), ("exp", f64::exp)] {
+            env.add_function(name, move |x: f64| f(x));
+        }
+        env.add_function("max", |a: Value, b: Value| if crate::value::compare(&a, &b).is_ge() { a } else { b });
+        env.add_function("min", |a: Value, b: Value| if crate::value::compare(&a, &b).is_le() { a } else { b });
         env.add_filter("basename", |s: String| -> String {
             std::path::Path::new(&s)
                 .file_name()
@@ -269,13 +292,6 @@ impl<'s> Template<'s> {
             )
         })
     }
-}
-
-/// Renders a template given as plain text (used for the emit templates).
-pub fn render_file_template(name: &str, source: &str, ctx: Value) -> Result<String> {
-    environment()
-        .render_str(source, ctx)
-        .map_err(|e| Error::msg(format!("template {name}: {}", e.display_debug_info())))
 }
 
 #[cfg(test)]

@@ -5,9 +5,14 @@
 //! `spec` -> `sources` -> `tables` -> (`numbers` | `figures`) -> `render` /
 //! `emit` -> outputs (written atomically by `output`).
 
+pub mod emit;
 pub mod error;
 pub mod expr;
+pub mod figures;
 pub mod numbers;
+pub mod output;
+pub mod render;
+pub mod run;
 pub mod sources;
 pub mod spec;
 pub mod stats;

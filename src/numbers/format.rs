@@ -29,6 +29,11 @@ pub struct Format {
 }
 
 impl Format {
+    /// A format from its parts (for the `fmt` template filter).
+    pub fn new(places: Option<u32>, figures: Option<u32>, plus: bool, percent: bool, unit: Option<String>) -> Format {
+        Format { places, figures, plus, percent, group: None, unit }
+    }
+
     /// Validates a spec format; `span` locates errors.
     pub fn compile(spec: &LoadedSpec, f: &FormatSpec, span: std::ops::Range<usize>) -> Result<Format> {
         if f.places.is_some() && f.figures.is_some() {

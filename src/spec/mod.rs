@@ -369,6 +369,9 @@ pub struct LayerSpec {
     pub avoid_overlap: bool,
     /// Extra row fields written to the figure's CSV.
     pub detail: Option<Vec<String>>,
+    /// Drawing order, as matplotlib's `zorder`: lower is drawn first (default:
+    /// the layer's position). The legend keeps the layers' written order.
+    pub z: Option<f64>,
 }
 
 /// The spec text, its parsed form and where it lives.

@@ -1,0 +1,366 @@
+//! Figures: the spec's `[figures.NAME]` resolved against the tables into
+//! marks ([`model::Plot`]) and the CSV of every mark drawn.
+//!
+//! Words are Vega-Lite's: a figure has panels; a panel has axes, a legend
+//! and layers; a layer is a mark, its data (a table) and an encoding of
+//! channels. No figure has code of its own: everything is in the spec.
+//!
+//! A layer whose table is unavailable (an optional source is missing) or
+//! empty is skipped and reported; a figure left with nothing to draw is
+//! skipped and reported, never written empty.
+
+pub mod channels;
+pub mod layers;
+pub mod model;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use toml::Spanned;
+
+use crate::error::{Error, Result};
+use crate::expr::{Expr, Globals, Template};
+use crate::render::ticks;
+use crate::spec::{AxisSpec, FigureSpec, LayerSpec, LegendSpec, LoadedSpec, PanelSpec, Raw};
+use crate::tables::Catalog;
+use crate::value::{Record, Row, Value, as_number};
+use layers::{CsvRecord, Extent, LayerCtx, PanelState};
+use model::*;
+
+/// A figure ready to render, with its data.
+#[derive(Debug)]
+pub struct Figure {
+    /// What to draw.
+    pub plot: Plot,
+    /// `NAME.csv`: one record per mark drawn.
+    pub csv: Vec<u8>,
+    /// Sources the figure depends on.
+    pub sources: BTreeSet<String>,
+    /// Layers skipped, with the reason.
+    pub notes: Vec<String>,
+}
+
+/// What compiling a figure gives.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Something to draw.
+    Drawn(Box<Figure>),
+    /// Nothing to draw, and why.
+    Skipped(String),
+}
+
+/// Points per inch.
+pub const PT_PER_IN: f64 = 72.0;
+
+fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f64> {
+    match raw.get_ref() {
+        toml::Value::Integer(i) => Ok(*i as f64),
+        toml::Value::Float(f) => Ok(*f),
+        toml::Value::String(s) => {
+            let e = Expr::compile_str(spec, s, raw.span())?;
+            let v = e.eval(ctx).map_err(|e| spec.error(raw.span(), e.to_string()))?;
+            as_number(&v)
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| spec.error(raw.span(), format!("{what} must evaluate to a finite number, got {v}")))
+        }
+        _ => Err(spec.error(raw.span(), format!("{what} is a number or an expression"))),
+    }
+}
+
+/// Compiles figure `name` against the built tables and numbers.
+pub fn compile(
+    spec: &LoadedSpec,
+    cat: &Catalog,
+    globals: &Arc<Globals>,
+    name: &str,
+    fig: &Spanned<FigureSpec>,
+) -> Result<Outcome> {
+    let f = fig.get_ref();
+    let width = eval_number(spec, &f.size[0], globals.context(), "the width")? * PT_PER_IN;
+    let height = eval_number(spec, &f.size[1], globals.context(), "the height")? * PT_PER_IN;
+    if !(width > 0.0 && height > 0.0 && width < 100.0 * PT_PER_IN && height < 100.0 * PT_PER_IN) {
+        return Err(spec.error(fig.span(), format!("size must be positive and under 100 inches, got {:.2} x {:.2}", width / PT_PER_IN, height / PT_PER_IN)));
+    }
+    let font_size = f.font_size.unwrap_or(10.0);
+    let title = f
+        .title
+        .as_ref()
+        .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+        .transpose()?;
+    let spines = match &f.spines {
+        None => Spines { left: true, right: true, top: true, bottom: true },
+        Some(list) => {
+            for s in list {
+                if !["left", "right", "top", "bottom"].contains(&s.as_str()) {
+                    return Err(spec.error(fig.span(), format!("unknown spine `{s}` (left, right, top, bottom)")));
+                }
+            }
+            let has = |n: &str| list.iter().any(|s| s == n);
+            Spines { left: has("left"), right: has("right"), top: has("top"), bottom: has("bottom") }
+        }
+    };
+    let single;
+    let panel_specs: Vec<(&PanelSpec, std::ops::Range<usize>)> = match &f.panels {
+        Some(ps) => {
+            if f.layers.is_some() || f.x.is_some() || f.y.is_some() || f.legend.is_some() || f.grid.is_some() {
+                return Err(spec.error(fig.span(), "a figure with `panels` puts `x`, `y`, `layers`, `legend` and `grid` inside each panel"));
+            }
+            ps.iter().map(|p| (p.get_ref(), p.span())).collect()
+        }
+        None => {
+            single = PanelSpec {
+                title: None,
+                x: f.x.clone().unwrap_or_default(),
+                y: f.y.clone().unwrap_or_default(),
+                layers: Vec::new(),
+                legend: f.legend.clone(),
+                grid: f.grid.clone(),
+            };
+            vec![(&single, fig.span())]
+        }
+    };
+    let layout = f.layout.map(|[r, c]| (r, c)).unwrap_or((panel_specs.len(), 1));
+    if layout.0 * layout.1 < panel_specs.len() || layout.0 == 0 || layout.1 == 0 {
+        return Err(spec.error(fig.span(), format!("layout {}x{} has no room for {} panels", layout.0, layout.1, panel_specs.len())));
+    }
+    let mut csv_rows: Vec<CsvRecord> = Vec::new();
+    let mut panels = Vec::new();
+    let mut sources = BTreeSet::new();
+    let mut notes = Vec::new();
+    let mut drawn_data_layers = 0usize;
+    for (pi, (ps, pspan)) in panel_specs.iter().enumerate() {
+        let layer_list: &[Spanned<LayerSpec>] = match (&f.panels, &f.layers) {
+            (None, Some(l)) => l,
+            _ => &ps.layers,
+        };
+        let mut st = PanelState::default();
+        let mut marks = Vec::new();
+        for (li, lspec) in layer_list.iter().enumerate() {
+            let l = lspec.get_ref();
+            let rows: Vec<Row> = match &l.data {
+                None => Vec::new(),
+                Some(d) => {
+                    let Some(table) = cat.get(d.get_ref()) else {
+                        return Err(spec.error(d.span(), format!("no table or source named `{}`", d.get_ref())));
+                    };
+                    sources.extend(table.sources.iter().cloned());
+                    if let Some(reason) = &table.unavailable {
+                        notes.push(format!("layer {} ({}) skipped: {reason}", li + 1, l.mark.get_ref()));
+                        continue;
+                    }
+                    let mut rows = table.rows.clone();
+                    if let Some(w) = &l.where_ {
+                        let e = Expr::compile(spec, w)?;
+                        let mut kept = Vec::with_capacity(rows.len());
+                        for r in rows {
+                            if e.test_row(globals, &r)? {
+                                kept.push(r);
+                            }
+                        }
+                        rows = kept;
+                    }
+                    if rows.is_empty() {
+                        notes.push(format!("layer {} ({}) skipped: table `{}` has no rows{}", li + 1, l.mark.get_ref(), d.get_ref(), if l.where_.is_some() { " where the layer's `where` holds" } else { "" }));
+                        continue;
+                    }
+                    drawn_data_layers += 1;
+                    rows
+                }
+            };
+            let ctx = LayerCtx {
+                spec,
+                globals,
+                layer: l,
+                span: lspec.span(),
+                font_size,
+                index: (pi, li),
+            };
+            if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
+                marks.push((l.z.unwrap_or(li as f64), m));
+            }
+        }
+        let title = ps.title.as_ref().map(|t| Template::compile(spec, t)?.render(spec, globals.context())).transpose()?;
+        let x = resolve_axis(spec, cat, globals, &ps.x, &st.xext, &st.xcats.names, false, font_size, pspan.clone())?;
+        let y = resolve_axis(spec, cat, globals, &ps.y, &st.yext, &st.ycats.names, true, font_size, pspan.clone())?;
+        let legend = resolve_legend(spec, ps.legend.as_ref(), st.legend, font_size)?;
+        let grid = match ps.grid.as_ref().map(|g| g.get_ref()) {
+            None | Some(toml::Value::Boolean(false)) => Grid::Off,
+            Some(toml::Value::Boolean(true)) => Grid::Major,
+            Some(toml::Value::String(s)) if s == "major" => Grid::Major,
+            Some(toml::Value::String(s)) if s == "both" => Grid::Both,
+            Some(_) => return Err(spec.error(ps.grid.as_ref().expect("some").span(), "grid is true, false, \"major\" or \"both\"")),
+        };
+        marks.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let layers = marks.into_iter().map(|(_, m)| m).collect();
+        panels.push(Panel { title, x, y, layers, legend, grid });
+    }
+    let has_data_layers = panel_specs
+        .iter()
+        .any(|(ps, _)| match (&f.panels, &f.layers) {
+            (None, Some(l)) => l.iter().any(|l| l.get_ref().data.is_some()),
+            _ => ps.layers.iter().any(|l| l.get_ref().data.is_some()),
+        });
+    if has_data_layers && drawn_data_layers == 0 {
+        let why = if notes.is_empty() { "no layer has data".to_string() } else { notes.join("; ") };
+        return Ok(Outcome::Skipped(format!("figure `{name}` has nothing to draw: {why}")));
+    }
+    Ok(Outcome::Drawn(Box::new(Figure {
+        plot: Plot { width, height, title, font_size, spines, layout, panels },
+        csv: write_csv(&csv_rows)?,
+        sources,
+        notes,
+    })))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_axis(
+    spec: &LoadedSpec,
+    cat: &Catalog,
+    globals: &Arc<Globals>,
+    a: &AxisSpec,
+    ext: &Extent,
+    categories: &[String],
+    vertical: bool,
+    font_size: f64,
+    span: std::ops::Range<usize>,
+) -> Result<Axis> {
+    let log = match a.scale.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("linear") => false,
+        Some("log") => true,
+        Some(other) => return Err(spec.error(a.scale.as_ref().expect("some").span(), format!("unknown scale `{other}` (linear or log)"))),
+    };
+    let title = a.title.as_ref().map(|t| Template::compile(spec, t)?.render(spec, globals.context())).transpose()?;
+    let (dmin, dmax) = ext.range.unwrap_or((0.0, 1.0));
+    if log && dmin <= 0.0 && ext.range.is_some() {
+        return Err(spec.error(span, format!("a log axis needs positive values; the data reaches {dmin}")));
+    }
+    let auto = auto_domain(ext, log);
+    let domain = match &a.domain {
+        None => auto,
+        Some([lo, hi]) => {
+            let mut extra = Record::default();
+            extra.insert("data_min", Value::from(dmin));
+            extra.insert("data_max", Value::from(dmax));
+            let ctx = globals.context_with(extra);
+            (eval_number(spec, lo, ctx.clone(), "the domain's low end")?, eval_number(spec, hi, ctx, "the domain's high end")?)
+        }
+    };
+    if !(domain.0 < domain.1) || (log && domain.0 <= 0.0) {
+        return Err(spec.error(span, format!("the axis domain [{}, {}] is empty or invalid", domain.0, domain.1)));
+    }
+    let ticks = match &a.ticks {
+        Some(raw) => Some(explicit_ticks(spec, cat, globals, raw)?),
+        None if !categories.is_empty() => Some(categories.iter().enumerate().map(|(i, c)| (i as f64, c.clone())).collect()),
+        None => None,
+    };
+    // A categorical y axis reads top-down (first category on top), as a
+    // table does; `reverse` flips either kind.
+    let reverse = a.reverse ^ (vertical && !categories.is_empty());
+    Ok(Axis { title, log, domain, ticks, reverse, tick_font_size: a.tick_font_size.unwrap_or(font_size) })
+}
+
+/// matplotlib's autoscale: the data range plus 5% each side, except at a
+/// sticky value the data reaches (a bar's base).
+fn auto_domain(ext: &Extent, log: bool) -> (f64, f64) {
+    let Some((lo, hi)) = ext.range else { return if log { (1.0, 10.0) } else { (0.0, 1.0) } };
+    let f = |v: f64| if log { v.log10() } else { v };
+    let inv = |v: f64| if log { 10f64.powf(v) } else { v };
+    let (a, b) = (f(lo), f(hi));
+    let (a, b) = if a == b { (a - 0.5, b + 0.5) } else { (a, b) };
+    let m = (b - a) * 0.05;
+    let lo_out = if ext.sticky.contains(&lo) { lo } else { inv(a - m) };
+    let hi_out = if ext.sticky.contains(&hi) { hi } else { inv(b + m) };
+    (lo_out, hi_out)
+}
+
+fn explicit_ticks(spec: &LoadedSpec, cat: &Catalog, globals: &Arc<Globals>, raw: &Raw) -> Result<Vec<(f64, String)>> {
+    let span = raw.span();
+    match raw.get_ref() {
+        toml::Value::Array(items) => {
+            let vals: Vec<f64> = items
+                .iter()
+                .map(|v| match v {
+                    toml::Value::Integer(i) => Ok(*i as f64),
+                    toml::Value::Float(f) => Ok(*f),
+                    _ => Err(spec.error(span.clone(), "ticks are numbers, or { data, value, label }")),
+                })
+                .collect::<Result<_>>()?;
+            let labels = ticks::format_linear(&vals);
+            Ok(vals.into_iter().zip(labels).collect())
+        }
+        toml::Value::Table(t) => {
+            let get = |k: &str| match t.get(k) {
+                Some(toml::Value::String(s)) => Ok(s.as_str()),
+                _ => Err(spec.error(span.clone(), format!("tick table needs `{k}` (a string)"))),
+            };
+            let (data, value, label) = (get("data")?, get("value")?, get("label")?);
+            let table = cat.get(data).ok_or_else(|| spec.error(span.clone(), format!("no table `{data}`")))?;
+            let ve = Expr::compile_str(spec, value, span.clone())?;
+            let le = Expr::compile_str(spec, label, span.clone())?;
+            table
+                .rows
+                .iter()
+                .map(|r| {
+                    let v = ve.eval_row(globals, r)?;
+                    let x = crate::tables::aggregate::finite_number(r, value, &v)?;
+                    Ok((x, layers::csv_text(&le.eval_row(globals, r)?)))
+                })
+                .collect()
+        }
+        _ => Err(spec.error(span, "ticks are a list of numbers, or { data, value, label }")),
+    }
+}
+
+fn resolve_legend(spec: &LoadedSpec, l: Option<&LegendSpec>, entries: Vec<LegendEntry>, font_size: f64) -> Result<Legend> {
+    let position = match l.and_then(|l| l.position.as_ref()) {
+        None => LegendPos::Best,
+        Some(p) => match p.get_ref().as_str() {
+            "best" => LegendPos::Best,
+            "upper right" => LegendPos::Inside(1.0, 1.0),
+            "upper left" => LegendPos::Inside(0.0, 1.0),
+            "lower left" => LegendPos::Inside(0.0, 0.0),
+            "lower right" => LegendPos::Inside(1.0, 0.0),
+            "center right" | "right inside" => LegendPos::Inside(1.0, 0.5),
+            "center left" => LegendPos::Inside(0.0, 0.5),
+            "upper center" => LegendPos::Inside(0.5, 1.0),
+            "lower center" => LegendPos::Inside(0.5, 0.0),
+            "center" => LegendPos::Inside(0.5, 0.5),
+            "right" => LegendPos::Right,
+            "bottom" => LegendPos::Bottom,
+            "none" => LegendPos::Hidden,
+            other => {
+                return Err(spec.error(p.span(), format!("unknown legend position `{other}` (best, upper right, upper left, lower left, lower right, center right, center left, upper center, lower center, center, right, bottom, none)")));
+            }
+        },
+    };
+    let columns = l.and_then(|l| l.columns).unwrap_or(1);
+    if columns == 0 {
+        return Err(Error::msg("legend columns must be at least 1"));
+    }
+    Ok(Legend {
+        position,
+        columns,
+        frame: l.and_then(|l| l.frame).unwrap_or(true),
+        font_size: l.and_then(|l| l.font_size).unwrap_or(font_size),
+        entries,
+    })
+}
+
+/// Writes CSV records with the union of their columns (in first-seen order).
+fn write_csv(rows: &[CsvRecord]) -> Result<Vec<u8>> {
+    let mut cols: Vec<String> = Vec::new();
+    for r in rows {
+        for k in r.keys() {
+            if !cols.contains(k) {
+                cols.push(k.clone());
+            }
+        }
+    }
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(&cols).map_err(|e| Error::msg(format!("csv: {e}")))?;
+    for r in rows {
+        let rec: Vec<&str> = cols.iter().map(|c| r.get(c).map_or("", String::as_str)).collect();
+        w.write_record(&rec).map_err(|e| Error::msg(format!("csv: {e}")))?;
+    }
+    w.into_inner().map_err(|e| Error::msg(format!("csv: {e}")))
+}

@@ -1,0 +1,347 @@
+//! A figure resolved to marks in data units: what gets drawn, before any
+//! layout. Built by [`super::compile`], drawn by [`crate::render`].
+
+use crate::render::color::Color;
+
+/// Line dash patterns, named as matplotlib names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dash {
+    /// A continuous line.
+    #[default]
+    Solid,
+    /// `--`
+    Dashed,
+    /// `:`
+    Dotted,
+    /// `-.`
+    DashDot,
+}
+
+impl Dash {
+    /// Parses `solid`, `dashed`, `dotted`, `dashdot` (or `-`, `--`, `:`, `-.`).
+    pub fn parse(s: &str) -> Option<Dash> {
+        Some(match s {
+            "solid" | "-" => Dash::Solid,
+            "dashed" | "--" => Dash::Dashed,
+            "dotted" | ":" => Dash::Dotted,
+            "dashdot" | "-." => Dash::DashDot,
+            _ => return None,
+        })
+    }
+
+    /// On/off lengths in points for a line `width` points wide (matplotlib's
+    /// patterns, which scale with the line width).
+    pub fn pattern(self, width: f64) -> Option<Vec<f64>> {
+        let w = width.max(0.5);
+        match self {
+            Dash::Solid => None,
+            Dash::Dashed => Some(vec![3.7 * w, 1.6 * w]),
+            Dash::Dotted => Some(vec![1.0 * w, 1.65 * w]),
+            Dash::DashDot => Some(vec![6.4 * w, 1.6 * w, 1.0 * w, 1.6 * w]),
+        }
+    }
+}
+
+/// Marker shapes for points and line markers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// `o`
+    Circle,
+    /// `s`
+    Square,
+    /// `^`
+    Triangle,
+    /// `D`
+    Diamond,
+}
+
+impl Shape {
+    /// Parses a shape name or matplotlib's marker letter.
+    pub fn parse(s: &str) -> Option<Shape> {
+        Some(match s {
+            "circle" | "o" => Shape::Circle,
+            "square" | "s" => Shape::Square,
+            "triangle" | "triangle-up" | "^" => Shape::Triangle,
+            "diamond" | "D" | "d" => Shape::Diamond,
+            _ => return None,
+        })
+    }
+}
+
+/// How a mark is painted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Style {
+    /// Fill colour (with opacity), `None` for no fill.
+    pub fill: Option<Color>,
+    /// Outline / line colour, `None` for no outline.
+    pub stroke: Option<Color>,
+    /// Outline / line width in points.
+    pub stroke_width: f64,
+    /// Dash pattern of the outline / line.
+    pub dash: Dash,
+}
+
+/// A rectangle; a `None` range spans the whole axis (axvspan / axhspan).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RectItem {
+    /// x range in data units.
+    pub x: Option<(f64, f64)>,
+    /// y range in data units.
+    pub y: Option<(f64, f64)>,
+    /// Paint.
+    pub style: Style,
+}
+
+/// A point marker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointItem {
+    /// Position in data units.
+    pub x: f64,
+    /// Position in data units.
+    pub y: f64,
+    /// Shape.
+    pub shape: Shape,
+    /// Diameter in points (√ of matplotlib's area `s`).
+    pub diameter: f64,
+    /// Paint.
+    pub style: Style,
+}
+
+/// A polyline (one series), optionally with markers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Vertices in data units.
+    pub points: Vec<(f64, f64)>,
+    /// Paint (stroke).
+    pub style: Style,
+    /// Marker at each vertex: shape and diameter in points.
+    pub marker: Option<(Shape, f64)>,
+    /// Legend text.
+    pub label: Option<String>,
+}
+
+/// A reference line across the plot.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuleKind {
+    /// Vertical line at x.
+    X(f64),
+    /// Horizontal line at y.
+    Y(f64),
+    /// The diagonal y = x across the plot.
+    Diagonal,
+}
+
+/// A reference line with its paint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleItem {
+    /// Where.
+    pub kind: RuleKind,
+    /// Paint (stroke).
+    pub style: Style,
+}
+
+/// Horizontal alignment of a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    /// Starts at the anchor.
+    Left,
+    /// Centred on the anchor.
+    Center,
+    /// Ends at the anchor.
+    Right,
+}
+
+/// Vertical placement of a text relative to its anchor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Baseline {
+    /// The text sits above the anchor.
+    Bottom,
+    /// Centred on the anchor.
+    Middle,
+    /// The text hangs below the anchor.
+    Top,
+}
+
+/// A text placed in data units, with an offset in points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextItem {
+    /// Anchor in data units.
+    pub x: f64,
+    /// Anchor in data units.
+    pub y: f64,
+    /// The text (may hold `\n`).
+    pub text: String,
+    /// Offset right, in points.
+    pub dx: f64,
+    /// Offset up, in points.
+    pub dy: f64,
+    /// Horizontal alignment.
+    pub align: Align,
+    /// Vertical placement.
+    pub baseline: Baseline,
+    /// Font size in points.
+    pub size: f64,
+    /// Colour.
+    pub color: Color,
+}
+
+/// A straight segment in data units (error bars).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    /// Start.
+    pub from: (f64, f64),
+    /// End.
+    pub to: (f64, f64),
+    /// Paint (stroke).
+    pub style: Style,
+}
+
+/// What a layer draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    /// Bars, histogram bins and bands.
+    Rects(Vec<RectItem>),
+    /// Scatter points.
+    Points(Vec<PointItem>),
+    /// Lines.
+    Lines(Vec<Series>),
+    /// Reference lines.
+    Rules(Vec<RuleItem>),
+    /// Texts; `avoid_overlap` moves them apart.
+    Texts {
+        /// The texts.
+        items: Vec<TextItem>,
+        /// Move labels off each other, points and the legend.
+        avoid_overlap: bool,
+    },
+    /// Error bars.
+    Segments(Vec<Segment>),
+}
+
+/// The little picture beside a legend entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Swatch {
+    /// A filled box (bars, bands).
+    Patch(Style),
+    /// A line, with an optional marker on it.
+    Line(Style, Option<(Shape, f64)>),
+    /// A point marker.
+    Marker(Shape, f64, Style),
+}
+
+/// One legend entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// Text.
+    pub label: String,
+    /// Picture.
+    pub swatch: Swatch,
+}
+
+/// Where the legend goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LegendPos {
+    /// Inside the plot at (fx, fy) in 0..1 (0,0 = lower left).
+    Inside(f64, f64),
+    /// Inside, wherever it covers the fewest marks (matplotlib's `best`).
+    Best,
+    /// Outside, right of the plot.
+    Right,
+    /// Outside, below the plot.
+    Bottom,
+    /// Not drawn.
+    Hidden,
+}
+
+/// A legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Legend {
+    /// Placement.
+    pub position: LegendPos,
+    /// Entry columns.
+    pub columns: usize,
+    /// Framed box.
+    pub frame: bool,
+    /// Font size in points.
+    pub font_size: f64,
+    /// Entries in order.
+    pub entries: Vec<LegendEntry>,
+}
+
+/// Grid lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Grid {
+    /// None.
+    #[default]
+    Off,
+    /// At major ticks.
+    Major,
+    /// At major and minor ticks.
+    Both,
+}
+
+/// An axis after data has been seen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    /// Title.
+    pub title: Option<String>,
+    /// Logarithmic scale.
+    pub log: bool,
+    /// The visible range, low to high in data units.
+    pub domain: (f64, f64),
+    /// Explicit ticks (position, label); automatic when `None`.
+    pub ticks: Option<Vec<(f64, String)>>,
+    /// Draw the scale from high to low.
+    pub reverse: bool,
+    /// Tick label size in points.
+    pub tick_font_size: f64,
+}
+
+/// One panel (matplotlib's axes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Panel {
+    /// Title above the panel.
+    pub title: Option<String>,
+    /// Horizontal axis.
+    pub x: Axis,
+    /// Vertical axis.
+    pub y: Axis,
+    /// Layers in drawing order.
+    pub layers: Vec<Mark>,
+    /// The legend.
+    pub legend: Legend,
+    /// Grid lines.
+    pub grid: Grid,
+}
+
+/// Which frame lines to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spines {
+    /// Left.
+    pub left: bool,
+    /// Right.
+    pub right: bool,
+    /// Top.
+    pub top: bool,
+    /// Bottom.
+    pub bottom: bool,
+}
+
+/// A whole figure, ready for layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plot {
+    /// Width in points.
+    pub width: f64,
+    /// Height in points.
+    pub height: f64,
+    /// Title over the whole figure.
+    pub title: Option<String>,
+    /// Base font size in points.
+    pub font_size: f64,
+    /// Frame lines.
+    pub spines: Spines,
+    /// Panels as (rows, columns).
+    pub layout: (usize, usize),
+    /// Panels, row by row.
+    pub panels: Vec<Panel>,
+}

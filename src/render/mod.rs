@@ -1,0 +1,32 @@
+//! Rendering: a resolved figure laid out ([`layout`]) into a [`scene`],
+//! written as SVG through plotters ([`svg`]) and as vector PDF through
+//! krilla ([`pdf`]).
+
+pub mod color;
+pub mod layout;
+pub mod pdf;
+pub mod place;
+pub mod scene;
+pub mod svg;
+pub mod text;
+pub mod ticks;
+
+use crate::error::Result;
+use crate::figures::model::Plot;
+
+/// The rendered files of one figure.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// `NAME.svg`.
+    pub svg: Vec<u8>,
+    /// `NAME.pdf`.
+    pub pdf: Vec<u8>,
+}
+
+/// Lays out and renders a figure to SVG and PDF.
+pub fn render(plot: &Plot) -> Result<Rendered> {
+    let scene = layout::layout(plot);
+    let svg = svg::render(&scene)?;
+    let pdf = pdf::render(&svg, plot.width, plot.height)?;
+    Ok(Rendered { svg: svg.into_bytes(), pdf })
+}

@@ -1,0 +1,60 @@
+//! Vector PDF from the SVG, through usvg and krilla-svg.
+//!
+//! krilla writes identical bytes on every run (svg2pdf, its predecessor,
+//! wrote fonts in HashMap order). Text stays text: the bundled DejaVu Sans
+//! is subset and embedded. The font database holds only the bundled font,
+//! with every generic family mapped to it, so no system font can change the
+//! output on another machine.
+
+use std::sync::{Arc, OnceLock};
+
+use krilla::geom::Size;
+use krilla::page::PageSettings;
+use krilla_svg::{SurfaceExt, SvgSettings};
+use usvg::fontdb;
+
+use super::text::{FAMILY, font_bytes};
+use crate::error::{Error, Result};
+
+fn font_db() -> Arc<fontdb::Database> {
+    static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = fontdb::Database::new();
+        db.load_font_data(font_bytes().to_vec());
+        db.set_sans_serif_family(FAMILY);
+        db.set_serif_family(FAMILY);
+        db.set_monospace_family(FAMILY);
+        db.set_cursive_family(FAMILY);
+        db.set_fantasy_family(FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Parses SVG text with the bundled font only.
+pub fn parse_svg(svg: &str) -> Result<usvg::Tree> {
+    let opt = usvg::Options {
+        font_family: FAMILY.to_string(),
+        fontdb: font_db(),
+        ..usvg::Options::default()
+    };
+    usvg::Tree::from_str(svg, &opt).map_err(|e| Error::msg(format!("cannot read the SVG: {e}")))
+}
+
+/// A one-page PDF of `svg`, `width` x `height` points.
+pub fn render(svg: &str, width: f64, height: f64) -> Result<Vec<u8>> {
+    let tree = parse_svg(svg)?;
+    let size = Size::from_wh(width as f32, height as f32)
+        .ok_or_else(|| Error::msg(format!("invalid page size {width} x {height}")))?;
+    let mut doc = krilla::Document::new();
+    {
+        let mut page = doc.start_page_with(PageSettings::new(size));
+        let mut surface = page.surface();
+        surface
+            .draw_svg(&tree, size, SvgSettings::default())
+            .ok_or_else(|| Error::msg("krilla could not draw the SVG"))?;
+        surface.finish();
+        page.finish();
+    }
+    doc.finish().map_err(|e| Error::msg(format!("cannot write the PDF: {e:?}")))
+}

@@ -1,0 +1,221 @@
+//! Placing legends and labels where they hide the least.
+//!
+//! The legend box follows matplotlib's geometry (handle 2 em, label spacing
+//! 0.5 em, border padding 0.4 em). `best` tries matplotlib's candidate
+//! positions and keeps the one covering the fewest marks. Movable labels
+//! (`avoid_overlap`) try positions around their point, nearest first, and
+//! keep the first that overlaps no point, label or legend and stays inside
+//! the plot; the seed's fig5 labels overlapped each other and the legend.
+
+use super::color::Color;
+use super::layout::{Area, marker, push_text};
+use super::scene::{Prim, Stroke};
+use super::text;
+use crate::figures::model::*;
+
+fn metrics(l: &Legend) -> (f64, f64, f64, f64, f64) {
+    let f = l.font_size;
+    // handle length, handle height, handle-text pad, row spacing, border pad
+    (2.0 * f, 0.7 * f, 0.8 * f, 0.5 * f, 0.4 * f)
+}
+
+fn rows_of(l: &Legend) -> usize {
+    l.entries.len().div_ceil(l.columns.max(1))
+}
+
+fn column_widths(l: &Legend) -> Vec<f64> {
+    let (hl, _, pad, _, _) = metrics(l);
+    let rows = rows_of(l).max(1);
+    let mut widths = vec![0.0f64; l.columns.max(1)];
+    for (i, e) in l.entries.iter().enumerate() {
+        let c = i / rows;
+        widths[c] = widths[c].max(hl + pad + text::block(&e.label, l.font_size).0);
+    }
+    widths
+}
+
+fn row_height(l: &Legend, label: &str) -> f64 {
+    text::block(label, l.font_size).1.max(0.7 * l.font_size)
+}
+
+/// The legend box's (width, height) in points; (0, 0) without entries.
+pub fn legend_size(l: &Legend) -> (f64, f64) {
+    if l.entries.is_empty() || l.position == LegendPos::Hidden {
+        return (0.0, 0.0);
+    }
+    let (_, _, _, gap, border) = metrics(l);
+    let widths = column_widths(l);
+    let w = widths.iter().sum::<f64>() + 2.0 * l.font_size * (widths.len() as f64 - 1.0) + 2.0 * border;
+    let rows = rows_of(l);
+    let mut h = 0.0f64;
+    for c in 0..l.columns.max(1) {
+        let col: f64 = l
+            .entries
+            .iter()
+            .skip(c * rows)
+            .take(rows)
+            .map(|e| row_height(l, &e.label))
+            .sum::<f64>()
+            + gap * (rows as f64 - 1.0);
+        h = h.max(col);
+    }
+    (w, h + 2.0 * border)
+}
+
+/// Where the legend goes, given the plot area and what is drawn in it.
+pub fn place_legend(l: &Legend, size: (f64, f64), area: &Area, obstacles: &[Area]) -> Option<Area> {
+    if size.0 == 0.0 {
+        return None;
+    }
+    let pad = 0.5 * l.font_size;
+    let at = |fx: f64, fy: f64| {
+        let x0 = area.x0 + pad + fx * (area.w() - 2.0 * pad - size.0);
+        let y0 = area.y0 + pad + (1.0 - fy) * (area.h() - 2.0 * pad - size.1);
+        Area { x0, y0, x1: x0 + size.0, y1: y0 + size.1 }
+    };
+    match l.position {
+        LegendPos::Hidden => None,
+        LegendPos::Inside(fx, fy) => Some(at(fx, fy)),
+        LegendPos::Right => {
+            let x0 = area.x1 + 2.0 * pad;
+            let y0 = area.y0 + (area.h() - size.1) / 2.0;
+            Some(Area { x0, y0, x1: x0 + size.0, y1: y0 + size.1 })
+        }
+        LegendPos::Bottom => {
+            let x0 = area.x0 + (area.w() - size.0) / 2.0;
+            let y0 = area.y1 + area.h() * 0.0 + 40.0;
+            Some(Area { x0, y0, x1: x0 + size.0, y1: y0 + size.1 })
+        }
+        LegendPos::Best => {
+            // matplotlib's candidate order: upper right, upper left, lower
+            // left, lower right, right, center left, center right, lower
+            // center, upper center, center.
+            let candidates = [(1.0, 1.0), (0.0, 1.0), (0.0, 0.0), (1.0, 0.0), (1.0, 0.5), (0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0), (0.5, 0.5)];
+            candidates
+                .iter()
+                .map(|&(fx, fy)| {
+                    let a = at(fx, fy);
+                    let cost: f64 = obstacles.iter().map(|o| a.overlap(o)).sum();
+                    (cost, a)
+                })
+                .fold(None, |best: Option<(f64, Area)>, (c, a)| match best {
+                    Some((bc, _)) if bc <= c => best,
+                    _ => Some((c, a)),
+                })
+                .map(|(_, a)| a)
+        }
+    }
+}
+
+/// Draws the legend in `at`.
+pub fn draw_legend(out: &mut Vec<Prim>, l: &Legend, at: Area) {
+    let (hl, hh, pad, gap, border) = metrics(l);
+    if l.frame {
+        out.push(Prim::Rect {
+            x: at.x0,
+            y: at.y0,
+            w: at.w(),
+            h: at.h(),
+            fill: Some(Color::WHITE.with_alpha(0.8)),
+            stroke: Some(Stroke { color: Color::rgb(0xcc, 0xcc, 0xcc), width: 0.8, dash: None }),
+        });
+    }
+    let widths = column_widths(l);
+    let rows = rows_of(l).max(1);
+    let mut x = at.x0 + border;
+    for (c, w) in widths.iter().enumerate() {
+        let mut y = at.y0 + border;
+        for e in l.entries.iter().skip(c * rows).take(rows) {
+            let rh = row_height(l, &e.label);
+            let cy = y + 0.365 * l.font_size;
+            match &e.swatch {
+                Swatch::Patch(style) => out.push(Prim::Rect {
+                    x,
+                    y: cy - hh / 2.0,
+                    w: hl,
+                    h: hh,
+                    fill: style.fill,
+                    stroke: style.stroke.filter(|_| style.stroke_width > 0.0 && style.stroke != Some(Color::WHITE)).map(|c| Stroke { color: c, width: style.stroke_width, dash: None }),
+                }),
+                Swatch::Line(style, m) => {
+                    out.push(Prim::Path {
+                        pts: vec![(x, cy), (x + hl, cy)],
+                        closed: false,
+                        fill: None,
+                        stroke: style.stroke.map(|c| Stroke { color: c, width: style.stroke_width, dash: style.dash.pattern(style.stroke_width) }),
+                    });
+                    if let Some((shape, d)) = m {
+                        let st = Style { fill: style.stroke, stroke: None, stroke_width: 0.0, dash: Dash::Solid };
+                        out.push(marker(*shape, x + hl / 2.0, cy, *d, &st));
+                    }
+                }
+                Swatch::Marker(shape, d, style) => out.push(marker(*shape, x + hl / 2.0, cy, *d, style)),
+            }
+            push_text(out, x + hl + pad, y, &e.label, l.font_size, Color::BLACK, Align::Left);
+            y += rh + gap;
+        }
+        x += w + 2.0 * l.font_size;
+    }
+}
+
+/// The text's block box when its block top-left/centre/right anchor is (x, top).
+pub fn text_area(s: &str, size: f64, x: f64, top: f64, align: Align) -> Area {
+    let (w, h) = text::block(s, size);
+    let x0 = match align {
+        Align::Left => x,
+        Align::Center => x - w / 2.0,
+        Align::Right => x - w,
+    };
+    Area { x0, y0: top, x1: x0 + w, y1: top + h }
+}
+
+/// Where a fixed text goes: (x, block top, alignment).
+pub fn text_anchor(t: &TextItem, (ax, ay): (f64, f64)) -> (f64, f64, Align) {
+    let (_, h) = text::block(&t.text, t.size);
+    let (x, y) = (ax + t.dx, ay - t.dy);
+    let top = match t.baseline {
+        Baseline::Bottom => y - h,
+        Baseline::Middle => y - h / 2.0,
+        Baseline::Top => y,
+    };
+    (x, top, t.align)
+}
+
+/// Where a movable label goes: its asked-for position if that is free,
+/// else the nearest free spot around its point (least overlap if none is).
+pub fn place_label(t: &TextItem, anchor: (f64, f64), area: &Area, obstacles: &[Area], placed: &[Area]) -> (f64, f64, Align) {
+    let own = text_anchor(t, anchor);
+    let (w, h) = text::block(&t.text, t.size);
+    let mut candidates = vec![own];
+    let (ax, ay) = anchor;
+    for dist in [4.0, 9.0, 15.0] {
+        let d = dist;
+        candidates.extend([
+            (ax + d, ay - d - h * 0.0 - h, Align::Left),
+            (ax + d, ay - h / 2.0, Align::Left),
+            (ax + d, ay + d, Align::Left),
+            (ax - d, ay - d - h, Align::Right),
+            (ax - d, ay - h / 2.0, Align::Right),
+            (ax - d, ay + d, Align::Right),
+            (ax, ay - d - h, Align::Center),
+            (ax, ay + d, Align::Center),
+        ]);
+    }
+    let own_marker = Area { x0: ax - 1.0, y0: ay - 1.0, x1: ax + 1.0, y1: ay + 1.0 };
+    let mut best: Option<(f64, (f64, f64, Align))> = None;
+    for c in candidates {
+        let a = text_area(&t.text, t.size, c.0, c.1, c.2);
+        let mut cost: f64 = placed.iter().map(|p| a.overlap(p)).sum::<f64>() * 4.0;
+        cost += obstacles.iter().filter(|o| o.overlap(&own_marker) == 0.0).map(|o| a.overlap(o)).sum::<f64>();
+        if !area.contains(&a) {
+            cost += w * h;
+        }
+        if cost == 0.0 {
+            return c;
+        }
+        if best.as_ref().is_none_or(|(bc, _)| cost < *bc) {
+            best = Some((cost, c));
+        }
+    }
+    best.map_or(own, |(_, c)| c)
+}

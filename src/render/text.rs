@@ -1,0 +1,89 @@
+//! Text measurement with the bundled DejaVu Sans (matplotlib's default
+//! font), so layout is the same on every machine: no system fonts are read.
+
+use std::sync::OnceLock;
+
+use ab_glyph::{Font, FontRef};
+
+/// The bundled font's bytes (DejaVu Sans 2.37, from the `dejavu` crate).
+pub fn font_bytes() -> &'static [u8] {
+    dejavu::sans::regular()
+}
+
+/// The font family name written into SVG and looked up by usvg.
+pub const FAMILY: &str = "DejaVu Sans";
+
+fn font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| FontRef::try_from_slice(font_bytes()).expect("the bundled font parses"))
+}
+
+/// Width in points of one line of `text` at `size` points (advances plus
+/// kerning, as a PDF or SVG renderer lays the glyphs out).
+pub fn width(text: &str, size: f64) -> f64 {
+    let f = font();
+    let upem = f.units_per_em().unwrap_or(2048.0) as f64;
+    let mut w = 0.0;
+    let mut prev = None;
+    for ch in text.chars() {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            w += f.kern_unscaled(p, id) as f64;
+        }
+        w += f.h_advance_unscaled(id) as f64;
+        prev = Some(id);
+    }
+    w / upem * size
+}
+
+/// Size of a possibly multi-line text block: (widest line, height), where a
+/// line is `size` tall and lines are `LINE_SPACING * size` apart.
+pub fn block(text: &str, size: f64) -> (f64, f64) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let w = lines.iter().map(|l| width(l, size)).fold(0.0, f64::max);
+    (w, block_height(lines.len(), size))
+}
+
+/// Height of `lines` lines of text at `size`.
+pub fn block_height(lines: usize, size: f64) -> f64 {
+    if lines == 0 {
+        0.0
+    } else {
+        size + (lines - 1) as f64 * LINE_SPACING * size
+    }
+}
+
+/// Distance between baselines of consecutive lines, in units of the size.
+pub const LINE_SPACING: f64 = 1.2;
+
+/// Whether the font has a glyph for every character of `text`.
+pub fn covers(text: &str) -> bool {
+    let f = font();
+    text.chars()
+        .all(|c| c.is_whitespace() || f.glyph_id(c).0 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_scale_with_size_and_length() {
+        let a = width("median", 10.0);
+        assert!(a > 25.0 && a < 45.0, "{a}");
+        assert!((width("median", 20.0) - 2.0 * a).abs() < 1e-9);
+        assert!(width("mm", 10.0) > width("m", 10.0));
+    }
+
+    #[test]
+    fn multi_line_blocks_are_as_wide_as_their_widest_line() {
+        let (w, h) = block("C=16\nodd_remote", 7.0);
+        assert_eq!(w, width("odd_remote", 7.0));
+        assert!((h - (7.0 + 8.4)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_font_covers_minus_and_superscripts() {
+        assert!(covers("−0.2 10³ ≤ µ"));
+    }
+}

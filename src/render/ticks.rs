@@ -1,0 +1,117 @@
+//! Tick positions and labels, as matplotlib's default locators make them:
+//! `MaxNLocator` steps of 1, 2, 2.5, 5 × 10ⁿ with at most one tick per three
+//! font sizes of axis length (two on a vertical axis), at most 9 intervals;
+//! decades on a log axis. Labels share one number of decimals; negative
+//! values use the typographic minus, as matplotlib does.
+
+/// Ticks inside [lo, hi] for an axis allowing `max_bins` intervals.
+pub fn linear(lo: f64, hi: f64, max_bins: usize) -> Vec<f64> {
+    let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+    let nbins = max_bins.clamp(1, 9) as f64;
+    let span = hi - lo;
+    if !(span > 0.0) || !span.is_finite() {
+        return vec![lo];
+    }
+    let raw = span / nbins;
+    let scale = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|s| s * scale)
+        .find(|s| *s >= raw * (1.0 - 1e-10))
+        .unwrap_or(10.0 * scale);
+    let eps = step * 1e-10;
+    let first = (lo / step).floor() as i64;
+    let last = (hi / step).ceil() as i64;
+    (first..=last)
+        .map(|i| i as f64 * step)
+        .map(|t| if t.abs() < eps { 0.0 } else { t })
+        .filter(|t| *t >= lo - eps && *t <= hi + eps)
+        .collect()
+}
+
+/// Labels with the fewest decimals that show every tick exactly.
+pub fn format_linear(ticks: &[f64]) -> Vec<String> {
+    let decimals = (0..=10)
+        .find(|d| {
+            let f = 10f64.powi(*d);
+            ticks.iter().all(|t| {
+                let s = t * f;
+                (s - s.round()).abs() < 1e-7 * s.abs().max(1.0)
+            })
+        })
+        .unwrap_or(6) as usize;
+    ticks
+        .iter()
+        .map(|t| {
+            let s = format!("{t:.decimals$}");
+            match s.strip_prefix('-') {
+                Some(rest) if rest.chars().any(|c| c != '0' && c != '.') => format!("\u{2212}{rest}"),
+                Some(rest) => rest.to_string(),
+                None => s,
+            }
+        })
+        .collect()
+}
+
+/// Decades 10ⁿ inside [lo, hi].
+pub fn log_major(lo: f64, hi: f64) -> Vec<f64> {
+    let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
+    (a..=b).map(|k| 10f64.powi(k)).collect()
+}
+
+/// 2..9 × 10ⁿ inside [lo, hi].
+pub fn log_minor(lo: f64, hi: f64) -> Vec<f64> {
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    (a..=b)
+        .flat_map(|k| (2..=9).map(move |m| m as f64 * 10f64.powi(k)))
+        .filter(|v| *v >= lo && *v <= hi)
+        .collect()
+}
+
+/// `10ⁿ` with superscript digits.
+pub fn format_log(v: f64) -> String {
+    let k = v.log10().round() as i32;
+    let sup: String = k
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '\u{207b}',
+            '0' => '\u{2070}',
+            '1' => '\u{00b9}',
+            '2' => '\u{00b2}',
+            '3' => '\u{00b3}',
+            d => char::from_u32(0x2070 + d.to_digit(10).unwrap_or(0)).unwrap_or(d),
+        })
+        .collect();
+    format!("10{sup}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_match_matplotlib_on_the_seed_axes() {
+        // fig2 top panel: 1.40..1.55 -> 1.40, 1.42, ..., 1.54
+        let t = linear(1.40, 1.55, 9);
+        assert_eq!(format_linear(&t), ["1.40", "1.42", "1.44", "1.46", "1.48", "1.50", "1.52", "1.54"]);
+        // fig3 x: 3.80..4.02 -> step 0.025
+        let t = linear(3.80, 4.02, 9);
+        assert_eq!(format_linear(&t)[..3], ["3.800", "3.825", "3.850"]);
+        // fig4 x: step 0.2 with a typographic minus
+        let t = linear(-0.13808518, 1.00454158, 9);
+        assert_eq!(format_linear(&t), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
+        let t = linear(-0.3, 0.5, 9);
+        assert_eq!(format_linear(&t)[0], "\u{2212}0.3");
+        // fig1 y: 0..17 -> step 2
+        assert_eq!(linear(0.0, 17.0, 9).len(), 9);
+    }
+
+    #[test]
+    fn log_ticks_are_decades() {
+        assert_eq!(log_major(17.4, 2280.0), vec![100.0, 1000.0]);
+        assert_eq!(format_log(1000.0), "10³");
+        assert_eq!(format_log(0.01), "10⁻²");
+        assert_eq!(log_minor(17.4, 60.0), vec![20.0, 30.0, 40.0, 50.0, 60.0]);
+    }
+}
