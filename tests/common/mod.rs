@@ -1,0 +1,103 @@
+//! Helpers for integration tests: copies of the demo paper in temporary
+//! folders, the binary, and the seed scripts' reference values.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A temporary copy of the demo paper's spec and data (no outputs).
+pub fn paper_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(root().join("paper/artifact.toml"), dir.path().join("artifact.toml")).unwrap();
+    copy_dir(&root().join("paper/data"), &dir.path().join("data"));
+    dir
+}
+
+/// Runs `artifact ARGS` in `dir`.
+pub fn artifact(dir: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("artifact")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs `artifact gen` in `dir` and requires success.
+pub fn gen_ok(dir: &Path) -> Output {
+    let out = artifact(dir, &["gen"]);
+    assert!(
+        out.status.success(),
+        "artifact gen failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// What the seed scripts computed on setA (`reference.json`).
+pub fn reference() -> serde_json::Value {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/setA/reference.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// `generated/numbers.json` of a built paper.
+pub fn numbers(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("generated/numbers.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A figure's CSV as (header, rows).
+pub fn csv(dir: &Path, name: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut rdr = csv::Reader::from_path(dir.join(format!("figures/{name}.csv"))).unwrap();
+    let headers: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    rdr.records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers.iter().cloned().zip(r.iter().map(String::from)).collect()
+        })
+        .collect()
+}
+
+/// Every file under `dir` with its bytes, sorted by path.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    fn walk(base: &Path, d: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                walk(base, &e.path(), out);
+            } else {
+                let rel = e.path().strip_prefix(base).unwrap().to_string_lossy().into_owned();
+                out.push((rel, std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Relative float comparison.
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
+}
