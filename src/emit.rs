@@ -35,7 +35,9 @@ const TYPST_KEYWORDS: &[&str] = &[
 /// The LaTeX command name for `key`: `art` + CamelCase, digits spelled out
 /// (`fig3-median` -> `artFigThreeMedian`).
 pub fn tex_name(key: &str) -> String {
-    const DIGITS: [&str; 10] = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
+    const DIGITS: [&str; 10] = [
+        "Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+    ];
     let mut out = String::from("art");
     let mut upper = true;
     for ch in key.chars() {
@@ -93,7 +95,8 @@ fn typ_string(s: String) -> String {
 }
 
 fn json(v: minijinja::Value) -> std::result::Result<String, minijinja::Error> {
-    serde_json::to_string(&v).map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
+    serde_json::to_string(&v)
+        .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
 }
 
 fn environment() -> &'static Environment<'static> {
@@ -146,7 +149,10 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
             )));
         }
         if TYPST_KEYWORDS.contains(&n.key.as_str()) {
-            return Err(Error::msg(format!("number key `{}` is a typst keyword; rename it", n.key)));
+            return Err(Error::msg(format!(
+                "number key `{}` is a typst keyword; rename it",
+                n.key
+            )));
         }
         let value = serde_json::to_value(&n.value).unwrap_or(serde_json::Value::Null);
         let provenance = match &n.table {
@@ -181,7 +187,12 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
             None => builtin.to_string(),
             Some(p) => {
                 let path = spec.root.join(p.get_ref());
-                std::fs::read_to_string(&path).map_err(|e| spec.error(p.span(), format!("cannot read template {}: {e}", path.display())))?
+                std::fs::read_to_string(&path).map_err(|e| {
+                    spec.error(
+                        p.span(),
+                        format!("cannot read template {}: {e}", path.display()),
+                    )
+                })?
             }
         };
         let text = environment()
@@ -199,7 +210,10 @@ mod tests {
     #[test]
     fn tex_names_spell_digits_and_camel_case() {
         assert_eq!(tex_name("fig3-median"), "artFigThreeMedian");
-        assert_eq!(tex_name("fig5-bf16-split-ratio"), "artFigFiveBfOneSixSplitRatio");
+        assert_eq!(
+            tex_name("fig5-bf16-split-ratio"),
+            "artFigFiveBfOneSixSplitRatio"
+        );
         assert_eq!(tex_name("sim_t_read_ms"), "artSimTReadMs");
     }
 

@@ -136,8 +136,8 @@ impl fmt::Display for Error {
                 message,
             } => {
                 let (line, col, text) = line_col(source_text, span.start);
-                let width = source_text[span.start.min(source_text.len())
-                    ..span.end.min(source_text.len())]
+                let width = source_text
+                    [span.start.min(source_text.len())..span.end.min(source_text.len())]
                     .split('\n')
                     .next()
                     .map_or(1, |s| s.chars().count().max(1));
@@ -194,7 +194,15 @@ mod tests {
 
     #[test]
     fn input_error_names_file_line_and_field() {
-        let e = Error::input("a.jsonl", Some(17), Some("m.ratio".into()), "expected a number");
-        assert_eq!(e.to_string(), "a.jsonl:17: field `m.ratio`: expected a number");
+        let e = Error::input(
+            "a.jsonl",
+            Some(17),
+            Some("m.ratio".into()),
+            "expected a number",
+        );
+        assert_eq!(
+            e.to_string(),
+            "a.jsonl:17: field `m.ratio`: expected a number"
+        );
     }
 }

@@ -41,30 +41,59 @@ fn environment() -> &'static Environment<'static> {
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
-        env.add_test("finite", |v: Value| crate::value::as_number(&v).is_some_and(f64::is_finite));
+        env.add_test("finite", |v: Value| {
+            crate::value::as_number(&v).is_some_and(f64::is_finite)
+        });
         // `x | fmt(places=1, sign="always")`: number formatting in siunitx's
         // terms, the same code that prints numbers for the macros.
-        env.add_filter("fmt", |v: Value, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
-            let places: Option<u32> = kwargs.get("places")?;
-            let figures: Option<u32> = kwargs.get("figures")?;
-            let sign: Option<String> = kwargs.get("sign")?;
-            let percent: Option<bool> = kwargs.get("percent")?;
-            let unit: Option<String> = kwargs.get("unit")?;
-            kwargs.assert_all_used()?;
-            if crate::value::as_number(&v).is_none() {
-                return Err(minijinja::Error::new(
-                    minijinja::ErrorKind::InvalidOperation,
-                    format!("fmt needs a number, got {}", crate::value::describe(&v)),
-                ));
-            }
-            let f = crate::numbers::format::Format::new(places, figures, sign.as_deref() == Some("always"), percent.unwrap_or(false), unit);
-            Ok(f.apply(&v))
-        });
-        for (name, f) in [("log", f64::ln as fn(f64) -> f64), ("log10", f64::log10), ("log1p", f64::ln_1p), ("sqrt", f64::sqrt), ("exp", f64::exp)] {
+        env.add_filter(
+            "fmt",
+            |v: Value, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
+                let places: Option<u32> = kwargs.get("places")?;
+                let figures: Option<u32> = kwargs.get("figures")?;
+                let sign: Option<String> = kwargs.get("sign")?;
+                let percent: Option<bool> = kwargs.get("percent")?;
+                let unit: Option<String> = kwargs.get("unit")?;
+                kwargs.assert_all_used()?;
+                if crate::value::as_number(&v).is_none() {
+                    return Err(minijinja::Error::new(
+                        minijinja::ErrorKind::InvalidOperation,
+                        format!("fmt needs a number, got {}", crate::value::describe(&v)),
+                    ));
+                }
+                let f = crate::numbers::format::Format::new(
+                    places,
+                    figures,
+                    sign.as_deref() == Some("always"),
+                    percent.unwrap_or(false),
+                    unit,
+                );
+                Ok(f.apply(&v))
+            },
+        );
+        for (name, f) in [
+            ("log", f64::ln as fn(f64) -> f64),
+            ("log10", f64::log10),
+            ("log1p", f64::ln_1p),
+            ("sqrt", f64::sqrt),
+            ("exp", f64::exp),
+        ] {
             env.add_function(name, move |x: f64| f(x));
         }
-        env.add_function("max", |a: Value, b: Value| if crate::value::compare(&a, &b).is_ge() { a } else { b });
-        env.add_function("min", |a: Value, b: Value| if crate::value::compare(&a, &b).is_le() { a } else { b });
+        env.add_function("max", |a: Value, b: Value| {
+            if crate::value::compare(&a, &b).is_ge() {
+                a
+            } else {
+                b
+            }
+        });
+        env.add_function("min", |a: Value, b: Value| {
+            if crate::value::compare(&a, &b).is_le() {
+                a
+            } else {
+                b
+            }
+        });
         env.add_filter("basename", |s: String| -> String {
             std::path::Path::new(&s)
                 .file_name()
@@ -218,7 +247,11 @@ impl<'s> Expr<'s> {
 
     /// The top-level names the expression reads (for projection and checks).
     pub fn variables(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.compiled.undeclared_variables(false).into_iter().collect();
+        let mut v: Vec<String> = self
+            .compiled
+            .undeclared_variables(false)
+            .into_iter()
+            .collect();
         v.sort();
         v
     }
@@ -327,7 +360,10 @@ mod tests {
     #[test]
     fn deep_access_through_a_missing_field_is_an_error_naming_the_row() {
         let e = eval("remote.wait", r#"{"a": 1}"#).unwrap_err().to_string();
-        assert!(e.starts_with("f.jsonl:7: cannot evaluate `remote.wait`: undefined value"), "{e}");
+        assert!(
+            e.starts_with("f.jsonl:7: cannot evaluate `remote.wait`: undefined value"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -345,4 +381,3 @@ mod tests {
         assert!(matches!(e, Error::Spec { .. }));
     }
 }
-

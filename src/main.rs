@@ -55,7 +55,10 @@ fn main() -> ExitCode {
                     for e in &build.errors {
                         eprintln!("error: {e}");
                     }
-                    eprintln!("{} part(s) failed; their previous outputs are left as they were", build.errors.len());
+                    eprintln!(
+                        "{} part(s) failed; their previous outputs are left as they were",
+                        build.errors.len()
+                    );
                     Ok(ExitCode::from(2))
                 }
             }

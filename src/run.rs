@@ -49,13 +49,19 @@ pub struct Build {
 impl Build {
     /// Every output file computed.
     pub fn outputs(&self) -> impl Iterator<Item = &OutputFile> {
-        self.number_outputs.iter().chain(self.figures.iter().flat_map(|f| f.outputs.iter()))
+        self.number_outputs
+            .iter()
+            .chain(self.figures.iter().flat_map(|f| f.outputs.iter()))
     }
 }
 
 fn rel(dir: &str, file: &str) -> String {
     let d = dir.trim_end_matches('/');
-    if d.is_empty() || d == "." { file.to_string() } else { format!("{d}/{file}") }
+    if d.is_empty() || d == "." {
+        file.to_string()
+    } else {
+        format!("{d}/{file}")
+    }
 }
 
 /// Computes every output of `spec` (only the figures in `only`, if given).
@@ -63,11 +69,17 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
     for name in only {
         if !spec.spec.figures.contains_key(name) {
             let known: Vec<&str> = spec.spec.figures.keys().map(String::as_str).collect();
-            return Err(Error::msg(format!("no figure named `{name}` (figures: {})", known.join(", "))));
+            return Err(Error::msg(format!(
+                "no figure named `{name}` (figures: {})",
+                known.join(", ")
+            )));
         }
     }
     let catalog = tables::build(spec)?;
-    let mut b = Build { notes: catalog.notes.clone(), ..Build::default() };
+    let mut b = Build {
+        notes: catalog.notes.clone(),
+        ..Build::default()
+    };
     let (nums, globals) = match numbers::compute(spec, &catalog) {
         Ok((nums, g)) => {
             for (key, reason) in &nums.skipped {
@@ -78,7 +90,10 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
                 Ok(files) => {
                     b.number_outputs = files
                         .into_iter()
-                        .map(|(f, bytes)| OutputFile { rel: rel(&spec.spec.output.generated, f), bytes })
+                        .map(|(f, bytes)| OutputFile {
+                            rel: rel(&spec.spec.output.generated, f),
+                            bytes,
+                        })
                         .collect();
                 }
                 Err(e) => b.errors.push(e.context("numbers")),
@@ -114,9 +129,18 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
         .map(|(name, f)| {
             let r = crate::render::render(&f.plot).map(|r| {
                 vec![
-                    OutputFile { rel: rel(&dir, &format!("{name}.svg")), bytes: r.svg },
-                    OutputFile { rel: rel(&dir, &format!("{name}.pdf")), bytes: r.pdf },
-                    OutputFile { rel: rel(&dir, &format!("{name}.csv")), bytes: f.csv.clone() },
+                    OutputFile {
+                        rel: rel(&dir, &format!("{name}.svg")),
+                        bytes: r.svg,
+                    },
+                    OutputFile {
+                        rel: rel(&dir, &format!("{name}.pdf")),
+                        bytes: r.pdf,
+                    },
+                    OutputFile {
+                        rel: rel(&dir, &format!("{name}.csv")),
+                        bytes: f.csv.clone(),
+                    },
                 ]
             });
             (name, f.sources.clone(), r)
@@ -124,7 +148,11 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
         .collect();
     for (name, sources, r) in rendered {
         match r {
-            Ok(outputs) => b.figures.push(FigureBuild { name, outputs, sources }),
+            Ok(outputs) => b.figures.push(FigureBuild {
+                name,
+                outputs,
+                sources,
+            }),
             Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
         }
     }

@@ -65,7 +65,11 @@ pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
     let (a, b) = (v[lo], v[hi]);
     let d = b - a;
     // numpy's _lerp: a + d*t, computed from the nearer end for t >= 0.5.
-    Some(if t >= 0.5 { b - d * (1.0 - t) } else { a + d * t })
+    Some(if t >= 0.5 {
+        b - d * (1.0 - t)
+    } else {
+        a + d * t
+    })
 }
 
 /// Sample standard deviation (ddof = 1); `None` below two values.
@@ -155,7 +159,9 @@ pub fn histogram(xs: &[f64], bins: usize, range: Option<(f64, f64)>) -> (Vec<u64
         None if xs.is_empty() => (0.0, 1.0),
         None => xs
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x))),
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            }),
     };
     if lo == hi {
         lo -= 0.5;
@@ -220,8 +226,14 @@ mod tests {
     #[test]
     fn bootstrap_is_reproducible_for_a_seed() {
         let xs = [1.0, 5.0, 2.0, 8.0, 3.0];
-        assert_eq!(ci_bootstrap(&xs, 0.95, 500, 7), ci_bootstrap(&xs, 0.95, 500, 7));
-        assert_ne!(ci_bootstrap(&xs, 0.95, 500, 7), ci_bootstrap(&xs, 0.95, 500, 8));
+        assert_eq!(
+            ci_bootstrap(&xs, 0.95, 500, 7),
+            ci_bootstrap(&xs, 0.95, 500, 7)
+        );
+        assert_ne!(
+            ci_bootstrap(&xs, 0.95, 500, 7),
+            ci_bootstrap(&xs, 0.95, 500, 8)
+        );
     }
 
     #[test]

@@ -184,7 +184,10 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
     match ra {
         2 => a.is_true().cmp(&b.is_true()),
         3 => {
-            let (x, y) = (as_number(a).unwrap_or(f64::NAN), as_number(b).unwrap_or(f64::NAN));
+            let (x, y) = (
+                as_number(a).unwrap_or(f64::NAN),
+                as_number(b).unwrap_or(f64::NAN),
+            );
             x.partial_cmp(&y)
                 .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan()))
         }
@@ -209,7 +212,11 @@ impl Key {
                 let text = match rank {
                     3 => {
                         let x = as_number(v).unwrap_or(f64::NAN);
-                        if x == 0.0 { "0".to_string() } else { format!("{x:?}") }
+                        if x == 0.0 {
+                            "0".to_string()
+                        } else {
+                            format!("{x:?}")
+                        }
                     }
                     4 => v.as_str().unwrap_or("").to_string(),
                     _ => v.to_string(),
@@ -233,7 +240,12 @@ mod tests {
 
     #[test]
     fn numbers_sort_numerically_and_before_strings() {
-        let mut v = [Value::from("b"), Value::from(10), Value::from(2.5), Value::from(())];
+        let mut v = [
+            Value::from("b"),
+            Value::from(10),
+            Value::from(2.5),
+            Value::from(()),
+        ];
         v.sort_by(compare);
         assert_eq!(
             v.iter().map(|x| x.to_string()).collect::<Vec<_>>(),

@@ -29,23 +29,41 @@ fn required_numbers_equal_the_seed_values() {
     assert_eq!(value("fig2-q4k-n"), f(&r["fig2"]["n_q4"]));
     assert_eq!(value("fig3-n"), f(&r["fig3"]["n"]));
     assert!(close(value("fig3-median"), f(&r["fig3"]["median"])));
-    assert_eq!(format!("median = {} bits", text("fig3-median")), r["fig3"]["median_label"].as_str().unwrap());
+    assert_eq!(
+        format!("median = {} bits", text("fig3-median")),
+        r["fig3"]["median_label"].as_str().unwrap()
+    );
     assert_eq!(value("fig4-n"), f(&r["fig4"]["n"]));
     assert!(close(value("fig4-median"), f(&r["fig4"]["median"])));
-    assert_eq!(format!("median = {}", text("fig4-median")), r["fig4"]["median_label"].as_str().unwrap());
+    assert_eq!(
+        format!("median = {}", text("fig4-median")),
+        r["fig4"]["median_label"].as_str().unwrap()
+    );
 
     let points = r["fig5"]["points"].as_array().unwrap();
     assert_eq!(value("fig5-points") as usize, points.len());
-    let pareto = points.iter().filter(|p| p["pareto"].as_bool().unwrap()).count();
+    let pareto = points
+        .iter()
+        .filter(|p| p["pareto"].as_bool().unwrap())
+        .count();
     assert_eq!(value("fig5-pareto") as usize, pareto);
     let split = points
         .iter()
         .find(|p| p["corpus"] == "bf16" && p["method"] == "bf16_split")
         .unwrap();
     assert!(close(value("fig5-bf16-split-ratio"), f(&split["bw_ratio"])));
-    assert!(close(value("fig5-bf16-split-mbps"), f(&split["median_decompress_MBps"])));
-    assert_eq!(text("fig5-bf16-split-ratio"), format!("{:.3}", f(&split["bw_ratio"])));
-    assert_eq!(text("fig5-bf16-split-mbps"), format!("{:.1}", f(&split["median_decompress_MBps"])));
+    assert!(close(
+        value("fig5-bf16-split-mbps"),
+        f(&split["median_decompress_MBps"])
+    ));
+    assert_eq!(
+        text("fig5-bf16-split-ratio"),
+        format!("{:.3}", f(&split["bw_ratio"]))
+    );
+    assert_eq!(
+        text("fig5-bf16-split-mbps"),
+        format!("{:.1}", f(&split["median_decompress_MBps"]))
+    );
 }
 
 #[test]
@@ -60,7 +78,8 @@ fn fig4_band_is_the_t_interval_of_the_mean_correlation() {
         .map(f)
         .collect();
     let m = values.iter().sum::<f64>() / values.len() as f64;
-    let s = (values.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (values.len() - 1) as f64).sqrt();
+    let s =
+        (values.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (values.len() - 1) as f64).sqrt();
     // scipy.stats.t.ppf(0.975, 159) == 1.9749962127674756, and
     // scipy.stats.t.interval(0.95, 159, loc=mean, scale=sem) on these values
     // == (0.17626452862187184, 0.28234007339062817).
@@ -84,17 +103,30 @@ fn fig1_csv_holds_the_seed_bars() {
     let dir = paper_copy();
     gen_ok(dir.path());
     let rows = csv(dir.path(), "fig1");
-    let bars: Vec<_> = rows.iter().filter(|r| r["mark"] == "bar" && r["y2"] != "0").collect();
+    let bars: Vec<_> = rows
+        .iter()
+        .filter(|r| r["mark"] == "bar" && r["y2"] != "0")
+        .collect();
     let reference = reference();
-    let expected = reference["render_figures"]["fig1"]["bars"].as_array().unwrap();
+    let expected = reference["render_figures"]["fig1"]["bars"]
+        .as_array()
+        .unwrap();
     assert_eq!(bars.len(), expected.len());
     for (row, e) in bars.iter().zip(expected) {
         assert_eq!(num(&row["x"]), f(&e["x"]));
         assert_eq!(row["tensor_name"], e["tensor_name"].as_str().unwrap());
         assert_eq!(num(&row["y2"]), f(&e["H_byte1"]));
-        assert!(close(num(&row["y"]), f(&e["top"])), "{} vs {}", row["y"], e["top"]);
+        assert!(
+            close(num(&row["y"]), f(&e["top"])),
+            "{} vs {}",
+            row["y"],
+            e["top"]
+        );
     }
-    let ticks: Vec<_> = rows.iter().filter(|r| r["mark"] == "rule" && r["color"] == "#cccccc").collect();
+    let ticks: Vec<_> = rows
+        .iter()
+        .filter(|r| r["mark"] == "rule" && r["color"] == "#cccccc")
+        .collect();
     assert_eq!(ticks.len(), 6, "one separator per category");
 }
 
@@ -131,13 +163,21 @@ fn fig3_and_fig4_csv_hold_the_seed_histograms() {
     for fig in ["fig3", "fig4"] {
         let rows = csv(dir.path(), fig);
         let bins: Vec<_> = rows.iter().filter(|r| r["mark"] == "hist").collect();
-        let counts = reference["render_figures"][fig]["hist_counts"].as_array().unwrap();
-        let edges = reference["render_figures"][fig]["hist_edges"].as_array().unwrap();
+        let counts = reference["render_figures"][fig]["hist_counts"]
+            .as_array()
+            .unwrap();
+        let edges = reference["render_figures"][fig]["hist_edges"]
+            .as_array()
+            .unwrap();
         assert_eq!(bins.len(), counts.len(), "{fig}");
         for (i, b) in bins.iter().enumerate() {
             assert_eq!(num(&b["y"]), f(&counts[i]), "{fig} bin {i}");
             assert!(close(num(&b["x"]), f(&edges[i])), "{fig} edge {i}");
-            assert!(close(num(&b["x2"]), f(&edges[i + 1])), "{fig} edge {}", i + 1);
+            assert!(
+                close(num(&b["x2"]), f(&edges[i + 1])),
+                "{fig} edge {}",
+                i + 1
+            );
         }
     }
 }
@@ -149,17 +189,31 @@ fn fig5_csv_holds_the_seed_points_and_pareto_flags() {
     let rows = csv(dir.path(), "fig5");
     let points: Vec<_> = rows.iter().filter(|r| r["mark"] == "point").collect();
     let reference = reference();
-    let want = reference["render_figures"]["fig5"]["points"].as_array().unwrap();
+    let want = reference["render_figures"]["fig5"]["points"]
+        .as_array()
+        .unwrap();
     assert_eq!(points.len(), want.len());
     for (p, w) in points.iter().zip(want) {
         assert_eq!(p["corpus"], w["corpus"].as_str().unwrap());
         assert_eq!(p["method"], w["method"].as_str().unwrap());
         assert_eq!(p["class"], w["class"].as_str().unwrap());
         assert_eq!(num(&p["n"]), f(&w["n"]));
-        assert_eq!(p["on_front"], if w["pareto"].as_bool().unwrap() { "true" } else { "false" });
+        assert_eq!(
+            p["on_front"],
+            if w["pareto"].as_bool().unwrap() {
+                "true"
+            } else {
+                "false"
+            }
+        );
         assert!(close(num(&p["x"]), f(&w["median_decompress_MBps"])));
         assert!(close(num(&p["y"]), f(&w["bw_ratio"])));
-        assert!(close(num(&p["size"]), f(&w["marker_size"])), "{} vs {}", p["size"], w["marker_size"]);
+        assert!(
+            close(num(&p["size"]), f(&w["marker_size"])),
+            "{} vs {}",
+            p["size"],
+            w["marker_size"]
+        );
     }
     let front: Vec<(f64, f64)> = rows
         .iter()

@@ -32,7 +32,10 @@ fn committed_demo_outputs_are_current() {
         for (rel, bytes) in snapshot(&dir.path().join(sub)) {
             let committed = std::fs::read(root().join("paper").join(sub).join(&rel))
                 .unwrap_or_else(|_| panic!("paper/{sub}/{rel} is not committed"));
-            assert!(committed == bytes, "paper/{sub}/{rel} is stale: run `artifact gen -C paper`");
+            assert!(
+                committed == bytes,
+                "paper/{sub}/{rel} is stale: run `artifact gen -C paper`"
+            );
         }
     }
 }
@@ -49,7 +52,10 @@ fn every_figure_has_svg_pdf_and_csv() {
         let pdf = std::fs::read(dir.path().join(format!("figures/{fig}.pdf"))).unwrap();
         assert!(pdf.starts_with(b"%PDF-"));
         let text = String::from_utf8_lossy(&pdf);
-        assert!(text.contains("DejaVuSans"), "{fig}.pdf embeds the bundled font");
+        assert!(
+            text.contains("DejaVuSans"),
+            "{fig}.pdf embeds the bundled font"
+        );
     }
 }
 
@@ -86,13 +92,29 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
 fn spec_error_points_at_line_and_column() {
     let dir = paper_copy();
     let spec = std::fs::read_to_string(dir.path().join("artifact.toml")).unwrap();
-    std::fs::write(dir.path().join("artifact.toml"), spec.replace("from = \"pairs\"", "from = \"pears\"")).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        spec.replace("from = \"pairs\"", "from = \"pears\""),
+    )
+    .unwrap();
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    let line = spec.lines().position(|l| l.contains("from = \"pairs\"")).unwrap() + 1;
-    assert!(err.contains(&format!("artifact.toml:{line}:8: no source or table named `pears`")), "{err}");
-    assert!(err.contains("from = \"pears\"\n") && err.contains("^^^^^^^"), "{err}");
+    let line = spec
+        .lines()
+        .position(|l| l.contains("from = \"pairs\""))
+        .unwrap()
+        + 1;
+    assert!(
+        err.contains(&format!(
+            "artifact.toml:{line}:8: no source or table named `pears`"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("from = \"pears\"\n") && err.contains("^^^^^^^"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -100,11 +122,21 @@ fn spec_is_found_from_a_subfolder_and_with_dash_c() {
     let dir = paper_copy();
     let sub = dir.path().join("data/compression");
     let out = artifact(&sub, &["gen", "fig3"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(dir.path().join("figures/fig3.pdf").is_file());
-    assert!(!dir.path().join("figures/fig1.pdf").exists(), "only the named figure is built");
+    assert!(
+        !dir.path().join("figures/fig1.pdf").exists(),
+        "only the named figure is built"
+    );
     let elsewhere = tempfile::tempdir().unwrap();
-    let out = artifact(elsewhere.path(), &["-C", dir.path().to_str().unwrap(), "gen"]);
+    let out = artifact(
+        elsewhere.path(),
+        &["-C", dir.path().to_str().unwrap(), "gen"],
+    );
     assert!(out.status.success());
     assert!(dir.path().join("figures/fig1.pdf").is_file());
 }

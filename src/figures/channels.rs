@@ -49,7 +49,12 @@ pub enum Kind {
     Style,
 }
 
-fn string_list(spec: &LoadedSpec, raw: &Raw, v: Option<&toml::Value>, what: &str) -> Result<Vec<String>> {
+fn string_list(
+    spec: &LoadedSpec,
+    raw: &Raw,
+    v: Option<&toml::Value>,
+    what: &str,
+) -> Result<Vec<String>> {
     match v {
         None => Ok(Vec::new()),
         Some(toml::Value::Array(a)) => a
@@ -68,7 +73,12 @@ fn string_list(spec: &LoadedSpec, raw: &Raw, v: Option<&toml::Value>, what: &str
 
 impl<'s> Chan<'s> {
     /// Compiles a channel; `default_range` is the range of a scale without one.
-    pub fn compile(spec: &LoadedSpec, raw: &'s Raw, kind: Kind, default_range: &[&str]) -> Result<Chan<'s>> {
+    pub fn compile(
+        spec: &LoadedSpec,
+        raw: &'s Raw,
+        kind: Kind,
+        default_range: &[&str],
+    ) -> Result<Chan<'s>> {
         let span = raw.span();
         Ok(match raw.get_ref() {
             toml::Value::Integer(i) => Chan::Const(Value::from(*i)),
@@ -79,8 +89,14 @@ impl<'s> Chan<'s> {
                 Kind::Style => Chan::Const(Value::from(s.as_str())),
             },
             toml::Value::Table(t) => {
-                if let Some(bad) = t.keys().find(|k| !["expr", "field", "scale", "value"].contains(&k.as_str())) {
-                    return Err(spec.error(span, format!("unknown channel key `{bad}` (expr, field, scale, value)")));
+                if let Some(bad) = t
+                    .keys()
+                    .find(|k| !["expr", "field", "scale", "value"].contains(&k.as_str()))
+                {
+                    return Err(spec.error(
+                        span,
+                        format!("unknown channel key `{bad}` (expr, field, scale, value)"),
+                    ));
                 }
                 if let Some(v) = t.get("value") {
                     return Ok(Chan::Const(crate::sources::toml_to_value(v)));
@@ -89,13 +105,21 @@ impl<'s> Chan<'s> {
                     return Ok(Chan::Expr(Expr::compile_str(spec, e, span)?));
                 }
                 let Some(toml::Value::String(field)) = t.get("field") else {
-                    return Err(spec.error(span, "a channel table needs `expr`, `field` or `value`"));
+                    return Err(
+                        spec.error(span, "a channel table needs `expr`, `field` or `value`")
+                    );
                 };
                 let (domain, range) = match t.get("scale") {
                     None => (Vec::new(), Vec::new()),
                     Some(toml::Value::Table(sc)) => {
-                        if let Some(bad) = sc.keys().find(|k| !["domain", "range"].contains(&k.as_str())) {
-                            return Err(spec.error(span, format!("unknown scale key `{bad}` (domain, range)")));
+                        if let Some(bad) = sc
+                            .keys()
+                            .find(|k| !["domain", "range"].contains(&k.as_str()))
+                        {
+                            return Err(spec.error(
+                                span,
+                                format!("unknown scale key `{bad}` (domain, range)"),
+                            ));
                         }
                         (
                             string_list(spec, raw, sc.get("domain"), "domain")?,
@@ -132,7 +156,10 @@ impl<'s> Chan<'s> {
                 seen,
             } => {
                 let key = expr.eval_row(globals, row)?;
-                let key = key.as_str().map(str::to_string).unwrap_or_else(|| key.to_string());
+                let key = key
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| key.to_string());
                 let mut d = domain.borrow_mut();
                 let i = match d.iter().position(|k| *k == key) {
                     Some(i) => i,
@@ -154,7 +181,10 @@ impl<'s> Chan<'s> {
     pub fn legend_keys(&self) -> Vec<(String, String)> {
         match self {
             Chan::Scale {
-                domain, range, seen, ..
+                domain,
+                range,
+                seen,
+                ..
             } => {
                 let seen = seen.borrow();
                 domain

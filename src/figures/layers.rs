@@ -166,17 +166,31 @@ impl<'a, 's> LayerCtx<'a, 's> {
         })
     }
 
-    fn pos(&self, chan: &Chan, row: &Row, field: &str, cats: &mut Categories) -> Result<(f64, Pos)> {
+    fn pos(
+        &self,
+        chan: &Chan,
+        row: &Row,
+        field: &str,
+        cats: &mut Categories,
+    ) -> Result<(f64, Pos)> {
         let v = chan.eval(self.globals, row)?;
         if let Some(s) = v.as_str() {
             if cats.numeric {
-                return Err(field_error(row, field, format!("`{field}` mixes categories (\"{s}\") and numbers on one axis")));
+                return Err(field_error(
+                    row,
+                    field,
+                    format!("`{field}` mixes categories (\"{s}\") and numbers on one axis"),
+                ));
             }
             return Ok((cats.index(s), Pos::Cat(s.to_string())));
         }
         let x = finite_number(row, channel_text(chan, field), &v)?;
         if !cats.names.is_empty() {
-            return Err(field_error(row, field, format!("`{field}` mixes numbers ({x}) and categories on one axis")));
+            return Err(field_error(
+                row,
+                field,
+                format!("`{field}` mixes numbers ({x}) and categories on one axis"),
+            ));
         }
         cats.numeric = true;
         Ok((x, Pos::Num(x)))
@@ -192,12 +206,20 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
     }
 
-    fn color(&self, chan: &Option<Chan>, row: &Row, default: Option<Color>) -> Result<Option<Color>> {
+    fn color(
+        &self,
+        chan: &Option<Chan>,
+        row: &Row,
+        default: Option<Color>,
+    ) -> Result<Option<Color>> {
         match chan {
             None => Ok(default),
             Some(c) => {
                 let v = c.eval(self.globals, row)?;
-                let s = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+                let s = v
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string());
                 color::parse(&s).map_err(|e| field_error(row, "color", e))
             }
         }
@@ -208,9 +230,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
             None => Ok(Shape::Circle),
             Some(c) => {
                 let v = c.eval(self.globals, row)?;
-                let s = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+                let s = v
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string());
                 Shape::parse(&s).ok_or_else(|| {
-                    field_error(row, "shape", format!("unknown shape `{s}` (circle, square, triangle, diamond)"))
+                    field_error(
+                        row,
+                        "shape",
+                        format!("unknown shape `{s}` (circle, square, triangle, diamond)"),
+                    )
                 })
             }
         }
@@ -220,27 +249,44 @@ impl<'a, 's> LayerCtx<'a, 's> {
         match &self.layer.dash {
             None => Ok(Dash::Solid),
             Some(d) => Dash::parse(d.get_ref()).ok_or_else(|| {
-                self.spec.error(d.span(), "unknown dash (solid, dashed, dotted, dashdot)")
+                self.spec
+                    .error(d.span(), "unknown dash (solid, dashed, dotted, dashdot)")
             }),
         }
     }
 
     /// Builds the layer's mark from `rows`.
-    pub fn build(&self, rows: &[Row], st: &mut PanelState, csv: &mut Vec<CsvRecord>) -> Result<Option<Mark>> {
+    pub fn build(
+        &self,
+        rows: &[Row],
+        st: &mut PanelState,
+        csv: &mut Vec<CsvRecord>,
+    ) -> Result<Option<Mark>> {
         let ch = self.chans()?;
         let l = self.layer;
         let mark = l.mark.get_ref().as_str();
         let dash = self.dash()?;
         let label = match &l.label {
-            Some(t) => Some(Template::compile(self.spec, t)?.render(self.spec, self.globals.context())?),
+            Some(t) => {
+                Some(Template::compile(self.spec, t)?.render(self.spec, self.globals.context())?)
+            }
             None => None,
         };
-        let text_tpl = l.text.as_ref().map(|t| Template::compile(self.spec, t)).transpose()?;
+        let text_tpl = l
+            .text
+            .as_ref()
+            .map(|t| Template::compile(self.spec, t))
+            .transpose()?;
         let horizontal = match l.orient.as_ref().map(|o| o.get_ref().as_str()) {
             None | Some("vertical") => false,
             Some("horizontal") => true,
             Some("diagonal") if mark == "rule" => false,
-            Some(other) => return Err(self.err(format!("unknown orient `{other}` (vertical, horizontal{})", if mark == "rule" { ", diagonal" } else { "" }))),
+            Some(other) => {
+                return Err(self.err(format!(
+                    "unknown orient `{other}` (vertical, horizontal{})",
+                    if mark == "rule" { ", diagonal" } else { "" }
+                )));
+            }
         };
         let diagonal = l.orient.as_ref().is_some_and(|o| o.get_ref() == "diagonal");
         let mut base = CsvRecord::new();
@@ -265,7 +311,10 @@ impl<'a, 's> LayerCtx<'a, 's> {
             Pos::Num(x) => num_text(*x),
             Pos::Cat(s) => s.clone(),
         };
-        fn need_of<'c, 'x>(c: &'c Option<Chan<'x>>, e: impl FnOnce() -> Error) -> Result<&'c Chan<'x>> {
+        fn need_of<'c, 'x>(
+            c: &'c Option<Chan<'x>>,
+            e: impl FnOnce() -> Error,
+        ) -> Result<&'c Chan<'x>> {
             c.as_ref().ok_or_else(e)
         }
         let missing = |name: &str| self.err(format!("a `{mark}` layer needs `{name}`"));
@@ -273,21 +322,49 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let built = match mark {
             "bar" => {
                 let band = l.band.unwrap_or(0.8);
-                let (pc, vc, bc) = if horizontal { (need_of(&ch.y, || missing("y"))?, need_of(&ch.x, || missing("x"))?, &ch.x2) } else { (need_of(&ch.x, || missing("x"))?, need_of(&ch.y, || missing("y"))?, &ch.y2) };
+                let (pc, vc, bc) = if horizontal {
+                    (
+                        need_of(&ch.y, || missing("y"))?,
+                        need_of(&ch.x, || missing("x"))?,
+                        &ch.x2,
+                    )
+                } else {
+                    (
+                        need_of(&ch.x, || missing("x"))?,
+                        need_of(&ch.y, || missing("y"))?,
+                        &ch.y2,
+                    )
+                };
                 let mut items = Vec::with_capacity(rows.len());
                 for row in rows {
-                    let (p, praw) = if horizontal { self.pos(pc, row, "y", &mut st.ycats)? } else { self.pos(pc, row, "x", &mut st.xcats)? };
+                    let (p, praw) = if horizontal {
+                        self.pos(pc, row, "y", &mut st.ycats)?
+                    } else {
+                        self.pos(pc, row, "x", &mut st.xcats)?
+                    };
                     let v = self.number(Some(vc), row, if horizontal { "x" } else { "y" }, 0.0)?;
-                    let b = self.number(bc.as_ref(), row, if horizontal { "x2" } else { "y2" }, 0.0)?;
+                    let b =
+                        self.number(bc.as_ref(), row, if horizontal { "x2" } else { "y2" }, 0.0)?;
                     let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
                     let style = Style {
-                        fill: self.color(&ch.color, row, default_fill)?.map(|c| c.with_alpha(opacity)),
+                        fill: self
+                            .color(&ch.color, row, default_fill)?
+                            .map(|c| c.with_alpha(opacity)),
                         stroke: self.color(&ch.stroke, row, None)?,
-                        stroke_width: self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?,
+                        stroke_width: self.number(
+                            ch.stroke_width.as_ref(),
+                            row,
+                            "stroke_width",
+                            1.0,
+                        )?,
                         dash,
                     };
                     let span = (p - band / 2.0, p + band / 2.0);
-                    let (pe, ve) = if horizontal { (&mut st.yext, &mut st.xext) } else { (&mut st.xext, &mut st.yext) };
+                    let (pe, ve) = if horizontal {
+                        (&mut st.yext, &mut st.xext)
+                    } else {
+                        (&mut st.xext, &mut st.yext)
+                    };
                     pe.add(span.0);
                     pe.add(span.1);
                     ve.add(b);
@@ -295,20 +372,47 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     if !ve.sticky.contains(&b) {
                         ve.sticky.push(b);
                     }
-                    let (xk, yk, bk) = if horizontal { ("y", "x", "x2") } else { ("x", "y", "y2") };
-                    record(vec![(xk, pos_text(&praw)), (yk, num_text(v)), (bk, num_text(b)), ("color", style.fill.map(|c| c.hex()).unwrap_or_default())], row, csv);
-                    items.push(if horizontal {
-                        RectItem { x: Some((b, v)), y: Some(span), style }
+                    let (xk, yk, bk) = if horizontal {
+                        ("y", "x", "x2")
                     } else {
-                        RectItem { x: Some(span), y: Some((b, v)), style }
+                        ("x", "y", "y2")
+                    };
+                    record(
+                        vec![
+                            (xk, pos_text(&praw)),
+                            (yk, num_text(v)),
+                            (bk, num_text(b)),
+                            ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
+                        ],
+                        row,
+                        csv,
+                    );
+                    items.push(if horizontal {
+                        RectItem {
+                            x: Some((b, v)),
+                            y: Some(span),
+                            style,
+                        }
+                    } else {
+                        RectItem {
+                            x: Some(span),
+                            y: Some((b, v)),
+                            style,
+                        }
                     });
                 }
-                self.legend_for(&ch, label.as_deref(), st, |style| Swatch::Patch(style), Style {
-                    fill: items.first().and_then(|i| i.style.fill).or(default_fill),
-                    stroke: items.first().and_then(|i| i.style.stroke),
-                    stroke_width: 1.0,
-                    dash,
-                });
+                self.legend_for(
+                    &ch,
+                    label.as_deref(),
+                    st,
+                    |style| Swatch::Patch(style),
+                    Style {
+                        fill: items.first().and_then(|i| i.style.fill).or(default_fill),
+                        stroke: items.first().and_then(|i| i.style.stroke),
+                        stroke_width: 1.0,
+                        dash,
+                    },
+                );
                 Mark::Rects(items)
             }
             "hist" => {
@@ -325,9 +429,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 let (counts, edges) = crate::stats::histogram(&values, bins, None);
                 let opacity = self.number(ch.opacity.as_ref(), &pseudo_row(), "opacity", 1.0)?;
                 let style = Style {
-                    fill: self.color(&ch.color, &pseudo_row(), default_fill)?.map(|c| c.with_alpha(opacity)),
+                    fill: self
+                        .color(&ch.color, &pseudo_row(), default_fill)?
+                        .map(|c| c.with_alpha(opacity)),
                     stroke: self.color(&ch.stroke, &pseudo_row(), None)?,
-                    stroke_width: self.number(ch.stroke_width.as_ref(), &pseudo_row(), "stroke_width", 1.0)?,
+                    stroke_width: self.number(
+                        ch.stroke_width.as_ref(),
+                        &pseudo_row(),
+                        "stroke_width",
+                        1.0,
+                    )?,
                     dash,
                 };
                 let mut items = Vec::with_capacity(bins);
@@ -341,16 +452,28 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     r.insert("x2".into(), num_text(edges[i + 1]));
                     r.insert("y".into(), c.to_string());
                     csv.push(r);
-                    items.push(RectItem { x: Some((edges[i], edges[i + 1])), y: Some((0.0, *c as f64)), style: style.clone() });
+                    items.push(RectItem {
+                        x: Some((edges[i], edges[i + 1])),
+                        y: Some((0.0, *c as f64)),
+                        style: style.clone(),
+                    });
                 }
                 st.yext.sticky.push(0.0);
-                if let Some(lbl) = &label && l.legend != Some(false) {
-                    st.legend.push(LegendEntry { label: lbl.clone(), swatch: Swatch::Patch(style) });
+                if let Some(lbl) = &label
+                    && l.legend != Some(false)
+                {
+                    st.legend.push(LegendEntry {
+                        label: lbl.clone(),
+                        swatch: Swatch::Patch(style),
+                    });
                 }
                 Mark::Rects(items)
             }
             "point" => {
-                let (xc, yc) = (need_of(&ch.x, || missing("x"))?, need_of(&ch.y, || missing("y"))?);
+                let (xc, yc) = (
+                    need_of(&ch.x, || missing("x"))?,
+                    need_of(&ch.y, || missing("y"))?,
+                );
                 let mut items = Vec::with_capacity(rows.len());
                 for row in rows {
                     let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
@@ -360,28 +483,66 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let fill = self.color(&ch.color, row, default_fill)?;
                     let shape = self.shape(&ch.shape, row)?;
                     let sw = self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?;
-                    let stroke = if sw > 0.0 { self.color(&ch.stroke, row, None)? } else { None };
+                    let stroke = if sw > 0.0 {
+                        self.color(&ch.stroke, row, None)?
+                    } else {
+                        None
+                    };
                     st.xext.add(x);
                     st.yext.add(y);
-                    record(vec![("x", pos_text(&xr)), ("y", pos_text(&yr)), ("size", num_text(area)), ("color", fill.map(|c| c.hex()).unwrap_or_default()), ("shape", format!("{shape:?}").to_lowercase())], row, csv);
+                    record(
+                        vec![
+                            ("x", pos_text(&xr)),
+                            ("y", pos_text(&yr)),
+                            ("size", num_text(area)),
+                            ("color", fill.map(|c| c.hex()).unwrap_or_default()),
+                            ("shape", format!("{shape:?}").to_lowercase()),
+                        ],
+                        row,
+                        csv,
+                    );
                     items.push(PointItem {
                         x,
                         y,
                         shape,
                         diameter: area.max(0.0).sqrt(),
-                        style: Style { fill: fill.map(|c| c.with_alpha(opacity)), stroke: stroke.map(|c| c.with_alpha(opacity)), stroke_width: sw, dash },
+                        style: Style {
+                            fill: fill.map(|c| c.with_alpha(opacity)),
+                            stroke: stroke.map(|c| c.with_alpha(opacity)),
+                            stroke_width: sw,
+                            dash,
+                        },
                     });
                 }
                 let d = items.first().map_or(6.0, |p| p.diameter.clamp(4.0, 9.0));
-                let first_style = items.first().map(|p| Style { stroke: None, ..p.style.clone() }).unwrap_or(Style { fill: default_fill, stroke: None, stroke_width: 0.0, dash });
+                let first_style = items
+                    .first()
+                    .map(|p| Style {
+                        stroke: None,
+                        ..p.style.clone()
+                    })
+                    .unwrap_or(Style {
+                        fill: default_fill,
+                        stroke: None,
+                        stroke_width: 0.0,
+                        dash,
+                    });
                 let shape_chan = &ch.shape;
-                self.legend_for(&ch, label.as_deref(), st, |style| Swatch::Marker(Shape::Circle, d, style), first_style);
+                self.legend_for(
+                    &ch,
+                    label.as_deref(),
+                    st,
+                    |style| Swatch::Marker(Shape::Circle, d, style),
+                    first_style,
+                );
                 // A scale on both colour and shape: legend markers take the mapped shape.
                 if let (Some(sc), Some(cc)) = (shape_chan, &ch.color)
                     && sc.scale_expr().map(|e| e.text) == cc.scale_expr().map(|e| e.text)
                 {
                     for entry in st.legend.iter_mut() {
-                        if let (Swatch::Marker(s, _, _), Some(out)) = (&mut entry.swatch, sc.output_for(&entry.label)) {
+                        if let (Swatch::Marker(s, _, _), Some(out)) =
+                            (&mut entry.swatch, sc.output_for(&entry.label))
+                        {
                             *s = Shape::parse(&out).unwrap_or(Shape::Circle);
                         }
                     }
@@ -389,10 +550,19 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 Mark::Points(items)
             }
             "line" => {
-                let (xc, yc) = (need_of(&ch.x, || missing("x"))?, need_of(&ch.y, || missing("y"))?);
-                let series_expr = l.series.as_ref().map(|s| crate::expr::Expr::compile(self.spec, s)).transpose()?;
-                let mut series: IndexMap<String, (Vec<(f64, f64)>, Option<Color>)> = IndexMap::new();
-                let width = self.number(ch.stroke_width.as_ref(), &pseudo_row(), "stroke_width", 1.5)?;
+                let (xc, yc) = (
+                    need_of(&ch.x, || missing("x"))?,
+                    need_of(&ch.y, || missing("y"))?,
+                );
+                let series_expr = l
+                    .series
+                    .as_ref()
+                    .map(|s| crate::expr::Expr::compile(self.spec, s))
+                    .transpose()?;
+                let mut series: IndexMap<String, (Vec<(f64, f64)>, Option<Color>)> =
+                    IndexMap::new();
+                let width =
+                    self.number(ch.stroke_width.as_ref(), &pseudo_row(), "stroke_width", 1.5)?;
                 let opacity = self.number(ch.opacity.as_ref(), &pseudo_row(), "opacity", 1.0)?;
                 for row in rows {
                     let key = match &series_expr {
@@ -401,35 +571,89 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     };
                     let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
                     let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
-                    let col = self.color(&ch.color, row, default_fill)?.map(|c| c.with_alpha(opacity));
+                    let col = self
+                        .color(&ch.color, row, default_fill)?
+                        .map(|c| c.with_alpha(opacity));
                     st.xext.add(x);
                     st.yext.add(y);
-                    record(vec![("series", key.clone()), ("x", pos_text(&xr)), ("y", pos_text(&yr)), ("color", col.map(|c| c.hex()).unwrap_or_default())], row, csv);
-                    series.entry(key).or_insert_with(|| (Vec::new(), col)).0.push((x, y));
+                    record(
+                        vec![
+                            ("series", key.clone()),
+                            ("x", pos_text(&xr)),
+                            ("y", pos_text(&yr)),
+                            ("color", col.map(|c| c.hex()).unwrap_or_default()),
+                        ],
+                        row,
+                        csv,
+                    );
+                    series
+                        .entry(key)
+                        .or_insert_with(|| (Vec::new(), col))
+                        .0
+                        .push((x, y));
                 }
                 let marker = match l.marker.as_deref() {
                     None => None,
-                    Some(m) => Some((Shape::parse(m).ok_or_else(|| self.err(format!("unknown marker `{m}`")))?, l.marker_size.unwrap_or(6.0))),
+                    Some(m) => Some((
+                        Shape::parse(m).ok_or_else(|| self.err(format!("unknown marker `{m}`")))?,
+                        l.marker_size.unwrap_or(6.0),
+                    )),
                 };
                 let mut out = Vec::new();
-                for (key, (pts, col)) in series {
-                    let style = Style { fill: None, stroke: col, stroke_width: width, dash };
-                    let lbl = if series_expr.is_some() { Some(key) } else { label.clone() };
-                    if let Some(t) = &lbl && l.legend != Some(false) && !t.is_empty() {
-                        st.legend.push(LegendEntry { label: t.clone(), swatch: Swatch::Line(style.clone(), marker) });
+                for (key, (mut pts, col)) in series {
+                    // Connect points in x order, as Vega-Lite's line mark does.
+                    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let style = Style {
+                        fill: None,
+                        stroke: col,
+                        stroke_width: width,
+                        dash,
+                    };
+                    let lbl = if series_expr.is_some() {
+                        Some(key)
+                    } else {
+                        label.clone()
+                    };
+                    if let Some(t) = &lbl
+                        && l.legend != Some(false)
+                        && !t.is_empty()
+                    {
+                        st.legend.push(LegendEntry {
+                            label: t.clone(),
+                            swatch: Swatch::Line(style.clone(), marker),
+                        });
                     }
-                    out.push(Series { points: pts, style, marker, label: lbl });
+                    out.push(Series {
+                        points: pts,
+                        style,
+                        marker,
+                        label: lbl,
+                    });
                 }
                 Mark::Lines(out)
             }
             "rule" => {
-                let data_rows: Vec<Row> = if rows.is_empty() { vec![pseudo_row()] } else { rows.to_vec() };
+                let data_rows: Vec<Row> = if rows.is_empty() {
+                    vec![pseudo_row()]
+                } else {
+                    rows.to_vec()
+                };
                 let mut items = Vec::new();
                 for row in &data_rows {
                     let style = Style {
                         fill: None,
-                        stroke: self.color(&ch.color, row, Some(Color::BLACK))?.map(|c| c.with_alpha(self.number(ch.opacity.as_ref(), row, "opacity", 1.0).unwrap_or(1.0))),
-                        stroke_width: self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?,
+                        stroke: self.color(&ch.color, row, Some(Color::BLACK))?.map(|c| {
+                            c.with_alpha(
+                                self.number(ch.opacity.as_ref(), row, "opacity", 1.0)
+                                    .unwrap_or(1.0),
+                            )
+                        }),
+                        stroke_width: self.number(
+                            ch.stroke_width.as_ref(),
+                            row,
+                            "stroke_width",
+                            1.0,
+                        )?,
                         dash,
                     };
                     let kind = if diagonal {
@@ -450,19 +674,39 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         RuleKind::Y(y) => ("y", num_text(*y)),
                         RuleKind::Diagonal => ("x", "y=x".to_string()),
                     };
-                    record(vec![(k, v), ("color", style.stroke.map(|c| c.hex()).unwrap_or_default())], row, csv);
+                    record(
+                        vec![
+                            (k, v),
+                            ("color", style.stroke.map(|c| c.hex()).unwrap_or_default()),
+                        ],
+                        row,
+                        csv,
+                    );
                     items.push(RuleItem { kind, style });
                 }
-                if let (Some(lbl), Some(first)) = (&label, items.first()) && l.legend != Some(false) {
-                    st.legend.push(LegendEntry { label: lbl.clone(), swatch: Swatch::Line(first.style.clone(), None) });
+                if let (Some(lbl), Some(first)) = (&label, items.first())
+                    && l.legend != Some(false)
+                {
+                    st.legend.push(LegendEntry {
+                        label: lbl.clone(),
+                        swatch: Swatch::Line(first.style.clone(), None),
+                    });
                 }
                 Mark::Rules(items)
             }
             "rect" => {
-                let data_rows: Vec<Row> = if rows.is_empty() { vec![pseudo_row()] } else { rows.to_vec() };
+                let data_rows: Vec<Row> = if rows.is_empty() {
+                    vec![pseudo_row()]
+                } else {
+                    rows.to_vec()
+                };
                 let mut items = Vec::new();
                 for row in &data_rows {
-                    let range = |a: &Option<Chan>, b: &Option<Chan>, n1: &str, n2: &str| -> Result<Option<(f64, f64)>> {
+                    let range = |a: &Option<Chan>,
+                                 b: &Option<Chan>,
+                                 n1: &str,
+                                 n2: &str|
+                     -> Result<Option<(f64, f64)>> {
                         match (a, b) {
                             (None, None) => Ok(None),
                             (Some(_), Some(_)) => Ok(Some((self.number(a.as_ref(), row, n1, 0.0)?, self.number(b.as_ref(), row, n2, 0.0)?))),
@@ -471,41 +715,80 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     };
                     let xr = range(&ch.x, &ch.x2, "x", "x2")?;
                     let yr = range(&ch.y, &ch.y2, "y", "y2")?;
-                    if let Some((a, b)) = xr { st.xext.add(a); st.xext.add(b); }
-                    if let Some((a, b)) = yr { st.yext.add(a); st.yext.add(b); }
+                    if let Some((a, b)) = xr {
+                        st.xext.add(a);
+                        st.xext.add(b);
+                    }
+                    if let Some((a, b)) = yr {
+                        st.yext.add(a);
+                        st.yext.add(b);
+                    }
                     let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
                     let style = Style {
-                        fill: self.color(&ch.color, row, default_fill)?.map(|c| c.with_alpha(opacity)),
+                        fill: self
+                            .color(&ch.color, row, default_fill)?
+                            .map(|c| c.with_alpha(opacity)),
                         stroke: self.color(&ch.stroke, row, None)?,
-                        stroke_width: self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?,
+                        stroke_width: self.number(
+                            ch.stroke_width.as_ref(),
+                            row,
+                            "stroke_width",
+                            1.0,
+                        )?,
                         dash,
                     };
                     let mut ex = Vec::new();
-                    if let Some((a, b)) = xr { ex.push(("x", num_text(a))); ex.push(("x2", num_text(b))); }
-                    if let Some((a, b)) = yr { ex.push(("y", num_text(a))); ex.push(("y2", num_text(b))); }
+                    if let Some((a, b)) = xr {
+                        ex.push(("x", num_text(a)));
+                        ex.push(("x2", num_text(b)));
+                    }
+                    if let Some((a, b)) = yr {
+                        ex.push(("y", num_text(a)));
+                        ex.push(("y2", num_text(b)));
+                    }
                     ex.push(("color", style.fill.map(|c| c.hex()).unwrap_or_default()));
                     record(ex, row, csv);
-                    items.push(RectItem { x: xr, y: yr, style });
+                    items.push(RectItem {
+                        x: xr,
+                        y: yr,
+                        style,
+                    });
                 }
-                if let (Some(lbl), Some(first)) = (&label, items.first()) && l.legend != Some(false) {
-                    st.legend.push(LegendEntry { label: lbl.clone(), swatch: Swatch::Patch(first.style.clone()) });
+                if let (Some(lbl), Some(first)) = (&label, items.first())
+                    && l.legend != Some(false)
+                {
+                    st.legend.push(LegendEntry {
+                        label: lbl.clone(),
+                        swatch: Swatch::Patch(first.style.clone()),
+                    });
                 }
                 Mark::Rects(items)
             }
             "text" => {
-                let (xc, yc) = (need_of(&ch.x, || missing("x"))?, need_of(&ch.y, || missing("y"))?);
-                let tpl = text_tpl.as_ref().ok_or_else(|| self.err("a `text` layer needs `text` (a template)"))?;
+                let (xc, yc) = (
+                    need_of(&ch.x, || missing("x"))?,
+                    need_of(&ch.y, || missing("y"))?,
+                );
+                let tpl = text_tpl
+                    .as_ref()
+                    .ok_or_else(|| self.err("a `text` layer needs `text` (a template)"))?;
                 let align = match l.align.as_deref() {
                     None | Some("center") => Align::Center,
                     Some("left") => Align::Left,
                     Some("right") => Align::Right,
-                    Some(o) => return Err(self.err(format!("unknown align `{o}` (left, center, right)"))),
+                    Some(o) => {
+                        return Err(self.err(format!("unknown align `{o}` (left, center, right)")));
+                    }
                 };
                 let baseline = match l.baseline.as_deref() {
                     None | Some("bottom") => Baseline::Bottom,
                     Some("middle") => Baseline::Middle,
                     Some("top") => Baseline::Top,
-                    Some(o) => return Err(self.err(format!("unknown baseline `{o}` (bottom, middle, top)"))),
+                    Some(o) => {
+                        return Err(
+                            self.err(format!("unknown baseline `{o}` (bottom, middle, top)"))
+                        );
+                    }
                 };
                 let mut items = Vec::new();
                 for row in rows {
@@ -513,8 +796,19 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
                     let text = tpl.render_row(self.globals, row)?;
                     let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
-                    let col = self.color(&ch.color, row, Some(Color::BLACK))?.unwrap_or(Color::BLACK).with_alpha(opacity);
-                    record(vec![("x", pos_text(&xr)), ("y", pos_text(&yr)), ("text", text.clone())], row, csv);
+                    let col = self
+                        .color(&ch.color, row, Some(Color::BLACK))?
+                        .unwrap_or(Color::BLACK)
+                        .with_alpha(opacity);
+                    record(
+                        vec![
+                            ("x", pos_text(&xr)),
+                            ("y", pos_text(&yr)),
+                            ("text", text.clone()),
+                        ],
+                        row,
+                        csv,
+                    );
                     items.push(TextItem {
                         x,
                         y,
@@ -527,7 +821,10 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         color: col,
                     });
                 }
-                Mark::Texts { items, avoid_overlap: l.avoid_overlap }
+                Mark::Texts {
+                    items,
+                    avoid_overlap: l.avoid_overlap,
+                }
             }
             "errorbar" => {
                 let mut items = Vec::new();
@@ -535,23 +832,46 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let style = Style {
                         fill: None,
                         stroke: self.color(&ch.color, row, Some(Color::BLACK))?,
-                        stroke_width: self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?,
+                        stroke_width: self.number(
+                            ch.stroke_width.as_ref(),
+                            row,
+                            "stroke_width",
+                            1.0,
+                        )?,
                         dash,
                     };
                     let (from, to, ex) = if horizontal {
-                        let (y, yr) = self.pos(need_of(&ch.y, || missing("y"))?, row, "y", &mut st.ycats)?;
+                        let (y, yr) =
+                            self.pos(need_of(&ch.y, || missing("y"))?, row, "y", &mut st.ycats)?;
                         let a = self.number(ch.x.as_ref(), row, "x", 0.0)?;
                         let b = self.number(ch.x2.as_ref(), row, "x2", 0.0)?;
                         st.xext.add(a);
                         st.xext.add(b);
-                        ((a, y), (b, y), vec![("y", pos_text(&yr)), ("x", num_text(a)), ("x2", num_text(b))])
+                        (
+                            (a, y),
+                            (b, y),
+                            vec![
+                                ("y", pos_text(&yr)),
+                                ("x", num_text(a)),
+                                ("x2", num_text(b)),
+                            ],
+                        )
                     } else {
-                        let (x, xr) = self.pos(need_of(&ch.x, || missing("x"))?, row, "x", &mut st.xcats)?;
+                        let (x, xr) =
+                            self.pos(need_of(&ch.x, || missing("x"))?, row, "x", &mut st.xcats)?;
                         let a = self.number(ch.y.as_ref(), row, "y", 0.0)?;
                         let b = self.number(ch.y2.as_ref(), row, "y2", 0.0)?;
                         st.yext.add(a);
                         st.yext.add(b);
-                        ((x, a), (x, b), vec![("x", pos_text(&xr)), ("y", num_text(a)), ("y2", num_text(b))])
+                        (
+                            (x, a),
+                            (x, b),
+                            vec![
+                                ("x", pos_text(&xr)),
+                                ("y", num_text(a)),
+                                ("y2", num_text(b)),
+                            ],
+                        )
                     };
                     record(ex, row, csv);
                     items.push(Segment { from, to, style });
@@ -570,18 +890,34 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
     /// Legend entries for a layer: its label, or one entry per key of its
     /// colour scale.
-    fn legend_for(&self, ch: &Chans, label: Option<&str>, st: &mut PanelState, swatch: impl Fn(Style) -> Swatch, style: Style) {
+    fn legend_for(
+        &self,
+        ch: &Chans,
+        label: Option<&str>,
+        st: &mut PanelState,
+        swatch: impl Fn(Style) -> Swatch,
+        style: Style,
+    ) {
         if self.layer.legend == Some(false) {
             return;
         }
         if let Some(lbl) = label {
-            st.legend.push(LegendEntry { label: lbl.to_string(), swatch: swatch(style) });
+            st.legend.push(LegendEntry {
+                label: lbl.to_string(),
+                swatch: swatch(style),
+            });
             return;
         }
         if let Some(c) = &ch.color {
             for (key, out) in c.legend_keys() {
                 let fill = color::parse(&out).ok().flatten();
-                st.legend.push(LegendEntry { label: key, swatch: swatch(Style { fill, ..style.clone() }) });
+                st.legend.push(LegendEntry {
+                    label: key,
+                    swatch: swatch(Style {
+                        fill,
+                        ..style.clone()
+                    }),
+                });
             }
         }
     }

@@ -58,10 +58,15 @@ fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f
         toml::Value::Float(f) => Ok(*f),
         toml::Value::String(s) => {
             let e = Expr::compile_str(spec, s, raw.span())?;
-            let v = e.eval(ctx).map_err(|e| spec.error(raw.span(), e.to_string()))?;
-            as_number(&v)
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| spec.error(raw.span(), format!("{what} must evaluate to a finite number, got {v}")))
+            let v = e
+                .eval(ctx)
+                .map_err(|e| spec.error(raw.span(), e.to_string()))?;
+            as_number(&v).filter(|x| x.is_finite()).ok_or_else(|| {
+                spec.error(
+                    raw.span(),
+                    format!("{what} must evaluate to a finite number, got {v}"),
+                )
+            })
         }
         _ => Err(spec.error(raw.span(), format!("{what} is a number or an expression"))),
     }
@@ -79,7 +84,14 @@ pub fn compile(
     let width = eval_number(spec, &f.size[0], globals.context(), "the width")? * PT_PER_IN;
     let height = eval_number(spec, &f.size[1], globals.context(), "the height")? * PT_PER_IN;
     if !(width > 0.0 && height > 0.0 && width < 100.0 * PT_PER_IN && height < 100.0 * PT_PER_IN) {
-        return Err(spec.error(fig.span(), format!("size must be positive and under 100 inches, got {:.2} x {:.2}", width / PT_PER_IN, height / PT_PER_IN)));
+        return Err(spec.error(
+            fig.span(),
+            format!(
+                "size must be positive and under 100 inches, got {:.2} x {:.2}",
+                width / PT_PER_IN,
+                height / PT_PER_IN
+            ),
+        ));
     }
     let font_size = f.font_size.unwrap_or(10.0);
     let title = f
@@ -88,21 +100,39 @@ pub fn compile(
         .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
         .transpose()?;
     let spines = match &f.spines {
-        None => Spines { left: true, right: true, top: true, bottom: true },
+        None => Spines {
+            left: true,
+            right: true,
+            top: true,
+            bottom: true,
+        },
         Some(list) => {
             for s in list {
                 if !["left", "right", "top", "bottom"].contains(&s.as_str()) {
-                    return Err(spec.error(fig.span(), format!("unknown spine `{s}` (left, right, top, bottom)")));
+                    return Err(spec.error(
+                        fig.span(),
+                        format!("unknown spine `{s}` (left, right, top, bottom)"),
+                    ));
                 }
             }
             let has = |n: &str| list.iter().any(|s| s == n);
-            Spines { left: has("left"), right: has("right"), top: has("top"), bottom: has("bottom") }
+            Spines {
+                left: has("left"),
+                right: has("right"),
+                top: has("top"),
+                bottom: has("bottom"),
+            }
         }
     };
     let single;
     let panel_specs: Vec<(&PanelSpec, std::ops::Range<usize>)> = match &f.panels {
         Some(ps) => {
-            if f.layers.is_some() || f.x.is_some() || f.y.is_some() || f.legend.is_some() || f.grid.is_some() {
+            if f.layers.is_some()
+                || f.x.is_some()
+                || f.y.is_some()
+                || f.legend.is_some()
+                || f.grid.is_some()
+            {
                 return Err(spec.error(fig.span(), "a figure with `panels` puts `x`, `y`, `layers`, `legend` and `grid` inside each panel"));
             }
             ps.iter().map(|p| (p.get_ref(), p.span())).collect()
@@ -119,9 +149,20 @@ pub fn compile(
             vec![(&single, fig.span())]
         }
     };
-    let layout = f.layout.map(|[r, c]| (r, c)).unwrap_or((panel_specs.len(), 1));
+    let layout = f
+        .layout
+        .map(|[r, c]| (r, c))
+        .unwrap_or((panel_specs.len(), 1));
     if layout.0 * layout.1 < panel_specs.len() || layout.0 == 0 || layout.1 == 0 {
-        return Err(spec.error(fig.span(), format!("layout {}x{} has no room for {} panels", layout.0, layout.1, panel_specs.len())));
+        return Err(spec.error(
+            fig.span(),
+            format!(
+                "layout {}x{} has no room for {} panels",
+                layout.0,
+                layout.1,
+                panel_specs.len()
+            ),
+        ));
     }
     let mut csv_rows: Vec<CsvRecord> = Vec::new();
     let mut panels = Vec::new();
@@ -141,11 +182,18 @@ pub fn compile(
                 None => Vec::new(),
                 Some(d) => {
                     let Some(table) = cat.get(d.get_ref()) else {
-                        return Err(spec.error(d.span(), format!("no table or source named `{}`", d.get_ref())));
+                        return Err(spec.error(
+                            d.span(),
+                            format!("no table or source named `{}`", d.get_ref()),
+                        ));
                     };
                     sources.extend(table.sources.iter().cloned());
                     if let Some(reason) = &table.unavailable {
-                        notes.push(format!("layer {} ({}) skipped: {reason}", li + 1, l.mark.get_ref()));
+                        notes.push(format!(
+                            "layer {} ({}) skipped: {reason}",
+                            li + 1,
+                            l.mark.get_ref()
+                        ));
                         continue;
                     }
                     let mut rows = table.rows.clone();
@@ -160,7 +208,17 @@ pub fn compile(
                         rows = kept;
                     }
                     if rows.is_empty() {
-                        notes.push(format!("layer {} ({}) skipped: table `{}` has no rows{}", li + 1, l.mark.get_ref(), d.get_ref(), if l.where_.is_some() { " where the layer's `where` holds" } else { "" }));
+                        notes.push(format!(
+                            "layer {} ({}) skipped: table `{}` has no rows{}",
+                            li + 1,
+                            l.mark.get_ref(),
+                            d.get_ref(),
+                            if l.where_.is_some() {
+                                " where the layer's `where` holds"
+                            } else {
+                                ""
+                            }
+                        ));
                         continue;
                     }
                     drawn_data_layers += 1;
@@ -179,20 +237,56 @@ pub fn compile(
                 marks.push((l.z.unwrap_or(li as f64), m));
             }
         }
-        let title = ps.title.as_ref().map(|t| Template::compile(spec, t)?.render(spec, globals.context())).transpose()?;
-        let x = resolve_axis(spec, cat, globals, &ps.x, &st.xext, &st.xcats.names, false, font_size, pspan.clone())?;
-        let y = resolve_axis(spec, cat, globals, &ps.y, &st.yext, &st.ycats.names, true, font_size, pspan.clone())?;
+        let title = ps
+            .title
+            .as_ref()
+            .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+            .transpose()?;
+        let x = resolve_axis(
+            spec,
+            cat,
+            globals,
+            &ps.x,
+            &st.xext,
+            &st.xcats.names,
+            false,
+            font_size,
+            pspan.clone(),
+        )?;
+        let y = resolve_axis(
+            spec,
+            cat,
+            globals,
+            &ps.y,
+            &st.yext,
+            &st.ycats.names,
+            true,
+            font_size,
+            pspan.clone(),
+        )?;
         let legend = resolve_legend(spec, ps.legend.as_ref(), st.legend, font_size)?;
         let grid = match ps.grid.as_ref().map(|g| g.get_ref()) {
             None | Some(toml::Value::Boolean(false)) => Grid::Off,
             Some(toml::Value::Boolean(true)) => Grid::Major,
             Some(toml::Value::String(s)) if s == "major" => Grid::Major,
             Some(toml::Value::String(s)) if s == "both" => Grid::Both,
-            Some(_) => return Err(spec.error(ps.grid.as_ref().expect("some").span(), "grid is true, false, \"major\" or \"both\"")),
+            Some(_) => {
+                return Err(spec.error(
+                    ps.grid.as_ref().expect("some").span(),
+                    "grid is true, false, \"major\" or \"both\"",
+                ));
+            }
         };
         marks.sort_by(|a, b| a.0.total_cmp(&b.0));
         let layers = marks.into_iter().map(|(_, m)| m).collect();
-        panels.push(Panel { title, x, y, layers, legend, grid });
+        panels.push(Panel {
+            title,
+            x,
+            y,
+            layers,
+            legend,
+            grid,
+        });
     }
     let has_data_layers = panel_specs
         .iter()
@@ -201,11 +295,26 @@ pub fn compile(
             _ => ps.layers.iter().any(|l| l.get_ref().data.is_some()),
         });
     if has_data_layers && drawn_data_layers == 0 {
-        let why = if notes.is_empty() { "no layer has data".to_string() } else { notes.join("; ") };
-        return Ok(Outcome::Skipped(format!("figure `{name}` has nothing to draw: {why}")));
+        let why = if notes.is_empty() {
+            "no layer has data".to_string()
+        } else {
+            notes.join("; ")
+        };
+        return Ok(Outcome::Skipped(format!(
+            "figure `{name}` has nothing to draw: {why}"
+        )));
     }
     Ok(Outcome::Drawn(Box::new(Figure {
-        plot: Plot { width, height, title, font_size, spines, layout, panels },
+        plot: Plot {
+            width,
+            height,
+            title,
+            font_size,
+            title_size: f.title_size.unwrap_or(1.2 * font_size),
+            spines,
+            layout,
+            panels,
+        },
         csv: write_csv(&csv_rows)?,
         sources,
         notes,
@@ -227,12 +336,24 @@ fn resolve_axis(
     let log = match a.scale.as_ref().map(|s| s.get_ref().as_str()) {
         None | Some("linear") => false,
         Some("log") => true,
-        Some(other) => return Err(spec.error(a.scale.as_ref().expect("some").span(), format!("unknown scale `{other}` (linear or log)"))),
+        Some(other) => {
+            return Err(spec.error(
+                a.scale.as_ref().expect("some").span(),
+                format!("unknown scale `{other}` (linear or log)"),
+            ));
+        }
     };
-    let title = a.title.as_ref().map(|t| Template::compile(spec, t)?.render(spec, globals.context())).transpose()?;
+    let title = a
+        .title
+        .as_ref()
+        .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+        .transpose()?;
     let (dmin, dmax) = ext.range.unwrap_or((0.0, 1.0));
     if log && dmin <= 0.0 && ext.range.is_some() {
-        return Err(spec.error(span, format!("a log axis needs positive values; the data reaches {dmin}")));
+        return Err(spec.error(
+            span,
+            format!("a log axis needs positive values; the data reaches {dmin}"),
+        ));
     }
     let auto = auto_domain(ext, log);
     let domain = match &a.domain {
@@ -242,49 +363,88 @@ fn resolve_axis(
             extra.insert("data_min", Value::from(dmin));
             extra.insert("data_max", Value::from(dmax));
             let ctx = globals.context_with(extra);
-            (eval_number(spec, lo, ctx.clone(), "the domain's low end")?, eval_number(spec, hi, ctx, "the domain's high end")?)
+            (
+                eval_number(spec, lo, ctx.clone(), "the domain's low end")?,
+                eval_number(spec, hi, ctx, "the domain's high end")?,
+            )
         }
     };
     if !(domain.0 < domain.1) || (log && domain.0 <= 0.0) {
-        return Err(spec.error(span, format!("the axis domain [{}, {}] is empty or invalid", domain.0, domain.1)));
+        return Err(spec.error(
+            span,
+            format!(
+                "the axis domain [{}, {}] is empty or invalid",
+                domain.0, domain.1
+            ),
+        ));
     }
     let ticks = match &a.ticks {
         Some(raw) => Some(explicit_ticks(spec, cat, globals, raw)?),
-        None if !categories.is_empty() => Some(categories.iter().enumerate().map(|(i, c)| (i as f64, c.clone())).collect()),
+        None if !categories.is_empty() => Some(
+            categories
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (i as f64, c.clone()))
+                .collect(),
+        ),
         None => None,
     };
     // A categorical y axis reads top-down (first category on top), as a
     // table does; `reverse` flips either kind.
     let reverse = a.reverse ^ (vertical && !categories.is_empty());
-    Ok(Axis { title, log, domain, ticks, reverse, tick_font_size: a.tick_font_size.unwrap_or(font_size) })
+    Ok(Axis {
+        title,
+        log,
+        domain,
+        ticks,
+        reverse,
+        tick_font_size: a.tick_font_size.unwrap_or(font_size),
+    })
 }
 
 /// matplotlib's autoscale: the data range plus 5% each side, except at a
 /// sticky value the data reaches (a bar's base).
 fn auto_domain(ext: &Extent, log: bool) -> (f64, f64) {
-    let Some((lo, hi)) = ext.range else { return if log { (1.0, 10.0) } else { (0.0, 1.0) } };
+    let Some((lo, hi)) = ext.range else {
+        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
+    };
     let f = |v: f64| if log { v.log10() } else { v };
     let inv = |v: f64| if log { 10f64.powf(v) } else { v };
     let (a, b) = (f(lo), f(hi));
     let (a, b) = if a == b { (a - 0.5, b + 0.5) } else { (a, b) };
     let m = (b - a) * 0.05;
-    let lo_out = if ext.sticky.contains(&lo) { lo } else { inv(a - m) };
-    let hi_out = if ext.sticky.contains(&hi) { hi } else { inv(b + m) };
+    let lo_out = if ext.sticky.contains(&lo) {
+        lo
+    } else {
+        inv(a - m)
+    };
+    let hi_out = if ext.sticky.contains(&hi) {
+        hi
+    } else {
+        inv(b + m)
+    };
     (lo_out, hi_out)
 }
 
-fn explicit_ticks(spec: &LoadedSpec, cat: &Catalog, globals: &Arc<Globals>, raw: &Raw) -> Result<Vec<(f64, String)>> {
+fn explicit_ticks(
+    spec: &LoadedSpec,
+    cat: &Catalog,
+    globals: &Arc<Globals>,
+    raw: &Raw,
+) -> Result<Vec<(f64, String)>> {
     let span = raw.span();
     match raw.get_ref() {
         toml::Value::Array(items) => {
-            let vals: Vec<f64> = items
-                .iter()
-                .map(|v| match v {
-                    toml::Value::Integer(i) => Ok(*i as f64),
-                    toml::Value::Float(f) => Ok(*f),
-                    _ => Err(spec.error(span.clone(), "ticks are numbers, or { data, value, label }")),
-                })
-                .collect::<Result<_>>()?;
+            let vals: Vec<f64> =
+                items
+                    .iter()
+                    .map(|v| match v {
+                        toml::Value::Integer(i) => Ok(*i as f64),
+                        toml::Value::Float(f) => Ok(*f),
+                        _ => Err(spec
+                            .error(span.clone(), "ticks are numbers, or { data, value, label }")),
+                    })
+                    .collect::<Result<_>>()?;
             let labels = ticks::format_linear(&vals);
             Ok(vals.into_iter().zip(labels).collect())
         }
@@ -294,7 +454,9 @@ fn explicit_ticks(spec: &LoadedSpec, cat: &Catalog, globals: &Arc<Globals>, raw:
                 _ => Err(spec.error(span.clone(), format!("tick table needs `{k}` (a string)"))),
             };
             let (data, value, label) = (get("data")?, get("value")?, get("label")?);
-            let table = cat.get(data).ok_or_else(|| spec.error(span.clone(), format!("no table `{data}`")))?;
+            let table = cat
+                .get(data)
+                .ok_or_else(|| spec.error(span.clone(), format!("no table `{data}`")))?;
             let ve = Expr::compile_str(spec, value, span.clone())?;
             let le = Expr::compile_str(spec, label, span.clone())?;
             table
@@ -307,11 +469,19 @@ fn explicit_ticks(spec: &LoadedSpec, cat: &Catalog, globals: &Arc<Globals>, raw:
                 })
                 .collect()
         }
-        _ => Err(spec.error(span, "ticks are a list of numbers, or { data, value, label }")),
+        _ => Err(spec.error(
+            span,
+            "ticks are a list of numbers, or { data, value, label }",
+        )),
     }
 }
 
-fn resolve_legend(spec: &LoadedSpec, l: Option<&LegendSpec>, entries: Vec<LegendEntry>, font_size: f64) -> Result<Legend> {
+fn resolve_legend(
+    spec: &LoadedSpec,
+    l: Option<&LegendSpec>,
+    entries: Vec<LegendEntry>,
+    font_size: f64,
+) -> Result<Legend> {
     let position = match l.and_then(|l| l.position.as_ref()) {
         None => LegendPos::Best,
         Some(p) => match p.get_ref().as_str() {
@@ -356,11 +526,18 @@ fn write_csv(rows: &[CsvRecord]) -> Result<Vec<u8>> {
             }
         }
     }
-    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
-    w.write_record(&cols).map_err(|e| Error::msg(format!("csv: {e}")))?;
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    w.write_record(&cols)
+        .map_err(|e| Error::msg(format!("csv: {e}")))?;
     for r in rows {
-        let rec: Vec<&str> = cols.iter().map(|c| r.get(c).map_or("", String::as_str)).collect();
-        w.write_record(&rec).map_err(|e| Error::msg(format!("csv: {e}")))?;
+        let rec: Vec<&str> = cols
+            .iter()
+            .map(|c| r.get(c).map_or("", String::as_str))
+            .collect();
+        w.write_record(&rec)
+            .map_err(|e| Error::msg(format!("csv: {e}")))?;
     }
     w.into_inner().map_err(|e| Error::msg(format!("csv: {e}")))
 }

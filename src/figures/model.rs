@@ -338,6 +338,8 @@ pub struct Plot {
     pub title: Option<String>,
     /// Base font size in points.
     pub font_size: f64,
+    /// Figure and panel title size in points.
+    pub title_size: f64,
     /// Frame lines.
     pub spines: Spines,
     /// Panels as (rows, columns).

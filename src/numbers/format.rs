@@ -30,12 +30,29 @@ pub struct Format {
 
 impl Format {
     /// A format from its parts (for the `fmt` template filter).
-    pub fn new(places: Option<u32>, figures: Option<u32>, plus: bool, percent: bool, unit: Option<String>) -> Format {
-        Format { places, figures, plus, percent, group: None, unit }
+    pub fn new(
+        places: Option<u32>,
+        figures: Option<u32>,
+        plus: bool,
+        percent: bool,
+        unit: Option<String>,
+    ) -> Format {
+        Format {
+            places,
+            figures,
+            plus,
+            percent,
+            group: None,
+            unit,
+        }
     }
 
     /// Validates a spec format; `span` locates errors.
-    pub fn compile(spec: &LoadedSpec, f: &FormatSpec, span: std::ops::Range<usize>) -> Result<Format> {
+    pub fn compile(
+        spec: &LoadedSpec,
+        f: &FormatSpec,
+        span: std::ops::Range<usize>,
+    ) -> Result<Format> {
         if f.places.is_some() && f.figures.is_some() {
             return Err(spec.error(span, "a format has `places` or `figures`, not both"));
         }
@@ -156,16 +173,26 @@ mod tests {
 
     #[test]
     fn places_round_like_python_format() {
-        let f = Format { places: Some(3), ..Format::default() };
+        let f = Format {
+            places: Some(3),
+            ..Format::default()
+        };
         assert_eq!(fmt(f.clone(), 3.8594150000000003), "3.859");
         // Python: f"{2.675:.2f}" == "2.67" (binary value is below the half).
-        let f2 = Format { places: Some(2), ..Format::default() };
+        let f2 = Format {
+            places: Some(2),
+            ..Format::default()
+        };
         assert_eq!(fmt(f2, 2.675), "2.67");
     }
 
     #[test]
     fn sign_always_prints_a_plus() {
-        let f = Format { places: Some(4), plus: true, ..Format::default() };
+        let f = Format {
+            places: Some(4),
+            plus: true,
+            ..Format::default()
+        };
         assert_eq!(fmt(f.clone(), 0.01846305), "+0.0185");
         assert_eq!(fmt(f, -0.002), "-0.0020");
     }
@@ -179,7 +206,10 @@ mod tests {
 
     #[test]
     fn significant_figures() {
-        let f = Format { figures: Some(3), ..Format::default() };
+        let f = Format {
+            figures: Some(3),
+            ..Format::default()
+        };
         assert_eq!(fmt(f.clone(), 1258.675), "1260");
         assert_eq!(fmt(f.clone(), 0.0012345), "0.00123");
         assert_eq!(fmt(f, 41.1758), "41.2");
@@ -187,9 +217,17 @@ mod tests {
 
     #[test]
     fn percent_unit_and_grouping() {
-        let f = Format { places: Some(1), percent: true, ..Format::default() };
+        let f = Format {
+            places: Some(1),
+            percent: true,
+            ..Format::default()
+        };
         assert_eq!(fmt(f, 0.1234), "12.3%");
-        let g = Format { group: Some(",".into()), unit: Some("B".into()), ..Format::default() };
+        let g = Format {
+            group: Some(",".into()),
+            unit: Some("B".into()),
+            ..Format::default()
+        };
         assert_eq!(fmt(g.clone(), 137734656), "137,734,656 B");
         assert_eq!(fmt(g, 1234), "1234 B");
     }

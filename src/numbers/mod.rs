@@ -110,7 +110,10 @@ fn compute_one(
         }
         Some(t) => {
             let Some(table) = cat.get(t.get_ref()) else {
-                return Err(spec.error(t.span(), format!("no table or source named `{}`", t.get_ref())));
+                return Err(spec.error(
+                    t.span(),
+                    format!("no table or source named `{}`", t.get_ref()),
+                ));
             };
             if table.unavailable.is_some() {
                 return Ok(None);

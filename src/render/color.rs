@@ -58,7 +58,11 @@ pub fn parse(s: &str) -> Result<Option<Color>, String> {
             .collect::<Option<_>>()
             .ok_or_else(|| format!("invalid colour `{s}`"))?;
         return match digits.len() {
-            3 => Ok(Some(Color::rgb(digits[0] * 17, digits[1] * 17, digits[2] * 17))),
+            3 => Ok(Some(Color::rgb(
+                digits[0] * 17,
+                digits[1] * 17,
+                digits[2] * 17,
+            ))),
             6 => Ok(Some(Color::rgb(
                 digits[0] * 16 + digits[1],
                 digits[2] * 16 + digits[3],
@@ -94,7 +98,11 @@ pub fn parse(s: &str) -> Result<Option<Color>, String> {
         "tab:gray" | "tab:grey" => TAB10[7],
         "tab:olive" => TAB10[8],
         "tab:cyan" => TAB10[9],
-        _ => return Err(format!("unknown colour `{s}` (use #rrggbb, a CSS name or tab:blue ...)")),
+        _ => {
+            return Err(format!(
+                "unknown colour `{s}` (use #rrggbb, a CSS name or tab:blue ...)"
+            ));
+        }
     };
     parse(hex)
 }
@@ -105,7 +113,10 @@ mod tests {
 
     #[test]
     fn parses_hex_names_and_none() {
-        assert_eq!(parse("#1f77b4").unwrap(), Some(Color::rgb(0x1f, 0x77, 0xb4)));
+        assert_eq!(
+            parse("#1f77b4").unwrap(),
+            Some(Color::rgb(0x1f, 0x77, 0xb4))
+        );
         assert_eq!(parse("#fff").unwrap(), Some(Color::WHITE));
         assert_eq!(parse("r").unwrap(), Some(Color::rgb(255, 0, 0)));
         assert_eq!(parse("none").unwrap(), None);

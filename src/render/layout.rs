@@ -51,7 +51,10 @@ impl Area {
     }
     /// Whether `o` lies entirely inside.
     pub fn contains(&self, o: &Area) -> bool {
-        o.x0 >= self.x0 - 1e-6 && o.x1 <= self.x1 + 1e-6 && o.y0 >= self.y0 - 1e-6 && o.y1 <= self.y1 + 1e-6
+        o.x0 >= self.x0 - 1e-6
+            && o.x1 <= self.x1 + 1e-6
+            && o.y0 >= self.y0 - 1e-6
+            && o.y1 <= self.y1 + 1e-6
     }
 }
 
@@ -69,13 +72,21 @@ impl Scale {
     fn new(axis: &Axis, p0: f64, p1: f64) -> Scale {
         let f = |v: f64| if axis.log { v.log10() } else { v };
         let (p0, p1) = if axis.reverse { (p1, p0) } else { (p0, p1) };
-        Scale { d0: f(axis.domain.0), d1: f(axis.domain.1), p0, p1, log: axis.log }
+        Scale {
+            d0: f(axis.domain.0),
+            d1: f(axis.domain.1),
+            p0,
+            p1,
+            log: axis.log,
+        }
     }
 
     /// The position of `v` (may lie outside the plot).
     pub fn map(&self, v: f64) -> f64 {
         let t = if self.log {
-            if v <= 0.0 { return f64::NAN; }
+            if v <= 0.0 {
+                return f64::NAN;
+            }
             v.log10()
         } else {
             v
@@ -89,7 +100,10 @@ fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> (Vec<(f64, String)>, 
     if let Some(t) = &axis.ticks {
         let inside: Vec<(f64, String)> = t
             .iter()
-            .filter(|(v, _)| *v >= axis.domain.0.min(axis.domain.1) - 1e-9 && *v <= axis.domain.1.max(axis.domain.0) + 1e-9)
+            .filter(|(v, _)| {
+                *v >= axis.domain.0.min(axis.domain.1) - 1e-9
+                    && *v <= axis.domain.1.max(axis.domain.0) + 1e-9
+            })
             .cloned()
             .collect();
         return (inside, Vec::new());
@@ -112,7 +126,15 @@ fn lines_of(s: &str) -> usize {
 }
 
 /// Pushes a (possibly multi-line) text whose block top is `top`.
-pub fn push_text(out: &mut Vec<Prim>, x: f64, top: f64, s: &str, size: f64, color: Color, align: Align) {
+pub fn push_text(
+    out: &mut Vec<Prim>,
+    x: f64,
+    top: f64,
+    s: &str,
+    size: f64,
+    color: Color,
+    align: Align,
+) {
     for (i, line) in s.split('\n').enumerate() {
         out.push(Prim::Text {
             x,
@@ -142,18 +164,25 @@ fn margins(p: &Panel, plot: &Plot, w: f64, h: f64, legend: (f64, f64)) -> Margin
     let fs = plot.font_size;
     let (yt, _) = axis_ticks(&p.y, h, true);
     let (xt, _) = axis_ticks(&p.x, w, false);
-    let ylab_w = yt.iter().map(|(_, l)| text::block(l, p.y.tick_font_size).0).fold(0.0, f64::max);
+    let ylab_w = yt
+        .iter()
+        .map(|(_, l)| text::block(l, p.y.tick_font_size).0)
+        .fold(0.0, f64::max);
     let xlab_lines = xt.iter().map(|(_, l)| lines_of(l)).max().unwrap_or(1);
     let xlab_h = text::block_height(xlab_lines, p.x.tick_font_size);
     let mut m = Margins {
         left: ylab_w + TICK + TICK_PAD + p.y.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
         bottom: xlab_h + TICK + TICK_PAD + p.x.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
-        top: p.title.as_ref().map_or(0.5 * p.y.tick_font_size, |t| text::block(t, 1.2 * fs).1 + TITLE_PAD),
+        top: p.title.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
+            text::block(t, plot.title_size).1 + TITLE_PAD
+        }),
         right: 0.5 * p.x.tick_font_size,
     };
     // The last x tick label may stick out beyond the plot's right edge.
     if let Some((_, l)) = xt.last() {
-        m.right = m.right.max(text::block(l, p.x.tick_font_size).0 / 2.0 - 2.0);
+        m.right = m
+            .right
+            .max(text::block(l, p.x.tick_font_size).0 / 2.0 - 2.0);
     }
     match p.legend.position {
         LegendPos::Right if !p.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,
@@ -168,7 +197,7 @@ pub fn layout(plot: &Plot) -> Scene {
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let fs = plot.font_size;
-    let title_size = 1.2 * fs;
+    let title_size = plot.title_size;
     let mut top = EDGE_PAD;
     let single = plot.panels.len() == 1;
     if let Some(t) = &plot.title {
@@ -185,7 +214,12 @@ pub fn layout(plot: &Plot) -> Scene {
         let (r, c) = (i / cols, i % cols);
         let x0 = EDGE_PAD + c as f64 * (cell_w + gap);
         let y0 = top + r as f64 * (cell_h + gap);
-        let cell = Area { x0, y0, x1: x0 + cell_w, y1: y0 + cell_h };
+        let cell = Area {
+            x0,
+            y0,
+            x1: x0 + cell_w,
+            y1: y0 + cell_h,
+        };
         let legend_size = place::legend_size(&p.legend);
         // Two passes: the tick labels depend on the plot size and the
         // margins on the tick labels.
@@ -208,17 +242,32 @@ pub fn layout(plot: &Plot) -> Scene {
             (true, Some(a)) => (a.x0 + a.x1) / 2.0,
             _ => w / 2.0,
         };
-        push_text(&mut prims, cx, EDGE_PAD, t, title_size, Color::BLACK, Align::Center);
+        push_text(
+            &mut prims,
+            cx,
+            EDGE_PAD,
+            t,
+            title_size,
+            Color::BLACK,
+            Align::Center,
+        );
     }
-    Scene { width: w, height: h, prims }
+    Scene {
+        width: w,
+        height: h,
+        prims,
+    }
 }
 
 fn stroke_of(style: &Style) -> Option<Stroke> {
-    style.stroke.filter(|_| style.stroke_width > 0.0).map(|c| Stroke {
-        color: c,
-        width: style.stroke_width,
-        dash: style.dash.pattern(style.stroke_width),
-    })
+    style
+        .stroke
+        .filter(|_| style.stroke_width > 0.0)
+        .map(|c| Stroke {
+            color: c,
+            width: style.stroke_width,
+            dash: style.dash.pattern(style.stroke_width),
+        })
 }
 
 /// A marker of `shape` with diameter `d` centred at (cx, cy).
@@ -226,14 +275,35 @@ pub fn marker(shape: Shape, cx: f64, cy: f64, d: f64, style: &Style) -> Prim {
     let r = d / 2.0;
     let fill = style.fill;
     let stroke = stroke_of(style);
-    let poly = |pts: Vec<(f64, f64)>| Prim::Path { pts, closed: true, fill, stroke: stroke.clone() };
+    let poly = |pts: Vec<(f64, f64)>| Prim::Path {
+        pts,
+        closed: true,
+        fill,
+        stroke: stroke.clone(),
+    };
     match shape {
-        Shape::Circle => Prim::Circle { cx, cy, r, fill, stroke },
-        Shape::Square => poly(vec![(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)]),
+        Shape::Circle => Prim::Circle {
+            cx,
+            cy,
+            r,
+            fill,
+            stroke,
+        },
+        Shape::Square => poly(vec![
+            (cx - r, cy - r),
+            (cx + r, cy - r),
+            (cx + r, cy + r),
+            (cx - r, cy + r),
+        ]),
         Shape::Triangle => poly(vec![(cx, cy - r), (cx + r, cy + r), (cx - r, cy + r)]),
         Shape::Diamond => {
             let q = r * 0.75 * std::f64::consts::SQRT_2;
-            poly(vec![(cx, cy - q), (cx + q * 0.85, cy), (cx, cy + q), (cx - q * 0.85, cy)])
+            poly(vec![
+                (cx, cy - q),
+                (cx + q * 0.85, cy),
+                (cx, cy + q),
+                (cx - q * 0.85, cy),
+            ])
         }
     }
 }
@@ -242,7 +312,12 @@ pub fn marker(shape: Shape, cx: f64, cy: f64, d: f64, style: &Style) -> Prim {
 pub fn clip_segment(a: (f64, f64), b: (f64, f64), area: &Area) -> Option<((f64, f64), (f64, f64))> {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, q) in [(-dx, a.0 - area.x0), (dx, area.x1 - a.0), (-dy, a.1 - area.y0), (dy, area.y1 - a.1)] {
+    for (p, q) in [
+        (-dx, a.0 - area.x0),
+        (dx, area.x1 - a.0),
+        (-dy, a.1 - area.y0),
+        (dy, area.y1 - a.1),
+    ] {
         if p == 0.0 {
             if q < 0.0 {
                 return None;
@@ -259,7 +334,10 @@ pub fn clip_segment(a: (f64, f64), b: (f64, f64), area: &Area) -> Option<((f64, 
     if !(t0.is_finite() && t1.is_finite()) || t0 > t1 {
         return None;
     }
-    Some(((a.0 + t0 * dx, a.1 + t0 * dy), (a.0 + t1 * dx, a.1 + t1 * dy)))
+    Some((
+        (a.0 + t0 * dx, a.1 + t0 * dy),
+        (a.0 + t1 * dx, a.1 + t1 * dy),
+    ))
 }
 
 /// A polyline clipped to `area`, as connected runs.
@@ -269,7 +347,10 @@ pub fn clip_polyline(pts: &[(f64, f64)], area: &Area) -> Vec<Vec<(f64, f64)>> {
     for win in pts.windows(2) {
         match clip_segment(win[0], win[1], area) {
             Some((a, b)) => {
-                if cur.last().is_none_or(|l| (l.0 - a.0).abs() > 1e-9 || (l.1 - a.1).abs() > 1e-9) {
+                if cur
+                    .last()
+                    .is_none_or(|l| (l.0 - a.0).abs() > 1e-9 || (l.1 - a.1).abs() > 1e-9)
+                {
                     if cur.len() > 1 {
                         runs.push(std::mem::take(&mut cur));
                     }
@@ -298,23 +379,47 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     let (xt, xminor) = axis_ticks(&p.x, area.w(), false);
     let (yt, yminor) = axis_ticks(&p.y, area.h(), true);
     let black = Color::BLACK;
-    let axis_stroke = Stroke { color: black, width: AXIS_WIDTH, dash: None };
+    let axis_stroke = Stroke {
+        color: black,
+        width: AXIS_WIDTH,
+        dash: None,
+    };
 
     // Grid below everything.
     if p.grid != Grid::Off {
         // Solid light lines: as quiet as matplotlib's dotted ones, and one
         // element each (a dotted line is drawn as hundreds of segments).
-        let grid = Stroke { color: Color::rgb(0xe3, 0xe3, 0xe3), width: 0.6, dash: None };
+        let grid = Stroke {
+            color: Color::rgb(0xe3, 0xe3, 0xe3),
+            width: 0.6,
+            dash: None,
+        };
         let minor = p.grid == Grid::Both;
-        let xs = xt.iter().map(|(v, _)| *v).chain(xminor.iter().copied().filter(|_| minor));
+        let xs = xt
+            .iter()
+            .map(|(v, _)| *v)
+            .chain(xminor.iter().copied().filter(|_| minor));
         for v in xs {
             let px = sx.map(v);
-            out.push(Prim::Path { pts: vec![(px, area.y0), (px, area.y1)], closed: false, fill: None, stroke: Some(grid.clone()) });
+            out.push(Prim::Path {
+                pts: vec![(px, area.y0), (px, area.y1)],
+                closed: false,
+                fill: None,
+                stroke: Some(grid.clone()),
+            });
         }
-        let ys = yt.iter().map(|(v, _)| *v).chain(yminor.iter().copied().filter(|_| minor));
+        let ys = yt
+            .iter()
+            .map(|(v, _)| *v)
+            .chain(yminor.iter().copied().filter(|_| minor));
         for v in ys {
             let py = sy.map(v);
-            out.push(Prim::Path { pts: vec![(area.x0, py), (area.x1, py)], closed: false, fill: None, stroke: Some(grid.clone()) });
+            out.push(Prim::Path {
+                pts: vec![(area.x0, py), (area.x1, py)],
+                closed: false,
+                fill: None,
+                stroke: Some(grid.clone()),
+            });
         }
     }
 
@@ -326,16 +431,33 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         match mark {
             Mark::Rects(items) => {
                 for r in items {
-                    let (x0, x1) = r.x.map_or((area.x0, area.x1), |(a, b)| (sx.map(a), sx.map(b)));
-                    let (y0, y1) = r.y.map_or((area.y0, area.y1), |(a, b)| (sy.map(a), sy.map(b)));
-                    let rect = Area { x0: x0.min(x1).max(area.x0), x1: x0.max(x1).min(area.x1), y0: y0.min(y1).max(area.y0), y1: y0.max(y1).min(area.y1) };
-                    if !(rect.x1 > rect.x0 || rect.y1 > rect.y0) || rect.x1 < rect.x0 || rect.y1 < rect.y0 {
+                    let (x0, x1) =
+                        r.x.map_or((area.x0, area.x1), |(a, b)| (sx.map(a), sx.map(b)));
+                    let (y0, y1) =
+                        r.y.map_or((area.y0, area.y1), |(a, b)| (sy.map(a), sy.map(b)));
+                    let rect = Area {
+                        x0: x0.min(x1).max(area.x0),
+                        x1: x0.max(x1).min(area.x1),
+                        y0: y0.min(y1).max(area.y0),
+                        y1: y0.max(y1).min(area.y1),
+                    };
+                    if !(rect.x1 > rect.x0 || rect.y1 > rect.y0)
+                        || rect.x1 < rect.x0
+                        || rect.y1 < rect.y0
+                    {
                         continue;
                     }
                     if r.x.is_some() && r.y.is_some() {
                         obstacles.push(rect);
                     }
-                    out.push(Prim::Rect { x: rect.x0, y: rect.y0, w: rect.w(), h: rect.h(), fill: r.style.fill, stroke: stroke_of(&r.style) });
+                    out.push(Prim::Rect {
+                        x: rect.x0,
+                        y: rect.y0,
+                        w: rect.w(),
+                        h: rect.h(),
+                        fill: r.style.fill,
+                        stroke: stroke_of(&r.style),
+                    });
                 }
             }
             Mark::Points(items) => {
@@ -345,22 +467,49 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
                         continue;
                     }
                     let r = pt.diameter / 2.0;
-                    obstacles.push(Area { x0: cx - r, y0: cy - r, x1: cx + r, y1: cy + r });
+                    obstacles.push(Area {
+                        x0: cx - r,
+                        y0: cy - r,
+                        x1: cx + r,
+                        y1: cy + r,
+                    });
                     out.push(marker(pt.shape, cx, cy, pt.diameter, &pt.style));
                 }
             }
             Mark::Lines(series) => {
                 for s in series {
-                    let pts: Vec<(f64, f64)> = s.points.iter().map(|(x, y)| (sx.map(*x), sy.map(*y))).collect();
+                    let pts: Vec<(f64, f64)> = s
+                        .points
+                        .iter()
+                        .map(|(x, y)| (sx.map(*x), sy.map(*y)))
+                        .collect();
                     for run in clip_polyline(&pts, &area) {
-                        out.push(Prim::Path { pts: run, closed: false, fill: None, stroke: stroke_of(&s.style) });
+                        out.push(Prim::Path {
+                            pts: run,
+                            closed: false,
+                            fill: None,
+                            stroke: stroke_of(&s.style),
+                        });
                     }
                     for &(cx, cy) in &pts {
-                        obstacles.push(Area { x0: cx - 2.0, y0: cy - 2.0, x1: cx + 2.0, y1: cy + 2.0 });
+                        obstacles.push(Area {
+                            x0: cx - 2.0,
+                            y0: cy - 2.0,
+                            x1: cx + 2.0,
+                            y1: cy + 2.0,
+                        });
                         if let Some((shape, d)) = s.marker
-                            && cx >= area.x0 && cx <= area.x1 && cy >= area.y0 && cy <= area.y1
+                            && cx >= area.x0
+                            && cx <= area.x1
+                            && cy >= area.y0
+                            && cy <= area.y1
                         {
-                            let st = Style { fill: s.style.stroke, stroke: None, stroke_width: 0.0, dash: Dash::Solid };
+                            let st = Style {
+                                fill: s.style.stroke,
+                                stroke: None,
+                                stroke_width: 0.0,
+                                dash: Dash::Solid,
+                            };
                             out.push(marker(shape, cx, cy, d, &st));
                         }
                     }
@@ -377,20 +526,45 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
                             ((sx.map(lo), sy.map(lo)), (sx.map(hi), sy.map(hi)))
                         }
                     };
-                    if let Some((a, b)) = clip_segment(seg.0, seg.1, &Area { x0: area.x0 - 1e-6, y0: area.y0 - 1e-6, x1: area.x1 + 1e-6, y1: area.y1 + 1e-6 }) {
-                        out.push(Prim::Path { pts: vec![a, b], closed: false, fill: None, stroke: stroke_of(&r.style) });
+                    if let Some((a, b)) = clip_segment(
+                        seg.0,
+                        seg.1,
+                        &Area {
+                            x0: area.x0 - 1e-6,
+                            y0: area.y0 - 1e-6,
+                            x1: area.x1 + 1e-6,
+                            y1: area.y1 + 1e-6,
+                        },
+                    ) {
+                        out.push(Prim::Path {
+                            pts: vec![a, b],
+                            closed: false,
+                            fill: None,
+                            stroke: stroke_of(&r.style),
+                        });
                     }
                 }
             }
             Mark::Segments(items) => {
                 for s in items {
-                    let (a, b) = ((sx.map(s.from.0), sy.map(s.from.1)), (sx.map(s.to.0), sy.map(s.to.1)));
+                    let (a, b) = (
+                        (sx.map(s.from.0), sy.map(s.from.1)),
+                        (sx.map(s.to.0), sy.map(s.to.1)),
+                    );
                     if let Some((a, b)) = clip_segment(a, b, &area) {
-                        out.push(Prim::Path { pts: vec![a, b], closed: false, fill: None, stroke: stroke_of(&s.style) });
+                        out.push(Prim::Path {
+                            pts: vec![a, b],
+                            closed: false,
+                            fill: None,
+                            stroke: stroke_of(&s.style),
+                        });
                     }
                 }
             }
-            Mark::Texts { items, avoid_overlap } => {
+            Mark::Texts {
+                items,
+                avoid_overlap,
+            } => {
                 if *avoid_overlap {
                     deferred_text_layers.push(li);
                 }
@@ -410,7 +584,11 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     }
     for (li, t) in texts {
         let (ax, ay) = (sx.map(t.x), sy.map(t.y));
-        if !(ax >= area.x0 - 0.5 && ax <= area.x1 + 0.5 && ay >= area.y0 - 0.5 && ay <= area.y1 + 0.5) {
+        if !(ax >= area.x0 - 0.5
+            && ax <= area.x1 + 0.5
+            && ay >= area.y0 - 0.5
+            && ay <= area.y1 + 0.5)
+        {
             continue;
         }
         let movable = deferred_text_layers.contains(&li);
@@ -432,46 +610,119 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         (s.bottom, (area.x0, area.y1), (area.x1, area.y1)),
     ] {
         if on {
-            out.push(Prim::Path { pts: vec![a, b], closed: false, fill: None, stroke: Some(axis_stroke.clone()) });
+            out.push(Prim::Path {
+                pts: vec![a, b],
+                closed: false,
+                fill: None,
+                stroke: Some(axis_stroke.clone()),
+            });
         }
     }
-    let minor_stroke = Stroke { color: black, width: 0.6, dash: None };
+    let minor_stroke = Stroke {
+        color: black,
+        width: 0.6,
+        dash: None,
+    };
     for v in &xminor {
         let px = sx.map(*v);
-        out.push(Prim::Path { pts: vec![(px, area.y1), (px, area.y1 + 2.0)], closed: false, fill: None, stroke: Some(minor_stroke.clone()) });
+        out.push(Prim::Path {
+            pts: vec![(px, area.y1), (px, area.y1 + 2.0)],
+            closed: false,
+            fill: None,
+            stroke: Some(minor_stroke.clone()),
+        });
     }
     for (v, label) in &xt {
         let px = sx.map(*v);
-        out.push(Prim::Path { pts: vec![(px, area.y1), (px, area.y1 + TICK)], closed: false, fill: None, stroke: Some(axis_stroke.clone()) });
-        push_text(out, px, area.y1 + TICK + TICK_PAD, label, p.x.tick_font_size, black, Align::Center);
+        out.push(Prim::Path {
+            pts: vec![(px, area.y1), (px, area.y1 + TICK)],
+            closed: false,
+            fill: None,
+            stroke: Some(axis_stroke.clone()),
+        });
+        push_text(
+            out,
+            px,
+            area.y1 + TICK + TICK_PAD,
+            label,
+            p.x.tick_font_size,
+            black,
+            Align::Center,
+        );
     }
     for v in &yminor {
         let py = sy.map(*v);
-        out.push(Prim::Path { pts: vec![(area.x0 - 2.0, py), (area.x0, py)], closed: false, fill: None, stroke: Some(minor_stroke.clone()) });
+        out.push(Prim::Path {
+            pts: vec![(area.x0 - 2.0, py), (area.x0, py)],
+            closed: false,
+            fill: None,
+            stroke: Some(minor_stroke.clone()),
+        });
     }
     let mut ylab_w: f64 = 0.0;
     for (v, label) in &yt {
         let py = sy.map(*v);
-        out.push(Prim::Path { pts: vec![(area.x0 - TICK, py), (area.x0, py)], closed: false, fill: None, stroke: Some(axis_stroke.clone()) });
+        out.push(Prim::Path {
+            pts: vec![(area.x0 - TICK, py), (area.x0, py)],
+            closed: false,
+            fill: None,
+            stroke: Some(axis_stroke.clone()),
+        });
         let n = lines_of(label);
         ylab_w = ylab_w.max(text::block(label, p.y.tick_font_size).0);
-        push_text(out, area.x0 - TICK - TICK_PAD, top_centered(py, n, p.y.tick_font_size), label, p.y.tick_font_size, black, Align::Right);
+        push_text(
+            out,
+            area.x0 - TICK - TICK_PAD,
+            top_centered(py, n, p.y.tick_font_size),
+            label,
+            p.y.tick_font_size,
+            black,
+            Align::Right,
+        );
     }
 
     // Axis titles and the panel title.
     if let Some(t) = &p.x.title {
         let xlab_lines = xt.iter().map(|(_, l)| lines_of(l)).max().unwrap_or(1);
-        let top = area.y1 + TICK + TICK_PAD + text::block_height(xlab_lines, p.x.tick_font_size) + LABEL_PAD;
-        push_text(out, (area.x0 + area.x1) / 2.0, top, t, fs, black, Align::Center);
+        let top = area.y1
+            + TICK
+            + TICK_PAD
+            + text::block_height(xlab_lines, p.x.tick_font_size)
+            + LABEL_PAD;
+        push_text(
+            out,
+            (area.x0 + area.x1) / 2.0,
+            top,
+            t,
+            fs,
+            black,
+            Align::Center,
+        );
     }
     if let Some(t) = &p.y.title {
         let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
-        out.push(Prim::Text { x, y: (area.y0 + area.y1) / 2.0, text: t.clone(), size: fs, color: black, align: Align::Center, vertical: true });
+        out.push(Prim::Text {
+            x,
+            y: (area.y0 + area.y1) / 2.0,
+            text: t.clone(),
+            size: fs,
+            color: black,
+            align: Align::Center,
+            vertical: true,
+        });
     }
     if let Some(t) = &p.title {
-        let size = 1.2 * fs;
+        let size = plot.title_size;
         let top = area.y0 - TITLE_PAD - text::block(t, size).1;
-        push_text(out, (area.x0 + area.x1) / 2.0, top, t, size, black, Align::Center);
+        push_text(
+            out,
+            (area.x0 + area.x1) / 2.0,
+            top,
+            t,
+            size,
+            black,
+            Align::Center,
+        );
     }
     if let Some(la) = legend_area {
         place::draw_legend(out, &p.legend, la);

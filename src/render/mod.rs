@@ -28,5 +28,8 @@ pub fn render(plot: &Plot) -> Result<Rendered> {
     let scene = layout::layout(plot);
     let svg = svg::render(&scene)?;
     let pdf = pdf::render(&svg, plot.width, plot.height)?;
-    Ok(Rendered { svg: svg.into_bytes(), pdf })
+    Ok(Rendered {
+        svg: svg.into_bytes(),
+        pdf,
+    })
 }

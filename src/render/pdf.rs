@@ -56,5 +56,6 @@ pub fn render(svg: &str, width: f64, height: f64) -> Result<Vec<u8>> {
         surface.finish();
         page.finish();
     }
-    doc.finish().map_err(|e| Error::msg(format!("cannot write the PDF: {e:?}")))
+    doc.finish()
+        .map_err(|e| Error::msg(format!("cannot write the PDF: {e:?}")))
 }

@@ -45,7 +45,8 @@ pub fn legend_size(l: &Legend) -> (f64, f64) {
     }
     let (_, _, _, gap, border) = metrics(l);
     let widths = column_widths(l);
-    let w = widths.iter().sum::<f64>() + 2.0 * l.font_size * (widths.len() as f64 - 1.0) + 2.0 * border;
+    let w =
+        widths.iter().sum::<f64>() + 2.0 * l.font_size * (widths.len() as f64 - 1.0) + 2.0 * border;
     let rows = rows_of(l);
     let mut h = 0.0f64;
     for c in 0..l.columns.max(1) {
@@ -71,7 +72,12 @@ pub fn place_legend(l: &Legend, size: (f64, f64), area: &Area, obstacles: &[Area
     let at = |fx: f64, fy: f64| {
         let x0 = area.x0 + pad + fx * (area.w() - 2.0 * pad - size.0);
         let y0 = area.y0 + pad + (1.0 - fy) * (area.h() - 2.0 * pad - size.1);
-        Area { x0, y0, x1: x0 + size.0, y1: y0 + size.1 }
+        Area {
+            x0,
+            y0,
+            x1: x0 + size.0,
+            y1: y0 + size.1,
+        }
     };
     match l.position {
         LegendPos::Hidden => None,
@@ -79,18 +85,39 @@ pub fn place_legend(l: &Legend, size: (f64, f64), area: &Area, obstacles: &[Area
         LegendPos::Right => {
             let x0 = area.x1 + 2.0 * pad;
             let y0 = area.y0 + (area.h() - size.1) / 2.0;
-            Some(Area { x0, y0, x1: x0 + size.0, y1: y0 + size.1 })
+            Some(Area {
+                x0,
+                y0,
+                x1: x0 + size.0,
+                y1: y0 + size.1,
+            })
         }
         LegendPos::Bottom => {
             let x0 = area.x0 + (area.w() - size.0) / 2.0;
             let y0 = area.y1 + area.h() * 0.0 + 40.0;
-            Some(Area { x0, y0, x1: x0 + size.0, y1: y0 + size.1 })
+            Some(Area {
+                x0,
+                y0,
+                x1: x0 + size.0,
+                y1: y0 + size.1,
+            })
         }
         LegendPos::Best => {
             // matplotlib's candidate order: upper right, upper left, lower
             // left, lower right, right, center left, center right, lower
             // center, upper center, center.
-            let candidates = [(1.0, 1.0), (0.0, 1.0), (0.0, 0.0), (1.0, 0.0), (1.0, 0.5), (0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0), (0.5, 0.5)];
+            let candidates = [
+                (1.0, 1.0),
+                (0.0, 1.0),
+                (0.0, 0.0),
+                (1.0, 0.0),
+                (1.0, 0.5),
+                (0.0, 0.5),
+                (1.0, 0.5),
+                (0.5, 0.0),
+                (0.5, 1.0),
+                (0.5, 0.5),
+            ];
             candidates
                 .iter()
                 .map(|&(fx, fy)| {
@@ -117,7 +144,11 @@ pub fn draw_legend(out: &mut Vec<Prim>, l: &Legend, at: Area) {
             w: at.w(),
             h: at.h(),
             fill: Some(Color::WHITE.with_alpha(0.8)),
-            stroke: Some(Stroke { color: Color::rgb(0xcc, 0xcc, 0xcc), width: 0.8, dash: None }),
+            stroke: Some(Stroke {
+                color: Color::rgb(0xcc, 0xcc, 0xcc),
+                width: 0.8,
+                dash: None,
+            }),
         });
     }
     let widths = column_widths(l);
@@ -135,23 +166,49 @@ pub fn draw_legend(out: &mut Vec<Prim>, l: &Legend, at: Area) {
                     w: hl,
                     h: hh,
                     fill: style.fill,
-                    stroke: style.stroke.filter(|_| style.stroke_width > 0.0 && style.stroke != Some(Color::WHITE)).map(|c| Stroke { color: c, width: style.stroke_width, dash: None }),
+                    stroke: style
+                        .stroke
+                        .filter(|_| style.stroke_width > 0.0 && style.stroke != Some(Color::WHITE))
+                        .map(|c| Stroke {
+                            color: c,
+                            width: style.stroke_width,
+                            dash: None,
+                        }),
                 }),
                 Swatch::Line(style, m) => {
                     out.push(Prim::Path {
                         pts: vec![(x, cy), (x + hl, cy)],
                         closed: false,
                         fill: None,
-                        stroke: style.stroke.map(|c| Stroke { color: c, width: style.stroke_width, dash: style.dash.pattern(style.stroke_width) }),
+                        stroke: style.stroke.map(|c| Stroke {
+                            color: c,
+                            width: style.stroke_width,
+                            dash: style.dash.pattern(style.stroke_width),
+                        }),
                     });
                     if let Some((shape, d)) = m {
-                        let st = Style { fill: style.stroke, stroke: None, stroke_width: 0.0, dash: Dash::Solid };
+                        let st = Style {
+                            fill: style.stroke,
+                            stroke: None,
+                            stroke_width: 0.0,
+                            dash: Dash::Solid,
+                        };
                         out.push(marker(*shape, x + hl / 2.0, cy, *d, &st));
                     }
                 }
-                Swatch::Marker(shape, d, style) => out.push(marker(*shape, x + hl / 2.0, cy, *d, style)),
+                Swatch::Marker(shape, d, style) => {
+                    out.push(marker(*shape, x + hl / 2.0, cy, *d, style))
+                }
             }
-            push_text(out, x + hl + pad, y, &e.label, l.font_size, Color::BLACK, Align::Left);
+            push_text(
+                out,
+                x + hl + pad,
+                y,
+                &e.label,
+                l.font_size,
+                Color::BLACK,
+                Align::Left,
+            );
             y += rh + gap;
         }
         x += w + 2.0 * l.font_size;
@@ -166,7 +223,12 @@ pub fn text_area(s: &str, size: f64, x: f64, top: f64, align: Align) -> Area {
         Align::Center => x - w / 2.0,
         Align::Right => x - w,
     };
-    Area { x0, y0: top, x1: x0 + w, y1: top + h }
+    Area {
+        x0,
+        y0: top,
+        x1: x0 + w,
+        y1: top + h,
+    }
 }
 
 /// Where a fixed text goes: (x, block top, alignment).
@@ -183,7 +245,13 @@ pub fn text_anchor(t: &TextItem, (ax, ay): (f64, f64)) -> (f64, f64, Align) {
 
 /// Where a movable label goes: its asked-for position if that is free,
 /// else the nearest free spot around its point (least overlap if none is).
-pub fn place_label(t: &TextItem, anchor: (f64, f64), area: &Area, obstacles: &[Area], placed: &[Area]) -> (f64, f64, Align) {
+pub fn place_label(
+    t: &TextItem,
+    anchor: (f64, f64),
+    area: &Area,
+    obstacles: &[Area],
+    placed: &[Area],
+) -> (f64, f64, Align) {
     let own = text_anchor(t, anchor);
     let (w, h) = text::block(&t.text, t.size);
     let mut candidates = vec![own];
@@ -201,12 +269,21 @@ pub fn place_label(t: &TextItem, anchor: (f64, f64), area: &Area, obstacles: &[A
             (ax, ay + d, Align::Center),
         ]);
     }
-    let own_marker = Area { x0: ax - 1.0, y0: ay - 1.0, x1: ax + 1.0, y1: ay + 1.0 };
+    let own_marker = Area {
+        x0: ax - 1.0,
+        y0: ay - 1.0,
+        x1: ax + 1.0,
+        y1: ay + 1.0,
+    };
     let mut best: Option<(f64, (f64, f64, Align))> = None;
     for c in candidates {
         let a = text_area(&t.text, t.size, c.0, c.1, c.2);
         let mut cost: f64 = placed.iter().map(|p| a.overlap(p)).sum::<f64>() * 4.0;
-        cost += obstacles.iter().filter(|o| o.overlap(&own_marker) == 0.0).map(|o| a.overlap(o)).sum::<f64>();
+        cost += obstacles
+            .iter()
+            .filter(|o| o.overlap(&own_marker) == 0.0)
+            .map(|o| a.overlap(o))
+            .sum::<f64>();
         if !area.contains(&a) {
             cost += w * h;
         }

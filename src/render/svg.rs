@@ -6,9 +6,11 @@
 //! precision and the SVG has the figure's physical size. Dashes are drawn as
 //! separate segments (the backend has no dash attribute).
 
-use plotters_backend::text_anchor::{HPos, Pos, VPos};
-use plotters_backend::{BackendColor, BackendStyle, BackendTextStyle, DrawingBackend, FontFamily, FontTransform};
 use plotters::backend::SVGBackend;
+use plotters_backend::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{
+    BackendColor, BackendStyle, BackendTextStyle, DrawingBackend, FontFamily, FontTransform,
+};
 
 use super::color::Color;
 use super::scene::{Prim, Scene, Stroke};
@@ -35,7 +37,10 @@ impl BackendStyle for Paint {
 
 fn paint(c: Color, width_pt: f64) -> Paint {
     Paint {
-        color: BackendColor { alpha: c.a, rgb: (c.r, c.g, c.b) },
+        color: BackendColor {
+            alpha: c.a,
+            rgb: (c.r, c.g, c.b),
+        },
         width: (width_pt * UNITS_PER_PT).round().max(1.0) as u32,
     }
 }
@@ -65,9 +70,15 @@ impl BackendTextStyle for Font {
     fn family(&self) -> FontFamily<'_> {
         FontFamily::Name(text::FAMILY)
     }
-    fn layout_box(&self, s: &str) -> std::result::Result<((i32, i32), (i32, i32)), Self::FontError> {
+    fn layout_box(
+        &self,
+        s: &str,
+    ) -> std::result::Result<((i32, i32), (i32, i32)), Self::FontError> {
         let w = text::width(s, self.size / 1.24);
-        Ok(((0, 0), (w.round() as i32, (self.size / 1.24).round() as i32)))
+        Ok((
+            (0, 0),
+            (w.round() as i32, (self.size / 1.24).round() as i32),
+        ))
     }
     fn draw<E, F: FnMut(i32, i32, BackendColor) -> std::result::Result<(), E>>(
         &self,
@@ -147,18 +158,32 @@ pub fn render(scene: &Scene) -> Result<String> {
         let mut b = SVGBackend::with_string(&mut buf, (w, h));
         for prim in &scene.prims {
             match prim {
-                Prim::Rect { x, y, w, h, fill, stroke } => {
+                Prim::Rect {
+                    x,
+                    y,
+                    w,
+                    h,
+                    fill,
+                    stroke,
+                } => {
                     if let Some(f) = fill {
-                        b.draw_rect(pt((*x, *y)), pt((x + w, y + h)), &paint(*f, 1.0), true).map_err(err)?;
+                        b.draw_rect(pt((*x, *y)), pt((x + w, y + h)), &paint(*f, 1.0), true)
+                            .map_err(err)?;
                     }
                     if let Some(s) = stroke {
                         let pts = [(*x, *y), (x + w, *y), (x + w, y + h), (*x, y + h), (*x, *y)];
                         draw_stroke(&mut b, &pts, s)?;
                     }
                 }
-                Prim::Path { pts, closed, fill, stroke } => {
+                Prim::Path {
+                    pts,
+                    closed,
+                    fill,
+                    stroke,
+                } => {
                     if let Some(f) = fill {
-                        b.fill_polygon(pts.iter().copied().map(pt), &paint(*f, 1.0)).map_err(err)?;
+                        b.fill_polygon(pts.iter().copied().map(pt), &paint(*f, 1.0))
+                            .map_err(err)?;
                     }
                     if let Some(s) = stroke {
                         let mut p = pts.clone();
@@ -168,16 +193,32 @@ pub fn render(scene: &Scene) -> Result<String> {
                         draw_stroke(&mut b, &p, s)?;
                     }
                 }
-                Prim::Circle { cx, cy, r, fill, stroke } => {
+                Prim::Circle {
+                    cx,
+                    cy,
+                    r,
+                    fill,
+                    stroke,
+                } => {
                     let radius = (r * UNITS_PER_PT).round().max(1.0) as u32;
                     if let Some(f) = fill {
-                        b.draw_circle(pt((*cx, *cy)), radius, &paint(*f, 1.0), true).map_err(err)?;
+                        b.draw_circle(pt((*cx, *cy)), radius, &paint(*f, 1.0), true)
+                            .map_err(err)?;
                     }
                     if let Some(s) = stroke {
-                        b.draw_circle(pt((*cx, *cy)), radius, &paint(s.color, s.width), false).map_err(err)?;
+                        b.draw_circle(pt((*cx, *cy)), radius, &paint(s.color, s.width), false)
+                            .map_err(err)?;
                     }
                 }
-                Prim::Text { x, y, text: t, size, color, align, vertical } => {
+                Prim::Text {
+                    x,
+                    y,
+                    text: t,
+                    size,
+                    color,
+                    align,
+                    vertical,
+                } => {
                     let h = match align {
                         Align::Left => HPos::Left,
                         Align::Center => HPos::Center,
@@ -186,9 +227,16 @@ pub fn render(scene: &Scene) -> Result<String> {
                     let font = Font {
                         // The backend writes font-size = size / 1.24.
                         size: size * UNITS_PER_PT * 1.24,
-                        color: BackendColor { alpha: color.a, rgb: (color.r, color.g, color.b) },
+                        color: BackendColor {
+                            alpha: color.a,
+                            rgb: (color.r, color.g, color.b),
+                        },
                         anchor: Pos::new(h, VPos::Top),
-                        transform: if *vertical { FontTransform::Rotate270 } else { FontTransform::None },
+                        transform: if *vertical {
+                            FontTransform::Rotate270
+                        } else {
+                            FontTransform::None
+                        },
                     };
                     b.draw_text(t, &font, pt((*x, *y))).map_err(err)?;
                 }
@@ -198,7 +246,11 @@ pub fn render(scene: &Scene) -> Result<String> {
     }
     // Physical size in points; the viewBox keeps the drawing units.
     let header_old = format!("width=\"{w}\" height=\"{h}\"");
-    let header_new = format!("width=\"{}pt\" height=\"{}pt\"", fmt_pt(scene.width), fmt_pt(scene.height));
+    let header_new = format!(
+        "width=\"{}pt\" height=\"{}pt\"",
+        fmt_pt(scene.width),
+        fmt_pt(scene.height)
+    );
     Ok(paint_opacity(&buf.replacen(&header_old, &header_new, 1)))
 }
 
@@ -217,10 +269,16 @@ fn paint_opacity(svg: &str) -> String {
         let rest = &line[start + 10..];
         let end = rest.find('"').map_or(0, |e| e + 1);
         let value = &rest[..end.saturating_sub(1)];
-        let stroked = line.starts_with("<polyline") || line.starts_with("<line") || line.contains("fill=\"none\"");
+        let stroked = line.starts_with("<polyline")
+            || line.starts_with("<line")
+            || line.contains("fill=\"none\"");
         out.push_str(&line[..start]);
         if value != "1" {
-            let attr = if stroked { "stroke-opacity" } else { "fill-opacity" };
+            let attr = if stroked {
+                "stroke-opacity"
+            } else {
+                "fill-opacity"
+            };
             out.push_str(&format!(" {attr}=\"{value}\""));
         }
         out.push_str(&rest[end..]);
@@ -249,14 +307,24 @@ mod tests {
     #[test]
     fn dashes_follow_the_pattern() {
         let d = dashes(&[(0.0, 0.0), (10.0, 0.0)], &[3.0, 2.0]);
-        assert_eq!(d, vec![vec![(0.0, 0.0), (3.0, 0.0)], vec![(5.0, 0.0), (8.0, 0.0)]]);
+        assert_eq!(
+            d,
+            vec![vec![(0.0, 0.0), (3.0, 0.0)], vec![(5.0, 0.0), (8.0, 0.0)]]
+        );
     }
 
     #[test]
     fn svg_has_the_physical_size_in_points() {
-        let s = Scene { width: 518.4, height: 201.6, prims: vec![] };
+        let s = Scene {
+            width: 518.4,
+            height: 201.6,
+            prims: vec![],
+        };
         let svg = render(&s).unwrap();
-        assert!(svg.contains("width=\"518.4pt\" height=\"201.6pt\""), "{svg}");
+        assert!(
+            svg.contains("width=\"518.4pt\" height=\"201.6pt\""),
+            "{svg}"
+        );
         assert!(svg.contains("viewBox=\"0 0 5184 2016\""), "{svg}");
     }
 }

@@ -45,7 +45,9 @@ pub fn format_linear(ticks: &[f64]) -> Vec<String> {
         .map(|t| {
             let s = format!("{t:.decimals$}");
             match s.strip_prefix('-') {
-                Some(rest) if rest.chars().any(|c| c != '0' && c != '.') => format!("\u{2212}{rest}"),
+                Some(rest) if rest.chars().any(|c| c != '0' && c != '.') => {
+                    format!("\u{2212}{rest}")
+                }
                 Some(rest) => rest.to_string(),
                 None => s,
             }
@@ -94,13 +96,21 @@ mod tests {
     fn steps_match_matplotlib_on_the_seed_axes() {
         // fig2 top panel: 1.40..1.55 -> 1.40, 1.42, ..., 1.54
         let t = linear(1.40, 1.55, 9);
-        assert_eq!(format_linear(&t), ["1.40", "1.42", "1.44", "1.46", "1.48", "1.50", "1.52", "1.54"]);
+        assert_eq!(
+            format_linear(&t),
+            [
+                "1.40", "1.42", "1.44", "1.46", "1.48", "1.50", "1.52", "1.54"
+            ]
+        );
         // fig3 x: 3.80..4.02 -> step 0.025
         let t = linear(3.80, 4.02, 9);
         assert_eq!(format_linear(&t)[..3], ["3.800", "3.825", "3.850"]);
         // fig4 x: step 0.2 with a typographic minus
         let t = linear(-0.13808518, 1.00454158, 9);
-        assert_eq!(format_linear(&t), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
+        assert_eq!(
+            format_linear(&t),
+            ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]
+        );
         let t = linear(-0.3, 0.5, 9);
         assert_eq!(format_linear(&t)[0], "\u{2212}0.3");
         // fig1 y: 0..17 -> step 2

@@ -205,10 +205,14 @@ mod tests {
 
     #[test]
     fn python_nonfinite_tokens_are_floats() {
-        let v = parse(br#"{"a": NaN, "b": Infinity, "c": -Infinity, "s": "NaN Infinity"}"#).unwrap();
+        let v =
+            parse(br#"{"a": NaN, "b": Infinity, "c": -Infinity, "s": "NaN Infinity"}"#).unwrap();
         assert!(as_number(&v.get_attr("a").unwrap()).unwrap().is_nan());
         assert_eq!(as_number(&v.get_attr("b").unwrap()), Some(f64::INFINITY));
-        assert_eq!(as_number(&v.get_attr("c").unwrap()), Some(f64::NEG_INFINITY));
+        assert_eq!(
+            as_number(&v.get_attr("c").unwrap()),
+            Some(f64::NEG_INFINITY)
+        );
         assert_eq!(v.get_attr("s").unwrap().as_str(), Some("NaN Infinity"));
     }
 
@@ -216,7 +220,8 @@ mod tests {
     fn duplicate_key_is_an_error_naming_its_path() {
         let e = parse(br#"{"methods": {"zstd": {"ratio": 1.2, "ratio": 9.9}}}"#).unwrap_err();
         assert!(
-            e.message.starts_with("duplicate key `methods.zstd.ratio` in one JSON object"),
+            e.message
+                .starts_with("duplicate key `methods.zstd.ratio` in one JSON object"),
             "{}",
             e.message
         );

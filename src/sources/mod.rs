@@ -101,7 +101,10 @@ fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
 
 /// Resolves a source's files (expanding globs, in sorted order). Missing
 /// files are returned separately so the caller can apply `optional`.
-pub fn resolve(spec: &LoadedSpec, src: &Spanned<SourceSpec>) -> Result<(Vec<SourceFile>, Vec<String>)> {
+pub fn resolve(
+    spec: &LoadedSpec,
+    src: &Spanned<SourceSpec>,
+) -> Result<(Vec<SourceFile>, Vec<String>)> {
     let s = src.get_ref();
     let Some(raw) = &s.path else {
         return Ok((Vec::new(), Vec::new()));
@@ -151,12 +154,16 @@ pub fn resolve(spec: &LoadedSpec, src: &Spanned<SourceSpec>) -> Result<(Vec<Sour
                 continue;
             }
             let (format, zstd) = match (explicit, format_of(&rel)) {
-                (Some(f), inferred) => (f, inferred.is_some_and(|(_, z)| z) || rel.ends_with(".zst")),
+                (Some(f), inferred) => {
+                    (f, inferred.is_some_and(|(_, z)| z) || rel.ends_with(".zst"))
+                }
                 (None, Some(fz)) => fz,
                 (None, None) => {
                     return Err(spec.error(
                         raw.span(),
-                        format!("cannot tell the format of `{rel}` from its extension; set `format`"),
+                        format!(
+                            "cannot tell the format of `{rel}` from its extension; set `format`"
+                        ),
                     ));
                 }
             };
@@ -197,7 +204,10 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
         return Ok(out);
     }
     if s.path.is_none() {
-        return Err(spec.error(src.span(), format!("source `{name}` needs `path` or `rows`")));
+        return Err(spec.error(
+            src.span(),
+            format!("source `{name}` needs `path` or `rows`"),
+        ));
     }
     let (files, missing) = resolve(spec, src)?;
     if !missing.is_empty() {
@@ -237,7 +247,8 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
             }
         }
         if out.rows.len() == before {
-            out.notes.push(format!("{}: no records (empty file)", file.rel));
+            out.notes
+                .push(format!("{}: no records (empty file)", file.rel));
         }
     }
     out.files = files;
@@ -338,7 +349,10 @@ pub fn parse_line(rel: &str, line_no: u64, line: &[u8]) -> Result<Record> {
                 rel.to_string(),
                 Some(line_no),
                 None,
-                format!("expected a JSON object, found {}", crate::value::describe(&v)),
+                format!(
+                    "expected a JSON object, found {}",
+                    crate::value::describe(&v)
+                ),
             )),
         },
         Err(e) => {
@@ -377,11 +391,22 @@ fn read_csv(file: &SourceFile, rows: &mut Vec<Row>) -> Result<()> {
         .from_reader(open(file)?);
     let headers: Vec<Arc<str>> = rdr
         .headers()
-        .map_err(|e| Error::input(file.rel.clone(), Some(1), None, format!("invalid CSV header: {e}")))?
+        .map_err(|e| {
+            Error::input(
+                file.rel.clone(),
+                Some(1),
+                None,
+                format!("invalid CSV header: {e}"),
+            )
+        })?
         .iter()
         .enumerate()
         .map(|(i, h)| {
-            let h = if i == 0 { h.trim_start_matches('\u{feff}') } else { h };
+            let h = if i == 0 {
+                h.trim_start_matches('\u{feff}')
+            } else {
+                h
+            };
             Arc::from(h)
         })
         .collect();
@@ -423,11 +448,15 @@ fn csv_cell(cell: &str) -> Value {
     }
 }
 
-fn read_json_document(file: &SourceFile, pointer: Option<&str>, rows: &mut Vec<Row>) -> Result<Value> {
+fn read_json_document(
+    file: &SourceFile,
+    pointer: Option<&str>,
+    rows: &mut Vec<Row>,
+) -> Result<Value> {
     let mut bytes = Vec::new();
-    open(file)?.read_to_end(&mut bytes).map_err(|e| {
-        Error::input(file.rel.clone(), None, None, format!("cannot read: {e}"))
-    })?;
+    open(file)?
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input(file.rel.clone(), None, None, format!("cannot read: {e}")))?;
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let doc = json::parse(text).map_err(|e| {
         Error::input(
@@ -465,7 +494,10 @@ fn read_json_document(file: &SourceFile, pointer: Option<&str>, rows: &mut Vec<R
                 file.rel.clone(),
                 None,
                 Some(format!("{ptr}/{i}")),
-                format!("expected an object, found {}", crate::value::describe(&item)),
+                format!(
+                    "expected an object, found {}",
+                    crate::value::describe(&item)
+                ),
             )
         })?;
         rows.push(Row {
@@ -528,7 +560,10 @@ mod tests {
 
     #[test]
     fn formats_are_inferred_from_extensions() {
-        assert_eq!(format_of("a/results.jsonl.zst"), Some((Format::Jsonl, true)));
+        assert_eq!(
+            format_of("a/results.jsonl.zst"),
+            Some((Format::Jsonl, true))
+        );
         assert_eq!(format_of("x.json"), Some((Format::Json, false)));
         assert_eq!(format_of("x.CSV"), Some((Format::Csv, false)));
         assert_eq!(format_of("x.txt"), None);

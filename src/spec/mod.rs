@@ -229,6 +229,8 @@ pub struct FigureSpec {
     pub title: Option<SpannedStr>,
     /// Base font size in points (default 10, as matplotlib).
     pub font_size: Option<f64>,
+    /// Title font size in points (default 1.2 x `font_size`, matplotlib's "large").
+    pub title_size: Option<f64>,
     /// Which axis lines to draw: any of `left`, `right`, `top`, `bottom` (default all).
     pub spines: Option<Vec<String>>,
     /// Panels as `[rows, columns]` (default one column).
@@ -401,9 +403,7 @@ impl LoadedSpec {
 
 /// Finds `artifact.toml` in `start` or the nearest parent folder that has one.
 pub fn locate(start: &Path) -> Result<PathBuf> {
-    let start = start
-        .canonicalize()
-        .map_err(|e| Error::io(start, e))?;
+    let start = start.canonicalize().map_err(|e| Error::io(start, e))?;
     for dir in start.ancestors() {
         let candidate = dir.join(SPEC_FILE);
         if candidate.is_file() {
@@ -452,8 +452,13 @@ mod tests {
     #[test]
     fn unknown_key_points_at_its_line_and_column() {
         let text = "[sources.a]\npath = \"a.jsonl\"\nformt = \"csv\"\n";
-        let e = parse(text, Path::new("artifact.toml")).unwrap_err().to_string();
-        assert!(e.starts_with("artifact.toml:3:1: unknown field `formt`"), "{e}");
+        let e = parse(text, Path::new("artifact.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("artifact.toml:3:1: unknown field `formt`"),
+            "{e}"
+        );
         assert!(e.contains("3 | formt = \"csv\"\n  | ^^^^^"), "{e}");
     }
 

@@ -73,10 +73,30 @@ pub struct Agg<'s> {
 }
 
 const OPS: &[&str] = &[
-    "count", "sum", "mean", "weighted_mean", "median", "quantile", "min", "max", "std", "ci95",
-    "first", "last", "cell", "expr",
+    "count",
+    "sum",
+    "mean",
+    "weighted_mean",
+    "median",
+    "quantile",
+    "min",
+    "max",
+    "std",
+    "ci95",
+    "first",
+    "last",
+    "cell",
+    "expr",
 ];
-const OPTIONS: &[&str] = &["weight", "q", "bound", "method", "seed", "resamples", "level"];
+const OPTIONS: &[&str] = &[
+    "weight",
+    "q",
+    "bound",
+    "method",
+    "seed",
+    "resamples",
+    "level",
+];
 
 impl<'s> Agg<'s> {
     /// Compiles an aggregate written as `"count"` or `{ op = "expr", ... }`.
@@ -120,12 +140,18 @@ impl<'s> Agg<'s> {
         let [name] = ops.as_slice() else {
             return Err(spec.error(
                 span,
-                format!("an aggregate names exactly one operation, found {}", ops.len()),
+                format!(
+                    "an aggregate names exactly one operation, found {}",
+                    ops.len()
+                ),
             ));
         };
         let name = *name;
         if !for_number && (name == "cell" || name == "expr") {
-            return Err(spec.error(span, format!("`{name}` is for numbers, not group aggregates")));
+            return Err(spec.error(
+                span,
+                format!("`{name}` is for numbers, not group aggregates"),
+            ));
         }
         let str_opt = |key: &str| -> Result<Option<&'s str>> {
             match table.get(key) {
@@ -180,16 +206,24 @@ impl<'s> Agg<'s> {
                 let bound = match str_opt("bound")? {
                     Some("low") => Bound::Low,
                     Some("high") => Bound::High,
-                    _ => return Err(spec.error(span, "`ci95` needs `bound = \"low\"` or `\"high\"`")),
+                    _ => {
+                        return Err(spec.error(span, "`ci95` needs `bound = \"low\"` or `\"high\"`"));
+                    }
                 };
                 let level = num_opt("level")?.unwrap_or(0.95);
                 let bootstrap = match str_opt("method")? {
                     None | Some("t") => None,
                     Some("bootstrap") => {
                         let seed = num_opt("seed")?.ok_or_else(|| {
-                            spec.error(span.clone(), "a bootstrap needs a fixed `seed` (it is recorded with the number)")
+                            spec.error(
+                                span.clone(),
+                                "a bootstrap needs a fixed `seed` (it is recorded with the number)",
+                            )
                         })?;
-                        Some((num_opt("resamples")?.unwrap_or(10_000.0) as usize, seed as u64))
+                        Some((
+                            num_opt("resamples")?.unwrap_or(10_000.0) as usize,
+                            seed as u64,
+                        ))
                     }
                     Some(other) => {
                         return Err(spec.error(
@@ -244,7 +278,11 @@ impl<'s> Agg<'s> {
                         list_origins(rows)
                     )));
                 }
-                let row = if self.op == Op::Last { rows.last() } else { rows.first() };
+                let row = if self.op == Op::Last {
+                    rows.last()
+                } else {
+                    rows.first()
+                };
                 let row = row.ok_or_else(|| Error::msg("no rows"))?;
                 return expr().eval_row(globals, row);
             }
@@ -352,7 +390,9 @@ pub fn finite_number(row: &Row, field: &str, v: &Value) -> Result<f64> {
         Some(x) => Err(field_error(
             row,
             field,
-            format!("{x} is not a finite number (say in the spec how to treat it, e.g. filter `{field} is finite`)"),
+            format!(
+                "{x} is not a finite number (say in the spec how to treat it, e.g. filter `{field} is finite`)"
+            ),
         )),
         None => Err(field_error(
             row,

@@ -60,7 +60,8 @@ pub fn build(spec: &LoadedSpec) -> Result<Catalog> {
         if spec.spec.tables.contains_key(name) {
             return Err(spec.error(src.span(), format!("`{name}` is both a source and a table")));
         }
-        let loaded = sources::load(spec, name, src).map_err(|e| e.context(format!("source `{name}`")))?;
+        let loaded =
+            sources::load(spec, name, src).map_err(|e| e.context(format!("source `{name}`")))?;
         if let Some(reason) = &loaded.missing {
             cat.notes.push(format!("skip: {reason}"));
         }
@@ -71,7 +72,11 @@ pub fn build(spec: &LoadedSpec) -> Result<Catalog> {
             globals.meta.insert(name.as_str(), meta);
         }
         cat.files.insert(name.clone(), loaded.files);
-        let unavailable = if loaded.rows.is_empty() { loaded.missing } else { None };
+        let unavailable = if loaded.rows.is_empty() {
+            loaded.missing
+        } else {
+            None
+        };
         cat.tables.insert(
             name.clone(),
             Arc::new(Table {
@@ -105,7 +110,10 @@ fn build_table(
     if visiting.iter().any(|v| v == name) {
         return Err(spec.error(
             tspec.span(),
-            format!("tables depend on each other in a cycle: {} -> {name}", visiting.join(" -> ")),
+            format!(
+                "tables depend on each other in a cycle: {} -> {name}",
+                visiting.join(" -> ")
+            ),
         ));
     }
     visiting.push(name.to_string());

@@ -149,10 +149,16 @@ pub fn str_list(spec: &LoadedSpec, raw: &Raw, what: &str) -> Result<Vec<String>>
             .iter()
             .map(|v| match v {
                 toml::Value::String(s) => Ok(s.clone()),
-                _ => Err(spec.error(raw.span(), format!("{what} must be a string or a list of strings"))),
+                _ => Err(spec.error(
+                    raw.span(),
+                    format!("{what} must be a string or a list of strings"),
+                )),
             })
             .collect(),
-        _ => Err(spec.error(raw.span(), format!("{what} must be a string or a list of strings"))),
+        _ => Err(spec.error(
+            raw.span(),
+            format!("{what} must be a string or a list of strings"),
+        )),
     }
 }
 
@@ -186,7 +192,8 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
         ));
     };
     let per = |raw: &Option<Raw>| -> Result<Vec<String>> {
-        raw.as_ref().map_or(Ok(Vec::new()), |r| str_list(spec, r, "`per`"))
+        raw.as_ref()
+            .map_or(Ok(Vec::new()), |r| str_list(spec, r, "`per`"))
     };
     Ok(match *verb {
         "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
@@ -204,10 +211,12 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
             value: s.value.clone().unwrap_or_else(|| "value".into()),
         },
         "lookup" => {
-            let on = s
-                .on
-                .as_ref()
-                .ok_or_else(|| spec.error(span.clone(), "`lookup` needs `on` (the key field or fields)"))?;
+            let on = s.on.as_ref().ok_or_else(|| {
+                spec.error(
+                    span.clone(),
+                    "`lookup` needs `on` (the key field or fields)",
+                )
+            })?;
             let unmatched = match s.unmatched.as_ref().map(|u| u.get_ref().as_str()) {
                 None | Some("drop") => Unmatched::Drop,
                 Some("keep") => Unmatched::Keep,
@@ -307,21 +316,34 @@ fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>>
                 order: None,
             }),
             toml::Value::Table(t) => {
-                if let Some(bad) = t.keys().find(|k| !["by", "descending", "order"].contains(&k.as_str())) {
-                    return Err(spec.error(span.clone(), format!("unknown sort key option `{bad}` (by, descending, order)")));
+                if let Some(bad) = t
+                    .keys()
+                    .find(|k| !["by", "descending", "order"].contains(&k.as_str()))
+                {
+                    return Err(spec.error(
+                        span.clone(),
+                        format!("unknown sort key option `{bad}` (by, descending, order)"),
+                    ));
                 }
                 let by = match t.get("by") {
                     Some(toml::Value::String(s)) => s,
-                    _ => return Err(spec.error(span.clone(), "a sort key table needs `by = \"expression\"`")),
+                    _ => {
+                        return Err(spec
+                            .error(span.clone(), "a sort key table needs `by = \"expression\"`"));
+                    }
                 };
                 let descending = match t.get("descending") {
                     None => false,
                     Some(toml::Value::Boolean(b)) => *b,
-                    Some(_) => return Err(spec.error(span.clone(), "`descending` is true or false")),
+                    Some(_) => {
+                        return Err(spec.error(span.clone(), "`descending` is true or false"));
+                    }
                 };
                 let order = match t.get("order") {
                     None => None,
-                    Some(toml::Value::Array(a)) => Some(a.iter().map(crate::sources::toml_to_value).collect()),
+                    Some(toml::Value::Array(a)) => {
+                        Some(a.iter().map(crate::sources::toml_to_value).collect())
+                    }
                     Some(_) => return Err(spec.error(span.clone(), "`order` is a list of values")),
                 };
                 Ok(SortKey {
@@ -330,7 +352,10 @@ fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>>
                     order,
                 })
             }
-            _ => Err(spec.error(span.clone(), "a sort key is an expression or { by, descending, order }")),
+            _ => Err(spec.error(
+                span.clone(),
+                "a sort key is an expression or { by, descending, order }",
+            )),
         })
         .collect()
 }
@@ -440,7 +465,8 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             fields,
             unmatched,
         } => {
-            let other = (env.tables)(table).ok_or_else(|| Error::msg(format!("no table `{table}`")))?;
+            let other =
+                (env.tables)(table).ok_or_else(|| Error::msg(format!("no table `{table}`")))?;
             let mut index: HashMap<Key, &Row> = HashMap::with_capacity(other.rows.len());
             for r in &other.rows {
                 require_fields(r, on, "lookup")?;
@@ -478,12 +504,15 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 }
                 let mut rec = (*r.fields).clone();
                 match (as_, found) {
-                    (Some(name), Some(m)) => rec.insert(name.as_str(), Value::from_dyn_object(m.fields.clone())),
+                    (Some(name), Some(m)) => {
+                        rec.insert(name.as_str(), Value::from_dyn_object(m.fields.clone()))
+                    }
                     (Some(name), None) => rec.insert(name.as_str(), Value::from(())),
                     (None, m) => match fields {
                         Some(list) => {
                             for f in list {
-                                let v = m.and_then(|m| m.get(f)).cloned().unwrap_or(Value::from(()));
+                                let v =
+                                    m.and_then(|m| m.get(f)).cloned().unwrap_or(Value::from(()));
                                 rec.insert(f.as_str(), v);
                             }
                         }
@@ -504,7 +533,11 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 });
             }
             if !missed.is_empty() {
-                let action = if *unmatched == Unmatched::Drop { "dropped" } else { "kept with null fields" };
+                let action = if *unmatched == Unmatched::Drop {
+                    "dropped"
+                } else {
+                    "kept with null fields"
+                };
                 let shown: Vec<&str> = missed.iter().take(5).map(String::as_str).collect();
                 env.notes.push(format!(
                     "{} row(s) had no match in `{table}` on {} and were {action}: {}{}",
@@ -521,14 +554,22 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             for t in tables {
                 let other = (env.tables)(t).ok_or_else(|| Error::msg(format!("no table `{t}`")))?;
                 if let Some(reason) = &other.unavailable {
-                    env.notes.push(format!("union: `{t}` is unavailable ({reason}); its rows are left out"));
+                    env.notes.push(format!(
+                        "union: `{t}` is unavailable ({reason}); its rows are left out"
+                    ));
                     continue;
                 }
                 match only_new {
                     None => out.extend(other.rows.iter().cloned()),
                     Some(keys) => {
                         let seen: HashSet<Key> = out.iter().map(|r| key_of(r, keys)).collect();
-                        out.extend(other.rows.iter().filter(|r| !seen.contains(&key_of(r, keys))).cloned());
+                        out.extend(
+                            other
+                                .rows
+                                .iter()
+                                .filter(|r| !seen.contains(&key_of(r, keys)))
+                                .cloned(),
+                        );
                     }
                 }
             }
@@ -619,7 +660,11 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             let mut pts: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
             for r in &rows {
                 let mut p = Vec::new();
-                for (f, sign) in maximize.iter().map(|f| (f, 1.0)).chain(minimize.iter().map(|f| (f, -1.0))) {
+                for (f, sign) in maximize
+                    .iter()
+                    .map(|f| (f, 1.0))
+                    .chain(minimize.iter().map(|f| (f, -1.0)))
+                {
                     let v = r.get(f).cloned().unwrap_or(Value::UNDEFINED);
                     p.push(sign * finite_number(r, f, &v)?);
                 }
@@ -671,7 +716,9 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 }
             }
             if replaced > 0 {
-                env.notes.push(format!("unique: {replaced} repeated row(s) dropped (keep = {keep})"));
+                env.notes.push(format!(
+                    "unique: {replaced} repeated row(s) dropped (keep = {keep})"
+                ));
             }
             out
         }

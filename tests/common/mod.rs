@@ -28,7 +28,11 @@ fn copy_dir(from: &Path, to: &Path) {
 /// A temporary copy of the demo paper's spec and data (no outputs).
 pub fn paper_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(root().join("paper/artifact.toml"), dir.path().join("artifact.toml")).unwrap();
+    std::fs::copy(
+        root().join("paper/artifact.toml"),
+        dir.path().join("artifact.toml"),
+    )
+    .unwrap();
     copy_dir(&root().join("paper/data"), &dir.path().join("data"));
     dir
 }
@@ -73,7 +77,11 @@ pub fn csv(dir: &Path, name: &str) -> Vec<std::collections::HashMap<String, Stri
     rdr.records()
         .map(|r| {
             let r = r.unwrap();
-            headers.iter().cloned().zip(r.iter().map(String::from)).collect()
+            headers
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
         })
         .collect()
 }
@@ -87,7 +95,12 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
             if e.file_type().unwrap().is_dir() {
                 walk(base, &e.path(), out);
             } else {
-                let rel = e.path().strip_prefix(base).unwrap().to_string_lossy().into_owned();
+                let rel = e
+                    .path()
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 out.push((rel, std::fs::read(e.path()).unwrap()));
             }
         }
