@@ -114,3 +114,14 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
 }
+
+/// A temporary copy of the demo paper's spec with `data/` taken from
+/// `tests/fixtures/NAME` (which holds `compression/` and `offload/`).
+pub fn paper_with_data(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(root().join("paper/artifact.toml"), dir.path().join("artifact.toml")).unwrap();
+    for part in ["compression", "offload"] {
+        copy_dir(&root().join("tests/fixtures").join(name).join(part), &dir.path().join("data").join(part));
+    }
+    dir
+}
