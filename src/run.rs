@@ -14,7 +14,7 @@ use crate::figures::{self, Outcome};
 use crate::numbers::{self, Number};
 use crate::output::{OutputFile, write_atomic};
 use crate::spec::LoadedSpec;
-use crate::tables::{self, Catalog};
+use crate::tables::Catalog;
 
 /// What a figure produced.
 #[derive(Debug)]
@@ -30,8 +30,8 @@ pub struct FigureBuild {
 /// Everything computed for a spec.
 #[derive(Debug, Default)]
 pub struct Build {
-    /// The built tables (inputs, notes).
-    pub catalog: Catalog,
+    /// The files each source read.
+    pub files: indexmap::IndexMap<String, Vec<crate::sources::SourceFile>>,
     /// The computed numbers.
     pub numbers: Vec<Number>,
     /// Files of the numbers (macros.tex, macros.typ, numbers.json), if all numbers succeeded.
@@ -75,37 +75,27 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
             )));
         }
     }
-    let catalog = tables::build(spec)?;
-    let mut b = Build {
-        notes: catalog.notes.clone(),
-        ..Build::default()
-    };
-    let (nums, globals) = match numbers::compute(spec, &catalog) {
-        Ok((nums, g)) => {
-            for (key, reason) in &nums.skipped {
-                b.notes.push(format!("skip: number `{key}`: {reason}"));
+    let catalog = Catalog::new(spec)?;
+    catalog.check_spec()?;
+    let mut b = Build::default();
+    let (nums, globals) = numbers::compute(spec, &catalog);
+    for (key, reason) in &nums.skipped {
+        b.notes.push(format!("skip: number `{key}`: {reason}"));
+    }
+    b.numbers = nums.list.clone();
+    if nums.errors.is_empty() {
+        match crate::emit::emit(spec, &nums.list) {
+            Ok(files) => {
+                b.number_outputs = files
+                    .into_iter()
+                    .map(|(f, bytes)| OutputFile { rel: rel(&spec.spec.output.generated, f), bytes })
+                    .collect();
             }
-            b.numbers = nums.list.clone();
-            match crate::emit::emit(spec, &nums.list) {
-                Ok(files) => {
-                    b.number_outputs = files
-                        .into_iter()
-                        .map(|(f, bytes)| OutputFile {
-                            rel: rel(&spec.spec.output.generated, f),
-                            bytes,
-                        })
-                        .collect();
-                }
-                Err(e) => b.errors.push(e.context("numbers")),
-            }
-            (Some(nums), g)
+            Err(e) => b.errors.push(e.context("numbers")),
         }
-        Err(e) => {
-            b.errors.push(e);
-            (None, catalog.globals.clone())
-        }
-    };
-    let _ = nums;
+    } else {
+        b.errors.extend(nums.errors);
+    }
     // Compile each figure (cheap, reads the tables), then render in parallel.
     let mut plots = Vec::new();
     for (name, fig) in &spec.spec.figures {
@@ -156,7 +146,8 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
             Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
         }
     }
-    b.catalog = catalog;
+    b.notes.splice(0..0, catalog.notes());
+    b.files = catalog.files();
     Ok(b)
 }
 

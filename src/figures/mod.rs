@@ -75,7 +75,7 @@ fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f
 /// Compiles figure `name` against the built tables and numbers.
 pub fn compile(
     spec: &LoadedSpec,
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     name: &str,
     fig: &Spanned<FigureSpec>,
@@ -181,12 +181,7 @@ pub fn compile(
             let rows: Vec<Row> = match &l.data {
                 None => Vec::new(),
                 Some(d) => {
-                    let Some(table) = cat.get(d.get_ref()) else {
-                        return Err(spec.error(
-                            d.span(),
-                            format!("no table or source named `{}`", d.get_ref()),
-                        ));
-                    };
+                    let table = cat.lookup(d.get_ref(), d.span())?;
                     sources.extend(table.sources.iter().cloned());
                     if let Some(reason) = &table.unavailable {
                         notes.push(format!(
@@ -324,7 +319,7 @@ pub fn compile(
 #[allow(clippy::too_many_arguments)]
 fn resolve_axis(
     spec: &LoadedSpec,
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     a: &AxisSpec,
     ext: &Extent,
@@ -428,7 +423,7 @@ fn auto_domain(ext: &Extent, log: bool) -> (f64, f64) {
 
 fn explicit_ticks(
     spec: &LoadedSpec,
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     raw: &Raw,
 ) -> Result<Vec<(f64, String)>> {
@@ -454,9 +449,7 @@ fn explicit_ticks(
                 _ => Err(spec.error(span.clone(), format!("tick table needs `{k}` (a string)"))),
             };
             let (data, value, label) = (get("data")?, get("value")?, get("label")?);
-            let table = cat
-                .get(data)
-                .ok_or_else(|| spec.error(span.clone(), format!("no table `{data}`")))?;
+            let table = cat.lookup(data, span.clone())?;
             let ve = Expr::compile_str(spec, value, span.clone())?;
             let le = Expr::compile_str(spec, label, span.clone())?;
             table

@@ -43,6 +43,8 @@ pub struct Numbers {
     pub list: Vec<Number>,
     /// Numbers skipped because their table is unavailable: (key, reason).
     pub skipped: Vec<(String, String)>,
+    /// Numbers that failed, each with its error.
+    pub errors: Vec<Error>,
 }
 
 /// Whether `key` can be used from LaTeX and typst (letters, digits, `-`,
@@ -54,8 +56,9 @@ pub fn valid_key(key: &str) -> bool {
 }
 
 /// Computes every number; returns them and the globals extended with
-/// `n` (texts) and `v` (values). All failing numbers are reported together.
-pub fn compute(spec: &LoadedSpec, cat: &Catalog) -> Result<(Numbers, Arc<Globals>)> {
+/// `n` (texts) and `v` (values) of those that succeeded. A failing number
+/// does not stop the others; failures are in [`Numbers::errors`].
+pub fn compute(spec: &LoadedSpec, cat: &Catalog<'_>) -> (Numbers, Arc<Globals>) {
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
     let mut errors = Vec::new();
@@ -78,22 +81,19 @@ pub fn compute(spec: &LoadedSpec, cat: &Catalog) -> Result<(Numbers, Arc<Globals
             Err(e) => errors.push(e.context(format!("number `{key}`"))),
         }
         if let Some(t) = raw.get_ref().table.as_ref()
-            && let Some(table) = cat.get(t.get_ref())
+            && let Ok(table) = cat.table(t.get_ref())
             && let Some(reason) = &table.unavailable
         {
             out.skipped.push((key.clone(), reason.clone()));
         }
     }
-    match errors.len() {
-        0 => Ok((out, Arc::new(globals))),
-        1 => Err(errors.pop().expect("one")),
-        _ => Err(Error::Many(errors)),
-    }
+    out.errors = errors;
+    (out, Arc::new(globals))
 }
 
 fn compute_one(
     spec: &LoadedSpec,
-    cat: &Catalog,
+    cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     key: &str,
     raw: &toml::Spanned<crate::spec::NumberSpec>,
@@ -109,12 +109,7 @@ fn compute_one(
             (Vec::new(), None, BTreeSet::new())
         }
         Some(t) => {
-            let Some(table) = cat.get(t.get_ref()) else {
-                return Err(spec.error(
-                    t.span(),
-                    format!("no table or source named `{}`", t.get_ref()),
-                ));
-            };
+            let table = cat.lookup(t.get_ref(), t.span())?;
             if table.unavailable.is_some() {
                 return Ok(None);
             }

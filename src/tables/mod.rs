@@ -1,10 +1,13 @@
 //! Tables: sources transformed by the spec's steps.
 //!
-//! A table is built from its `from` (a source or another table) by applying
-//! its steps in order. Tables are built on demand in dependency order; a
-//! cycle is a spec error. A table whose source is an optional, missing file
-//! is *unavailable*: it has no rows and carries the reason, so the figures
-//! and numbers that need it are skipped with that reason, never silently.
+//! The [`Catalog`] builds a table the first time something asks for it
+//! (a number, a figure, another table), in dependency order; a cycle is a
+//! spec error. So a run reads only the sources that the outputs it builds
+//! need, and a broken source fails only what depends on it.
+//!
+//! A table whose source is an optional, missing file is *unavailable*: it
+//! has no rows and carries the reason, so the figures and numbers that need
+//! it are skipped with that reason, never silently.
 
 pub mod aggregate;
 pub mod steps;
@@ -32,150 +35,201 @@ pub struct Table {
     pub sources: BTreeSet<String>,
 }
 
-/// All sources and tables of a spec, built.
-#[derive(Debug, Default)]
-pub struct Catalog {
-    /// Tables and sources (a source is a table without steps), by name.
-    pub tables: IndexMap<String, Arc<Table>>,
-    /// Globals: the `meta` of JSON-document sources.
+/// Sources and tables of a spec, built on demand and kept.
+pub struct Catalog<'s> {
+    spec: &'s LoadedSpec,
+    built: RefCell<IndexMap<String, std::result::Result<Arc<Table>, String>>>,
+    visiting: RefCell<Vec<String>>,
+    files: RefCell<IndexMap<String, Vec<SourceFile>>>,
+    notes: RefCell<Vec<String>>,
+    /// Globals: the `meta` of every JSON-document source.
     pub globals: Arc<Globals>,
-    /// Every input file read, by source.
-    pub files: IndexMap<String, Vec<SourceFile>>,
-    /// Reports for the user (skips, dropped rows, empty files).
-    pub notes: Vec<String>,
 }
 
-impl Catalog {
-    /// The table or source `name`.
-    pub fn get(&self, name: &str) -> Option<Arc<Table>> {
-        self.tables.get(name).cloned()
+impl std::fmt::Debug for Catalog<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Catalog({} built)", self.built.borrow().len())
     }
 }
 
-/// Loads every source and builds every table of the spec.
-pub fn build(spec: &LoadedSpec) -> Result<Catalog> {
-    let mut cat = Catalog::default();
-    let mut globals = Globals::default();
-    for (name, src) in &spec.spec.sources {
-        if spec.spec.tables.contains_key(name) {
-            return Err(spec.error(src.span(), format!("`{name}` is both a source and a table")));
+/// Whether a source is a JSON document (its `meta` is loaded up front,
+/// because any template may read it).
+fn is_document(spec: &LoadedSpec, name: &str) -> bool {
+    let Some(src) = spec.spec.sources.get(name) else { return false };
+    let s = src.get_ref();
+    s.records.is_some()
+        || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
+        || matches!(s.path.as_ref().map(|p| p.get_ref()), Some(toml::Value::String(p)) if p.ends_with(".json") || p.ends_with(".json.zst"))
+}
+
+impl<'s> Catalog<'s> {
+    /// A catalog over `spec`; checks names and loads JSON documents' `meta`.
+    pub fn new(spec: &'s LoadedSpec) -> Result<Catalog<'s>> {
+        for (name, src) in &spec.spec.sources {
+            if spec.spec.tables.contains_key(name) {
+                return Err(spec.error(src.span(), format!("`{name}` is both a source and a table")));
+            }
         }
-        let loaded =
-            sources::load(spec, name, src).map_err(|e| e.context(format!("source `{name}`")))?;
+        let mut cat = Catalog {
+            spec,
+            built: RefCell::new(IndexMap::new()),
+            visiting: RefCell::new(Vec::new()),
+            files: RefCell::new(IndexMap::new()),
+            notes: RefCell::new(Vec::new()),
+            globals: Arc::new(Globals::default()),
+        };
+        let mut globals = Globals::default();
+        for name in spec.spec.sources.keys().filter(|n| is_document(spec, n)) {
+            if let Some(meta) = cat.load_source(name)? {
+                globals.meta.insert(name.as_str(), meta);
+            }
+        }
+        cat.globals = Arc::new(globals);
+        Ok(cat)
+    }
+
+    /// Checks every table of the spec without reading data: the names it
+    /// reads exist and its steps and expressions compile.
+    pub fn check_spec(&self) -> Result<()> {
+        let spec = self.spec;
+        for t in spec.spec.tables.values() {
+            let t = t.get_ref();
+            let from = t.from.get_ref();
+            if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
+                return Err(spec.error(t.from.span(), format!("no source or table named `{from}`")));
+            }
+            for raw in &t.steps {
+                for dep in steps::compile(spec, raw)?.dependencies() {
+                    if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
+                        return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The table or source `name`, built if needed.
+    pub fn table(&self, name: &str) -> Result<Arc<Table>> {
+        if let Some(done) = self.built.borrow().get(name) {
+            return done.clone().map_err(Error::msg);
+        }
+        let result = if self.spec.spec.sources.contains_key(name) {
+            self.load_source(name).map(|_| ())
+        } else {
+            self.build_table(name).map(|_| ())
+        };
+        if let Err(e) = result {
+            let msg = e.to_string();
+            self.built.borrow_mut().entry(name.to_string()).or_insert(Err(msg));
+            return Err(e);
+        }
+        self.built.borrow().get(name).expect("built").clone().map_err(Error::msg)
+    }
+
+    /// The table or source `name` named at `span` of the spec: a spec error
+    /// when there is no such name.
+    pub fn lookup(&self, name: &str, span: std::ops::Range<usize>) -> Result<Arc<Table>> {
+        if !self.spec.spec.tables.contains_key(name) && !self.spec.spec.sources.contains_key(name) {
+            return Err(self.spec.error(span, format!("no table or source named `{name}`")));
+        }
+        self.table(name)
+    }
+
+    /// Reports for the user (skips, dropped rows, empty files).
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.borrow().clone()
+    }
+
+    /// The files each loaded source read.
+    pub fn files(&self) -> IndexMap<String, Vec<SourceFile>> {
+        self.files.borrow().clone()
+    }
+
+    fn load_source(&self, name: &str) -> Result<Option<crate::value::Value>> {
+        let src = &self.spec.spec.sources[name];
+        let loaded = sources::load(self.spec, name, src).map_err(|e| e.context(format!("source `{name}`")))?;
+        let mut notes = self.notes.borrow_mut();
         if let Some(reason) = &loaded.missing {
-            cat.notes.push(format!("skip: {reason}"));
+            notes.push(format!("skip: {reason}"));
         }
         for note in &loaded.notes {
-            cat.notes.push(format!("source `{name}`: {note}"));
+            notes.push(format!("source `{name}`: {note}"));
         }
-        if let Some(meta) = loaded.meta {
-            globals.meta.insert(name.as_str(), meta);
-        }
-        cat.files.insert(name.clone(), loaded.files);
-        let unavailable = if loaded.rows.is_empty() {
-            loaded.missing
-        } else {
-            None
-        };
-        cat.tables.insert(
-            name.clone(),
-            Arc::new(Table {
+        self.files.borrow_mut().insert(name.to_string(), loaded.files);
+        let unavailable = if loaded.rows.is_empty() { loaded.missing } else { None };
+        self.built.borrow_mut().insert(
+            name.to_string(),
+            Ok(Arc::new(Table {
                 rows: loaded.rows,
                 unavailable,
-                sources: BTreeSet::from([name.clone()]),
-            }),
+                sources: BTreeSet::from([name.to_string()]),
+            })),
         );
+        Ok(loaded.meta)
     }
-    cat.globals = Arc::new(globals);
-    let built = RefCell::new(cat);
-    let mut visiting = Vec::new();
-    for name in spec.spec.tables.keys() {
-        build_table(spec, name, &built, &mut visiting)?;
-    }
-    Ok(built.into_inner())
-}
 
-fn build_table(
-    spec: &LoadedSpec,
-    name: &str,
-    cat: &RefCell<Catalog>,
-    visiting: &mut Vec<String>,
-) -> Result<Arc<Table>> {
-    if let Some(t) = cat.borrow().get(name) {
-        return Ok(t);
-    }
-    let Some(tspec) = spec.spec.tables.get(name) else {
-        return Err(Error::msg(format!("no source or table `{name}`")));
-    };
-    if visiting.iter().any(|v| v == name) {
-        return Err(spec.error(
-            tspec.span(),
-            format!(
-                "tables depend on each other in a cycle: {} -> {name}",
-                visiting.join(" -> ")
-            ),
-        ));
-    }
-    visiting.push(name.to_string());
-    let t = tspec.get_ref();
-    let from = t.from.get_ref();
-    if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
-        return Err(spec.error(t.from.span(), format!("no source or table named `{from}`")));
-    }
-    let steps = t
-        .steps
-        .iter()
-        .map(|s| steps::compile(spec, s))
-        .collect::<Result<Vec<_>>>()?;
-    // Build what the steps read first (checking names against the spec).
-    for (step, raw) in steps.iter().zip(&t.steps) {
-        for dep in step.dependencies() {
-            if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
-            }
-            build_table(spec, dep, cat, visiting)?;
-        }
-    }
-    let input = build_table(spec, from, cat, visiting)?;
-    visiting.pop();
-
-    let globals = cat.borrow().globals.clone();
-    let mut sources = input.sources.clone();
-    let mut unavailable = input.unavailable.clone();
-    let mut notes = Vec::new();
-    let mut rows = input.rows.clone();
-    for (i, (step, raw)) in steps.iter().zip(&t.steps).enumerate() {
-        for dep in step.dependencies() {
-            let dep_t = cat.borrow().get(dep).expect("built above");
-            sources.extend(dep_t.sources.iter().cloned());
-            if let (steps::Step::Lookup { .. }, Some(reason)) = (step, &dep_t.unavailable) {
-                unavailable.get_or_insert_with(|| reason.clone());
-            }
-        }
-        let lookup = |n: &str| cat.borrow().get(n);
-        let mut env = steps::StepEnv {
-            globals: &globals,
-            tables: &lookup,
-            notes: &mut notes,
+    fn build_table(&self, name: &str) -> Result<Arc<Table>> {
+        let spec = self.spec;
+        let Some(tspec) = spec.spec.tables.get(name) else {
+            return Err(Error::msg(format!("no source or table `{name}`")));
         };
-        rows = steps::apply(step, rows, &mut env).map_err(|e| {
-            let (line, _, _) = crate::error::line_col(&spec.text, raw.span().start);
-            e.context(format!(
-                "table `{name}`, step {} ({}, artifact.toml line {line})",
-                i + 1,
-                step.verb()
-            ))
-        })?;
+        if self.visiting.borrow().iter().any(|v| v == name) {
+            return Err(spec.error(
+                tspec.span(),
+                format!("tables depend on each other in a cycle: {} -> {name}", self.visiting.borrow().join(" -> ")),
+            ));
+        }
+        let t = tspec.get_ref();
+        let from = t.from.get_ref();
+        if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
+            return Err(spec.error(t.from.span(), format!("no source or table named `{from}`")));
+        }
+        let steps = t.steps.iter().map(|s| steps::compile(spec, s)).collect::<Result<Vec<_>>>()?;
+        self.visiting.borrow_mut().push(name.to_string());
+        let deps = (|| -> Result<Arc<Table>> {
+            // Build what the steps read first (checking names against the spec).
+            for (step, raw) in steps.iter().zip(&t.steps) {
+                for dep in step.dependencies() {
+                    if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
+                        return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
+                    }
+                    self.table(dep)?;
+                }
+            }
+            self.table(from)
+        })();
+        self.visiting.borrow_mut().pop();
+        let input = deps?;
+
+        let mut sources = input.sources.clone();
+        let mut unavailable = input.unavailable.clone();
+        let mut notes = Vec::new();
+        let mut rows = input.rows.clone();
+        for (i, (step, raw)) in steps.iter().zip(&t.steps).enumerate() {
+            for dep in step.dependencies() {
+                let dep_t = self.table(dep)?;
+                sources.extend(dep_t.sources.iter().cloned());
+                if let (steps::Step::Lookup { .. }, Some(reason)) = (step, &dep_t.unavailable) {
+                    unavailable.get_or_insert_with(|| reason.clone());
+                }
+            }
+            let lookup = |n: &str| self.table(n).ok();
+            let mut env = steps::StepEnv {
+                globals: &self.globals,
+                tables: &lookup,
+                notes: &mut notes,
+            };
+            rows = steps::apply(step, rows, &mut env).map_err(|e| {
+                let (line, _, _) = crate::error::line_col(&spec.text, raw.span().start);
+                e.context(format!("table `{name}`, step {} ({}, artifact.toml line {line})", i + 1, step.verb()))
+            })?;
+        }
+        let table = Arc::new(Table { rows, unavailable, sources });
+        self.notes
+            .borrow_mut()
+            .extend(notes.into_iter().map(|n| format!("table `{name}`: {n}")));
+        self.built.borrow_mut().insert(name.to_string(), Ok(table.clone()));
+        Ok(table)
     }
-    let table = Arc::new(Table {
-        rows,
-        unavailable,
-        sources,
-    });
-    let mut c = cat.borrow_mut();
-    for n in notes {
-        c.notes.push(format!("table `{name}`: {n}"));
-    }
-    c.tables.insert(name.to_string(), table.clone());
-    Ok(table)
 }
