@@ -88,7 +88,10 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
             Ok(files) => {
                 b.number_outputs = files
                     .into_iter()
-                    .map(|(f, bytes)| OutputFile { rel: rel(&spec.spec.output.generated, f), bytes })
+                    .map(|(f, bytes)| OutputFile {
+                        rel: rel(&spec.spec.output.generated, f),
+                        bytes,
+                    })
                     .collect();
             }
             Err(e) => b.errors.push(e.context("numbers")),

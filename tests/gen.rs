@@ -77,8 +77,16 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
         err.contains(&format!("error: number `fig1-bars`: source `atlas_bf16`: {rel}:17: invalid JSON at column 255: EOF while parsing a string")),
         "{err}"
     );
-    assert!(err.contains(&format!("error: figure `fig1`: source `atlas_bf16`: {rel}:17:")), "{err}");
-    assert!(!err.contains("figure `fig3`"), "figures that do not read the broken file are built: {err}");
+    assert!(
+        err.contains(&format!(
+            "error: figure `fig1`: source `atlas_bf16`: {rel}:17:"
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains("figure `fig3`"),
+        "figures that do not read the broken file are built: {err}"
+    );
     // Only the replaced input differs; every output is as it was.
     let after = snapshot(dir.path());
     let changed: Vec<&String> = before

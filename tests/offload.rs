@@ -247,10 +247,14 @@ fn missing_required_file_is_an_error_naming_it() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("error: source `two_node`: {rel}: file not found")),
+        err.contains(&format!("error: figure `two_node`: source `two_node`: {rel}: file not found (mark the source `optional = true`")),
         "{err}"
     );
-    assert!(!dir.path().join("figures").exists(), "nothing is written");
+    assert!(!dir.path().join("figures/two_node.pdf").exists());
+    assert!(
+        dir.path().join("figures/attribution.pdf").exists(),
+        "figures that do not need the file are built"
+    );
 }
 
 #[test]

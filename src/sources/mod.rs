@@ -224,9 +224,7 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
                 missing[0].clone(),
                 None,
                 None,
-                format!(
-                    "file not found (source `{name}`; mark the source `optional = true` if the figure may be skipped without it)"
-                ),
+                "file not found (mark the source `optional = true` if what needs it may be skipped without it)",
             ));
         }
     }

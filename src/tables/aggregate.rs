@@ -207,7 +207,9 @@ impl<'s> Agg<'s> {
                     Some("low") => Bound::Low,
                     Some("high") => Bound::High,
                     _ => {
-                        return Err(spec.error(span, "`ci95` needs `bound = \"low\"` or `\"high\"`"));
+                        return Err(
+                            spec.error(span, "`ci95` needs `bound = \"low\"` or `\"high\"`")
+                        );
                     }
                 };
                 let level = num_opt("level")?.unwrap_or(0.95);

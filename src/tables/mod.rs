@@ -55,7 +55,9 @@ impl std::fmt::Debug for Catalog<'_> {
 /// Whether a source is a JSON document (its `meta` is loaded up front,
 /// because any template may read it).
 fn is_document(spec: &LoadedSpec, name: &str) -> bool {
-    let Some(src) = spec.spec.sources.get(name) else { return false };
+    let Some(src) = spec.spec.sources.get(name) else {
+        return false;
+    };
     let s = src.get_ref();
     s.records.is_some()
         || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
@@ -67,7 +69,9 @@ impl<'s> Catalog<'s> {
     pub fn new(spec: &'s LoadedSpec) -> Result<Catalog<'s>> {
         for (name, src) in &spec.spec.sources {
             if spec.spec.tables.contains_key(name) {
-                return Err(spec.error(src.span(), format!("`{name}` is both a source and a table")));
+                return Err(
+                    spec.error(src.span(), format!("`{name}` is both a source and a table"))
+                );
             }
         }
         let mut cat = Catalog {
@@ -101,7 +105,9 @@ impl<'s> Catalog<'s> {
             for raw in &t.steps {
                 for dep in steps::compile(spec, raw)?.dependencies() {
                     if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                        return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
+                        return Err(
+                            spec.error(raw.span(), format!("no source or table named `{dep}`"))
+                        );
                     }
                 }
             }
@@ -121,17 +127,27 @@ impl<'s> Catalog<'s> {
         };
         if let Err(e) = result {
             let msg = e.to_string();
-            self.built.borrow_mut().entry(name.to_string()).or_insert(Err(msg));
+            self.built
+                .borrow_mut()
+                .entry(name.to_string())
+                .or_insert(Err(msg));
             return Err(e);
         }
-        self.built.borrow().get(name).expect("built").clone().map_err(Error::msg)
+        self.built
+            .borrow()
+            .get(name)
+            .expect("built")
+            .clone()
+            .map_err(Error::msg)
     }
 
     /// The table or source `name` named at `span` of the spec: a spec error
     /// when there is no such name.
     pub fn lookup(&self, name: &str, span: std::ops::Range<usize>) -> Result<Arc<Table>> {
         if !self.spec.spec.tables.contains_key(name) && !self.spec.spec.sources.contains_key(name) {
-            return Err(self.spec.error(span, format!("no table or source named `{name}`")));
+            return Err(self
+                .spec
+                .error(span, format!("no table or source named `{name}`")));
         }
         self.table(name)
     }
@@ -148,7 +164,8 @@ impl<'s> Catalog<'s> {
 
     fn load_source(&self, name: &str) -> Result<Option<crate::value::Value>> {
         let src = &self.spec.spec.sources[name];
-        let loaded = sources::load(self.spec, name, src).map_err(|e| e.context(format!("source `{name}`")))?;
+        let loaded = sources::load(self.spec, name, src)
+            .map_err(|e| e.context(format!("source `{name}`")))?;
         let mut notes = self.notes.borrow_mut();
         if let Some(reason) = &loaded.missing {
             notes.push(format!("skip: {reason}"));
@@ -156,8 +173,14 @@ impl<'s> Catalog<'s> {
         for note in &loaded.notes {
             notes.push(format!("source `{name}`: {note}"));
         }
-        self.files.borrow_mut().insert(name.to_string(), loaded.files);
-        let unavailable = if loaded.rows.is_empty() { loaded.missing } else { None };
+        self.files
+            .borrow_mut()
+            .insert(name.to_string(), loaded.files);
+        let unavailable = if loaded.rows.is_empty() {
+            loaded.missing
+        } else {
+            None
+        };
         self.built.borrow_mut().insert(
             name.to_string(),
             Ok(Arc::new(Table {
@@ -177,7 +200,10 @@ impl<'s> Catalog<'s> {
         if self.visiting.borrow().iter().any(|v| v == name) {
             return Err(spec.error(
                 tspec.span(),
-                format!("tables depend on each other in a cycle: {} -> {name}", self.visiting.borrow().join(" -> ")),
+                format!(
+                    "tables depend on each other in a cycle: {} -> {name}",
+                    self.visiting.borrow().join(" -> ")
+                ),
             ));
         }
         let t = tspec.get_ref();
@@ -185,14 +211,20 @@ impl<'s> Catalog<'s> {
         if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
             return Err(spec.error(t.from.span(), format!("no source or table named `{from}`")));
         }
-        let steps = t.steps.iter().map(|s| steps::compile(spec, s)).collect::<Result<Vec<_>>>()?;
+        let steps = t
+            .steps
+            .iter()
+            .map(|s| steps::compile(spec, s))
+            .collect::<Result<Vec<_>>>()?;
         self.visiting.borrow_mut().push(name.to_string());
         let deps = (|| -> Result<Arc<Table>> {
             // Build what the steps read first (checking names against the spec).
             for (step, raw) in steps.iter().zip(&t.steps) {
                 for dep in step.dependencies() {
                     if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                        return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
+                        return Err(
+                            spec.error(raw.span(), format!("no source or table named `{dep}`"))
+                        );
                     }
                     self.table(dep)?;
                 }
@@ -222,14 +254,24 @@ impl<'s> Catalog<'s> {
             };
             rows = steps::apply(step, rows, &mut env).map_err(|e| {
                 let (line, _, _) = crate::error::line_col(&spec.text, raw.span().start);
-                e.context(format!("table `{name}`, step {} ({}, artifact.toml line {line})", i + 1, step.verb()))
+                e.context(format!(
+                    "table `{name}`, step {} ({}, artifact.toml line {line})",
+                    i + 1,
+                    step.verb()
+                ))
             })?;
         }
-        let table = Arc::new(Table { rows, unavailable, sources });
+        let table = Arc::new(Table {
+            rows,
+            unavailable,
+            sources,
+        });
         self.notes
             .borrow_mut()
             .extend(notes.into_iter().map(|n| format!("table `{name}`: {n}")));
-        self.built.borrow_mut().insert(name.to_string(), Ok(table.clone()));
+        self.built
+            .borrow_mut()
+            .insert(name.to_string(), Ok(table.clone()));
         Ok(table)
     }
 }

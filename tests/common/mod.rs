@@ -119,9 +119,16 @@ pub fn close(a: f64, b: f64) -> bool {
 /// `tests/fixtures/NAME` (which holds `compression/` and `offload/`).
 pub fn paper_with_data(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(root().join("paper/artifact.toml"), dir.path().join("artifact.toml")).unwrap();
+    std::fs::copy(
+        root().join("paper/artifact.toml"),
+        dir.path().join("artifact.toml"),
+    )
+    .unwrap();
     for part in ["compression", "offload"] {
-        copy_dir(&root().join("tests/fixtures").join(name).join(part), &dir.path().join("data").join(part));
+        copy_dir(
+            &root().join("tests/fixtures").join(name).join(part),
+            &dir.path().join("data").join(part),
+        );
     }
     dir
 }
