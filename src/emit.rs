@@ -76,6 +76,11 @@ fn tex_escape(s: String) -> String {
     out
 }
 
+/// `s` escaped for LaTeX text, as the built-in macros template prints it.
+pub fn tex_escape_text(s: &str) -> String {
+    tex_escape(s.to_string())
+}
+
 fn one_line(s: String) -> String {
     s.replace(['\n', '\r'], " ")
 }

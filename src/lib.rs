@@ -5,10 +5,14 @@
 //! `spec` -> `sources` -> `tables` -> (`numbers` | `figures`) -> `render` /
 //! `emit` -> outputs (written atomically by `output`).
 
+pub mod check;
 pub mod emit;
 pub mod error;
 pub mod expr;
 pub mod figures;
+pub mod fingerprint;
+pub mod hook;
+pub mod lock;
 pub mod numbers;
 pub mod output;
 pub mod render;

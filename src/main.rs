@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use artifact::{run, spec};
+use artifact::{check, hook, lock::Lock, run, spec};
 
 /// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
@@ -20,11 +20,71 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Build every figure and number from the data (or only the named figures).
+    /// Build every figure and number from the data (or only the named figures);
+    /// what artifact.lock shows current is not rebuilt.
     Gen {
         /// Figures to build (default: all).
         names: Vec<String>,
+        /// Rebuild everything, ignoring artifact.lock.
+        #[arg(long)]
+        force: bool,
     },
+    /// Recompute without writing; exit 1 if committed figures or numbers are stale.
+    Check {
+        /// Trust artifact.lock when no hash changed (milliseconds on an unchanged tree).
+        #[arg(long)]
+        fast: bool,
+    },
+    /// Manage the git pre-commit hook.
+    Hook {
+        #[command(subcommand)]
+        action: HookAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum HookAction {
+    /// Write .git/hooks/pre-commit, which runs `artifact check --fast` on what is staged.
+    Install {
+        /// Replace a pre-commit hook that artifact did not write.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::Result<ExitCode> {
+    let old = Lock::read(&spec.root)?;
+    let build = run::build(spec, names, if force { None } else { old.as_ref() })?;
+    for n in &build.notes {
+        eprintln!("note: {n}");
+    }
+    for (_, why) in &build.skipped {
+        eprintln!("skip: {why}");
+    }
+    for (name, why) in &build.rebuilt {
+        eprintln!("rebuilt {name} ({why})");
+    }
+    if !build.current.is_empty() {
+        eprintln!("current (not rebuilt): {}", build.current.join(", "));
+    }
+    let report = run::write(spec, &build, old.as_ref())?;
+    for w in &report.written {
+        eprintln!("wrote {w}");
+    }
+    if !report.unchanged.is_empty() {
+        eprintln!("{} file(s) already up to date", report.unchanged.len());
+    }
+    if build.errors.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    for e in &build.errors {
+        eprintln!("error: {e}");
+    }
+    eprintln!(
+        "{} part(s) failed; their previous outputs are left as they were",
+        build.errors.len()
+    );
+    Ok(ExitCode::from(2))
 }
 
 fn main() -> ExitCode {
@@ -34,33 +94,24 @@ fn main() -> ExitCode {
         let path = spec::locate(&start)?;
         let spec = spec::load(&path)?;
         match cli.command {
-            Command::Gen { names } => {
-                let build = run::build(&spec, &names)?;
-                for n in &build.notes {
-                    eprintln!("note: {n}");
-                }
-                for s in &build.skipped {
-                    eprintln!("skip: {s}");
-                }
-                let report = run::write(&spec, &build)?;
-                for w in &report.written {
-                    eprintln!("wrote {w}");
-                }
-                if !report.unchanged.is_empty() {
-                    eprintln!("{} file(s) already up to date", report.unchanged.len());
-                }
-                if build.errors.is_empty() {
-                    Ok(ExitCode::SUCCESS)
+            Command::Gen { names, force } => run_gen(&spec, &names, force),
+            Command::Check { fast } => {
+                let report = check::check(&spec, fast)?;
+                let text = report.render();
+                if report.stale() {
+                    eprint!("{text}");
+                    Ok(ExitCode::from(1))
                 } else {
-                    for e in &build.errors {
-                        eprintln!("error: {e}");
-                    }
-                    eprintln!(
-                        "{} part(s) failed; their previous outputs are left as they were",
-                        build.errors.len()
-                    );
-                    Ok(ExitCode::from(2))
+                    print!("{text}");
+                    Ok(ExitCode::SUCCESS)
                 }
+            }
+            Command::Hook {
+                action: HookAction::Install { force },
+            } => {
+                let path = hook::install(&spec.root, force)?;
+                println!("installed {}", path.display());
+                Ok(ExitCode::SUCCESS)
             }
         }
     })();

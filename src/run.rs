@@ -1,16 +1,23 @@
 //! The pipeline: everything `artifact gen` computes, in memory, before
 //! anything is written (so `artifact check` can compare the same bytes).
 //!
-//! Failures are kept apart: a spec, source or table error stops the run
-//! before any output; a failing figure is reported and the others are still
-//! built; failing numbers keep the macro files as they were.
+//! Failures are kept apart: a spec error stops the run before any output; a
+//! broken source fails only the numbers and figures that read it; a failing
+//! figure is reported and the others are still built; failing numbers keep
+//! the macro files as they were.
+//!
+//! With a lock from the last run, numbers and figures whose dependency key
+//! is unchanged (and whose outputs on disk are as the lock recorded them)
+//! are taken from the lock and not rebuilt: their sources are not even read.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::figures::{self, Outcome};
+use crate::fingerprint::Fingerprint;
+use crate::lock::{Lock, LockedFigure, LockedNumber, hash_bytes, tool};
 use crate::numbers::{self, Number};
 use crate::output::{OutputFile, write_atomic};
 use crate::spec::LoadedSpec;
@@ -21,7 +28,7 @@ use crate::tables::Catalog;
 pub struct FigureBuild {
     /// The figure's name.
     pub name: String,
-    /// Its files (svg, pdf, csv), empty when skipped or failed.
+    /// Its files (svg, pdf, csv).
     pub outputs: Vec<OutputFile>,
     /// The sources it read.
     pub sources: BTreeSet<String>,
@@ -30,17 +37,27 @@ pub struct FigureBuild {
 /// Everything computed for a spec.
 #[derive(Debug, Default)]
 pub struct Build {
-    /// The files each source read.
+    /// Hashes of the spec's parts and inputs.
+    pub fingerprint: Fingerprint,
+    /// The files each loaded source read.
     pub files: indexmap::IndexMap<String, Vec<crate::sources::SourceFile>>,
-    /// The computed numbers.
+    /// The numbers (computed, or reused from the lock), in spec order.
     pub numbers: Vec<Number>,
+    /// Dependency key of each number.
+    pub number_keys: BTreeMap<String, String>,
     /// Files of the numbers (macros.tex, macros.typ, numbers.json), if all numbers succeeded.
     pub number_outputs: Vec<OutputFile>,
     /// Figures built.
     pub figures: Vec<FigureBuild>,
-    /// Figures skipped, with the reason.
-    pub skipped: Vec<String>,
-    /// Independent failures (a figure, the numbers).
+    /// Dependency key of each figure built or current.
+    pub figure_keys: BTreeMap<String, String>,
+    /// Figures rebuilt, with the reason (when a lock was given).
+    pub rebuilt: Vec<(String, String)>,
+    /// Figures the lock shows current (not rebuilt).
+    pub current: Vec<String>,
+    /// Figures skipped: (name, reason).
+    pub skipped: Vec<(String, String)>,
+    /// Independent failures (a figure, a number).
     pub errors: Vec<Error>,
     /// Reports for the user.
     pub notes: Vec<String>,
@@ -64,8 +81,52 @@ fn rel(dir: &str, file: &str) -> String {
     }
 }
 
-/// Computes every output of `spec` (only the figures in `only`, if given).
-pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
+/// The output files of figure `name` (svg, pdf, csv).
+pub fn figure_outputs(spec: &LoadedSpec, name: &str) -> Vec<String> {
+    ["svg", "pdf", "csv"]
+        .iter()
+        .map(|e| rel(&spec.spec.output.figures, &format!("{name}.{e}")))
+        .collect()
+}
+
+/// Whether the lock's record of figure `name` is current: same key and its
+/// outputs on disk are as the lock recorded them.
+fn figure_current(
+    spec: &LoadedSpec,
+    lock: &Lock,
+    name: &str,
+    key: &str,
+) -> std::result::Result<(), String> {
+    let Some(f) = lock.figures.get(name) else {
+        return Err("new".into());
+    };
+    for out in &f.outputs {
+        let disk = std::fs::read(spec.root.join(out))
+            .ok()
+            .map(|b| hash_bytes(&b));
+        if disk.as_ref() != lock.outputs.get(out) {
+            return Err(format!("{out} is missing or was edited"));
+        }
+    }
+    if f.key == key {
+        return Ok(());
+    }
+    Err("its spec, data or quoted numbers changed".into())
+}
+
+/// Why figure `name` changed: the first input file of its sources whose hash
+/// differs from the lock, if any.
+fn changed_input(fp: &Fingerprint, lock: &Lock, sources: &BTreeSet<String>) -> Option<String> {
+    sources
+        .iter()
+        .flat_map(|s| fp.files.get(s).into_iter().flatten())
+        .find(|(rel, h)| lock.inputs.get(rel) != Some(h))
+        .map(|(rel, _)| rel.clone())
+}
+
+/// Computes the outputs of `spec` (only the figures in `only`, if given).
+/// With `lock`, what the lock shows current is reused, not rebuilt.
+pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<Build> {
     for name in only {
         if !spec.spec.figures.contains_key(name) {
             let known: Vec<&str> = spec.spec.figures.keys().map(String::as_str).collect();
@@ -75,12 +136,24 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
             )));
         }
     }
+    let fp = Fingerprint::compute(spec)?;
+    let lock = lock.filter(|l| l.tool == tool());
     let catalog = Catalog::new(spec)?;
     catalog.check_spec()?;
     let mut b = Build::default();
-    let (nums, globals) = numbers::compute(spec, &catalog);
+
+    let reuse = |key: &str, earlier: &[Number]| -> Option<Number> {
+        let l = lock?;
+        let locked = l.numbers.get(key)?;
+        (locked.key == fp.number_key(spec, key, earlier)).then(|| locked.to_number(key))
+    };
+    let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
     for (key, reason) in &nums.skipped {
         b.notes.push(format!("skip: number `{key}`: {reason}"));
+    }
+    for (i, n) in nums.list.iter().enumerate() {
+        b.number_keys
+            .insert(n.key.clone(), fp.number_key(spec, &n.key, &nums.list[..i]));
     }
     b.numbers = nums.list.clone();
     if nums.errors.is_empty() {
@@ -99,20 +172,40 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
     } else {
         b.errors.extend(nums.errors);
     }
-    // Compile each figure (cheap, reads the tables), then render in parallel.
+
+    // Compile each figure that is not current (cheap once its tables are
+    // built), then render them in parallel.
     let mut plots = Vec::new();
     for (name, fig) in &spec.spec.figures {
         if !only.is_empty() && !only.contains(name) {
             continue;
+        }
+        let key = fp.figure_key(spec, name, &b.numbers);
+        if let Some(l) = lock {
+            match figure_current(spec, l, name, &key) {
+                Ok(()) => {
+                    b.current.push(name.clone());
+                    b.figure_keys.insert(name.clone(), key);
+                    continue;
+                }
+                Err(reason) => b.rebuilt.push((name.clone(), reason)),
+            }
         }
         match figures::compile(spec, &catalog, &globals, name, fig) {
             Ok(Outcome::Drawn(f)) => {
                 for n in &f.notes {
                     b.notes.push(format!("figure `{name}`: {n}"));
                 }
+                if let (Some(l), Some(last)) = (lock, b.rebuilt.last_mut())
+                    && last.0 == *name
+                    && let Some(input) = changed_input(&fp, l, &f.sources)
+                {
+                    last.1 = format!("input changed: {input}");
+                }
+                b.figure_keys.insert(name.clone(), key);
                 plots.push((name.clone(), f));
             }
-            Ok(Outcome::Skipped(why)) => b.skipped.push(why),
+            Ok(Outcome::Skipped(why)) => b.skipped.push((name.clone(), why)),
             Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
         }
     }
@@ -146,12 +239,76 @@ pub fn build(spec: &LoadedSpec, only: &[String]) -> Result<Build> {
                 outputs,
                 sources,
             }),
-            Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
+            Err(e) => {
+                b.figure_keys.remove(&name);
+                b.errors.push(e.context(format!("figure `{name}`")));
+            }
         }
     }
     b.notes.splice(0..0, catalog.notes());
     b.files = catalog.files();
+    b.fingerprint = fp;
     Ok(b)
+}
+
+/// The lock describing `build` after it is written, keeping the previous
+/// lock's records for what was current or failed.
+pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
+    let mut lock = Lock {
+        tool: tool(),
+        spec: build.fingerprint.spec.clone(),
+        inputs: build.fingerprint.inputs(),
+        ..Lock::default()
+    };
+    let old_same_tool = old.filter(|l| l.tool == tool());
+    for n in &build.numbers {
+        let key = build.number_keys.get(&n.key).cloned().unwrap_or_default();
+        lock.numbers
+            .insert(n.key.clone(), LockedNumber::from_number(n, key));
+    }
+    if let Some(o) = old {
+        for (k, n) in &o.numbers {
+            if spec.spec.numbers.contains_key(k) && !lock.numbers.contains_key(k) {
+                lock.numbers.insert(k.clone(), n.clone());
+            }
+        }
+    }
+    for out in &build.number_outputs {
+        lock.outputs.insert(out.rel.clone(), hash_bytes(&out.bytes));
+    }
+    for f in &build.figures {
+        let outputs: Vec<String> = f.outputs.iter().map(|o| o.rel.clone()).collect();
+        for o in &f.outputs {
+            lock.outputs.insert(o.rel.clone(), hash_bytes(&o.bytes));
+        }
+        let key = build.figure_keys.get(&f.name).cloned().unwrap_or_default();
+        lock.figures
+            .insert(f.name.clone(), LockedFigure { key, outputs });
+    }
+    if let Some(o) = old {
+        // Current, failed or not-requested figures keep their records.
+        for (name, f) in &o.figures {
+            let skipped = build.skipped.iter().any(|(n, _)| n == name);
+            if spec.spec.figures.contains_key(name) && !lock.figures.contains_key(name) && !skipped {
+                let mut f = f.clone();
+                if old_same_tool.is_none() {
+                    f.key = String::new();
+                }
+                for out in &f.outputs {
+                    if let Some(h) = o.outputs.get(out) {
+                        lock.outputs.insert(out.clone(), h.clone());
+                    }
+                }
+                lock.figures.insert(name.clone(), f);
+            }
+        }
+        for (out, h) in &o.outputs {
+            if out.starts_with(&spec.spec.output.generated) && !lock.outputs.contains_key(out) {
+                lock.outputs.insert(out.clone(), h.clone());
+            }
+        }
+    }
+    lock
 }
 
 /// What `gen` did.
@@ -163,8 +320,9 @@ pub struct GenReport {
     pub unchanged: Vec<String>,
 }
 
-/// Writes every output of `build` under the spec's folder.
-pub fn write(spec: &LoadedSpec, build: &Build) -> Result<GenReport> {
+/// Writes every output of `build` under the spec's folder, then the lock
+/// (only when nothing failed).
+pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<GenReport> {
     let mut report = GenReport::default();
     for out in build.outputs() {
         let path = spec.root.join(&out.rel);
@@ -173,6 +331,18 @@ pub fn write(spec: &LoadedSpec, build: &Build) -> Result<GenReport> {
         } else {
             report.unchanged.push(out.rel.clone());
         }
+    }
+    // A run with failures leaves the lock as it was: it must keep describing
+    // a state in which every output matched its data.
+    if !build.errors.is_empty() {
+        return Ok(report);
+    }
+    let lock = new_lock(spec, build, old);
+    if write_atomic(
+        &spec.root.join(crate::lock::LOCK_FILE),
+        lock.to_text().as_bytes(),
+    )? {
+        report.written.push(crate::lock::LOCK_FILE.to_string());
     }
     Ok(report)
 }

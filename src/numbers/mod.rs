@@ -58,7 +58,14 @@ pub fn valid_key(key: &str) -> bool {
 /// Computes every number; returns them and the globals extended with
 /// `n` (texts) and `v` (values) of those that succeeded. A failing number
 /// does not stop the others; failures are in [`Numbers::errors`].
-pub fn compute(spec: &LoadedSpec, cat: &Catalog<'_>) -> (Numbers, Arc<Globals>) {
+///
+/// `reuse(key, earlier)` may return a number unchanged since the last run
+/// (from the lock), which is then taken as is without reading its table.
+pub fn compute(
+    spec: &LoadedSpec,
+    cat: &Catalog<'_>,
+    reuse: &dyn Fn(&str, &[Number]) -> Option<Number>,
+) -> (Numbers, Arc<Globals>) {
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
     let mut errors = Vec::new();
@@ -68,6 +75,12 @@ pub fn compute(spec: &LoadedSpec, cat: &Catalog<'_>) -> (Numbers, Arc<Globals>) 
                 raw.span(),
                 format!("number key `{key}`: use letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"),
             ));
+            continue;
+        }
+        if let Some(n) = reuse(key, &out.list) {
+            globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
+            globals.v.insert(key.as_str(), n.value.clone());
+            out.list.push(n);
             continue;
         }
         let g = Arc::new(globals.clone());

@@ -1,0 +1,388 @@
+//! `artifact check`: recompute everything in memory, write nothing, and say
+//! what on disk no longer matches the data.
+//!
+//! Compared: every output file against the bytes the data gives now; every
+//! number's committed text (from the lock) against its text now; the input
+//! files against the hashes in the lock. An output whose bytes differ from
+//! what the lock recorded was edited by hand. `--fast` first compares only
+//! hashes (spec, inputs, outputs) with the lock and answers at once when
+//! nothing changed; anything changed falls back to the full comparison.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+use std::path::Path;
+
+use crate::error::Result;
+use crate::fingerprint::Fingerprint;
+use crate::lock::{Lock, hash_bytes, tool};
+use crate::run;
+use crate::spec::LoadedSpec;
+
+/// A number whose text changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumberChange {
+    /// Its key.
+    pub key: String,
+    /// Text committed (in the lock), if any.
+    pub committed: Option<String>,
+    /// Text from the data now.
+    pub now: String,
+    /// Input files of its sources that changed since the lock.
+    pub inputs: Vec<String>,
+}
+
+/// What check found.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// Answered from hashes alone (nothing changed).
+    pub fast: bool,
+    /// Numbers whose text changed.
+    pub numbers: Vec<NumberChange>,
+    /// Figures whose outputs differ: (name, files, why).
+    pub figures: Vec<(String, Vec<String>, String)>,
+    /// Outputs edited by hand: (file, detail).
+    pub edited: Vec<(String, String)>,
+    /// Other generated files that differ (missing, stale).
+    pub stale_files: Vec<String>,
+    /// Input files added, removed or changed since the lock: (what, file).
+    pub inputs: Vec<(&'static str, String)>,
+    /// Things to mention without failing.
+    pub notes: Vec<String>,
+    /// The command that brings everything up to date.
+    pub fix: String,
+}
+
+impl CheckReport {
+    /// Whether anything is stale (exit 1).
+    pub fn stale(&self) -> bool {
+        !(self.numbers.is_empty()
+            && self.figures.is_empty()
+            && self.edited.is_empty()
+            && self.stale_files.is_empty())
+    }
+
+    /// The report as a table for the terminal.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        if !self.stale() {
+            let how = if self.fast {
+                " (hashes match artifact.lock)"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "all figures and numbers are current{how}");
+            for n in &self.notes {
+                let _ = writeln!(s, "note: {n}");
+            }
+            return s;
+        }
+        let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let mut parts = Vec::new();
+        if !self.numbers.is_empty() {
+            parts.push(count(self.numbers.len(), "number"));
+        }
+        if !self.figures.is_empty() {
+            parts.push(count(self.figures.len(), "figure"));
+        }
+        if !self.edited.is_empty() {
+            parts.push(format!(
+                "{} edited by hand",
+                count(self.edited.len(), "output")
+            ));
+        }
+        if !self.stale_files.is_empty() {
+            parts.push(count(self.stale_files.len(), "other file"));
+        }
+        let _ = writeln!(s, "stale: {}", parts.join(", "));
+        if !self.numbers.is_empty() {
+            let w = self.numbers.iter().map(|n| n.key.len()).max().unwrap_or(0);
+            let wc = self
+                .numbers
+                .iter()
+                .map(|n| n.committed.as_deref().unwrap_or("(none)").len())
+                .max()
+                .unwrap_or(0);
+            let _ = writeln!(s, "\nnumbers (committed -> from the data now):");
+            for n in &self.numbers {
+                let why = if n.inputs.is_empty() {
+                    "spec changed".to_string()
+                } else {
+                    format!("input changed: {}", n.inputs.join(", "))
+                };
+                let _ = writeln!(
+                    s,
+                    "  {:w$}  {:>wc$} -> {}   ({why})",
+                    n.key,
+                    n.committed.as_deref().unwrap_or("(none)"),
+                    n.now
+                );
+            }
+        }
+        if !self.figures.is_empty() {
+            let _ = writeln!(s, "\nfigures:");
+            for (name, files, why) in &self.figures {
+                let _ = writeln!(s, "  {name}: {} differ ({why})", files.join(", "));
+            }
+        }
+        if !self.edited.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nedited by hand (differs from what artifact.lock recorded):"
+            );
+            for (file, detail) in &self.edited {
+                let _ = writeln!(
+                    s,
+                    "  {file}{}",
+                    if detail.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {detail}")
+                    }
+                );
+            }
+        }
+        if !self.stale_files.is_empty() {
+            let _ = writeln!(s, "\nother outputs that differ:");
+            for f in &self.stale_files {
+                let _ = writeln!(s, "  {f}");
+            }
+        }
+        if !self.inputs.is_empty() {
+            let _ = writeln!(s, "\ninputs since artifact.lock:");
+            for (what, f) in &self.inputs {
+                let _ = writeln!(s, "  {what:8} {f}");
+            }
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "note: {n}");
+        }
+        let _ = writeln!(s, "\nto bring them up to date: {}", self.fix);
+        s
+    }
+}
+
+/// `artifact gen`, with `-C` when the spec is not in the current folder.
+pub fn fix_command(root: &Path) -> String {
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|c| c.canonicalize().ok());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match cwd.as_deref().map(|c| root.strip_prefix(c)) {
+        Some(Ok(rel)) if rel.as_os_str().is_empty() => "artifact gen".to_string(),
+        Some(Ok(rel)) => format!("artifact gen -C {}", rel.display()),
+        _ => format!("artifact gen -C {}", root.display()),
+    }
+}
+
+/// Whether the lock alone shows everything current.
+fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
+    if lock.tool != tool() || lock.spec != hash_bytes(spec.text.as_bytes()) {
+        return Ok(false);
+    }
+    let fp = Fingerprint::compute(spec)?;
+    if fp.inputs() != lock.inputs || fp.files.values().flatten().any(|(_, h)| h == "missing") {
+        return Ok(false);
+    }
+    for name in spec.spec.figures.keys() {
+        if !lock.figures.contains_key(name) {
+            return Ok(false);
+        }
+    }
+    for (out, h) in &lock.outputs {
+        let disk = std::fs::read(spec.root.join(out))
+            .ok()
+            .map(|b| hash_bytes(&b));
+        if disk.as_ref() != Some(h) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// `\@namedef{artnum@KEY}{TEXT}` pairs of a macros.tex written by the
+/// built-in template (for naming the number edited by hand).
+fn tex_numbers(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("\\@namedef{artnum@")?;
+            let (key, rest) = rest.split_once("}{")?;
+            let value = rest.strip_suffix('}')?;
+            Some((key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// Runs the check.
+pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
+    let lock = Lock::read(&spec.root)?;
+    let fix = fix_command(&spec.root);
+    if fast
+        && let Some(l) = &lock
+        && fast_current(spec, l)?
+    {
+        return Ok(CheckReport {
+            fast: true,
+            fix,
+            ..CheckReport::default()
+        });
+    }
+    let build = run::build(spec, &[], None)?;
+    if !build.errors.is_empty() {
+        return Err(crate::error::Error::Many(build.errors));
+    }
+    let mut r = CheckReport {
+        fix,
+        ..CheckReport::default()
+    };
+    let fp = &build.fingerprint;
+    let changed_inputs = |sources: &BTreeSet<String>| -> Vec<String> {
+        let Some(l) = &lock else { return Vec::new() };
+        sources
+            .iter()
+            .flat_map(|s| fp.files.get(s).into_iter().flatten())
+            .filter(|(rel, h)| l.inputs.get(rel) != Some(h))
+            .map(|(rel, _)| rel.clone())
+            .collect()
+    };
+    // Numbers: committed text (the lock's) against the text now.
+    for n in &build.numbers {
+        let committed = lock
+            .as_ref()
+            .and_then(|l| l.numbers.get(&n.key))
+            .map(|c| c.text.clone());
+        if committed.as_deref() != Some(n.text.as_str()) {
+            r.numbers.push(NumberChange {
+                key: n.key.clone(),
+                committed,
+                now: n.text.clone(),
+                inputs: changed_inputs(&n.sources),
+            });
+        }
+    }
+    let disk_hash = |rel: &str| {
+        std::fs::read(spec.root.join(rel))
+            .ok()
+            .map(|b| hash_bytes(&b))
+    };
+    let edited = |rel: &str| -> bool {
+        let locked = lock.as_ref().and_then(|l| l.outputs.get(rel));
+        let disk = disk_hash(rel);
+        locked.is_some() && disk.is_some() && disk.as_ref() != locked
+    };
+    // The macro files.
+    for out in &build.number_outputs {
+        let disk = std::fs::read(spec.root.join(&out.rel)).ok();
+        if disk.as_deref() == Some(&out.bytes[..]) {
+            continue;
+        }
+        if edited(&out.rel) {
+            let mut detail = String::new();
+            if out.rel.ends_with(".tex")
+                && let Some(d) = &disk
+            {
+                let now: std::collections::BTreeMap<String, String> = build
+                    .numbers
+                    .iter()
+                    .map(|n| (n.key.clone(), crate::emit::tex_escape_text(&n.text)))
+                    .collect();
+                let committed = |k: &str| {
+                    lock.as_ref()
+                        .and_then(|l| l.numbers.get(k))
+                        .map(|n| crate::emit::tex_escape_text(&n.text))
+                };
+                // A value that is neither what gen wrote nor what the data
+                // gives now was typed in by hand.
+                let diffs: Vec<String> = tex_numbers(&String::from_utf8_lossy(d))
+                    .into_iter()
+                    .filter(|(k, v)| committed(k).is_some_and(|c| &c != v))
+                    .map(|(k, v)| {
+                        let data = now.get(&k).cloned().unwrap_or_default();
+                        format!("{k} reads {v}, the data gives {data}")
+                    })
+                    .collect();
+                detail = diffs.join("; ");
+            }
+            r.edited.push((out.rel.clone(), detail));
+        } else if r.numbers.is_empty() {
+            r.stale_files.push(format!(
+                "{} ({})",
+                out.rel,
+                if disk.is_none() { "missing" } else { "differs" }
+            ));
+        }
+    }
+    // Figures.
+    for f in &build.figures {
+        let mut differing = Vec::new();
+        let mut hand = false;
+        for o in &f.outputs {
+            let disk = std::fs::read(spec.root.join(&o.rel)).ok();
+            if disk.as_deref() != Some(&o.bytes[..]) {
+                differing.push(o.rel.clone());
+                if edited(&o.rel) {
+                    hand = true;
+                    r.edited.push((o.rel.clone(), String::new()));
+                }
+            }
+        }
+        if differing.is_empty() || hand {
+            continue;
+        }
+        let inputs = changed_inputs(&f.sources);
+        let why = if differing.iter().all(|d| disk_hash(d).is_none()) {
+            "missing".to_string()
+        } else if inputs.is_empty() {
+            "spec or quoted numbers changed".to_string()
+        } else {
+            format!("input changed: {}", inputs.join(", "))
+        };
+        r.figures.push((f.name.clone(), differing, why));
+    }
+    for (name, why) in &build.skipped {
+        let outs: Vec<String> = run::figure_outputs(spec, name)
+            .into_iter()
+            .filter(|o| spec.root.join(o).exists())
+            .collect();
+        if !outs.is_empty() {
+            r.figures
+                .push((name, outs, format!("the data no longer draws it: {why}")));
+        }
+    }
+    // Inputs against the lock.
+    match &lock {
+        Some(l) => {
+            let now = fp.inputs();
+            for (f, h) in &now {
+                match l.inputs.get(f) {
+                    None => r.inputs.push(("added", f.clone())),
+                    Some(old) if old != h => r.inputs.push(("changed", f.clone())),
+                    _ => {}
+                }
+            }
+            for f in l.inputs.keys().filter(|f| !now.contains_key(*f)) {
+                r.inputs.push(("removed", f.clone()));
+            }
+            if !r.stale() && (!r.inputs.is_empty() || l.spec != fp.spec || l.tool != tool()) {
+                r.notes.push("inputs or spec changed without changing any output; `artifact gen` refreshes artifact.lock".into());
+            }
+        }
+        None => r
+            .notes
+            .push("no artifact.lock yet: `artifact gen` writes one".into()),
+    }
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_numbers_from_macros_tex() {
+        let t = "\\@namedef{artnum@fig3-median}{3.859}\n\\providecommand{\\artFigThreeMedian}{\\artnum{fig3-median}}\n";
+        assert_eq!(
+            tex_numbers(t),
+            vec![("fig3-median".to_string(), "3.859".to_string())]
+        );
+    }
+}

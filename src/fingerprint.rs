@@ -1,0 +1,329 @@
+//! What each output depends on, hashed: the key that tells `artifact gen`
+//! whether a number or figure must be rebuilt, and `artifact check --fast`
+//! whether anything changed at all.
+//!
+//! A part of the spec is hashed in canonical form (re-serialised TOML), so
+//! comments, whitespace and edits elsewhere in the file do not change it.
+//! A table's key covers the parts of every table and source it reads,
+//! recursively, and the hashes of those sources' files. A figure's key adds
+//! the numbers its text quotes (`n['KEY']`, `v['KEY']`) and, when it reads
+//! `meta`, the JSON documents.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::Result;
+use crate::lock::{hash_bytes, hash_file, tool};
+use crate::numbers::Number;
+use crate::sources;
+use crate::spec::LoadedSpec;
+
+/// Hashes of the spec's parts and of every input file.
+#[derive(Debug, Clone, Default)]
+pub struct Fingerprint {
+    /// blake3 of the whole spec text.
+    pub spec: String,
+    /// `kind.name` -> hash of that part of the spec.
+    pub parts: BTreeMap<String, String>,
+    /// Source -> its files (relative path, hash); missing files hash as `missing`.
+    pub files: BTreeMap<String, Vec<(String, String)>>,
+}
+
+fn canonical(v: &toml::Value) -> String {
+    toml::to_string(&toml::Table::from_iter([("x".to_string(), v.clone())])).unwrap_or_default()
+}
+
+fn document_sources(spec: &LoadedSpec) -> Vec<String> {
+    spec.spec
+        .sources
+        .iter()
+        .filter(|(_, s)| {
+            let s = s.get_ref();
+            s.records.is_some() || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
+        })
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+impl Fingerprint {
+    /// Hashes the spec's parts and every source's files.
+    pub fn compute(spec: &LoadedSpec) -> Result<Fingerprint> {
+        let mut fp = Fingerprint {
+            spec: hash_bytes(spec.text.as_bytes()),
+            ..Fingerprint::default()
+        };
+        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        for (kind, section) in [
+            ("source", "sources"),
+            ("table", "tables"),
+            ("number", "numbers"),
+            ("figure", "figures"),
+        ] {
+            if let Some(toml::Value::Table(items)) = doc.get(section) {
+                for (name, v) in items {
+                    fp.parts.insert(
+                        format!("{kind}.{name}"),
+                        hash_bytes(canonical(v).as_bytes()),
+                    );
+                }
+            }
+        }
+        for top in ["output", "templates"] {
+            let v = doc
+                .get(top)
+                .cloned()
+                .unwrap_or(toml::Value::Table(toml::Table::new()));
+            fp.parts
+                .insert(top.to_string(), hash_bytes(canonical(&v).as_bytes()));
+        }
+        // Templates' contents matter to the macro files.
+        for t in [
+            &spec.spec.templates.tex,
+            &spec.spec.templates.typ,
+            &spec.spec.templates.json,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let path = spec.root.join(t.get_ref());
+            let h = std::fs::read(&path)
+                .map(|b| hash_bytes(&b))
+                .unwrap_or_else(|_| "missing".into());
+            fp.parts.insert(format!("template.{}", t.get_ref()), h);
+        }
+        for (name, src) in &spec.spec.sources {
+            let (files, missing) = sources::resolve(spec, src)?;
+            let mut list: Vec<(String, String)> = files
+                .iter()
+                .map(|f| Ok((f.rel.clone(), hash_file(&f.abs)?)))
+                .collect::<Result<_>>()?;
+            list.extend(missing.into_iter().map(|m| (m, "missing".to_string())));
+            list.sort();
+            fp.files.insert(name.clone(), list);
+        }
+        Ok(fp)
+    }
+
+    /// Every input file with its hash (missing files left out).
+    pub fn inputs(&self) -> BTreeMap<String, String> {
+        self.files
+            .values()
+            .flatten()
+            .filter(|(_, h)| h != "missing")
+            .cloned()
+            .collect()
+    }
+
+    /// The sources and tables `roots` read, recursively (roots included).
+    pub fn closure(spec: &LoadedSpec, roots: impl IntoIterator<Item = String>) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<String> = roots.into_iter().collect();
+        while let Some(name) = stack.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(t) = spec.spec.tables.get(&name) else {
+                continue;
+            };
+            let t = t.get_ref();
+            stack.push(t.from.get_ref().clone());
+            for step in &t.steps {
+                let s = step.get_ref();
+                if let Some(l) = &s.lookup {
+                    stack.push(l.get_ref().clone());
+                }
+                match s.union.as_ref().map(|u| u.get_ref()) {
+                    Some(toml::Value::String(u)) => stack.push(u.clone()),
+                    Some(toml::Value::Array(a)) => {
+                        stack.extend(a.iter().filter_map(|v| v.as_str().map(String::from)))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        seen
+    }
+
+    fn hash_closure(&self, h: &mut blake3::Hasher, names: &BTreeSet<String>) {
+        for name in names {
+            for kind in ["source", "table"] {
+                if let Some(p) = self.parts.get(&format!("{kind}.{name}")) {
+                    h.update(format!("{kind}.{name}={p}\n").as_bytes());
+                }
+            }
+            for (rel, hash) in self.files.get(name).into_iter().flatten() {
+                h.update(format!("file {rel}={hash}\n").as_bytes());
+            }
+        }
+    }
+
+    /// The sources a table's rows come from (for reports).
+    pub fn sources_of(
+        spec: &LoadedSpec,
+        roots: impl IntoIterator<Item = String>,
+    ) -> BTreeSet<String> {
+        Self::closure(spec, roots)
+            .into_iter()
+            .filter(|n| spec.spec.sources.contains_key(n))
+            .collect()
+    }
+
+    /// The key of number `key`, given the numbers computed before it.
+    pub fn number_key(&self, spec: &LoadedSpec, key: &str, earlier: &[Number]) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(tool().as_bytes());
+        h.update(
+            format!(
+                "number.{key}={}\n",
+                self.parts.get(&format!("number.{key}")).map_or("", |s| s)
+            )
+            .as_bytes(),
+        );
+        let n = &spec.spec.numbers[key];
+        let mut roots: Vec<String> = n
+            .get_ref()
+            .table
+            .iter()
+            .map(|t| t.get_ref().clone())
+            .collect();
+        if n.get_ref().table.is_none() {
+            // An expression over the globals: documents' meta and earlier numbers.
+            roots.extend(document_sources(spec));
+            for e in earlier {
+                h.update(
+                    format!(
+                        "n {}={}|{}\n",
+                        e.key,
+                        e.text,
+                        serde_json::to_string(&e.value).unwrap_or_default()
+                    )
+                    .as_bytes(),
+                );
+            }
+        }
+        self.hash_closure(&mut h, &Self::closure(spec, roots));
+        h.finalize().to_hex().to_string()
+    }
+
+    /// The key of figure `name`, given all numbers.
+    pub fn figure_key(&self, spec: &LoadedSpec, name: &str, numbers: &[Number]) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(tool().as_bytes());
+        let part = self
+            .parts
+            .get(&format!("figure.{name}"))
+            .cloned()
+            .unwrap_or_default();
+        h.update(
+            format!(
+                "figure.{name}={part}\noutput={}\n",
+                self.parts.get("output").map_or("", |s| s)
+            )
+            .as_bytes(),
+        );
+        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let text = doc
+            .get("figures")
+            .and_then(|f| f.get(name))
+            .map(canonical)
+            .unwrap_or_default();
+        let mut roots: BTreeSet<String> = BTreeSet::new();
+        collect_data_refs(doc.get("figures").and_then(|f| f.get(name)), &mut roots);
+        if text.contains("meta") {
+            roots.extend(document_sources(spec));
+        }
+        self.hash_closure(&mut h, &Self::closure(spec, roots));
+        let quoted = quoted_numbers(&text);
+        for n in numbers {
+            if quoted.all || quoted.keys.contains(&n.key) {
+                h.update(
+                    format!(
+                        "n {}={}|{}\n",
+                        n.key,
+                        n.text,
+                        serde_json::to_string(&n.value).unwrap_or_default()
+                    )
+                    .as_bytes(),
+                );
+            }
+        }
+        h.finalize().to_hex().to_string()
+    }
+}
+
+/// Tables named by `data = "..."` anywhere in a figure (layers, ticks).
+fn collect_data_refs(v: Option<&toml::Value>, out: &mut BTreeSet<String>) {
+    match v {
+        Some(toml::Value::Table(t)) => {
+            for (k, v) in t {
+                if k == "data"
+                    && let toml::Value::String(s) = v
+                {
+                    out.insert(s.clone());
+                }
+                collect_data_refs(Some(v), out);
+            }
+        }
+        Some(toml::Value::Array(a)) => a.iter().for_each(|v| collect_data_refs(Some(v), out)),
+        _ => {}
+    }
+}
+
+struct Quoted {
+    keys: BTreeSet<String>,
+    all: bool,
+}
+
+/// Number keys a figure's text quotes as `n['KEY']` / `v["KEY"]`; any other
+/// use of `n` or `v` (say `n[key]`) conservatively depends on all numbers.
+fn quoted_numbers(text: &str) -> Quoted {
+    let mut q = Quoted {
+        keys: BTreeSet::new(),
+        all: false,
+    };
+    let b = text.as_bytes();
+    for i in 0..b.len() {
+        let is_ref = (b[i] == b'n' || b[i] == b'v')
+            && b.get(i + 1) == Some(&b'[')
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.'));
+        if !is_ref {
+            continue;
+        }
+        let rest = &text[i + 2..];
+        let quote = rest.chars().next();
+        match quote {
+            Some(c @ ('\'' | '"')) => match rest[1..].find(c) {
+                Some(end) => {
+                    q.keys.insert(rest[1..1 + end].to_string());
+                }
+                None => q.all = true,
+            },
+            // TOML escapes a `"` inside a string as `\"`.
+            Some('\\') if rest[1..].starts_with('"') => match rest[2..].find("\\\"") {
+                Some(end) => {
+                    q.keys.insert(rest[2..2 + end].to_string());
+                }
+                None => q.all = true,
+            },
+            _ => q.all = true,
+        }
+    }
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_numbers_are_found() {
+        let q = quoted_numbers("title = \"n = {{ n['fig4-n'] }}\"\nx = \"v[\\\"fig4-median\\\"]\"");
+        assert_eq!(
+            q.keys.into_iter().collect::<Vec<_>>(),
+            ["fig4-median", "fig4-n"]
+        );
+        assert!(!q.all);
+        assert!(quoted_numbers("{{ n[k] }}").all);
+        assert!(quoted_numbers("min(a, b)").keys.is_empty());
+    }
+}

@@ -1,0 +1,177 @@
+//! `artifact.lock`: what the last `artifact gen` read and wrote.
+//!
+//! Written beside the spec, sorted and stable so it diffs well in git: the
+//! tool version, a blake3 hash of the spec, of every input file and of every
+//! output, every number's text (and value), and for each number and figure
+//! a key: the hash of everything it depends on (its part of the spec, the
+//! parts of the tables it reads, the hashes of their input files, the
+//! numbers its text quotes). `artifact gen` rebuilds only what has a new
+//! key; `artifact check` compares the lock, the files and the data.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::numbers::Number;
+use crate::value::Value;
+
+/// The lock file's name, beside `artifact.toml`.
+pub const LOCK_FILE: &str = "artifact.lock";
+
+/// A number as the lock records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockedNumber {
+    /// Hash of what the number depends on.
+    pub key: String,
+    /// Printed text.
+    pub text: String,
+    /// Full-precision value, as JSON.
+    pub value: String,
+    /// The spec's description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The table it was computed from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// Rows it was computed over.
+    pub rows: usize,
+    /// Sources it depends on.
+    pub sources: Vec<String>,
+}
+
+impl LockedNumber {
+    /// Records `n` under dependency key `key`.
+    pub fn from_number(n: &Number, key: String) -> LockedNumber {
+        LockedNumber {
+            key,
+            text: n.text.clone(),
+            value: serde_json::to_string(&n.value).unwrap_or_else(|_| "null".into()),
+            description: n.description.clone(),
+            table: n.table.clone(),
+            rows: n.rows,
+            sources: n.sources.iter().cloned().collect(),
+        }
+    }
+
+    /// The number back, for reuse when its key is unchanged.
+    pub fn to_number(&self, key: &str) -> Number {
+        let json: serde_json::Value =
+            serde_json::from_str(&self.value).unwrap_or(serde_json::Value::Null);
+        Number {
+            key: key.to_string(),
+            value: Value::from(minijinja::value::Serde(json)),
+            text: self.text.clone(),
+            description: self.description.clone(),
+            table: self.table.clone(),
+            rows: self.rows,
+            sources: self.sources.iter().cloned().collect(),
+        }
+    }
+}
+
+/// A figure as the lock records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockedFigure {
+    /// Hash of what the figure depends on.
+    pub key: String,
+    /// Its output files.
+    pub outputs: Vec<String>,
+}
+
+/// The whole lock.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Lock {
+    /// `artifact X.Y.Z` that wrote it.
+    pub tool: String,
+    /// blake3 of `artifact.toml`.
+    pub spec: String,
+    /// Input file (relative to the spec) -> blake3.
+    #[serde(default)]
+    pub inputs: BTreeMap<String, String>,
+    /// Output file (relative to the spec) -> blake3.
+    #[serde(default)]
+    pub outputs: BTreeMap<String, String>,
+    /// Number key -> record.
+    #[serde(default)]
+    pub numbers: BTreeMap<String, LockedNumber>,
+    /// Figure name -> record.
+    #[serde(default)]
+    pub figures: BTreeMap<String, LockedFigure>,
+}
+
+/// This tool's identity as written in the lock.
+pub fn tool() -> String {
+    format!("artifact {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// blake3 of bytes, as hex.
+pub fn hash_bytes(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// blake3 of a file (memory-mapped, on all cores for large files).
+pub fn hash_file(path: &Path) -> Result<String> {
+    let mut h = blake3::Hasher::new();
+    h.update_mmap_rayon(path).map_err(|e| Error::io(path, e))?;
+    Ok(h.finalize().to_hex().to_string())
+}
+
+impl Lock {
+    /// Reads the lock beside the spec; `None` when there is none.
+    pub fn read(root: &Path) -> Result<Option<Lock>> {
+        let path = root.join(LOCK_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        toml::from_str(&text).map(Some).map_err(|e| {
+            Error::msg(format!(
+                "{LOCK_FILE}: {} (delete it and run `artifact gen`)",
+                e.message()
+            ))
+        })
+    }
+
+    /// The lock as text.
+    pub fn to_text(&self) -> String {
+        let body = toml::to_string(self).unwrap_or_default();
+        format!("# Written by `artifact gen`; read by `artifact check`. Do not edit.\n{body}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_round_trips_and_is_sorted() {
+        let mut l = Lock {
+            tool: tool(),
+            spec: "s".into(),
+            ..Lock::default()
+        };
+        l.inputs.insert("b.jsonl".into(), "2".into());
+        l.inputs.insert("a.jsonl".into(), "1".into());
+        l.numbers.insert(
+            "fig3-median".into(),
+            LockedNumber {
+                key: "k".into(),
+                text: "3.859".into(),
+                value: "3.8594150000000003".into(),
+                description: None,
+                table: Some("t".into()),
+                rows: 138,
+                sources: vec!["q".into()],
+            },
+        );
+        let text = l.to_text();
+        assert!(text.find("a.jsonl").unwrap() < text.find("b.jsonl").unwrap());
+        let back: Lock = toml::from_str(&text).unwrap();
+        assert_eq!(back, l);
+        let n = back.numbers["fig3-median"].to_number("fig3-median");
+        assert_eq!(crate::value::as_number(&n.value), Some(3.8594150000000003));
+    }
+}
