@@ -345,7 +345,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             .collect();
         if !outs.is_empty() {
             r.figures
-                .push((name, outs, format!("the data no longer draws it: {why}")));
+                .push((name.clone(), outs, format!("the data no longer draws it: {why}")));
         }
     }
     // Inputs against the lock.
