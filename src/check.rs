@@ -344,8 +344,11 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             .filter(|o| spec.root.join(o).exists())
             .collect();
         if !outs.is_empty() {
-            r.figures
-                .push((name.clone(), outs, format!("the data no longer draws it: {why}")));
+            r.figures.push((
+                name.clone(),
+                outs,
+                format!("the data no longer draws it: {why}"),
+            ));
         }
     }
     // Inputs against the lock.

@@ -256,6 +256,22 @@ impl<'s> Expr<'s> {
         v
     }
 
+    /// The variable paths the expression reads (`m.ratio`, `H_byte1`),
+    /// without the globals (`n`, `v`, `meta`, `_source`).
+    pub fn paths(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .compiled
+            .undeclared_variables(true)
+            .into_iter()
+            .filter(|p| {
+                let head = p.split('.').next().unwrap_or("");
+                !["n", "v", "meta", "_source", "loop"].contains(&head)
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
     /// Evaluates on a row; an error names the row's file and line.
     pub fn eval_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
         self.compiled
@@ -276,13 +292,43 @@ impl<'s> Expr<'s> {
     }
 
     fn row_error(&self, row: &Row, e: &minijinja::Error) -> Error {
+        // Name the values the expression read: `tokens = 0` explains
+        // "unable to calculate 7.2 / 0" at once.
+        let mut seen = Vec::new();
+        for p in self.paths() {
+            if seen.len() == 4 {
+                break;
+            }
+            let shown = match lookup_path(row, &p) {
+                Some(v) if v.kind() == minijinja::value::ValueKind::Map => continue,
+                Some(v) if v.kind() == minijinja::value::ValueKind::Seq => continue,
+                Some(v) => crate::value::show(&v),
+                None => "missing".to_string(),
+            };
+            seen.push(format!("{p} = {shown}"));
+        }
+        let values = if seen.is_empty() {
+            String::new()
+        } else {
+            format!(" (where {})", seen.join(", "))
+        };
         Error::input(
             row.origin.path.to_string(),
             row.origin.line_opt(),
             None,
-            format!("cannot evaluate `{}`: {}", self.text, message(e)),
+            format!("cannot evaluate `{}`: {}{values}", self.text, message(e)),
         )
     }
+}
+
+/// The value at a dotted path of a row (`m.ratio`), if present.
+pub fn lookup_path(row: &Row, path: &str) -> Option<Value> {
+    let mut parts = path.split('.');
+    let mut cur = row.get(parts.next()?)?.clone();
+    for p in parts {
+        cur = crate::value::as_record(&cur)?.get(p)?.clone();
+    }
+    Some(cur)
 }
 
 /// A compiled template (titles, labels, text marks).

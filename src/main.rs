@@ -77,14 +77,38 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     if build.errors.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    for e in &build.errors {
-        eprintln!("error: {e}");
+    for line in group_errors(&build.errors) {
+        eprintln!("error: {line}");
     }
     eprintln!(
         "{} part(s) failed; their previous outputs are left as they were",
         build.errors.len()
     );
     Ok(ExitCode::from(2))
+}
+
+/// One line per distinct cause: a broken source that fails five numbers and
+/// two figures is reported once, with what it failed.
+fn group_errors(errors: &[artifact::Error]) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for e in errors {
+        let (what, cause) = match e {
+            artifact::Error::Context { what, inner } => (what.clone(), inner.to_string()),
+            other => (String::new(), other.to_string()),
+        };
+        match groups.iter_mut().find(|(c, _)| *c == cause) {
+            Some((_, whats)) => whats.push(what),
+            None => groups.push((cause, vec![what])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(cause, whats)| match whats.as_slice() {
+            [w] if w.is_empty() => cause,
+            [w] => format!("{w}: {cause}"),
+            _ => format!("{cause}\n  (this fails {})", whats.join(", ")),
+        })
+        .collect()
 }
 
 fn main() -> ExitCode {

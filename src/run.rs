@@ -289,7 +289,8 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
         // Current, failed or not-requested figures keep their records.
         for (name, f) in &o.figures {
             let skipped = build.skipped.iter().any(|(n, _)| n == name);
-            if spec.spec.figures.contains_key(name) && !lock.figures.contains_key(name) && !skipped {
+            if spec.spec.figures.contains_key(name) && !lock.figures.contains_key(name) && !skipped
+            {
                 let mut f = f.clone();
                 if old_same_tool.is_none() {
                     f.key = String::new();

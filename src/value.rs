@@ -162,6 +162,19 @@ pub fn describe(v: &Value) -> String {
     }
 }
 
+/// A value as a user wrote it in a log: `0.0`, `"1.27"`, `null`, `true`.
+pub fn show(v: &Value) -> String {
+    match v.kind() {
+        ValueKind::String => format!("{:?}", v.as_str().unwrap_or("")),
+        ValueKind::None => "null".to_string(),
+        ValueKind::Undefined => "missing".to_string(),
+        ValueKind::Bool => if v.is_true() { "true" } else { "false" }.to_string(),
+        ValueKind::Map => "{...}".to_string(),
+        ValueKind::Seq => "[...]".to_string(),
+        _ => v.to_string(),
+    }
+}
+
 fn kind_rank(v: &Value) -> u8 {
     match v.kind() {
         ValueKind::Undefined => 0,

@@ -247,7 +247,7 @@ fn missing_required_file_is_an_error_naming_it() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("error: figure `two_node`: source `two_node`: {rel}: file not found (mark the source `optional = true`")),
+        err.contains(&format!("error: source `two_node`: {rel}: file not found (mark the source `optional = true` if what needs it may be skipped without it)\n  (this fails number `two-node-bars`, figure `two_node`)")),
         "{err}"
     );
     assert!(!dir.path().join("figures/two_node.pdf").exists());

@@ -168,7 +168,80 @@ pub fn compile(
     let mut panels = Vec::new();
     let mut sources = BTreeSet::new();
     let mut notes = Vec::new();
+    // First the rows of every layer: a figure whose data layers all come
+    // out empty (or unavailable) is skipped before anything is rendered.
     let mut drawn_data_layers = 0usize;
+    let mut resolved: Vec<Vec<Option<Vec<Row>>>> = Vec::new();
+    for (ps, _) in &panel_specs {
+        let layer_list: &[Spanned<LayerSpec>] = match (&f.panels, &f.layers) {
+            (None, Some(l)) => l,
+            _ => &ps.layers,
+        };
+        let mut per_layer = Vec::new();
+        for (li, lspec) in layer_list.iter().enumerate() {
+            let l = lspec.get_ref();
+            let Some(d) = &l.data else {
+                per_layer.push(Some(Vec::new()));
+                continue;
+            };
+            let table = cat.lookup(d.get_ref(), d.span())?;
+            sources.extend(table.sources.iter().cloned());
+            if let Some(reason) = &table.unavailable {
+                notes.push(format!(
+                    "layer {} ({}) skipped: {reason}",
+                    li + 1,
+                    l.mark.get_ref()
+                ));
+                per_layer.push(None);
+                continue;
+            }
+            let mut rows = table.rows.clone();
+            if let Some(w) = &l.where_ {
+                let e = Expr::compile(spec, w)?;
+                let mut kept = Vec::with_capacity(rows.len());
+                for r in rows {
+                    if e.test_row(globals, &r)? {
+                        kept.push(r);
+                    }
+                }
+                rows = kept;
+            }
+            if rows.is_empty() {
+                notes.push(format!(
+                    "layer {} ({}) skipped: table `{}` has no rows{}",
+                    li + 1,
+                    l.mark.get_ref(),
+                    d.get_ref(),
+                    if l.where_.is_some() {
+                        " where the layer's `where` holds"
+                    } else {
+                        ""
+                    }
+                ));
+                per_layer.push(None);
+                continue;
+            }
+            drawn_data_layers += 1;
+            per_layer.push(Some(rows));
+        }
+        resolved.push(per_layer);
+    }
+    let has_data_layers = panel_specs
+        .iter()
+        .any(|(ps, _)| match (&f.panels, &f.layers) {
+            (None, Some(l)) => l.iter().any(|l| l.get_ref().data.is_some()),
+            _ => ps.layers.iter().any(|l| l.get_ref().data.is_some()),
+        });
+    if has_data_layers && drawn_data_layers == 0 {
+        let why = if notes.is_empty() {
+            "no layer has data".to_string()
+        } else {
+            notes.join("; ")
+        };
+        return Ok(Outcome::Skipped(format!(
+            "figure `{name}` has nothing to draw: {why}"
+        )));
+    }
     for (pi, (ps, pspan)) in panel_specs.iter().enumerate() {
         let layer_list: &[Spanned<LayerSpec>] = match (&f.panels, &f.layers) {
             (None, Some(l)) => l,
@@ -178,47 +251,8 @@ pub fn compile(
         let mut marks = Vec::new();
         for (li, lspec) in layer_list.iter().enumerate() {
             let l = lspec.get_ref();
-            let rows: Vec<Row> = match &l.data {
-                None => Vec::new(),
-                Some(d) => {
-                    let table = cat.lookup(d.get_ref(), d.span())?;
-                    sources.extend(table.sources.iter().cloned());
-                    if let Some(reason) = &table.unavailable {
-                        notes.push(format!(
-                            "layer {} ({}) skipped: {reason}",
-                            li + 1,
-                            l.mark.get_ref()
-                        ));
-                        continue;
-                    }
-                    let mut rows = table.rows.clone();
-                    if let Some(w) = &l.where_ {
-                        let e = Expr::compile(spec, w)?;
-                        let mut kept = Vec::with_capacity(rows.len());
-                        for r in rows {
-                            if e.test_row(globals, &r)? {
-                                kept.push(r);
-                            }
-                        }
-                        rows = kept;
-                    }
-                    if rows.is_empty() {
-                        notes.push(format!(
-                            "layer {} ({}) skipped: table `{}` has no rows{}",
-                            li + 1,
-                            l.mark.get_ref(),
-                            d.get_ref(),
-                            if l.where_.is_some() {
-                                " where the layer's `where` holds"
-                            } else {
-                                ""
-                            }
-                        ));
-                        continue;
-                    }
-                    drawn_data_layers += 1;
-                    rows
-                }
+            let Some(rows) = resolved[pi][li].take() else {
+                continue;
             };
             let ctx = LayerCtx {
                 spec,
@@ -282,22 +316,6 @@ pub fn compile(
             legend,
             grid,
         });
-    }
-    let has_data_layers = panel_specs
-        .iter()
-        .any(|(ps, _)| match (&f.panels, &f.layers) {
-            (None, Some(l)) => l.iter().any(|l| l.get_ref().data.is_some()),
-            _ => ps.layers.iter().any(|l| l.get_ref().data.is_some()),
-        });
-    if has_data_layers && drawn_data_layers == 0 {
-        let why = if notes.is_empty() {
-            "no layer has data".to_string()
-        } else {
-            notes.join("; ")
-        };
-        return Ok(Outcome::Skipped(format!(
-            "figure `{name}` has nothing to draw: {why}"
-        )));
     }
     Ok(Outcome::Drawn(Box::new(Figure {
         plot: Plot {

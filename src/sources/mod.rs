@@ -306,16 +306,16 @@ pub fn for_each_line(
         buf.clear();
         let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
             let what = if file.zstd {
-                "cannot decompress (the file is truncated or not zstd)"
+                "cannot decompress: the file is truncated or not zstd"
             } else {
-                "cannot read"
+                "cannot read the file"
             };
-            Error::input(
-                file.rel.clone(),
-                None,
-                None,
-                format!("{what}: {e} (after line {line_no})"),
-            )
+            let read = if line_no == 0 {
+                String::new()
+            } else {
+                format!(" ({line_no} lines read before it)")
+            };
+            Error::input(file.rel.clone(), None, None, format!("{what} ({e}){read}"))
         })?;
         if n == 0 {
             return Ok(());

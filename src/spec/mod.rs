@@ -124,7 +124,7 @@ pub struct TableSpec {
     pub steps: Vec<Spanned<StepSpec>>,
 }
 
-/// One transform step, as written: exactly one verb (`filter`, `derive`,
+/// One transform step, as written: exactly one verb (`filter`, `require`, `derive`,
 /// `explode`, `lookup`, `union`, `group`, `sort`, `limit`, `pareto`,
 /// `unique`, `row_number`) plus that verb's options.
 #[derive(Debug, Default, Deserialize)]
@@ -132,6 +132,8 @@ pub struct TableSpec {
 pub struct StepSpec {
     /// Keep rows where the expression is true.
     pub filter: Option<SpannedStr>,
+    /// Fail, naming the row and the values, where the expression is false.
+    pub require: Option<SpannedStr>,
     /// New fields from expressions, evaluated in order.
     pub derive: Option<IndexMap<String, SpannedStr>>,
     /// A map or list field to turn into one row per entry.

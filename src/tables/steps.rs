@@ -41,6 +41,8 @@ pub enum Unmatched {
 pub enum Step<'s> {
     /// Keep rows where true.
     Filter(Expr<'s>),
+    /// Fail on the first row where false.
+    Require(Expr<'s>),
     /// Add fields, in order.
     Derive(Vec<(String, Expr<'s>)>),
     /// One row per entry of a map/list field.
@@ -118,6 +120,7 @@ impl Step<'_> {
     pub fn verb(&self) -> &'static str {
         match self {
             Step::Filter(_) => "filter",
+            Step::Require(_) => "require",
             Step::Derive(_) => "derive",
             Step::Explode { .. } => "explode",
             Step::Lookup { .. } => "lookup",
@@ -168,6 +171,7 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
     let span = raw.span();
     let verbs: Vec<&str> = [
         ("filter", s.filter.is_some()),
+        ("require", s.require.is_some()),
         ("derive", s.derive.is_some()),
         ("explode", s.explode.is_some()),
         ("lookup", s.lookup.is_some()),
@@ -186,7 +190,7 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
         return Err(spec.error(
             span,
             format!(
-                "a step has exactly one verb (filter, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number); found {}",
+                "a step has exactly one verb (filter, require, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number); found {}",
                 if verbs.is_empty() { "none".to_string() } else { verbs.join(", ") }
             ),
         ));
@@ -197,6 +201,7 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
     };
     Ok(match *verb {
         "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
+        "require" => Step::Require(Expr::compile(spec, s.require.as_ref().expect("verb"))?),
         "derive" => Step::Derive(
             s.derive
                 .as_ref()
@@ -396,13 +401,76 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
     let g = env.globals;
     Ok(match step {
         Step::Filter(e) => {
+            // Rows dropped because a field they were tested on is null, NaN
+            // or infinite are reported: a filter that reads `H_byte1 > 0`
+            // and meets `"H_byte1": null` drops the row, and says so.
+            let paths = e.paths();
+            let mut dropped: IndexMap<(String, &'static str), Vec<String>> = IndexMap::new();
             let mut out = Vec::with_capacity(rows.len());
             for r in rows {
                 if e.test_row(g, &r)? {
                     out.push(r);
+                    continue;
+                }
+                for p in &paths {
+                    let Some(v) = crate::expr::lookup_path(&r, p) else {
+                        continue;
+                    };
+                    let why = if v.is_none() {
+                        "null"
+                    } else if crate::value::as_number(&v).is_some_and(|x| x.is_nan()) {
+                        "NaN"
+                    } else if crate::value::as_number(&v).is_some_and(|x| x.is_infinite()) {
+                        "infinite"
+                    } else {
+                        continue;
+                    };
+                    dropped
+                        .entry((p.clone(), why))
+                        .or_default()
+                        .push(r.origin.to_string());
+                    break;
                 }
             }
+            for ((p, why), at) in dropped {
+                let shown: Vec<&str> = at.iter().take(5).map(String::as_str).collect();
+                env.notes.push(format!(
+                    "filter `{}` dropped {} row(s) where `{p}` is {why}: {}{}",
+                    e.text,
+                    at.len(),
+                    shown.join(", "),
+                    if at.len() > 5 { ", ..." } else { "" }
+                ));
+            }
             out
+        }
+        Step::Require(e) => {
+            for r in &rows {
+                if !e.test_row(g, r)? {
+                    let values: Vec<String> = e
+                        .paths()
+                        .iter()
+                        .map(|p| {
+                            format!(
+                                "{p} = {}",
+                                crate::expr::lookup_path(r, p)
+                                    .map_or("missing".into(), |v| crate::value::show(&v))
+                            )
+                        })
+                        .collect();
+                    return Err(Error::input(
+                        r.origin.path.to_string(),
+                        r.origin.line_opt(),
+                        e.paths().first().cloned(),
+                        format!(
+                            "required `{}` does not hold (where {})",
+                            e.text,
+                            values.join(", ")
+                        ),
+                    ));
+                }
+            }
+            rows
         }
         Step::Derive(fields) => rows
             .into_iter()
@@ -414,6 +482,10 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                         origin: r.origin.clone(),
                     };
                     let v = e.eval_row(g, &tmp)?;
+                    // An expression that yields nothing (a fallback chain of
+                    // missing fields) makes a null field, which later steps
+                    // see and report.
+                    let v = if v.is_undefined() { Value::from(()) } else { v };
                     rec.insert(name.as_str(), v);
                 }
                 Ok(Row {
