@@ -30,6 +30,9 @@ fn environment() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+        // A bound on the work of one evaluation: a spec expression or title
+        // is tiny, so a runaway one (a huge range, say) fails instead of hanging.
+        env.set_fuel(Some(200_000));
         env.set_syntax(
             minijinja::syntax::SyntaxConfig::builder()
                 .keep_trailing_newline(true)

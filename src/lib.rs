@@ -21,6 +21,7 @@ pub mod sources;
 pub mod spec;
 pub mod stats;
 pub mod tables;
+pub mod validate;
 pub mod value;
 
 pub use error::{Error, Result};

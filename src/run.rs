@@ -136,10 +136,10 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
             )));
         }
     }
+    crate::validate::validate(spec)?;
     let fp = Fingerprint::compute(spec)?;
     let lock = lock.filter(|l| l.tool == tool());
     let catalog = Catalog::new(spec)?;
-    catalog.check_spec()?;
     let mut b = Build::default();
 
     let reuse = |key: &str, earlier: &[Number]| -> Option<Number> {

@@ -92,29 +92,6 @@ impl<'s> Catalog<'s> {
         Ok(cat)
     }
 
-    /// Checks every table of the spec without reading data: the names it
-    /// reads exist and its steps and expressions compile.
-    pub fn check_spec(&self) -> Result<()> {
-        let spec = self.spec;
-        for t in spec.spec.tables.values() {
-            let t = t.get_ref();
-            let from = t.from.get_ref();
-            if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
-                return Err(spec.error(t.from.span(), format!("no source or table named `{from}`")));
-            }
-            for raw in &t.steps {
-                for dep in steps::compile(spec, raw)?.dependencies() {
-                    if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                        return Err(
-                            spec.error(raw.span(), format!("no source or table named `{dep}`"))
-                        );
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// The table or source `name`, built if needed.
     pub fn table(&self, name: &str) -> Result<Arc<Table>> {
         if let Some(done) = self.built.borrow().get(name) {
@@ -127,18 +104,10 @@ impl<'s> Catalog<'s> {
         };
         if let Err(e) = result {
             let msg = e.to_string();
-            self.built
-                .borrow_mut()
-                .entry(name.to_string())
-                .or_insert(Err(msg));
+            self.built.borrow_mut().entry(name.to_string()).or_insert(Err(msg));
             return Err(e);
         }
-        self.built
-            .borrow()
-            .get(name)
-            .expect("built")
-            .clone()
-            .map_err(Error::msg)
+        self.built.borrow().get(name).expect("built").clone().map_err(Error::msg)
     }
 
     /// The table or source `name` named at `span` of the spec: a spec error
