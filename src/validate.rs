@@ -21,7 +21,10 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     if let Some(d) = &l.data
         && !known(spec, d.get_ref())
     {
-        return Err(spec.error(d.span(), format!("no table or source named `{}`", d.get_ref())));
+        return Err(spec.error(
+            d.span(),
+            format!("no table or source named `{}`", d.get_ref()),
+        ));
     }
     for t in [&l.text, &l.label].into_iter().flatten() {
         Template::compile(spec, t)?;
@@ -29,7 +32,18 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     for w in [&l.where_].into_iter().flatten() {
         Expr::compile(spec, w)?;
     }
-    for raw in [&l.x, &l.y, &l.x2, &l.y2, &l.size, &l.opacity, &l.stroke_width].into_iter().flatten() {
+    for raw in [
+        &l.x,
+        &l.y,
+        &l.x2,
+        &l.y2,
+        &l.size,
+        &l.opacity,
+        &l.stroke_width,
+    ]
+    .into_iter()
+    .flatten()
+    {
         Chan::compile(spec, raw, Kind::Data, &[])?;
     }
     for raw in [&l.color, &l.stroke, &l.shape].into_iter().flatten() {
@@ -43,7 +57,10 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     for t in spec.spec.tables.values() {
         let t = t.get_ref();
         if !known(spec, t.from.get_ref()) {
-            return Err(spec.error(t.from.span(), format!("no source or table named `{}`", t.from.get_ref())));
+            return Err(spec.error(
+                t.from.span(),
+                format!("no source or table named `{}`", t.from.get_ref()),
+            ));
         }
         for raw in &t.steps {
             for dep in steps::compile(spec, raw)?.dependencies() {
@@ -58,7 +75,10 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
         if let Some(t) = &s.table
             && !known(spec, t.get_ref())
         {
-            return Err(spec.error(t.span(), format!("number `{key}`: no table or source named `{}`", t.get_ref())));
+            return Err(spec.error(
+                t.span(),
+                format!("number `{key}`: no table or source named `{}`", t.get_ref()),
+            ));
         }
         Agg::compile(spec, &s.value, true)?;
         crate::numbers::format::Format::compile(spec, &s.format, n.span())?;
@@ -89,7 +109,9 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
 /// Compiles `text` as an expression and as a template and evaluates both on
 /// a small row; only errors may come out (for the fuzz targets).
 pub fn fuzz_expression(text: &str) {
-    let Ok(spec) = crate::spec::parse("", std::path::Path::new("artifact.toml")) else { return };
+    let Ok(spec) = crate::spec::parse("", std::path::Path::new("artifact.toml")) else {
+        return;
+    };
     let mut rec = Record::default();
     rec.insert("x", Value::from(1.5));
     rec.insert("n_items", Value::from(3));
@@ -99,7 +121,10 @@ pub fn fuzz_expression(text: &str) {
     let mut inner = Record::default();
     inner.insert("ratio", Value::from(1.27));
     rec.insert("m", inner.into_value());
-    let row = Row { fields: Arc::new(rec), origin: Origin::line(Arc::from("fuzz.jsonl"), 1) };
+    let row = Row {
+        fields: Arc::new(rec),
+        origin: Origin::line(Arc::from("fuzz.jsonl"), 1),
+    };
     let globals = Arc::new(Globals::default());
     if let Ok(e) = Expr::compile_str(&spec, text, 0..text.len()) {
         let _ = e.eval_row(&globals, &row);

@@ -296,9 +296,47 @@ impl<'s> Agg<'s> {
                 expr().text
             )));
         }
+        // Sums of integers stay integers and min/max keep the value found,
+        // as Python's sum(), min() and max() do (704, not 704.0).
+        if matches!(self.op, Op::Sum | Op::Min | Op::Max) {
+            let mut vals = Vec::with_capacity(rows.len());
+            for r in rows {
+                let v = expr().eval_row(globals, r)?;
+                finite_number(r, expr().text, &v)?;
+                vals.push(v);
+            }
+            let ints: Option<Vec<i64>> = vals
+                .iter()
+                .map(|v| v.is_integer().then(|| v.as_i64()).flatten())
+                .collect();
+            return Ok(match (self.op, ints) {
+                (Op::Sum, Some(is)) => match is.iter().try_fold(0i64, |a, b| a.checked_add(*b)) {
+                    Some(t) => Value::from(t),
+                    None => Value::from(is.iter().map(|i| *i as f64).sum::<f64>()),
+                },
+                (Op::Sum, None) => {
+                    Value::from(vals.iter().filter_map(crate::value::as_number).sum::<f64>())
+                }
+                (op, _) => {
+                    let pick = |a: &Value, b: &Value| {
+                        let (x, y) = (
+                            crate::value::as_number(a).unwrap_or(f64::NAN),
+                            crate::value::as_number(b).unwrap_or(f64::NAN),
+                        );
+                        if (op == Op::Min && y < x) || (op == Op::Max && y > x) {
+                            b.clone()
+                        } else {
+                            a.clone()
+                        }
+                    };
+                    vals.iter()
+                        .skip(1)
+                        .fold(vals[0].clone(), |a, b| pick(&a, b))
+                }
+            });
+        }
         let xs = numbers(globals, expr(), rows)?;
         let value = match self.op {
-            Op::Sum => Some(xs.iter().sum()),
             Op::Mean => stats::mean(&xs),
             Op::WeightedMean => {
                 let ws = numbers(globals, self.weight.as_ref().expect("weight"), rows)?;
@@ -322,8 +360,6 @@ impl<'s> Agg<'s> {
             }
             Op::Median => stats::median(&xs),
             Op::Quantile(q) => stats::quantile(&xs, q),
-            Op::Min => xs.iter().copied().reduce(f64::min),
-            Op::Max => xs.iter().copied().reduce(f64::max),
             Op::Std => stats::std(&xs),
             Op::Ci {
                 level,

@@ -104,10 +104,18 @@ impl<'s> Catalog<'s> {
         };
         if let Err(e) = result {
             let msg = e.to_string();
-            self.built.borrow_mut().entry(name.to_string()).or_insert(Err(msg));
+            self.built
+                .borrow_mut()
+                .entry(name.to_string())
+                .or_insert(Err(msg));
             return Err(e);
         }
-        self.built.borrow().get(name).expect("built").clone().map_err(Error::msg)
+        self.built
+            .borrow()
+            .get(name)
+            .expect("built")
+            .clone()
+            .map_err(Error::msg)
     }
 
     /// The table or source `name` named at `span` of the spec: a spec error
