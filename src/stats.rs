@@ -94,9 +94,14 @@ pub enum Bound {
 /// The `level` (e.g. 0.95) confidence interval of the mean, Student t with
 /// n-1 degrees of freedom: `mean ± t · s/√n`. `None` below two values.
 pub fn ci_t(xs: &[f64], level: f64) -> Option<(f64, f64)> {
-    let n = xs.len();
-    let m = mean(xs)?;
-    let s = std(xs)?;
+    t_interval(mean(xs)?, std(xs)?, xs.len(), level)
+}
+
+/// The t interval from a mean `m`, sample standard deviation `s` and count `n`.
+pub fn t_interval(m: f64, s: f64, n: usize, level: f64) -> Option<(f64, f64)> {
+    if n < 2 {
+        return None;
+    }
     let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
         .ok()?
         .inverse_cdf(0.5 + level / 2.0);

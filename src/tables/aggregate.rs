@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use super::values::Values;
 use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals};
 use crate::spec::{LoadedSpec, Raw};
@@ -258,143 +259,255 @@ impl<'s> Agg<'s> {
 
     /// Computes the aggregate over `rows` (or over the globals for `expr`).
     pub fn compute(&self, globals: &Arc<Globals>, rows: &[&Row]) -> Result<Value> {
-        let expr = || self.expr.as_ref().expect("compiled with an expression");
-        match self.op {
-            Op::Count => return Ok(Value::from(rows.len() as i64)),
-            Op::CountOf => {
-                let mut n = 0i64;
-                for r in rows {
-                    let v = expr().eval_row(globals, r)?;
-                    if !(v.is_none() || v.is_undefined()) {
-                        n += 1;
-                    }
-                }
-                return Ok(Value::from(n));
-            }
-            Op::Expr => return expr().eval(globals.context()),
-            Op::First | Op::Last | Op::Cell => {
-                if self.op == Op::Cell && rows.len() != 1 {
-                    return Err(Error::msg(format!(
-                        "`cell` needs exactly one row, but {} rows are left{}",
-                        rows.len(),
-                        list_origins(rows)
-                    )));
-                }
-                let row = if self.op == Op::Last {
-                    rows.last()
-                } else {
-                    rows.first()
-                };
-                let row = row.ok_or_else(|| Error::msg("no rows"))?;
-                return expr().eval_row(globals, row);
-            }
-            _ => {}
+        if self.op == Op::Expr {
+            return self
+                .expr
+                .as_ref()
+                .expect("expression")
+                .eval(globals.context());
         }
-        if rows.is_empty() {
-            return Err(Error::msg(format!(
-                "no rows to aggregate (`{}`)",
-                expr().text
-            )));
+        let mut acc = self.start();
+        for r in rows {
+            acc.push(globals, r)?;
         }
-        // Sums of integers stay integers and min/max keep the value found,
-        // as Python's sum(), min() and max() do (704, not 704.0).
-        if matches!(self.op, Op::Sum | Op::Min | Op::Max) {
-            let mut vals = Vec::with_capacity(rows.len());
-            for r in rows {
-                let v = expr().eval_row(globals, r)?;
-                finite_number(r, expr().text, &v)?;
-                vals.push(v);
+        acc.finish()
+    }
+
+    /// A running accumulator, fed one row at a time (streamed group steps).
+    pub fn start(&self) -> Acc<'_, 's> {
+        let state = match self.op {
+            Op::Count | Op::Expr => State::Count,
+            Op::CountOf => State::CountOf(0),
+            Op::Sum => State::Sum {
+                int: 0,
+                float: None,
+            },
+            Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
+                State::Values(Values::default())
             }
-            let ints: Option<Vec<i64>> = vals
-                .iter()
-                .map(|v| v.is_integer().then(|| v.as_i64()).flatten())
-                .collect();
-            return Ok(match (self.op, ints) {
-                (Op::Sum, Some(is)) => match is.iter().try_fold(0i64, |a, b| a.checked_add(*b)) {
-                    Some(t) => Value::from(t),
-                    None => Value::from(is.iter().map(|i| *i as f64).sum::<f64>()),
-                },
-                (Op::Sum, None) => {
-                    Value::from(vals.iter().filter_map(crate::value::as_number).sum::<f64>())
-                }
-                (op, _) => {
-                    let pick = |a: &Value, b: &Value| {
-                        let (x, y) = (
-                            crate::value::as_number(a).unwrap_or(f64::NAN),
-                            crate::value::as_number(b).unwrap_or(f64::NAN),
-                        );
-                        if (op == Op::Min && y < x) || (op == Op::Max && y > x) {
-                            b.clone()
-                        } else {
-                            a.clone()
-                        }
-                    };
-                    vals.iter()
-                        .skip(1)
-                        .fold(vals[0].clone(), |a, b| pick(&a, b))
-                }
-            });
-        }
-        let xs = numbers(globals, expr(), rows)?;
-        let value = match self.op {
-            Op::Mean => stats::mean(&xs),
-            Op::WeightedMean => {
-                let ws = numbers(globals, self.weight.as_ref().expect("weight"), rows)?;
-                if let Some((i, w)) = ws.iter().enumerate().find(|(_, w)| **w < 0.0) {
-                    return Err(field_error(
-                        rows[i],
-                        self.weight.as_ref().expect("weight").text,
-                        format!("weight must not be negative, found {w}"),
-                    ));
-                }
-                match stats::weighted_mean(&xs, &ws) {
-                    Some(v) => Some(v),
-                    None => {
-                        return Err(Error::msg(format!(
-                            "the weights `{}` sum to 0 over {} rows",
-                            self.weight.as_ref().expect("weight").text,
-                            rows.len()
-                        )));
-                    }
-                }
-            }
-            Op::Median => stats::median(&xs),
-            Op::Quantile(q) => stats::quantile(&xs, q),
-            Op::Std => stats::std(&xs),
-            Op::Ci {
-                level,
-                bound,
-                bootstrap,
-            } => {
-                let ci = match bootstrap {
-                    None => stats::ci_t(&xs, level),
-                    Some((resamples, seed)) => stats::ci_bootstrap(&xs, level, resamples, seed),
-                };
-                ci.map(|(lo, hi)| if bound == Bound::Low { lo } else { hi })
-            }
-            _ => unreachable!("handled above"),
+            Op::WeightedMean => State::Weighted { sxw: 0.0, sw: 0.0 },
+            Op::Min | Op::Max | Op::First | Op::Last => State::Pick(None),
+            Op::Cell => State::Cell {
+                value: None,
+                origins: Vec::new(),
+            },
         };
-        let v = value.ok_or_else(|| {
-            Error::msg(format!(
-                "`{}` needs at least two values, found {}",
-                expr().text,
-                xs.len()
-            ))
-        })?;
-        if !v.is_finite() {
-            return Err(Error::msg(format!("`{}` aggregates to {v}", expr().text)));
+        Acc {
+            agg: self,
+            rows: 0,
+            state,
         }
-        Ok(Value::from(v))
     }
 }
 
-fn list_origins(rows: &[&Row]) -> String {
-    if rows.is_empty() {
-        return String::new();
+#[derive(Debug)]
+enum State {
+    Count,
+    CountOf(i64),
+    /// Python's sum(): exact while every value is an integer.
+    Sum {
+        int: i64,
+        float: Option<f64>,
+    },
+    Weighted {
+        sxw: f64,
+        sw: f64,
+    },
+    Values(Values),
+    Pick(Option<Value>),
+    Cell {
+        value: Option<Value>,
+        origins: Vec<String>,
+    },
+}
+
+/// The running state of one aggregate.
+#[derive(Debug)]
+pub struct Acc<'a, 's> {
+    agg: &'a Agg<'s>,
+    rows: usize,
+    state: State,
+}
+
+impl Acc<'_, '_> {
+    /// Adds one row.
+    pub fn push(&mut self, globals: &Arc<Globals>, row: &Row) -> Result<()> {
+        self.rows += 1;
+        let Some(expr) = self.agg.expr.as_ref() else {
+            return Ok(());
+        };
+        let op = self.agg.op;
+        match &mut self.state {
+            State::Count => {}
+            State::CountOf(n) => {
+                let v = expr.eval_row(globals, row)?;
+                if !(v.is_none() || v.is_undefined()) {
+                    *n += 1;
+                }
+            }
+            State::Sum { int, float } => {
+                let v = expr.eval_row(globals, row)?;
+                let x = finite_number(row, expr.text, &v)?;
+                match (float.as_mut(), v.is_integer().then(|| v.as_i64()).flatten()) {
+                    (None, Some(i)) => match int.checked_add(i) {
+                        Some(t) => *int = t,
+                        None => *float = Some(*int as f64 + x),
+                    },
+                    (None, None) => *float = Some(*int as f64 + x),
+                    (Some(f), _) => *f += x,
+                }
+            }
+            State::Weighted { sxw, sw } => {
+                let x = finite_number(row, expr.text, &expr.eval_row(globals, row)?)?;
+                let we = self.agg.weight.as_ref().expect("weight");
+                let w = finite_number(row, we.text, &we.eval_row(globals, row)?)?;
+                if w < 0.0 {
+                    return Err(field_error(
+                        row,
+                        we.text,
+                        format!("weight must not be negative, found {w}"),
+                    ));
+                }
+                *sxw += x * w;
+                *sw += w;
+            }
+            State::Values(vals) => {
+                let x = finite_number(row, expr.text, &expr.eval_row(globals, row)?)?;
+                vals.push(x);
+            }
+            State::Pick(best) => {
+                let v = expr.eval_row(globals, row)?;
+                if matches!(op, Op::Min | Op::Max) {
+                    finite_number(row, expr.text, &v)?;
+                }
+                let replace = match (op, best.as_ref()) {
+                    (_, None) | (Op::Last, _) => true,
+                    (Op::First, _) => false,
+                    (op, Some(b)) => {
+                        let (x, y) = (
+                            as_number(b).unwrap_or(f64::NAN),
+                            as_number(&v).unwrap_or(f64::NAN),
+                        );
+                        (op == Op::Min && y < x) || (op == Op::Max && y > x)
+                    }
+                };
+                if replace {
+                    *best = Some(v);
+                }
+            }
+            State::Cell { value, origins } => {
+                if value.is_none() {
+                    *value = Some(expr.eval_row(globals, row)?);
+                }
+                if origins.len() < 5 {
+                    origins.push(row.origin.to_string());
+                }
+            }
+        }
+        Ok(())
     }
-    let shown: Vec<String> = rows.iter().take(5).map(|r| r.origin.to_string()).collect();
-    let more = if rows.len() > 5 { ", ..." } else { "" };
-    format!(" ({}{more})", shown.join(", "))
+
+    /// Values held in memory (for a group step's memory budget).
+    pub fn buffered(&self) -> usize {
+        match &self.state {
+            State::Values(v) => v.buffered(),
+            _ => 0,
+        }
+    }
+
+    /// Moves values held in memory to a temporary file.
+    pub fn spill(&mut self) -> Result<()> {
+        match &mut self.state {
+            State::Values(v) => v.spill(),
+            _ => Ok(()),
+        }
+    }
+
+    /// The aggregate's value.
+    pub fn finish(self) -> Result<Value> {
+        let text = self.agg.expr.as_ref().map_or("", |e| e.text);
+        let n = self.rows;
+        let no_rows = || Error::msg(format!("no rows to aggregate (`{text}`)"));
+        let v = match self.state {
+            State::Count => return Ok(Value::from(n as i64)),
+            State::CountOf(c) => return Ok(Value::from(c)),
+            State::Cell { value, origins } => {
+                if n != 1 {
+                    let more = if n > 5 { ", ..." } else { "" };
+                    let listed = if n == 0 {
+                        String::new()
+                    } else {
+                        format!(" ({}{more})", origins.join(", "))
+                    };
+                    return Err(Error::msg(format!(
+                        "`cell` needs exactly one row, but {n} rows are left{listed}"
+                    )));
+                }
+                return Ok(value.expect("one row"));
+            }
+            State::Pick(best) => return best.ok_or_else(no_rows),
+            State::Sum { int, float } => {
+                if n == 0 {
+                    return Err(no_rows());
+                }
+                return Ok(match float {
+                    None => Value::from(int),
+                    Some(f) => Value::from(f),
+                });
+            }
+            State::Weighted { sxw, sw } => {
+                if n == 0 {
+                    return Err(no_rows());
+                }
+                if sw == 0.0 {
+                    let w = self.agg.weight.as_ref().map_or("", |e| e.text);
+                    return Err(Error::msg(format!(
+                        "the weights `{w}` sum to 0 over {n} rows"
+                    )));
+                }
+                Some(sxw / sw)
+            }
+            State::Values(mut vals) => {
+                if vals.is_empty() {
+                    return Err(no_rows());
+                }
+                match self.agg.op {
+                    Op::Mean => vals.mean_std()?.0,
+                    Op::Median => vals.median()?,
+                    Op::Quantile(q) => vals.quantile(q)?,
+                    Op::Std => vals.mean_std()?.1,
+                    Op::Ci {
+                        level,
+                        bound,
+                        bootstrap,
+                    } => {
+                        let ci = match bootstrap {
+                            None => {
+                                let (m, s) = vals.mean_std()?;
+                                match (m, s) {
+                                    (Some(m), Some(s)) => {
+                                        stats::t_interval(m, s, vals.len() as usize, level)
+                                    }
+                                    _ => None,
+                                }
+                            }
+                            Some((resamples, seed)) => {
+                                stats::ci_bootstrap(&vals.all()?, level, resamples, seed)
+                            }
+                        };
+                        ci.map(|(lo, hi)| if bound == Bound::Low { lo } else { hi })
+                    }
+                    _ => unreachable!("values are kept only for these"),
+                }
+            }
+        };
+        let v =
+            v.ok_or_else(|| Error::msg(format!("`{text}` needs at least two values, found {n}")))?;
+        if !v.is_finite() {
+            return Err(Error::msg(format!("`{text}` aggregates to {v}")));
+        }
+        Ok(Value::from(v))
+    }
 }
 
 /// An error about `field` in `row`, naming its file and line.

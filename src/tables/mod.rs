@@ -11,6 +11,7 @@
 
 pub mod aggregate;
 pub mod steps;
+pub mod values;
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
