@@ -109,7 +109,7 @@ fn c04_nan_and_infinity_never_reach_a_number_or_a_point() {
     let dir = with_case("c04_nan_inf_results");
     let err = gen_err(dir.path());
     let line = spec_line("{ group = [\"corpus\", \"method\"]");
-    assert!(err.contains(&format!("error: table `fig5_points`, step 5 (group, artifact.toml line {line}): aggregate `mbps` of group (bf16, zstd3_raw): {RESULTS}:7: field `m.decompress_MBps`: inf is not a finite number (say in the spec how to treat it, e.g. filter `m.decompress_MBps is finite`)\n  {FIG5}\n")), "{err}");
+    assert!(err.contains(&format!("error: table `fig5_points`, step 5 (group, artifact.toml line {line}): aggregate `ratio` of group (bf16, bf16_split): {RESULTS}:6: field `m.ratio`: NaN is not a finite number (say in the spec how to treat it, e.g. filter `m.ratio is finite`)\n  {FIG5}\n")), "{err}");
     assert!(err.contains(&format!("error: figure `fig2`: {RESULTS}:6: field `achieved`: NaN is not a finite number (say in the spec how to treat it, e.g. filter `achieved is finite`)\n")), "{err}");
     assert_others_built(dir.path());
 }

@@ -396,140 +396,201 @@ fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
     Ok(())
 }
 
+/// Rows that filters dropped because a field they read was null, NaN or
+/// infinite: (filter text, field, why) -> where.
+pub type DropLog = IndexMap<(String, String, &'static str), Vec<String>>;
+
+/// Turns the drop log into notes.
+pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
+    for ((text, p, why), at) in drops.drain(..) {
+        let shown: Vec<&str> = at.iter().take(5).map(String::as_str).collect();
+        notes.push(format!(
+            "filter `{text}` dropped {} row(s) where `{p}` is {why}: {}{}",
+            at.len(),
+            shown.join(", "),
+            if at.len() > 5 { ", ..." } else { "" }
+        ));
+    }
+}
+
+impl Step<'_> {
+    /// Whether the step works one row at a time (it can run on a stream).
+    pub fn is_row_wise(&self) -> bool {
+        matches!(self, Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. })
+    }
+}
+
+/// Applies a row-wise step to one row, pushing what comes out to `out`.
+pub fn apply_row(step: &Step, row: Row, g: &Arc<Globals>, drops: &mut DropLog, out: &mut Vec<Row>) -> Result<()> {
+    match step {
+        Step::Filter(e) => {
+            if e.test_row(g, &row)? {
+                out.push(row);
+                return Ok(());
+            }
+            // A row dropped because a field the filter read is null, NaN or
+            // infinite is reported: `H_byte1 > 0` meeting `"H_byte1": null`
+            // drops the row, and says so.
+            for p in e.paths() {
+                let Some(v) = crate::expr::lookup_path(&row, &p) else { continue };
+                let why = if v.is_none() {
+                    "null"
+                } else if crate::value::as_number(&v).is_some_and(|x| x.is_nan()) {
+                    "NaN"
+                } else if crate::value::as_number(&v).is_some_and(|x| x.is_infinite()) {
+                    "infinite"
+                } else {
+                    continue;
+                };
+                drops.entry((e.text.to_string(), p, why)).or_default().push(row.origin.to_string());
+                break;
+            }
+        }
+        Step::Require(e) => {
+            if !e.test_row(g, &row)? {
+                let values: Vec<String> = e
+                    .paths()
+                    .iter()
+                    .map(|p| format!("{p} = {}", crate::expr::lookup_path(&row, p).map_or("missing".into(), |v| crate::value::show(&v))))
+                    .collect();
+                return Err(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    e.paths().first().cloned(),
+                    format!("required `{}` does not hold (where {})", e.text, values.join(", ")),
+                ));
+            }
+            out.push(row);
+        }
+        Step::Derive(fields) => {
+            let mut row = row;
+            for (name, e) in fields {
+                let v = e.eval_row(g, &row)?;
+                // An expression that yields nothing (a fallback chain of
+                // missing fields) makes a null field, which later steps see
+                // and report.
+                let v = if v.is_undefined() { Value::from(()) } else { v };
+                Arc::make_mut(&mut row.fields).insert(name.as_str(), v);
+            }
+            out.push(row);
+        }
+        Step::Explode { field, key, value } => {
+            let coll = row.get(field).cloned().unwrap_or(Value::UNDEFINED);
+            let mut base = (*row.fields).clone();
+            base.0.shift_remove(field.as_str());
+            let mut push = |k: Value, v: Value| {
+                let mut rec = base.clone();
+                rec.insert(key.as_str(), k);
+                rec.insert(value.as_str(), v);
+                out.push(Row { fields: Arc::new(rec), origin: row.origin.clone() });
+            };
+            if let Some(map) = as_record(&coll) {
+                for (k, v) in &map.0 {
+                    push(Value::from(&**k), v.clone());
+                }
+            } else if coll.kind() == minijinja::value::ValueKind::Seq {
+                for (i, v) in coll.try_iter().into_iter().flatten().enumerate() {
+                    push(Value::from(i as i64), v);
+                }
+            } else {
+                return Err(field_error(
+                    &row,
+                    field,
+                    format!(
+                        "explode needs a mapping or a list, found {} (filter such rows first, e.g. `{field} is mapping`)",
+                        crate::value::describe(&coll)
+                    ),
+                ));
+            }
+        }
+        _ => unreachable!("not a row-wise step"),
+    }
+    Ok(())
+}
+
+/// Values all groups of a group step may hold in memory before they spill.
+const GROUP_VALUE_BUDGET: usize = 1 << 21;
+
+/// A group step fed one row at a time: one accumulator per aggregate per
+/// group, groups in first-seen order.
+pub struct Grouper<'a, 's> {
+    keys: &'a [String],
+    aggs: &'a [(String, Agg<'s>)],
+    groups: IndexMap<Key, (Row, Vec<super::aggregate::Acc<'a, 's>>)>,
+    buffered: usize,
+}
+
+impl<'a, 's> Grouper<'a, 's> {
+    /// A grouper for a `group` step.
+    pub fn new(step: &'a Step<'s>) -> Grouper<'a, 's> {
+        let Step::Group { keys, aggs } = step else { unreachable!("not a group step") };
+        Grouper { keys, aggs, groups: IndexMap::new(), buffered: 0 }
+    }
+
+    /// Adds a row to its group.
+    pub fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
+        require_fields(&row, self.keys, "group")?;
+        let k = key_of(&row, self.keys);
+        let aggs = self.aggs;
+        let keys = self.keys;
+        let entry = match self.groups.get_index_of(&k) {
+            Some(i) => i,
+            None => {
+                let accs = aggs.iter().map(|(_, a)| a.start()).collect();
+                self.groups.insert(k, (row.clone(), accs));
+                self.groups.len() - 1
+            }
+        };
+        let (first, accs) = &mut self.groups[entry];
+        for ((name, _), acc) in aggs.iter().zip(accs.iter_mut()) {
+            let before = acc.buffered();
+            acc.push(g, &row).map_err(|e| e.context(format!("aggregate `{name}` of group ({})", key_of(first, keys))))?;
+            self.buffered += acc.buffered() - before;
+        }
+        if self.buffered > GROUP_VALUE_BUDGET {
+            for (_, accs) in self.groups.values_mut() {
+                for acc in accs {
+                    acc.spill()?;
+                }
+            }
+            self.buffered = 0;
+        }
+        Ok(())
+    }
+
+    /// One row per group: the key fields and the aggregates.
+    pub fn finish(self) -> Result<Vec<Row>> {
+        let mut out = Vec::with_capacity(self.groups.len());
+        for (_, (first, accs)) in self.groups {
+            let mut rec = Record::with_capacity(self.keys.len() + self.aggs.len());
+            for k in self.keys {
+                rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
+            }
+            for ((name, _), acc) in self.aggs.iter().zip(accs) {
+                let v = acc
+                    .finish()
+                    .map_err(|e| e.context(format!("aggregate `{name}` of group ({})", key_of(&first, self.keys))))?;
+                rec.insert(name.as_str(), v);
+            }
+            out.push(Row { fields: Arc::new(rec), origin: first.origin.clone() });
+        }
+        Ok(out)
+    }
+}
+
 /// Applies `step` to `rows`.
 pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>> {
     let g = env.globals;
+    if step.is_row_wise() {
+        let mut out = Vec::with_capacity(rows.len());
+        let mut drops = DropLog::new();
+        for r in rows {
+            apply_row(step, r, g, &mut drops, &mut out)?;
+        }
+        flush_drops(&mut drops, env.notes);
+        return Ok(out);
+    }
     Ok(match step {
-        Step::Filter(e) => {
-            // Rows dropped because a field they were tested on is null, NaN
-            // or infinite are reported: a filter that reads `H_byte1 > 0`
-            // and meets `"H_byte1": null` drops the row, and says so.
-            let paths = e.paths();
-            let mut dropped: IndexMap<(String, &'static str), Vec<String>> = IndexMap::new();
-            let mut out = Vec::with_capacity(rows.len());
-            for r in rows {
-                if e.test_row(g, &r)? {
-                    out.push(r);
-                    continue;
-                }
-                for p in &paths {
-                    let Some(v) = crate::expr::lookup_path(&r, p) else {
-                        continue;
-                    };
-                    let why = if v.is_none() {
-                        "null"
-                    } else if crate::value::as_number(&v).is_some_and(|x| x.is_nan()) {
-                        "NaN"
-                    } else if crate::value::as_number(&v).is_some_and(|x| x.is_infinite()) {
-                        "infinite"
-                    } else {
-                        continue;
-                    };
-                    dropped
-                        .entry((p.clone(), why))
-                        .or_default()
-                        .push(r.origin.to_string());
-                    break;
-                }
-            }
-            for ((p, why), at) in dropped {
-                let shown: Vec<&str> = at.iter().take(5).map(String::as_str).collect();
-                env.notes.push(format!(
-                    "filter `{}` dropped {} row(s) where `{p}` is {why}: {}{}",
-                    e.text,
-                    at.len(),
-                    shown.join(", "),
-                    if at.len() > 5 { ", ..." } else { "" }
-                ));
-            }
-            out
-        }
-        Step::Require(e) => {
-            for r in &rows {
-                if !e.test_row(g, r)? {
-                    let values: Vec<String> = e
-                        .paths()
-                        .iter()
-                        .map(|p| {
-                            format!(
-                                "{p} = {}",
-                                crate::expr::lookup_path(r, p)
-                                    .map_or("missing".into(), |v| crate::value::show(&v))
-                            )
-                        })
-                        .collect();
-                    return Err(Error::input(
-                        r.origin.path.to_string(),
-                        r.origin.line_opt(),
-                        e.paths().first().cloned(),
-                        format!(
-                            "required `{}` does not hold (where {})",
-                            e.text,
-                            values.join(", ")
-                        ),
-                    ));
-                }
-            }
-            rows
-        }
-        Step::Derive(fields) => rows
-            .into_iter()
-            .map(|r| {
-                let mut rec = (*r.fields).clone();
-                for (name, e) in fields {
-                    let tmp = Row {
-                        fields: Arc::new(rec.clone()),
-                        origin: r.origin.clone(),
-                    };
-                    let v = e.eval_row(g, &tmp)?;
-                    // An expression that yields nothing (a fallback chain of
-                    // missing fields) makes a null field, which later steps
-                    // see and report.
-                    let v = if v.is_undefined() { Value::from(()) } else { v };
-                    rec.insert(name.as_str(), v);
-                }
-                Ok(Row {
-                    fields: Arc::new(rec),
-                    origin: r.origin,
-                })
-            })
-            .collect::<Result<_>>()?,
-        Step::Explode { field, key, value } => {
-            let mut out = Vec::with_capacity(rows.len() * 4);
-            for r in rows {
-                let coll = r.get(field).cloned().unwrap_or(Value::UNDEFINED);
-                let mut base = (*r.fields).clone();
-                base.0.shift_remove(field.as_str());
-                let mut push = |k: Value, v: Value| {
-                    let mut rec = base.clone();
-                    rec.insert(key.as_str(), k);
-                    rec.insert(value.as_str(), v);
-                    out.push(Row {
-                        fields: Arc::new(rec),
-                        origin: r.origin.clone(),
-                    });
-                };
-                if let Some(map) = as_record(&coll) {
-                    for (k, v) in &map.0 {
-                        push(Value::from(&**k), v.clone());
-                    }
-                } else if coll.kind() == minijinja::value::ValueKind::Seq {
-                    for (i, v) in coll.try_iter().into_iter().flatten().enumerate() {
-                        push(Value::from(i as i64), v);
-                    }
-                } else {
-                    return Err(field_error(
-                        &r,
-                        field,
-                        format!(
-                            "explode needs a mapping or a list, found {} (filter such rows first, e.g. `{field} is mapping`)",
-                            crate::value::describe(&coll)
-                        ),
-                    ));
-                }
-            }
-            out
-        }
         Step::Lookup {
             table,
             on,
@@ -647,36 +708,14 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             }
             out
         }
-        Step::Group { keys, aggs } => {
-            let mut groups: IndexMap<Key, Vec<Row>> = IndexMap::new();
+        Step::Group { .. } => {
+            let mut grouper = Grouper::new(step);
             for r in rows {
-                require_fields(&r, keys, "group")?;
-                groups.entry(key_of(&r, keys)).or_default().push(r);
+                grouper.push(g, r)?;
             }
-            let mut out = Vec::with_capacity(groups.len());
-            for (_, members) in groups {
-                let first = &members[0];
-                let mut rec = Record::with_capacity(keys.len() + aggs.len());
-                for k in keys {
-                    rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
-                }
-                let refs: Vec<&Row> = members.iter().collect();
-                for (name, agg) in aggs {
-                    let v = agg.compute(g, &refs).map_err(|e| {
-                        e.context(format!(
-                            "aggregate `{name}` of group ({})",
-                            key_of(first, keys)
-                        ))
-                    })?;
-                    rec.insert(name.as_str(), v);
-                }
-                out.push(Row {
-                    fields: Arc::new(rec),
-                    origin: first.origin.clone(),
-                });
-            }
-            out
+            grouper.finish()?
         }
+        Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. } => unreachable!("row-wise steps are applied above"),
         Step::Sort(keys) => {
             let mut keyed: Vec<(Vec<Value>, Row)> = rows
                 .into_iter()
