@@ -65,6 +65,8 @@ pub struct Loaded {
     pub missing: Option<String>,
     /// Things the user should hear about (empty files, ...).
     pub notes: Vec<String>,
+    /// Rows read from files (and inline rows).
+    pub files_read: u64,
 }
 
 fn format_of(rel: &str) -> Option<(Format, bool)> {
@@ -180,6 +182,24 @@ pub fn resolve(
 
 /// Loads source `name`: every file, or its inline rows.
 pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<Loaded> {
+    let mut rows = Vec::new();
+    let mut out = stream(spec, name, src, &mut |r| {
+        rows.push(r);
+        Ok(())
+    })?;
+    out.rows = rows;
+    Ok(out)
+}
+
+/// Reads source `name` row by row, handing each row to `each` without
+/// keeping it (the returned [`Loaded`] has no rows): a table whose first
+/// steps work row by row never holds the whole file.
+pub fn stream(
+    spec: &LoadedSpec,
+    name: &str,
+    src: &Spanned<SourceSpec>,
+    each: &mut dyn FnMut(Row) -> Result<()>,
+) -> Result<Loaded> {
     let s = src.get_ref();
     let mut out = Loaded::default();
     if let Some(rows) = &s.rows {
@@ -192,14 +212,14 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
             for (k, v) in table {
                 rec.insert(k.as_str(), toml_to_value(v));
             }
-            out.rows.push(Row {
+            each(Row {
                 fields: Arc::new(rec),
                 origin: Origin {
                     path: origin_path.clone(),
                     line: 0,
                     record: Some((Arc::from("rows"), i as u64)),
                 },
-            });
+            })?;
         }
         return Ok(out);
     }
@@ -232,19 +252,24 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
         return Err(spec.error(src.span(), "`records` applies only to JSON documents"));
     }
     for file in &files {
-        let before = out.rows.len();
+        let mut count = 0u64;
+        let mut counted = |r: Row| {
+            count += 1;
+            each(r)
+        };
         match file.format {
-            Format::Jsonl => read_jsonl(file, &mut out.rows)?,
-            Format::Csv => read_csv(file, &mut out.rows)?,
+            Format::Jsonl => read_jsonl(file, &mut counted)?,
+            Format::Csv => read_csv(file, &mut counted)?,
             Format::Json => {
                 let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
-                let meta = read_json_document(file, pointer, &mut out.rows)?;
+                let meta = read_json_document(file, pointer, &mut counted)?;
                 if out.meta.is_none() {
                     out.meta = Some(meta);
                 }
             }
         }
-        if out.rows.len() == before {
+        out.files_read += count;
+        if count == 0 {
             out.notes
                 .push(format!("{}: no records (empty file)", file.rel));
         }
@@ -369,19 +394,18 @@ pub fn parse_line(rel: &str, line_no: u64, line: &[u8]) -> Result<Record> {
     }
 }
 
-fn read_jsonl(file: &SourceFile, rows: &mut Vec<Row>) -> Result<()> {
+fn read_jsonl(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()>) -> Result<()> {
     let path: Arc<str> = Arc::from(file.rel.as_str());
     for_each_line(file, |line_no, line| {
         let rec = parse_line(&file.rel, line_no, line)?;
-        rows.push(Row {
+        each(Row {
             fields: Arc::new(rec),
             origin: Origin::line(path.clone(), line_no),
-        });
-        Ok(())
+        })
     })
 }
 
-fn read_csv(file: &SourceFile, rows: &mut Vec<Row>) -> Result<()> {
+fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()>) -> Result<()> {
     let path: Arc<str> = Arc::from(file.rel.as_str());
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -418,10 +442,10 @@ fn read_csv(file: &SourceFile, rows: &mut Vec<Row>) -> Result<()> {
         for (h, cell) in headers.iter().zip(rec.iter()) {
             r.insert(h.clone(), csv_cell(cell));
         }
-        rows.push(Row {
+        each(Row {
             fields: Arc::new(r),
             origin: Origin::line(path.clone(), line),
-        });
+        })?;
     }
     Ok(())
 }
@@ -449,7 +473,7 @@ fn csv_cell(cell: &str) -> Value {
 fn read_json_document(
     file: &SourceFile,
     pointer: Option<&str>,
-    rows: &mut Vec<Row>,
+    each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Value> {
     let mut bytes = Vec::new();
     open(file)?
@@ -498,14 +522,14 @@ fn read_json_document(
                 ),
             )
         })?;
-        rows.push(Row {
+        each(Row {
             fields: Arc::new(rec.clone()),
             origin: Origin {
                 path: path.clone(),
                 line: 0,
                 record: Some((ptr_arc.clone(), i as u64)),
             },
-        });
+        })?;
     }
     // The metadata: the document without the records array (when the
     // pointer names a top-level field), so `meta.sim.t_read_ms` reads it.

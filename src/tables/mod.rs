@@ -170,6 +170,77 @@ impl<'s> Catalog<'s> {
         Ok(loaded.meta)
     }
 
+    /// Streams source `from` through the row-wise `steps[..prefix]` (and a
+    /// group step after them); returns the rows and why the source is
+    /// unavailable, if it is.
+    fn stream_prefix(
+        &self,
+        from: &str,
+        steps: &[steps::Step<'_>],
+        prefix: usize,
+        group_next: bool,
+        notes: &mut Vec<String>,
+        step_context: &dyn Fn(usize, Error) -> Error,
+    ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
+        let g = &self.globals;
+        let mut drops = steps::DropLog::new();
+        let mut grouper = group_next.then(|| steps::Grouper::new(&steps[prefix]));
+        let mut kept = Vec::new();
+        let (mut buf, mut next) = (Vec::new(), Vec::new());
+        let step_failed = std::cell::Cell::new(false);
+        let loaded = sources::stream(self.spec, from, &self.spec.spec.sources[from], &mut |row| {
+            buf.clear();
+            buf.push(row);
+            for (i, step) in steps[..prefix].iter().enumerate() {
+                next.clear();
+                for r in buf.drain(..) {
+                    steps::apply_row(step, r, g, &mut drops, &mut next).map_err(|e| {
+                        step_failed.set(true);
+                        step_context(i, e)
+                    })?;
+                }
+                std::mem::swap(&mut buf, &mut next);
+            }
+            for r in buf.drain(..) {
+                match grouper.as_mut() {
+                    Some(gr) => gr.push(g, r).map_err(|e| {
+                        step_failed.set(true);
+                        step_context(prefix, e)
+                    })?,
+                    None => kept.push(r),
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| {
+            if step_failed.get() {
+                e
+            } else {
+                e.context(format!("source `{from}`"))
+            }
+        })?;
+        steps::flush_drops(&mut drops, notes);
+        if let Some(gr) = grouper {
+            kept = gr.finish().map_err(|e| step_context(prefix, e))?;
+        }
+        let mut own = self.notes.borrow_mut();
+        if let Some(reason) = &loaded.missing {
+            own.push(format!("skip: {reason}"));
+        }
+        for note in &loaded.notes {
+            own.push(format!("source `{from}`: {note}"));
+        }
+        self.files
+            .borrow_mut()
+            .insert(from.to_string(), loaded.files);
+        let unavailable = if loaded.files_read == 0 {
+            loaded.missing
+        } else {
+            None
+        };
+        Ok((kept, unavailable))
+    }
+
     fn build_table(&self, name: &str) -> Result<Arc<Table>> {
         let spec = self.spec;
         let Some(tspec) = spec.spec.tables.get(name) else {
@@ -195,7 +266,7 @@ impl<'s> Catalog<'s> {
             .map(|s| steps::compile(spec, s))
             .collect::<Result<Vec<_>>>()?;
         self.visiting.borrow_mut().push(name.to_string());
-        let deps = (|| -> Result<Arc<Table>> {
+        let deps = (|| -> Result<()> {
             // Build what the steps read first (checking names against the spec).
             for (step, raw) in steps.iter().zip(&t.steps) {
                 for dep in step.dependencies() {
@@ -207,16 +278,50 @@ impl<'s> Catalog<'s> {
                     self.table(dep)?;
                 }
             }
-            self.table(from)
+            Ok(())
         })();
         self.visiting.borrow_mut().pop();
-        let input = deps?;
+        deps?;
+        let step_context = |i: usize, e: Error| {
+            let (line, _, _) = crate::error::line_col(&spec.text, t.steps[i].span().start);
+            e.context(format!(
+                "table `{name}`, step {} ({}, artifact.toml line {line})",
+                i + 1,
+                steps[i].verb()
+            ))
+        };
 
-        let mut sources = input.sources.clone();
-        let mut unavailable = input.unavailable.clone();
+        // A table whose first steps work row by row reads its source as a
+        // stream: only the rows that survive those steps (or, when a group
+        // step follows, only the groups' accumulators) are kept.
+        let prefix = steps.iter().take_while(|s| s.is_row_wise()).count();
+        let group_next = matches!(steps.get(prefix), Some(steps::Step::Group { .. }));
+        let streamed = spec.spec.sources.contains_key(from)
+            && !self.built.borrow().contains_key(from)
+            && !is_document(spec, from)
+            && spec.spec.sources[from].get_ref().rows.is_none()
+            && (prefix > 0 || group_next);
         let mut notes = Vec::new();
-        let mut rows = input.rows.clone();
-        for (i, (step, raw)) in steps.iter().zip(&t.steps).enumerate() {
+        let (mut rows, mut sources, mut unavailable, start) = if streamed {
+            let (rows, unavailable) =
+                self.stream_prefix(from, &steps, prefix, group_next, &mut notes, &step_context)?;
+            (
+                rows,
+                BTreeSet::from([from.to_string()]),
+                unavailable,
+                prefix + group_next as usize,
+            )
+        } else {
+            let input = self.table(from)?;
+            (
+                input.rows.clone(),
+                input.sources.clone(),
+                input.unavailable.clone(),
+                0,
+            )
+        };
+        for (i, (step, raw)) in steps.iter().zip(&t.steps).enumerate().skip(start) {
+            let _ = raw;
             for dep in step.dependencies() {
                 let dep_t = self.table(dep)?;
                 sources.extend(dep_t.sources.iter().cloned());
@@ -230,14 +335,7 @@ impl<'s> Catalog<'s> {
                 tables: &lookup,
                 notes: &mut notes,
             };
-            rows = steps::apply(step, rows, &mut env).map_err(|e| {
-                let (line, _, _) = crate::error::line_col(&spec.text, raw.span().start);
-                e.context(format!(
-                    "table `{name}`, step {} ({}, artifact.toml line {line})",
-                    i + 1,
-                    step.verb()
-                ))
-            })?;
+            rows = steps::apply(step, rows, &mut env).map_err(|e| step_context(i, e))?;
         }
         let table = Arc::new(Table {
             rows,

@@ -416,12 +416,21 @@ pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
 impl Step<'_> {
     /// Whether the step works one row at a time (it can run on a stream).
     pub fn is_row_wise(&self) -> bool {
-        matches!(self, Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. })
+        matches!(
+            self,
+            Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. }
+        )
     }
 }
 
 /// Applies a row-wise step to one row, pushing what comes out to `out`.
-pub fn apply_row(step: &Step, row: Row, g: &Arc<Globals>, drops: &mut DropLog, out: &mut Vec<Row>) -> Result<()> {
+pub fn apply_row(
+    step: &Step,
+    row: Row,
+    g: &Arc<Globals>,
+    drops: &mut DropLog,
+    out: &mut Vec<Row>,
+) -> Result<()> {
     match step {
         Step::Filter(e) => {
             if e.test_row(g, &row)? {
@@ -432,7 +441,9 @@ pub fn apply_row(step: &Step, row: Row, g: &Arc<Globals>, drops: &mut DropLog, o
             // infinite is reported: `H_byte1 > 0` meeting `"H_byte1": null`
             // drops the row, and says so.
             for p in e.paths() {
-                let Some(v) = crate::expr::lookup_path(&row, &p) else { continue };
+                let Some(v) = crate::expr::lookup_path(&row, &p) else {
+                    continue;
+                };
                 let why = if v.is_none() {
                     "null"
                 } else if crate::value::as_number(&v).is_some_and(|x| x.is_nan()) {
@@ -442,7 +453,10 @@ pub fn apply_row(step: &Step, row: Row, g: &Arc<Globals>, drops: &mut DropLog, o
                 } else {
                     continue;
                 };
-                drops.entry((e.text.to_string(), p, why)).or_default().push(row.origin.to_string());
+                drops
+                    .entry((e.text.to_string(), p, why))
+                    .or_default()
+                    .push(row.origin.to_string());
                 break;
             }
         }
@@ -451,13 +465,23 @@ pub fn apply_row(step: &Step, row: Row, g: &Arc<Globals>, drops: &mut DropLog, o
                 let values: Vec<String> = e
                     .paths()
                     .iter()
-                    .map(|p| format!("{p} = {}", crate::expr::lookup_path(&row, p).map_or("missing".into(), |v| crate::value::show(&v))))
+                    .map(|p| {
+                        format!(
+                            "{p} = {}",
+                            crate::expr::lookup_path(&row, p)
+                                .map_or("missing".into(), |v| crate::value::show(&v))
+                        )
+                    })
                     .collect();
                 return Err(Error::input(
                     row.origin.path.to_string(),
                     row.origin.line_opt(),
                     e.paths().first().cloned(),
-                    format!("required `{}` does not hold (where {})", e.text, values.join(", ")),
+                    format!(
+                        "required `{}` does not hold (where {})",
+                        e.text,
+                        values.join(", ")
+                    ),
                 ));
             }
             out.push(row);
@@ -482,7 +506,10 @@ pub fn apply_row(step: &Step, row: Row, g: &Arc<Globals>, drops: &mut DropLog, o
                 let mut rec = base.clone();
                 rec.insert(key.as_str(), k);
                 rec.insert(value.as_str(), v);
-                out.push(Row { fields: Arc::new(rec), origin: row.origin.clone() });
+                out.push(Row {
+                    fields: Arc::new(rec),
+                    origin: row.origin.clone(),
+                });
             };
             if let Some(map) = as_record(&coll) {
                 for (k, v) in &map.0 {
@@ -523,8 +550,15 @@ pub struct Grouper<'a, 's> {
 impl<'a, 's> Grouper<'a, 's> {
     /// A grouper for a `group` step.
     pub fn new(step: &'a Step<'s>) -> Grouper<'a, 's> {
-        let Step::Group { keys, aggs } = step else { unreachable!("not a group step") };
-        Grouper { keys, aggs, groups: IndexMap::new(), buffered: 0 }
+        let Step::Group { keys, aggs } = step else {
+            unreachable!("not a group step")
+        };
+        Grouper {
+            keys,
+            aggs,
+            groups: IndexMap::new(),
+            buffered: 0,
+        }
     }
 
     /// Adds a row to its group.
@@ -544,7 +578,12 @@ impl<'a, 's> Grouper<'a, 's> {
         let (first, accs) = &mut self.groups[entry];
         for ((name, _), acc) in aggs.iter().zip(accs.iter_mut()) {
             let before = acc.buffered();
-            acc.push(g, &row).map_err(|e| e.context(format!("aggregate `{name}` of group ({})", key_of(first, keys))))?;
+            acc.push(g, &row).map_err(|e| {
+                e.context(format!(
+                    "aggregate `{name}` of group ({})",
+                    key_of(first, keys)
+                ))
+            })?;
             self.buffered += acc.buffered() - before;
         }
         if self.buffered > GROUP_VALUE_BUDGET {
@@ -567,12 +606,18 @@ impl<'a, 's> Grouper<'a, 's> {
                 rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
             }
             for ((name, _), acc) in self.aggs.iter().zip(accs) {
-                let v = acc
-                    .finish()
-                    .map_err(|e| e.context(format!("aggregate `{name}` of group ({})", key_of(&first, self.keys))))?;
+                let v = acc.finish().map_err(|e| {
+                    e.context(format!(
+                        "aggregate `{name}` of group ({})",
+                        key_of(&first, self.keys)
+                    ))
+                })?;
                 rec.insert(name.as_str(), v);
             }
-            out.push(Row { fields: Arc::new(rec), origin: first.origin.clone() });
+            out.push(Row {
+                fields: Arc::new(rec),
+                origin: first.origin.clone(),
+            });
         }
         Ok(out)
     }
@@ -715,7 +760,9 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             }
             grouper.finish()?
         }
-        Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. } => unreachable!("row-wise steps are applied above"),
+        Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. } => {
+            unreachable!("row-wise steps are applied above")
+        }
         Step::Sort(keys) => {
             let mut keyed: Vec<(Vec<Value>, Row)> = rows
                 .into_iter()
