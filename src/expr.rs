@@ -218,6 +218,7 @@ fn message(e: &minijinja::Error) -> String {
 /// A compiled expression with the spec text and span it came from.
 pub struct Expr<'s> {
     compiled: Expression<'s, 's>,
+    fast: Option<crate::fastexpr::Node>,
     /// The expression as written.
     pub text: &'s str,
     /// Its span in the spec.
@@ -241,6 +242,7 @@ impl<'s> Expr<'s> {
         match environment().compile_expression(text) {
             Ok(compiled) => Ok(Expr {
                 compiled,
+                fast: crate::fastexpr::compile(text),
                 text,
                 span,
             }),
@@ -275,8 +277,18 @@ impl<'s> Expr<'s> {
         v
     }
 
-    /// Evaluates on a row; an error names the row's file and line.
+    /// Evaluates on a row; an error names the row's file and line. Plain
+    /// cases take the fast path ([`crate::fastexpr`]); minijinja decides
+    /// everything else.
     pub fn eval_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
+        if let Some(Ok(v)) = self.fast.as_ref().map(|f| f.eval(row)) {
+            return Ok(v);
+        }
+        self.eval_slow(globals, row)
+    }
+
+    /// Evaluates on a row with minijinja only.
+    pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
         self.compiled
             .eval(globals.row_context(row))
             .map_err(|e| self.row_error(row, &e))

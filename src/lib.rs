@@ -9,6 +9,7 @@ pub mod check;
 pub mod emit;
 pub mod error;
 pub mod expr;
+pub mod fastexpr;
 pub mod figures;
 pub mod fingerprint;
 pub mod hook;

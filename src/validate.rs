@@ -129,6 +129,19 @@ pub fn fuzz_expression(text: &str) {
     if let Ok(e) = Expr::compile_str(&spec, text, 0..text.len()) {
         let _ = e.eval_row(&globals, &row);
         let _ = e.paths();
+        // The fast path must agree with minijinja wherever it answers.
+        if let Some(Ok(fast)) = crate::fastexpr::compile(text).map(|n| n.eval(&row)) {
+            match e.eval_slow(&globals, &row) {
+                Ok(slow) => assert_eq!(
+                    format!("{fast:?}"),
+                    format!("{slow:?}"),
+                    "fast path disagrees on `{text}`"
+                ),
+                Err(err) => {
+                    panic!("fast path answered {fast:?} where minijinja fails on `{text}`: {err}")
+                }
+            }
+        }
     }
     let owned = crate::spec::SpannedStr::new(0..text.len(), text.to_string());
     if let Ok(t) = Template::compile(&spec, &owned) {

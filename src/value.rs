@@ -15,15 +15,19 @@ use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
 
 pub use minijinja::Value;
 
+/// The map behind a [`Record`]: insertion-ordered, hashed with FxHash (the
+/// hash never decides an order that is written anywhere).
+pub type FieldMap = IndexMap<Arc<str>, Value, rustc_hash::FxBuildHasher>;
+
 /// An ordered map of field name to value; the row type of every table, and
 /// the map type of parsed JSON objects.
 #[derive(Debug, Clone, Default)]
-pub struct Record(pub IndexMap<Arc<str>, Value>);
+pub struct Record(pub FieldMap);
 
 impl Record {
     /// An empty record with room for `n` fields.
     pub fn with_capacity(n: usize) -> Self {
-        Record(IndexMap::with_capacity(n))
+        Record(FieldMap::with_capacity_and_hasher(n, Default::default()))
     }
 
     /// The field `name`, if present.

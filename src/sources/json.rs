@@ -186,13 +186,14 @@ impl<'de> Visitor<'de> for CellSeed<'_> {
             let key: Arc<str> = Arc::from(&*key);
             self.path.borrow_mut().push(key.clone());
             let value = map.next_value_seed(CellSeed { path: self.path })?;
-            let dotted = self.path.borrow().join(".");
-            self.path.borrow_mut().pop();
-            if rec.0.insert(key, value).is_some() {
+            if rec.0.contains_key(&key) {
+                let dotted = self.path.borrow().join(".");
                 return Err(de::Error::custom(format!(
                     "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
                 )));
             }
+            self.path.borrow_mut().pop();
+            rec.0.insert(key, value);
         }
         Ok(rec.into_value())
     }

@@ -1,0 +1,808 @@
+//! A fast path for the expressions specs write most: field access,
+//! comparisons, `and`/`or`/`not`, `in [...]`, `is` tests, arithmetic, `~`,
+//! `x if c else y`, a few functions and filters.
+//!
+//! minijinja stays the definition of what an expression means; this module
+//! only evaluates, directly on a row, the cases whose meaning is plain
+//! (numbers with numbers, defined values), and answers [`Fallback`] for
+//! anything else: undefined operands, NaN, mixed types, division by zero,
+//! overflow. The caller then asks minijinja, which gives the same value or
+//! the canonical error. Expressions outside the subset are not compiled
+//! here at all. A differential test (and the `expr` fuzz target) checks that
+//! both agree wherever this path answers.
+
+use std::sync::Arc;
+
+use minijinja::value::ValueKind;
+
+use crate::value::{Row, Value, as_number, as_record};
+
+/// "Ask minijinja": this path cannot be sure of the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fallback;
+
+type R = Result<Value, Fallback>;
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// An arithmetic operator.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A type test (`is number`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Test {
+    Defined,
+    Undefined,
+    None,
+    Number,
+    String,
+    Mapping,
+    Boolean,
+    Finite,
+}
+
+/// A function.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Func {
+    Max,
+    Min,
+    Log,
+    Log10,
+    Log1p,
+    Sqrt,
+    Exp,
+}
+
+/// A compiled expression.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// A literal.
+    Const(Value),
+    /// A row field.
+    Var(Arc<str>),
+    /// `x.name` (or `x['name']`).
+    Attr(Box<Node>, Arc<str>),
+    /// A list literal.
+    List(Vec<Node>),
+    /// `not x`.
+    Not(Box<Node>),
+    /// `a and b`.
+    And(Box<Node>, Box<Node>),
+    /// `a or b`.
+    Or(Box<Node>, Box<Node>),
+    /// A comparison.
+    Compare(Cmp, Box<Node>, Box<Node>),
+    /// `a [not] in [list]`.
+    In(Box<Node>, Box<Node>, bool),
+    /// Arithmetic.
+    Arith(Arith, Box<Node>, Box<Node>),
+    /// `-x`.
+    Neg(Box<Node>),
+    /// `a ~ b`.
+    Concat(Box<Node>, Box<Node>),
+    /// `x is [not] test`.
+    Test(Box<Node>, Test, bool),
+    /// `a if c else b`.
+    If(Box<Node>, Box<Node>, Option<Box<Node>>),
+    /// A function call.
+    Call(Func, Vec<Node>),
+}
+
+// ---------------------------------------------------------------- lexer --
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Ident(String),
+    Op(&'static str),
+}
+
+fn lex(src: &str) -> Option<Vec<Tok>> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    const OPS: [&str; 21] = [
+        "==", "!=", "<=", ">=", "//", "**", "<", ">", "+", "-", "*", "/", "%", "~", "(", ")", "[",
+        "]", ",", ".", "|",
+    ];
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+                i += 1;
+            }
+            let mut float = false;
+            if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                float = true;
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+                float = true;
+                i += 1;
+                if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+                    i += 1;
+                }
+                if i >= b.len() || !b[i].is_ascii_digit() {
+                    return None;
+                }
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            let text: String = src[start..i].chars().filter(|c| *c != '_').collect();
+            out.push(if float {
+                Tok::Float(text.parse().ok()?)
+            } else {
+                Tok::Int(text.parse().ok()?)
+            });
+        } else if c == b'\'' || c == b'"' {
+            let mut s = String::new();
+            i += 1;
+            loop {
+                let ch = src[i..].chars().next()?;
+                if ch as u32 == c as u32 {
+                    i += 1;
+                    break;
+                }
+                if ch == '\\' {
+                    // Escapes are minijinja's business.
+                    return None;
+                }
+                s.push(ch);
+                i += ch.len_utf8();
+            }
+            out.push(Tok::Str(s));
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(Tok::Ident(src[start..i].to_string()));
+        } else {
+            let op = OPS.iter().find(|o| src[i..].starts_with(**o))?;
+            out.push(Tok::Op(op));
+            i += op.len();
+        }
+    }
+    Some(out)
+}
+
+// --------------------------------------------------------------- parser --
+
+struct Parser {
+    toks: Vec<Tok>,
+    pos: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos)
+    }
+    fn is_op(&self, op: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Op(o)) if *o == op)
+    }
+    fn is_kw(&self, kw: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Ident(i)) if i == kw)
+    }
+    fn eat_op(&mut self, op: &str) -> bool {
+        let yes = self.is_op(op);
+        self.pos += yes as usize;
+        yes
+    }
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        let yes = self.is_kw(kw);
+        self.pos += yes as usize;
+        yes
+    }
+
+    fn expr(&mut self) -> Option<Node> {
+        let value = self.or()?;
+        if self.eat_kw("if") {
+            let cond = self.or()?;
+            let other = if self.eat_kw("else") {
+                Some(Box::new(self.expr()?))
+            } else {
+                None
+            };
+            return Some(Node::If(Box::new(cond), Box::new(value), other));
+        }
+        Some(value)
+    }
+    fn or(&mut self) -> Option<Node> {
+        let mut l = self.and()?;
+        while self.eat_kw("or") {
+            l = Node::Or(Box::new(l), Box::new(self.and()?));
+        }
+        Some(l)
+    }
+    fn and(&mut self) -> Option<Node> {
+        let mut l = self.not()?;
+        while self.eat_kw("and") {
+            l = Node::And(Box::new(l), Box::new(self.not()?));
+        }
+        Some(l)
+    }
+    fn not(&mut self) -> Option<Node> {
+        if self.eat_kw("not") {
+            return Some(Node::Not(Box::new(self.not()?)));
+        }
+        self.compare()
+    }
+    fn compare(&mut self) -> Option<Node> {
+        let l = self.concat()?;
+        let op = match self.peek() {
+            Some(Tok::Op("==")) => Some(Cmp::Eq),
+            Some(Tok::Op("!=")) => Some(Cmp::Ne),
+            Some(Tok::Op("<")) => Some(Cmp::Lt),
+            Some(Tok::Op("<=")) => Some(Cmp::Le),
+            Some(Tok::Op(">")) => Some(Cmp::Gt),
+            Some(Tok::Op(">=")) => Some(Cmp::Ge),
+            _ => None,
+        };
+        let node = if let Some(op) = op {
+            self.pos += 1;
+            Node::Compare(op, Box::new(l), Box::new(self.concat()?))
+        } else if self.is_kw("in")
+            || (self.is_kw("not")
+                && matches!(self.toks.get(self.pos + 1), Some(Tok::Ident(i)) if i == "in"))
+        {
+            let negate = self.eat_kw("not");
+            self.eat_kw("in");
+            Node::In(Box::new(l), Box::new(self.concat()?), negate)
+        } else {
+            return Some(l);
+        };
+        // Chained comparisons are left to minijinja.
+        let chained = matches!(
+            self.peek(),
+            Some(Tok::Op("==" | "!=" | "<" | "<=" | ">" | ">="))
+        ) || self.is_kw("in");
+        (!chained).then_some(node)
+    }
+    fn concat(&mut self) -> Option<Node> {
+        let mut l = self.math1()?;
+        while self.eat_op("~") {
+            l = Node::Concat(Box::new(l), Box::new(self.math1()?));
+        }
+        Some(l)
+    }
+    fn math1(&mut self) -> Option<Node> {
+        let mut l = self.math2()?;
+        loop {
+            let op = if self.eat_op("+") {
+                Arith::Add
+            } else if self.eat_op("-") {
+                Arith::Sub
+            } else {
+                return Some(l);
+            };
+            l = Node::Arith(op, Box::new(l), Box::new(self.math2()?));
+        }
+    }
+    fn math2(&mut self) -> Option<Node> {
+        let mut l = self.unary()?;
+        loop {
+            if self.is_op("//") || self.is_op("%") || self.is_op("**") {
+                return None;
+            }
+            let op = if self.eat_op("*") {
+                Arith::Mul
+            } else if self.eat_op("/") {
+                Arith::Div
+            } else {
+                return Some(l);
+            };
+            l = Node::Arith(op, Box::new(l), Box::new(self.unary()?));
+        }
+    }
+    fn unary(&mut self) -> Option<Node> {
+        if self.eat_op("-") {
+            return Some(Node::Neg(Box::new(self.unary()?)));
+        }
+        self.postfix()
+    }
+    fn postfix(&mut self) -> Option<Node> {
+        let mut node = self.primary()?;
+        loop {
+            if self.eat_op(".") {
+                let Some(Tok::Ident(name)) = self.peek().cloned() else {
+                    return None;
+                };
+                self.pos += 1;
+                node = Node::Attr(Box::new(node), Arc::from(name.as_str()));
+            } else if self.eat_op("[") {
+                let Some(Tok::Str(name)) = self.peek().cloned() else {
+                    return None;
+                };
+                self.pos += 1;
+                if !self.eat_op("]") {
+                    return None;
+                }
+                node = Node::Attr(Box::new(node), Arc::from(name.as_str()));
+            } else if self.eat_kw("is") {
+                let negate = self.eat_kw("not");
+                let Some(Tok::Ident(t)) = self.peek().cloned() else {
+                    return None;
+                };
+                self.pos += 1;
+                let test = match t.as_str() {
+                    "defined" => Test::Defined,
+                    "undefined" => Test::Undefined,
+                    "none" => Test::None,
+                    "number" => Test::Number,
+                    "string" => Test::String,
+                    "mapping" => Test::Mapping,
+                    "boolean" => Test::Boolean,
+                    "finite" => Test::Finite,
+                    _ => return None,
+                };
+                node = Node::Test(Box::new(node), test, negate);
+            } else if self.is_op("|") || self.is_op("(") {
+                return None;
+            } else {
+                return Some(node);
+            }
+        }
+    }
+    fn args(&mut self) -> Option<Vec<Node>> {
+        let mut args = Vec::new();
+        if self.eat_op(")") {
+            return Some(args);
+        }
+        loop {
+            args.push(self.expr()?);
+            if self.eat_op(")") {
+                return Some(args);
+            }
+            if !self.eat_op(",") {
+                return None;
+            }
+        }
+    }
+    fn primary(&mut self) -> Option<Node> {
+        let tok = self.peek()?.clone();
+        self.pos += 1;
+        Some(match tok {
+            Tok::Int(i) => Node::Const(Value::from(i)),
+            Tok::Float(f) => Node::Const(Value::from(f)),
+            Tok::Str(s) => Node::Const(Value::from(s)),
+            Tok::Ident(name) => match name.as_str() {
+                "true" | "True" => Node::Const(Value::from(true)),
+                "false" | "False" => Node::Const(Value::from(false)),
+                "none" | "None" => Node::Const(Value::from(())),
+                "max" | "min" | "log" | "log10" | "log1p" | "sqrt" | "exp" if self.eat_op("(") => {
+                    let f = match name.as_str() {
+                        "max" => Func::Max,
+                        "min" => Func::Min,
+                        "log" => Func::Log,
+                        "log10" => Func::Log10,
+                        "log1p" => Func::Log1p,
+                        "sqrt" => Func::Sqrt,
+                        _ => Func::Exp,
+                    };
+                    let args = self.args()?;
+                    let arity = if matches!(f, Func::Max | Func::Min) {
+                        2
+                    } else {
+                        1
+                    };
+                    if args.len() != arity {
+                        return None;
+                    }
+                    Node::Call(f, args)
+                }
+                // Globals and keywords are minijinja's.
+                "n" | "v" | "meta" | "_source" | "loop" | "if" | "else" | "and" | "or" | "not"
+                | "in" | "is" => return None,
+                _ => Node::Var(Arc::from(name.as_str())),
+            },
+            Tok::Op("(") => {
+                let e = self.expr()?;
+                if !self.eat_op(")") {
+                    return None;
+                }
+                e
+            }
+            Tok::Op("[") => {
+                let mut items = Vec::new();
+                if !self.eat_op("]") {
+                    loop {
+                        items.push(self.expr()?);
+                        if self.eat_op("]") {
+                            break;
+                        }
+                        if !self.eat_op(",") {
+                            return None;
+                        }
+                    }
+                }
+                Node::List(items)
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Compiles `src`, or `None` when it is outside the fast subset.
+pub fn compile(src: &str) -> Option<Node> {
+    let mut p = Parser {
+        toks: lex(src)?,
+        pos: 0,
+    };
+    let node = p.expr()?;
+    (p.pos == p.toks.len()).then_some(node)
+}
+
+// ------------------------------------------------------------ evaluator --
+
+/// A number that is plain: an integer, or a float that is not NaN.
+fn plain(v: &Value) -> Option<f64> {
+    as_number(v).filter(|x| !x.is_nan())
+}
+
+fn int(v: &Value) -> Option<i64> {
+    if v.is_integer() { v.as_i64() } else { None }
+}
+
+fn defined(v: Value) -> R {
+    if v.is_undefined() {
+        Err(Fallback)
+    } else {
+        Ok(v)
+    }
+}
+
+impl Node {
+    /// Evaluates on a row.
+    pub fn eval(&self, row: &Row) -> R {
+        match self {
+            Node::Const(v) => Ok(v.clone()),
+            Node::Var(name) => match row.fields.get(name) {
+                Some(v) => Ok(v.clone()),
+                // A missing field may be a global (`n`, ...): minijinja knows.
+                None => Err(Fallback),
+            },
+            Node::Attr(x, name) => {
+                let base = x.eval(row)?;
+                match as_record(&base) {
+                    Some(r) => Ok(r.get(name).cloned().unwrap_or(Value::UNDEFINED)),
+                    None => Err(Fallback),
+                }
+            }
+            Node::List(items) => Ok(Value::from(
+                items
+                    .iter()
+                    .map(|i| i.eval(row).and_then(defined))
+                    .collect::<Result<Vec<_>, _>>()?,
+            )),
+            Node::Not(x) => Ok(Value::from(!x.eval(row)?.is_true())),
+            Node::And(a, b) => {
+                let l = a.eval(row)?;
+                if l.is_true() { b.eval(row) } else { Ok(l) }
+            }
+            Node::Or(a, b) => {
+                let l = a.eval(row)?;
+                if l.is_true() { Ok(l) } else { b.eval(row) }
+            }
+            Node::Compare(op, a, b) => {
+                let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
+                let ord = match (int(&l), int(&r)) {
+                    (Some(x), Some(y)) => x.cmp(&y),
+                    _ => match (plain(&l), plain(&r), l.as_str(), r.as_str()) {
+                        (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Fallback)?,
+                        (_, _, Some(x), Some(y)) => x.cmp(y),
+                        _ if matches!(op, Cmp::Eq | Cmp::Ne)
+                            && l.kind() != ValueKind::Number
+                            && r.kind() != ValueKind::Number =>
+                        {
+                            let eq = l == r;
+                            return Ok(Value::from(if *op == Cmp::Eq { eq } else { !eq }));
+                        }
+                        _ => return Err(Fallback),
+                    },
+                };
+                use std::cmp::Ordering::*;
+                Ok(Value::from(match op {
+                    Cmp::Eq => ord == Equal,
+                    Cmp::Ne => ord != Equal,
+                    Cmp::Lt => ord == Less,
+                    Cmp::Le => ord != Greater,
+                    Cmp::Gt => ord == Greater,
+                    Cmp::Ge => ord != Less,
+                }))
+            }
+            Node::In(a, b, negate) => {
+                let Node::List(items) = &**b else {
+                    return Err(Fallback);
+                };
+                let needle = defined(a.eval(row)?)?;
+                if plain(&needle).is_none() && needle.as_str().is_none() {
+                    return Err(Fallback);
+                }
+                let mut found = false;
+                for item in items {
+                    let v = item.eval(row)?;
+                    let same = match (
+                        int(&needle),
+                        int(&v),
+                        plain(&needle),
+                        plain(&v),
+                        needle.as_str(),
+                        v.as_str(),
+                    ) {
+                        (Some(x), Some(y), ..) => x == y,
+                        (_, _, Some(x), Some(y), ..) => x == y,
+                        (.., Some(x), Some(y)) => x == y,
+                        (_, _, None, None, None, None) => return Err(Fallback),
+                        _ => false,
+                    };
+                    if same {
+                        found = true;
+                        break;
+                    }
+                }
+                Ok(Value::from(found != *negate))
+            }
+            Node::Arith(op, a, b) => {
+                let (l, r) = (a.eval(row)?, b.eval(row)?);
+                if let (Some(x), Some(y), false) = (int(&l), int(&r), *op == Arith::Div) {
+                    let v = match op {
+                        Arith::Add => x.checked_add(y),
+                        Arith::Sub => x.checked_sub(y),
+                        _ => x.checked_mul(y),
+                    };
+                    return v.map(Value::from).ok_or(Fallback);
+                }
+                let (x, y) = (plain(&l).ok_or(Fallback)?, plain(&r).ok_or(Fallback)?);
+                let v = match op {
+                    Arith::Add => x + y,
+                    Arith::Sub => x - y,
+                    Arith::Mul => x * y,
+                    Arith::Div if y == 0.0 => return Err(Fallback),
+                    Arith::Div => x / y,
+                };
+                if v.is_finite() {
+                    Ok(Value::from(v))
+                } else {
+                    Err(Fallback)
+                }
+            }
+            Node::Neg(x) => {
+                let v = x.eval(row)?;
+                match (int(&v), plain(&v)) {
+                    (Some(i), _) => i.checked_neg().map(Value::from).ok_or(Fallback),
+                    (None, Some(f)) => Ok(Value::from(-f)),
+                    _ => Err(Fallback),
+                }
+            }
+            Node::Concat(a, b) => {
+                let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
+                let ok = |v: &Value| {
+                    matches!(
+                        v.kind(),
+                        ValueKind::String | ValueKind::Number | ValueKind::Bool | ValueKind::None
+                    )
+                };
+                if !(ok(&l) && ok(&r))
+                    || plain(&l).is_none() && l.kind() == ValueKind::Number
+                    || plain(&r).is_none() && r.kind() == ValueKind::Number
+                {
+                    return Err(Fallback);
+                }
+                Ok(Value::from(format!("{l}{r}")))
+            }
+            Node::Test(x, t, negate) => {
+                let v = x.eval(row)?;
+                let yes = match t {
+                    Test::Defined => !v.is_undefined(),
+                    Test::Undefined => v.is_undefined(),
+                    Test::None => v.is_none() || v.is_undefined(),
+                    Test::Number => v.kind() == ValueKind::Number,
+                    Test::String => v.kind() == ValueKind::String,
+                    Test::Mapping => v.kind() == ValueKind::Map,
+                    Test::Boolean => v.kind() == ValueKind::Bool,
+                    Test::Finite => as_number(&v).is_some_and(f64::is_finite),
+                };
+                Ok(Value::from(yes != *negate))
+            }
+            Node::If(cond, then, other) => {
+                if cond.eval(row)?.is_true() {
+                    then.eval(row)
+                } else {
+                    match other {
+                        Some(o) => o.eval(row),
+                        None => Ok(Value::UNDEFINED),
+                    }
+                }
+            }
+            Node::Call(f, args) => {
+                let a = args
+                    .iter()
+                    .map(|x| x.eval(row))
+                    .collect::<Result<Vec<_>, _>>()?;
+                match f {
+                    Func::Max | Func::Min => {
+                        let (x, y) = (plain(&a[0]).ok_or(Fallback)?, plain(&a[1]).ok_or(Fallback)?);
+                        let pick_b = if *f == Func::Max { y > x } else { y < x };
+                        Ok(if pick_b { a[1].clone() } else { a[0].clone() })
+                    }
+                    _ => {
+                        let x = plain(&a[0]).ok_or(Fallback)?;
+                        let y = match f {
+                            Func::Log => x.ln(),
+                            Func::Log10 => x.log10(),
+                            Func::Log1p => x.ln_1p(),
+                            Func::Sqrt => x.sqrt(),
+                            _ => x.exp(),
+                        };
+                        if y.is_finite() {
+                            Ok(Value::from(y))
+                        } else {
+                            Err(Fallback)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{Expr, Globals};
+    use crate::value::{Origin, Record};
+
+    fn rows() -> Vec<Row> {
+        let lines = [
+            r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "nan": NaN, "inf": Infinity, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27"}"#,
+            r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "nan": 1, "b": true, "zero": 0.0, "m": "not applicable", "t": 5}"#,
+            r#"{"x": 1e300, "n_items": 9223372036854775807, "m": {"error": "x", "compress_MBps": null}}"#,
+        ];
+        lines
+            .iter()
+            .map(|l| {
+                let v = crate::sources::json::parse(l.as_bytes()).unwrap();
+                Row {
+                    fields: Arc::new(as_record(&v).unwrap().clone()),
+                    origin: Origin::line(Arc::from("t.jsonl"), 1),
+                }
+            })
+            .collect()
+    }
+
+    const EXPRS: &[&str] = &[
+        "x",
+        "x + 1",
+        "x * 2",
+        "x / 2",
+        "x / zero",
+        "x - n_items",
+        "n_items + 1",
+        "n_items * 2",
+        "-x",
+        "-n_items",
+        "x > 0",
+        "x >= 1.5",
+        "x == 1.5",
+        "x != 1.5",
+        "n_items == 3.0",
+        "s == 'café'",
+        "s < 'd'",
+        "z == none",
+        "t > 0",
+        "nan > 0",
+        "nan == nan",
+        "inf > 0",
+        "x > missing",
+        "missing",
+        "missing or 'a'",
+        "z or 'dflt'",
+        "b and x",
+        "not b",
+        "_kind in ['bench_bf16_perfile', 'bench_7B', 'Q4_K_benchmark']",
+        "_kind not in ['bench_7B']",
+        "x in [1.5, 2]",
+        "m is mapping",
+        "m.ratio",
+        "m.ratio is number",
+        "m.ratio > 0",
+        "m.decompress_MBps is not none",
+        "m.nope",
+        "m.nope is defined",
+        "missing.deeper",
+        "s is string",
+        "z is none",
+        "missing is none",
+        "inf is finite",
+        "x is finite",
+        "b is boolean",
+        "'C=' ~ n_items ~ ' ' ~ s",
+        "x ~ ''",
+        "z ~ 'a'",
+        "b ~ 1",
+        "nan ~ ''",
+        "'Q4_K' if _kind == 'Q4_K_benchmark' else 'bf16'",
+        "x if b",
+        "max(40, log1p(n_items) * 18)",
+        "min(x, 1)",
+        "sqrt(x)",
+        "log(zero)",
+        "(x + 1) * 2",
+        "x * 1e3",
+        "n_items - 1 > 0 and not b or z",
+        "t ~ s",
+        "['a', x]",
+        "m['ratio']",
+        "1 < 2 < 3",
+    ];
+
+    #[test]
+    fn agrees_with_minijinja_wherever_it_answers() {
+        let spec = crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap();
+        let g = Arc::new(Globals::default());
+        let mut answered = 0;
+        for src in EXPRS {
+            let Some(node) = compile(src) else { continue };
+            let e = Expr::compile_str(&spec, src, 0..0).unwrap();
+            for row in rows() {
+                if let Ok(fast) = node.eval(&row) {
+                    answered += 1;
+                    let slow = e.eval_slow(&g, &row).unwrap_or_else(|err| {
+                        panic!("{src}: fast gave {fast:?}, minijinja failed: {err}")
+                    });
+                    assert_eq!(
+                        format!("{fast:?}"),
+                        format!("{slow:?}"),
+                        "{src} on {:?}",
+                        row.fields
+                    );
+                    assert_eq!(fast.kind(), slow.kind(), "{src}");
+                }
+            }
+        }
+        assert!(
+            answered > 100,
+            "the fast path answers most cases ({answered})"
+        );
+    }
+
+    #[test]
+    fn outside_the_subset_is_not_compiled() {
+        for src in [
+            "x | abs",
+            "n['fig3-median']",
+            "_source.path",
+            "x // 2",
+            "'a\\'b'",
+            "f(x)",
+            "1 < 2 < 3",
+        ] {
+            assert!(compile(src).is_none(), "{src}");
+        }
+        let _ = Record::default();
+    }
+}
