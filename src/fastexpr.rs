@@ -456,6 +456,33 @@ pub fn compile(src: &str) -> Option<Node> {
     (p.pos == p.toks.len()).then_some(node)
 }
 
+impl Node {
+    /// Whether variable `var` is used only as `var.attr` or `var is test`
+    /// (so a record can be built with only the attributes read).
+    pub fn uses_only_attrs_of(&self, var: &str) -> bool {
+        let kids: Vec<&Node> = match self {
+            Node::Var(v) => return &**v != var,
+            Node::Attr(x, _) | Node::Test(x, _, _) if matches!(&**x, Node::Var(v) if &**v == var) => {
+                return true;
+            }
+            Node::Const(_) => return true,
+            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => vec![x],
+            Node::List(items) | Node::Call(_, items) => items.iter().collect(),
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Compare(_, a, b)
+            | Node::In(a, b, _)
+            | Node::Arith(_, a, b)
+            | Node::Concat(a, b) => vec![a, b],
+            Node::If(a, b, c) => [Some(&**a), Some(&**b), c.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect(),
+        };
+        kids.into_iter().all(|k| k.uses_only_attrs_of(var))
+    }
+}
+
 // ------------------------------------------------------------ evaluator --
 
 /// A number that is plain: an integer, or a float that is not NaN.

@@ -94,6 +94,240 @@ fn rewrite_nonfinite(text: &[u8]) -> Option<Vec<u8>> {
     changed.then_some(out)
 }
 
+/// Which parts of a JSONL record a table reads: only these top-level fields
+/// are built (the rest is skipped without allocating); a field may further
+/// keep only some keys of each entry of its map (a map of maps, such as
+/// `methods`, exploded and read as `m.ratio`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Projection {
+    /// Field -> `None` (keep whole) or the keys kept in each entry.
+    pub fields: std::collections::HashMap<String, Option<std::collections::HashSet<String>>>,
+}
+
+/// Parses one JSONL line, building only the projected fields. A key
+/// repeated at the top level is still an error.
+pub fn parse_projected(text: &[u8], projection: &Projection) -> Result<Value, ParseError> {
+    let rewritten = rewrite_nonfinite(text);
+    let bytes = rewritten.as_deref().unwrap_or(text);
+    let path = RefCell::new(Vec::new());
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let result = TopSeed {
+        path: &path,
+        projection,
+    }
+    .deserialize(&mut de)
+    .and_then(|v| de.end().map(|_| v));
+    result.map_err(to_parse_error)
+}
+
+fn to_parse_error(e: serde_json::Error) -> ParseError {
+    let full = e.to_string();
+    let message = match full.rfind(" at line ") {
+        Some(i) => full[..i].to_string(),
+        None => full,
+    };
+    ParseError {
+        message,
+        line: e.line(),
+        column: e.column(),
+    }
+}
+
+struct TopSeed<'p> {
+    path: &'p RefCell<Vec<Arc<str>>>,
+    projection: &'p Projection,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut rec = Record::with_capacity(self.projection.fields.len());
+        let mut seen: Vec<Box<str>> = Vec::with_capacity(16);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match self.projection.fields.get(&*key) {
+                None => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+                Some(keep) => {
+                    let k: Arc<str> = Arc::from(&*key);
+                    self.path.borrow_mut().push(k.clone());
+                    let value = match keep {
+                        None => map.next_value_seed(CellSeed { path: self.path })?,
+                        Some(keys) => map.next_value_seed(EntriesSeed {
+                            path: self.path,
+                            keys,
+                        })?,
+                    };
+                    self.path.borrow_mut().pop();
+                    rec.0.insert(k, value);
+                }
+            }
+            // Checked after the value, where the full parser notices it too.
+            if seen.iter().any(|k| **k == *key) {
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{key}` in one JSON object (Python would silently keep the last value)"
+                )));
+            }
+            seen.push(Box::from(&*key));
+        }
+        Ok(rec.into_value())
+    }
+    // A line that is not an object is parsed whole, for the caller's error.
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        CellSeed { path: self.path }.visit_seq(seq)
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::from(()))
+    }
+}
+
+/// A map whose entries that are maps keep only `keys`; other entries whole.
+struct EntriesSeed<'p> {
+    path: &'p RefCell<Vec<Arc<str>>>,
+    keys: &'p std::collections::HashSet<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for EntriesSeed<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EntriesSeed<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut rec = Record::with_capacity(8);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let key: Arc<str> = Arc::from(&*key);
+            self.path.borrow_mut().push(key.clone());
+            let value = map.next_value_seed(KeepSeed {
+                path: self.path,
+                keys: self.keys,
+            })?;
+            if rec.0.contains_key(&key) {
+                let dotted = self.path.borrow().join(".");
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
+                )));
+            }
+            self.path.borrow_mut().pop();
+            rec.0.insert(key, value);
+        }
+        Ok(rec.into_value())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        CellSeed { path: self.path }.visit_seq(seq)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        CellSeed { path: self.path }.visit_str(v)
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::from(()))
+    }
+}
+
+/// One entry of a projected map: a map keeps only `keys`, anything else whole.
+struct KeepSeed<'p> {
+    path: &'p RefCell<Vec<Arc<str>>>,
+    keys: &'p std::collections::HashSet<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for KeepSeed<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeepSeed<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut rec = Record::with_capacity(self.keys.len());
+        let mut seen: Vec<Box<str>> = Vec::with_capacity(8);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.keys.contains(&*key) {
+                let value = map.next_value_seed(CellSeed { path: self.path })?;
+                rec.0.insert(Arc::from(&*key), value);
+            } else {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+            if seen.iter().any(|k| **k == *key) {
+                let dotted = format!("{}.{key}", self.path.borrow().join("."));
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
+                )));
+            }
+            seen.push(Box::from(&*key));
+        }
+        Ok(rec.into_value())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        CellSeed { path: self.path }.visit_seq(seq)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        CellSeed { path: self.path }.visit_str(v)
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::from(()))
+    }
+}
+
 /// Parses one JSON value (a JSONL line or a whole document) into a cell.
 ///
 /// Errors carry serde_json's message and the position; a duplicate key is
@@ -106,18 +340,7 @@ pub fn parse(text: &[u8]) -> Result<Value, ParseError> {
     let result = CellSeed { path: &path }
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|_| v));
-    result.map_err(|e| {
-        let full = e.to_string();
-        let message = match full.rfind(" at line ") {
-            Some(i) => full[..i].to_string(),
-            None => full,
-        };
-        ParseError {
-            message,
-            line: e.line(),
-            column: e.column(),
-        }
-    })
+    result.map_err(to_parse_error)
 }
 
 struct CellSeed<'p> {
@@ -223,6 +446,45 @@ mod tests {
         assert!(
             e.message
                 .starts_with("duplicate key `methods.zstd.ratio` in one JSON object"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn projection_builds_only_what_is_read() {
+        let mut p = Projection::default();
+        p.fields.insert("_kind".into(), None);
+        p.fields.insert(
+            "methods".into(),
+            Some(["ratio".to_string()].into_iter().collect()),
+        );
+        let v = parse_projected(
+            br#"{"_kind": "b", "big": [1, 2, {"x": 3}], "methods": {"a": {"ratio": 1.5, "other": 2}, "b": "n/a"}}"#,
+            &p,
+        )
+        .unwrap();
+        assert_eq!(v.get_attr("big").unwrap(), Value::UNDEFINED);
+        let m = v.get_attr("methods").unwrap();
+        assert_eq!(
+            m.get_attr("a").unwrap().get_attr("ratio").unwrap(),
+            Value::from(1.5)
+        );
+        assert_eq!(
+            m.get_attr("a").unwrap().get_attr("other").unwrap(),
+            Value::UNDEFINED
+        );
+        assert_eq!(m.get_attr("b").unwrap().as_str(), Some("n/a"));
+        let e = parse_projected(br#"{"big": 1, "big": 2}"#, &p).unwrap_err();
+        assert!(
+            e.message.starts_with("duplicate key `big`"),
+            "{}",
+            e.message
+        );
+        let e =
+            parse_projected(br#"{"methods": {"a": {"ratio": 1, "ratio": 2}}}"#, &p).unwrap_err();
+        assert!(
+            e.message.starts_with("duplicate key `methods.a.ratio`"),
             "{}",
             e.message
         );

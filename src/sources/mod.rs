@@ -183,7 +183,7 @@ pub fn resolve(
 /// Loads source `name`: every file, or its inline rows.
 pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<Loaded> {
     let mut rows = Vec::new();
-    let mut out = stream(spec, name, src, &mut |r| {
+    let mut out = stream(spec, name, src, None, &mut |r| {
         rows.push(r);
         Ok(())
     })?;
@@ -194,10 +194,14 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
 /// Reads source `name` row by row, handing each row to `each` without
 /// keeping it (the returned [`Loaded`] has no rows): a table whose first
 /// steps work row by row never holds the whole file.
+///
+/// With a `projection`, JSONL records are built with only the fields it
+/// names (see [`json::Projection`]).
 pub fn stream(
     spec: &LoadedSpec,
     name: &str,
     src: &Spanned<SourceSpec>,
+    projection: Option<&json::Projection>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Loaded> {
     let s = src.get_ref();
@@ -258,7 +262,7 @@ pub fn stream(
             each(r)
         };
         match file.format {
-            Format::Jsonl => read_jsonl(file, &mut counted)?,
+            Format::Jsonl => read_jsonl(file, projection, &mut counted)?,
             Format::Csv => read_csv(file, &mut counted)?,
             Format::Json => {
                 let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
@@ -365,7 +369,26 @@ pub fn for_each_line(
 
 /// Parses one JSONL line into a record, or an error naming file:line.
 pub fn parse_line(rel: &str, line_no: u64, line: &[u8]) -> Result<Record> {
-    match json::parse(line) {
+    record_or_error(rel, line_no, line, json::parse(line))
+}
+
+/// Like [`parse_line`], building only the projected fields.
+pub fn parse_line_projected(
+    rel: &str,
+    line_no: u64,
+    line: &[u8],
+    p: &json::Projection,
+) -> Result<Record> {
+    record_or_error(rel, line_no, line, json::parse_projected(line, p))
+}
+
+fn record_or_error(
+    rel: &str,
+    line_no: u64,
+    line: &[u8],
+    parsed: std::result::Result<Value, json::ParseError>,
+) -> Result<Record> {
+    match parsed {
         Ok(v) => match as_record(&v) {
             Some(r) => Ok(r.clone()),
             None => Err(Error::input(
@@ -394,10 +417,17 @@ pub fn parse_line(rel: &str, line_no: u64, line: &[u8]) -> Result<Record> {
     }
 }
 
-fn read_jsonl(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()>) -> Result<()> {
+fn read_jsonl(
+    file: &SourceFile,
+    projection: Option<&json::Projection>,
+    each: &mut dyn FnMut(Row) -> Result<()>,
+) -> Result<()> {
     let path: Arc<str> = Arc::from(file.rel.as_str());
     for_each_line(file, |line_no, line| {
-        let rec = parse_line(&file.rel, line_no, line)?;
+        let rec = match projection {
+            None => parse_line(&file.rel, line_no, line)?,
+            Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
+        };
         each(Row {
             fields: Arc::new(rec),
             origin: Origin::line(path.clone(), line_no),

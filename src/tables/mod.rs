@@ -188,30 +188,37 @@ impl<'s> Catalog<'s> {
         let mut kept = Vec::new();
         let (mut buf, mut next) = (Vec::new(), Vec::new());
         let step_failed = std::cell::Cell::new(false);
-        let loaded = sources::stream(self.spec, from, &self.spec.spec.sources[from], &mut |row| {
-            buf.clear();
-            buf.push(row);
-            for (i, step) in steps[..prefix].iter().enumerate() {
-                next.clear();
+        let projection = steps::projection(steps);
+        let loaded = sources::stream(
+            self.spec,
+            from,
+            &self.spec.spec.sources[from],
+            projection.as_ref(),
+            &mut |row| {
+                buf.clear();
+                buf.push(row);
+                for (i, step) in steps[..prefix].iter().enumerate() {
+                    next.clear();
+                    for r in buf.drain(..) {
+                        steps::apply_row(step, r, g, &mut drops, &mut next).map_err(|e| {
+                            step_failed.set(true);
+                            step_context(i, e)
+                        })?;
+                    }
+                    std::mem::swap(&mut buf, &mut next);
+                }
                 for r in buf.drain(..) {
-                    steps::apply_row(step, r, g, &mut drops, &mut next).map_err(|e| {
-                        step_failed.set(true);
-                        step_context(i, e)
-                    })?;
+                    match grouper.as_mut() {
+                        Some(gr) => gr.push(g, r).map_err(|e| {
+                            step_failed.set(true);
+                            step_context(prefix, e)
+                        })?,
+                        None => kept.push(r),
+                    }
                 }
-                std::mem::swap(&mut buf, &mut next);
-            }
-            for r in buf.drain(..) {
-                match grouper.as_mut() {
-                    Some(gr) => gr.push(g, r).map_err(|e| {
-                        step_failed.set(true);
-                        step_context(prefix, e)
-                    })?,
-                    None => kept.push(r),
-                }
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
         .map_err(|e| {
             if step_failed.get() {
                 e

@@ -535,6 +535,59 @@ pub fn apply_row(
     Ok(())
 }
 
+/// What a table whose steps start with row-wise steps and a group step
+/// reads of its source: every field its expressions name, and, for an
+/// exploded map read only as `value.attr`, only those attributes of each
+/// entry. `None` when unsure (then whole records are built).
+pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
+    use std::collections::HashSet;
+    let group_at = steps.iter().position(|s| matches!(s, Step::Group { .. }))?;
+    if !steps[..group_at].iter().all(Step::is_row_wise) {
+        return None;
+    }
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    let mut explodes: Vec<(&str, &str)> = Vec::new();
+    for step in &steps[..=group_at] {
+        match step {
+            Step::Filter(e) | Step::Require(e) => exprs.push(e),
+            Step::Derive(fields) => exprs.extend(fields.iter().map(|(_, e)| e)),
+            Step::Explode { field, value, .. } => {
+                names.insert(field.clone());
+                explodes.push((field, value));
+            }
+            Step::Group { keys, aggs } => {
+                names.extend(keys.iter().cloned());
+                for (_, a) in aggs {
+                    exprs.extend(a.expr.iter().chain(a.weight.iter()));
+                }
+            }
+            _ => return None,
+        }
+    }
+    for e in &exprs {
+        names.extend(e.variables());
+    }
+    let mut p = crate::sources::json::Projection::default();
+    for n in names {
+        p.fields.insert(n, None);
+    }
+    for (field, value) in explodes {
+        if exprs.iter().all(|e| e.uses_only_attrs_of(value)) {
+            let keys: HashSet<String> = exprs
+                .iter()
+                .flat_map(|e| e.paths())
+                .filter_map(|p| {
+                    p.strip_prefix(&format!("{value}."))
+                        .map(|rest| rest.split('.').next().unwrap_or("").to_string())
+                })
+                .collect();
+            p.fields.insert(field.to_string(), Some(keys));
+        }
+    }
+    Some(p)
+}
+
 /// Values all groups of a group step may hold in memory before they spill.
 const GROUP_VALUE_BUDGET: usize = 1 << 21;
 
