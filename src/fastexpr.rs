@@ -462,7 +462,8 @@ impl Node {
     pub fn uses_only_attrs_of(&self, var: &str) -> bool {
         let kids: Vec<&Node> = match self {
             Node::Var(v) => return &**v != var,
-            Node::Attr(x, _) | Node::Test(x, _, _) if matches!(&**x, Node::Var(v) if &**v == var) => {
+            Node::Attr(x, _) | Node::Test(x, _, _) if matches!(&**x, Node::Var(v) if &**v == var) =>
+            {
                 return true;
             }
             Node::Const(_) => return true,

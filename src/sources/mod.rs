@@ -15,6 +15,7 @@
 //!   case the run reports the skip;
 //! - an empty or truncated compressed file is an error naming it.
 
+mod batches;
 pub mod json;
 
 use std::fs::File;
@@ -204,6 +205,36 @@ pub fn stream(
     projection: Option<&json::Projection>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Loaded> {
+    stream_with(
+        spec,
+        name,
+        src,
+        projection,
+        &|rows| Ok(rows),
+        &mut |rows: Vec<Row>| rows.into_iter().try_for_each(&mut *each),
+    )
+}
+
+/// Reads source `name` in batches of rows: `work` runs on each batch (in
+/// parallel for JSONL files, see `batches`), `each` consumes the results
+/// in file order. The returned [`Loaded`] has no rows.
+pub fn stream_with<T: Send>(
+    spec: &LoadedSpec,
+    name: &str,
+    src: &Spanned<SourceSpec>,
+    projection: Option<&json::Projection>,
+    work: &(dyn Fn(Vec<Row>) -> Result<T> + Sync),
+    each_batch: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<Loaded> {
+    const CHUNK: usize = 4096;
+    let mut pending: Vec<Row> = Vec::new();
+    let flush =
+        |pending: &mut Vec<Row>, each_batch: &mut dyn FnMut(T) -> Result<()>| -> Result<()> {
+            if pending.is_empty() {
+                return Ok(());
+            }
+            each_batch(work(std::mem::take(pending))?)
+        };
     let s = src.get_ref();
     let mut out = Loaded::default();
     if let Some(rows) = &s.rows {
@@ -216,15 +247,17 @@ pub fn stream(
             for (k, v) in table {
                 rec.insert(k.as_str(), toml_to_value(v));
             }
-            each(Row {
+            pending.push(Row {
                 fields: Arc::new(rec),
                 origin: Origin {
                     path: origin_path.clone(),
                     line: 0,
                     record: Some((Arc::from("rows"), i as u64)),
                 },
-            })?;
+            });
         }
+        out.files_read = pending.len() as u64;
+        flush(&mut pending, each_batch)?;
         return Ok(out);
     }
     if s.path.is_none() {
@@ -257,19 +290,27 @@ pub fn stream(
     }
     for file in &files {
         let mut count = 0u64;
-        let mut counted = |r: Row| {
-            count += 1;
-            each(r)
-        };
         match file.format {
-            Format::Jsonl => read_jsonl(file, projection, &mut counted)?,
-            Format::Csv => read_csv(file, &mut counted)?,
-            Format::Json => {
-                let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
-                let meta = read_json_document(file, pointer, &mut counted)?;
-                if out.meta.is_none() {
-                    out.meta = Some(meta);
+            Format::Jsonl => count = batches::stream_jsonl(file, projection, work, each_batch)?,
+            Format::Csv | Format::Json => {
+                let mut counted = |r: Row| -> Result<()> {
+                    count += 1;
+                    pending.push(r);
+                    if pending.len() >= CHUNK {
+                        flush(&mut pending, each_batch)?;
+                    }
+                    Ok(())
+                };
+                if file.format == Format::Csv {
+                    read_csv(file, &mut counted)?;
+                } else {
+                    let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
+                    let meta = read_json_document(file, pointer, &mut counted)?;
+                    if out.meta.is_none() {
+                        out.meta = Some(meta);
+                    }
                 }
+                flush(&mut pending, each_batch)?;
             }
         }
         out.files_read += count;
@@ -415,24 +456,6 @@ fn record_or_error(
             ))
         }
     }
-}
-
-fn read_jsonl(
-    file: &SourceFile,
-    projection: Option<&json::Projection>,
-    each: &mut dyn FnMut(Row) -> Result<()>,
-) -> Result<()> {
-    let path: Arc<str> = Arc::from(file.rel.as_str());
-    for_each_line(file, |line_no, line| {
-        let rec = match projection {
-            None => parse_line(&file.rel, line_no, line)?,
-            Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
-        };
-        each(Row {
-            fields: Arc::new(rec),
-            origin: Origin::line(path.clone(), line_no),
-        })
-    })
 }
 
 fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()>) -> Result<()> {

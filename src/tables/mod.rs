@@ -53,6 +53,10 @@ impl std::fmt::Debug for Catalog<'_> {
     }
 }
 
+/// Marks an error raised by a table's step inside a batch worker, so it is
+/// not mistaken for an error of the source.
+const STEP_FAILED: &str = "\u{0}step";
+
 /// Whether a source is a JSON document (its `meta` is loaded up front,
 /// because any template may read it).
 fn is_document(spec: &LoadedSpec, name: &str) -> bool {
@@ -180,34 +184,41 @@ impl<'s> Catalog<'s> {
         prefix: usize,
         group_next: bool,
         notes: &mut Vec<String>,
-        step_context: &dyn Fn(usize, Error) -> Error,
+        step_context: &(dyn Fn(usize, Error) -> Error + Sync),
     ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
         let g = &self.globals;
         let mut drops = steps::DropLog::new();
         let mut grouper = group_next.then(|| steps::Grouper::new(&steps[prefix]));
         let mut kept = Vec::new();
-        let (mut buf, mut next) = (Vec::new(), Vec::new());
         let step_failed = std::cell::Cell::new(false);
         let projection = steps::projection(steps);
-        let loaded = sources::stream(
+        // The row-wise steps run on batches in parallel; the group step
+        // consumes their output in file order.
+        let work =
+            |rows: Vec<crate::value::Row>| -> Result<(Vec<crate::value::Row>, steps::DropLog)> {
+                let mut drops = steps::DropLog::new();
+                let (mut buf, mut next) = (rows, Vec::new());
+                for (i, step) in steps[..prefix].iter().enumerate() {
+                    next.clear();
+                    for r in buf.drain(..) {
+                        steps::apply_row(step, r, g, &mut drops, &mut next)
+                            .map_err(|e| step_context(i, e).context(STEP_FAILED))?;
+                    }
+                    std::mem::swap(&mut buf, &mut next);
+                }
+                Ok((buf, drops))
+            };
+        let loaded = sources::stream_with(
             self.spec,
             from,
             &self.spec.spec.sources[from],
             projection.as_ref(),
-            &mut |row| {
-                buf.clear();
-                buf.push(row);
-                for (i, step) in steps[..prefix].iter().enumerate() {
-                    next.clear();
-                    for r in buf.drain(..) {
-                        steps::apply_row(step, r, g, &mut drops, &mut next).map_err(|e| {
-                            step_failed.set(true);
-                            step_context(i, e)
-                        })?;
-                    }
-                    std::mem::swap(&mut buf, &mut next);
+            &work,
+            &mut |(rows, batch_drops)| {
+                for (k, mut v) in batch_drops {
+                    drops.entry(k).or_default().append(&mut v);
                 }
-                for r in buf.drain(..) {
+                for r in rows {
                     match grouper.as_mut() {
                         Some(gr) => gr.push(g, r).map_err(|e| {
                             step_failed.set(true);
@@ -219,12 +230,11 @@ impl<'s> Catalog<'s> {
                 Ok(())
             },
         )
-        .map_err(|e| {
-            if step_failed.get() {
-                e
-            } else {
-                e.context(format!("source `{from}`"))
-            }
+        .map_err(|e| match e {
+            // A step's error, passed through the batch workers: unwrap the marker.
+            Error::Context { what, inner } if what == STEP_FAILED => *inner,
+            e if step_failed.get() => e,
+            e => e.context(format!("source `{from}`")),
         })?;
         steps::flush_drops(&mut drops, notes);
         if let Some(gr) = grouper {

@@ -1,0 +1,184 @@
+//! JSONL on two cores: one thread decompresses and cuts the stream into
+//! batches of whole lines; the batches are parsed (and run through the
+//! caller's row-wise work) in parallel; the results are consumed in file
+//! order. Memory is a few batches in flight, whatever the file size, and
+//! the output is the same as reading line by line: results are taken in
+//! order and the first error in file order wins.
+
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, sync_channel};
+
+use rayon::prelude::*;
+
+use super::json::Projection;
+use super::{SourceFile, open, parse_line, parse_line_projected};
+use crate::error::{Error, Result};
+use crate::value::{Origin, Row};
+
+/// Bytes per batch (whole lines; a longer line makes a longer batch).
+const BATCH: usize = 1 << 18;
+/// Batches queued between the reading thread and the parsers.
+const QUEUE: usize = 4;
+
+/// A run of whole lines and the number of its first line.
+struct Batch {
+    first_line: u64,
+    bytes: Vec<u8>,
+}
+
+fn read_error(file: &SourceFile, e: std::io::Error, lines: u64) -> Error {
+    let what = if file.zstd {
+        "cannot decompress: the file is truncated or not zstd"
+    } else {
+        "cannot read the file"
+    };
+    let read = if lines == 0 {
+        String::new()
+    } else {
+        format!(" ({lines} lines read before it)")
+    };
+    Error::input(file.rel.clone(), None, None, format!("{what} ({e}){read}"))
+}
+
+/// Reads `file`, sending batches of whole lines until the end or an error.
+fn read_batches(file: &SourceFile, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
+    let mut reader = match open(file) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = tx.send(Err(e));
+            return;
+        }
+    };
+    let mut carry: Vec<u8> = Vec::new();
+    let mut line = 1u64;
+    loop {
+        let mut buf = std::mem::take(&mut carry);
+        let start = buf.len();
+        buf.resize(start + BATCH, 0);
+        let mut filled = start;
+        // Fill the buffer (a reader may return short reads).
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let _ = tx.send(Err(read_error(file, e, line - 1)));
+                    return;
+                }
+            }
+        }
+        buf.truncate(filled);
+        let eof = filled < start + BATCH;
+        let cut = if eof {
+            buf.len()
+        } else {
+            buf.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1)
+        };
+        if cut == 0 && !eof {
+            // One line longer than the batch: keep reading it.
+            carry = buf;
+            continue;
+        }
+        carry = buf.split_off(cut);
+        let lines = buf.iter().filter(|b| **b == b'\n').count() as u64;
+        let first_line = line;
+        line += lines;
+        if !buf.is_empty()
+            && tx
+                .send(Ok(Batch {
+                    first_line,
+                    bytes: buf,
+                }))
+                .is_err()
+        {
+            return;
+        }
+        if eof {
+            return;
+        }
+    }
+}
+
+/// The rows of one batch.
+fn parse_batch(
+    file: &SourceFile,
+    path: &Arc<str>,
+    batch: &Batch,
+    projection: Option<&Projection>,
+) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for (i, raw) in batch.bytes.split(|b| *b == b'\n').enumerate() {
+        let line_no = batch.first_line + i as u64;
+        let mut line = raw;
+        if line.last() == Some(&b'\r') {
+            line = &line[..line.len() - 1];
+        }
+        if line_no == 1 {
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let rec = match projection {
+            None => parse_line(&file.rel, line_no, line)?,
+            Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
+        };
+        rows.push(Row {
+            fields: Arc::new(rec),
+            origin: Origin::line(path.clone(), line_no),
+        });
+    }
+    Ok(rows)
+}
+
+fn take_some(rx: &Receiver<Result<Batch>>, max: usize) -> Vec<Result<Batch>> {
+    let mut got = Vec::with_capacity(max);
+    if let Ok(b) = rx.recv() {
+        got.push(b);
+        while got.len() < max {
+            match rx.try_recv() {
+                Ok(b) => got.push(b),
+                Err(_) => break,
+            }
+        }
+    }
+    got
+}
+
+/// Streams a JSONL file: `work` runs on each batch's rows in parallel,
+/// `each` consumes the results in file order. Returns the number of rows.
+pub fn stream_jsonl<T: Send>(
+    file: &SourceFile,
+    projection: Option<&Projection>,
+    work: &(dyn Fn(Vec<Row>) -> Result<T> + Sync),
+    each: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<u64> {
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    let workers = rayon::current_num_threads().max(1);
+    std::thread::scope(|scope| {
+        let (tx, rx) = sync_channel(QUEUE);
+        scope.spawn(move || read_batches(file, tx));
+        let mut count = 0u64;
+        loop {
+            let group = take_some(&rx, workers);
+            if group.is_empty() {
+                return Ok(count);
+            }
+            let results: Vec<Result<(u64, T)>> = group
+                .into_par_iter()
+                .map(|b| {
+                    let rows = parse_batch(file, &path, &b?, projection)?;
+                    let n = rows.len() as u64;
+                    Ok((n, work(rows)?))
+                })
+                .collect();
+            for r in results {
+                let (n, t) = r?;
+                count += n;
+                each(t)?;
+            }
+        }
+    })
+}
