@@ -251,8 +251,10 @@ impl Parser {
         }
         self.compare()
     }
+    // minijinja's precedence, loosest first: compare, `+ -`, `~`, `* /`,
+    // unary minus (with attribute access), then tests and filters.
     fn compare(&mut self) -> Option<Node> {
-        let l = self.concat()?;
+        let l = self.math1()?;
         let op = match self.peek() {
             Some(Tok::Op("==")) => Some(Cmp::Eq),
             Some(Tok::Op("!=")) => Some(Cmp::Ne),
@@ -264,14 +266,14 @@ impl Parser {
         };
         let node = if let Some(op) = op {
             self.pos += 1;
-            Node::Compare(op, Box::new(l), Box::new(self.concat()?))
+            Node::Compare(op, Box::new(l), Box::new(self.math1()?))
         } else if self.is_kw("in")
             || (self.is_kw("not")
                 && matches!(self.toks.get(self.pos + 1), Some(Tok::Ident(i)) if i == "in"))
         {
             let negate = self.eat_kw("not");
             self.eat_kw("in");
-            Node::In(Box::new(l), Box::new(self.concat()?), negate)
+            Node::In(Box::new(l), Box::new(self.math1()?), negate)
         } else {
             return Some(l);
         };
@@ -282,15 +284,8 @@ impl Parser {
         ) || self.is_kw("in");
         (!chained).then_some(node)
     }
-    fn concat(&mut self) -> Option<Node> {
-        let mut l = self.math1()?;
-        while self.eat_op("~") {
-            l = Node::Concat(Box::new(l), Box::new(self.math1()?));
-        }
-        Some(l)
-    }
     fn math1(&mut self) -> Option<Node> {
-        let mut l = self.math2()?;
+        let mut l = self.concat()?;
         loop {
             let op = if self.eat_op("+") {
                 Arith::Add
@@ -299,8 +294,15 @@ impl Parser {
             } else {
                 return Some(l);
             };
-            l = Node::Arith(op, Box::new(l), Box::new(self.math2()?));
+            l = Node::Arith(op, Box::new(l), Box::new(self.concat()?));
         }
+    }
+    fn concat(&mut self) -> Option<Node> {
+        let mut l = self.math2()?;
+        while self.eat_op("~") {
+            l = Node::Concat(Box::new(l), Box::new(self.math2()?));
+        }
+        Some(l)
     }
     fn math2(&mut self) -> Option<Node> {
         let mut l = self.unary()?;
@@ -319,8 +321,35 @@ impl Parser {
         }
     }
     fn unary(&mut self) -> Option<Node> {
+        let mut node = self.unary_only()?;
+        // Tests apply to the negated value (`-x is number`).
+        loop {
+            if self.eat_kw("is") {
+                let negate = self.eat_kw("not");
+                let Some(Tok::Ident(t)) = self.peek().cloned() else { return None };
+                self.pos += 1;
+                let test = match t.as_str() {
+                    "defined" => Test::Defined,
+                    "undefined" => Test::Undefined,
+                    "none" => Test::None,
+                    "number" => Test::Number,
+                    "string" => Test::String,
+                    "mapping" => Test::Mapping,
+                    "boolean" => Test::Boolean,
+                    "finite" => Test::Finite,
+                    _ => return None,
+                };
+                node = Node::Test(Box::new(node), test, negate);
+            } else if self.is_op("|") || self.is_op("(") {
+                return None;
+            } else {
+                return Some(node);
+            }
+        }
+    }
+    fn unary_only(&mut self) -> Option<Node> {
         if self.eat_op("-") {
-            return Some(Node::Neg(Box::new(self.unary()?)));
+            return Some(Node::Neg(Box::new(self.unary_only()?)));
         }
         self.postfix()
     }
@@ -342,24 +371,6 @@ impl Parser {
                     return None;
                 }
                 node = Node::Attr(Box::new(node), Arc::from(name.as_str()));
-            } else if self.eat_kw("is") {
-                let negate = self.eat_kw("not");
-                let Some(Tok::Ident(t)) = self.peek().cloned() else {
-                    return None;
-                };
-                self.pos += 1;
-                let test = match t.as_str() {
-                    "defined" => Test::Defined,
-                    "undefined" => Test::Undefined,
-                    "none" => Test::None,
-                    "number" => Test::Number,
-                    "string" => Test::String,
-                    "mapping" => Test::Mapping,
-                    "boolean" => Test::Boolean,
-                    "finite" => Test::Finite,
-                    _ => return None,
-                };
-                node = Node::Test(Box::new(node), test, negate);
             } else if self.is_op("|") || self.is_op("(") {
                 return None;
             } else {

@@ -16,6 +16,7 @@ pub mod hook;
 pub mod lock;
 pub mod numbers;
 pub mod output;
+pub mod progress;
 pub mod render;
 pub mod run;
 pub mod sources;

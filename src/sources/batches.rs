@@ -12,7 +12,7 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use rayon::prelude::*;
 
 use super::json::Projection;
-use super::{SourceFile, open, parse_line, parse_line_projected};
+use super::{SourceFile, open_counted, parse_line, parse_line_projected};
 use crate::error::{Error, Result};
 use crate::value::{Origin, Row};
 
@@ -42,8 +42,8 @@ fn read_error(file: &SourceFile, e: std::io::Error, lines: u64) -> Error {
 }
 
 /// Reads `file`, sending batches of whole lines until the end or an error.
-fn read_batches(file: &SourceFile, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
-    let mut reader = match open(file) {
+fn read_batches(file: &SourceFile, count: Arc<std::sync::atomic::AtomicU64>, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
+    let mut reader = match open_counted(file, Some(count)) {
         Ok(r) => r,
         Err(e) => {
             let _ = tx.send(Err(e));
@@ -157,11 +157,16 @@ pub fn stream_jsonl<T: Send>(
 ) -> Result<u64> {
     let path: Arc<str> = Arc::from(file.rel.as_str());
     let workers = rayon::current_num_threads().max(1);
-    std::thread::scope(|scope| {
+    let read = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let size = std::fs::metadata(&file.abs).map(|m| m.len()).unwrap_or(0);
+    let mut progress = crate::progress::Progress::new(&file.rel, size);
+    let result = std::thread::scope(|scope| {
         let (tx, rx) = sync_channel(QUEUE);
-        scope.spawn(move || read_batches(file, tx));
+        let reader_count = read.clone();
+        scope.spawn(move || read_batches(file, reader_count, tx));
         let mut count = 0u64;
         loop {
+            progress.set(read.load(std::sync::atomic::Ordering::Relaxed));
             let group = take_some(&rx, workers);
             if group.is_empty() {
                 return Ok(count);
@@ -180,5 +185,7 @@ pub fn stream_jsonl<T: Send>(
                 each(t)?;
             }
         }
-    })
+    });
+    progress.finish();
+    result
 }

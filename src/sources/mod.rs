@@ -344,11 +344,21 @@ pub fn toml_to_value(v: &toml::Value) -> Value {
 
 /// Opens a file for streaming, through a zstd decoder when compressed.
 pub fn open(file: &SourceFile) -> Result<Box<dyn Read + Send>> {
+    open_counted(file, None)
+}
+
+/// Like [`open`]; `count` receives the bytes read from the file itself
+/// (compressed bytes for a .zst), for progress.
+pub fn open_counted(file: &SourceFile, count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>) -> Result<Box<dyn Read + Send>> {
     let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
+    let f: Box<dyn Read + Send> = match count {
+        Some(c) => Box::new(crate::progress::Counted::new(f, c)),
+        None => Box::new(f),
+    };
     if !file.zstd {
         return Ok(Box::new(f));
     }
-    let len = f.metadata().map_err(|e| Error::io(&file.abs, e))?.len();
+    let len = std::fs::metadata(&file.abs).map_err(|e| Error::io(&file.abs, e))?.len();
     if len == 0 {
         return Err(Error::input(
             file.rel.clone(),
