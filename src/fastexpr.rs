@@ -326,7 +326,9 @@ impl Parser {
         loop {
             if self.eat_kw("is") {
                 let negate = self.eat_kw("not");
-                let Some(Tok::Ident(t)) = self.peek().cloned() else { return None };
+                let Some(Tok::Ident(t)) = self.peek().cloned() else {
+                    return None;
+                };
                 self.pos += 1;
                 let test = match t.as_str() {
                     "defined" => Test::Defined,

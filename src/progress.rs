@@ -43,11 +43,18 @@ impl Progress {
     pub fn new(label: &str, total: u64) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template("{msg} {bar:30} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{msg} {bar:30} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(label.to_string());
-        Progress { bar, start: Instant::now(), shown: false, enabled: std::io::stderr().is_terminal() }
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: false,
+            enabled: std::io::stderr().is_terminal(),
+        }
     }
 
     /// Reports `done` bytes.

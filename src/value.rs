@@ -214,31 +214,137 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
     }
 }
 
-/// A hashable key for grouping and joining: the kind plus a canonical text.
-/// Numbers compare by value (`1` and `1.0` are one key, as in Python).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(Vec<(u8, String)>);
+/// One part of a [`Key`]. Numbers compare by value: `1` and `1.0` are one
+/// key, as in Python.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyPart {
+    /// A missing field.
+    Undefined,
+    /// null.
+    None,
+    /// A boolean.
+    Bool(bool),
+    /// An integer, or a float with an integral value.
+    Int(i64),
+    /// Any other float, by its bits (NaN canonical).
+    Float(u64),
+    /// A string.
+    Str(Box<str>),
+    /// Anything else, by its printed form.
+    Other(String),
+}
+
+/// A borrowed [`KeyPart`], for looking keys up without allocating.
+#[derive(Debug, PartialEq)]
+enum PartRef<'a> {
+    Undefined,
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(&'a str),
+    Other(String),
+}
+
+fn part_of(v: &Value) -> PartRef<'_> {
+    match v.kind() {
+        ValueKind::Undefined => PartRef::Undefined,
+        ValueKind::None => PartRef::None,
+        ValueKind::Bool => PartRef::Bool(v.is_true()),
+        ValueKind::Number => {
+            if v.is_integer()
+                && let Some(i) = v.as_i64()
+            {
+                return PartRef::Int(i);
+            }
+            let x = as_number(v).unwrap_or(f64::NAN);
+            if x.fract() == 0.0 && x.abs() < 9.0e15 {
+                PartRef::Int(x as i64)
+            } else if x.is_nan() {
+                PartRef::Float(f64::NAN.to_bits())
+            } else {
+                PartRef::Float(x.to_bits())
+            }
+        }
+        ValueKind::String => PartRef::Str(v.as_str().unwrap_or("")),
+        _ => PartRef::Other(v.to_string()),
+    }
+}
+
+fn hash_part<H: std::hash::Hasher>(p: &PartRef<'_>, h: &mut H) {
+    use std::hash::Hash;
+    match p {
+        PartRef::Undefined => 0u8.hash(h),
+        PartRef::None => 1u8.hash(h),
+        PartRef::Bool(b) => (2u8, b).hash(h),
+        PartRef::Int(i) => (3u8, i).hash(h),
+        PartRef::Float(f) => (4u8, f).hash(h),
+        PartRef::Str(s) => (5u8, s).hash(h),
+        PartRef::Other(s) => (6u8, s).hash(h),
+    }
+}
+
+impl KeyPart {
+    fn borrow(&self) -> PartRef<'_> {
+        match self {
+            KeyPart::Undefined => PartRef::Undefined,
+            KeyPart::None => PartRef::None,
+            KeyPart::Bool(b) => PartRef::Bool(*b),
+            KeyPart::Int(i) => PartRef::Int(*i),
+            KeyPart::Float(f) => PartRef::Float(*f),
+            KeyPart::Str(s) => PartRef::Str(s),
+            KeyPart::Other(s) => PartRef::Other(s.clone()),
+        }
+    }
+}
+
+/// A hashable key for grouping and joining: a tuple of cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key(Vec<KeyPart>);
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for p in &self.0 {
+            hash_part(&p.borrow(), h);
+        }
+    }
+}
+
+/// A key not yet owned: the cells of a row, looked up without allocating.
+pub struct KeyRef<'a>(pub &'a [Value]);
+
+impl std::hash::Hash for KeyRef<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for v in self.0 {
+            hash_part(&part_of(v), h);
+        }
+    }
+}
+
+impl indexmap::Equivalent<Key> for KeyRef<'_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        self.0.len() == key.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&key.0)
+                .all(|(v, p)| part_of(v) == p.borrow())
+    }
+}
 
 impl Key {
     /// The key of a tuple of cells.
     pub fn of(values: &[Value]) -> Key {
         Key(values
             .iter()
-            .map(|v| {
-                let rank = kind_rank(v);
-                let text = match rank {
-                    3 => {
-                        let x = as_number(v).unwrap_or(f64::NAN);
-                        if x == 0.0 {
-                            "0".to_string()
-                        } else {
-                            format!("{x:?}")
-                        }
-                    }
-                    4 => v.as_str().unwrap_or("").to_string(),
-                    _ => v.to_string(),
-                };
-                (rank, text)
+            .map(|v| match part_of(v) {
+                PartRef::Undefined => KeyPart::Undefined,
+                PartRef::None => KeyPart::None,
+                PartRef::Bool(b) => KeyPart::Bool(b),
+                PartRef::Int(i) => KeyPart::Int(i),
+                PartRef::Float(f) => KeyPart::Float(f),
+                PartRef::Str(s) => KeyPart::Str(Box::from(s)),
+                PartRef::Other(s) => KeyPart::Other(s),
             })
             .collect())
     }
@@ -246,7 +352,19 @@ impl Key {
 
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<&str> = self.0.iter().map(|(_, s)| s.as_str()).collect();
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|p| match p {
+                KeyPart::Undefined => "missing".to_string(),
+                KeyPart::None => "null".to_string(),
+                KeyPart::Bool(b) => b.to_string(),
+                KeyPart::Int(i) => i.to_string(),
+                KeyPart::Float(b) => f64::from_bits(*b).to_string(),
+                KeyPart::Str(s) => s.to_string(),
+                KeyPart::Other(s) => s.clone(),
+            })
+            .collect();
         write!(f, "{}", parts.join(", "))
     }
 }
@@ -274,6 +392,12 @@ mod tests {
     fn int_and_float_of_same_value_are_one_key() {
         assert_eq!(Key::of(&[Value::from(16)]), Key::of(&[Value::from(16.0)]));
         assert_ne!(Key::of(&[Value::from(16)]), Key::of(&[Value::from("16")]));
+        // A borrowed key finds the owned one (same hash, equivalent).
+        let mut m: indexmap::IndexMap<Key, u8> = indexmap::IndexMap::new();
+        m.insert(Key::of(&[Value::from("bf16"), Value::from(16.0)]), 1);
+        let vals = [Value::from("bf16"), Value::from(16)];
+        assert_eq!(m.get(&KeyRef(&vals)), Some(&1));
+        assert_eq!(Key::of(&vals).to_string(), "bf16, 16");
     }
 
     #[test]

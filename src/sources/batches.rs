@@ -42,7 +42,11 @@ fn read_error(file: &SourceFile, e: std::io::Error, lines: u64) -> Error {
 }
 
 /// Reads `file`, sending batches of whole lines until the end or an error.
-fn read_batches(file: &SourceFile, count: Arc<std::sync::atomic::AtomicU64>, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
+fn read_batches(
+    file: &SourceFile,
+    count: Arc<std::sync::atomic::AtomicU64>,
+    tx: std::sync::mpsc::SyncSender<Result<Batch>>,
+) {
     let mut reader = match open_counted(file, Some(count)) {
         Ok(r) => r,
         Err(e) => {

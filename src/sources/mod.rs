@@ -349,7 +349,10 @@ pub fn open(file: &SourceFile) -> Result<Box<dyn Read + Send>> {
 
 /// Like [`open`]; `count` receives the bytes read from the file itself
 /// (compressed bytes for a .zst), for progress.
-pub fn open_counted(file: &SourceFile, count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>) -> Result<Box<dyn Read + Send>> {
+pub fn open_counted(
+    file: &SourceFile,
+    count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+) -> Result<Box<dyn Read + Send>> {
     let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
     let f: Box<dyn Read + Send> = match count {
         Some(c) => Box::new(crate::progress::Counted::new(f, c)),
@@ -358,7 +361,9 @@ pub fn open_counted(file: &SourceFile, count: Option<std::sync::Arc<std::sync::a
     if !file.zstd {
         return Ok(Box::new(f));
     }
-    let len = std::fs::metadata(&file.abs).map_err(|e| Error::io(&file.abs, e))?.len();
+    let len = std::fs::metadata(&file.abs)
+        .map_err(|e| Error::io(&file.abs, e))?
+        .len();
     if len == 0 {
         return Err(Error::input(
             file.rel.clone(),

@@ -617,14 +617,18 @@ impl<'a, 's> Grouper<'a, 's> {
     /// Adds a row to its group.
     pub fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
         require_fields(&row, self.keys, "group")?;
-        let k = key_of(&row, self.keys);
+        let vals: Vec<Value> = self
+            .keys
+            .iter()
+            .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED))
+            .collect();
         let aggs = self.aggs;
         let keys = self.keys;
-        let entry = match self.groups.get_index_of(&k) {
+        let entry = match self.groups.get_index_of(&crate::value::KeyRef(&vals)) {
             Some(i) => i,
             None => {
                 let accs = aggs.iter().map(|(_, a)| a.start()).collect();
-                self.groups.insert(k, (row.clone(), accs));
+                self.groups.insert(Key::of(&vals), (row.clone(), accs));
                 self.groups.len() - 1
             }
         };
