@@ -30,8 +30,16 @@ impl Record {
         Record(FieldMap::with_capacity_and_hasher(n, Default::default()))
     }
 
-    /// The field `name`, if present.
+    /// The field `name`, if present. Small records (most rows after
+    /// projection, every exploded entry) are scanned: cheaper than hashing.
     pub fn get(&self, name: &str) -> Option<&Value> {
+        if self.0.len() <= 8 {
+            return self
+                .0
+                .iter()
+                .find(|(k, _)| k.len() == name.len() && &***k == name)
+                .map(|(_, v)| v);
+        }
         self.0.get(name)
     }
 
@@ -52,11 +60,11 @@ impl Object for Record {
     }
 
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        self.0.get(key.as_str()?).cloned()
+        self.get(key.as_str()?).cloned()
     }
 
     fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
-        self.0.get(key).cloned()
+        self.get(key).cloned()
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {

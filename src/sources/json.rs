@@ -23,6 +23,26 @@ const NAN: &str = "\u{0}NaN";
 const POS_INF: &str = "\u{0}Infinity";
 const NEG_INF: &str = "\u{0}-Infinity";
 
+thread_local! {
+    // Field names repeat on every line of a log: share one allocation each.
+    static KEYS: RefCell<rustc_hash::FxHashMap<Box<str>, Arc<str>>> = RefCell::new(Default::default());
+}
+
+/// The shared `Arc<str>` for a field name (bounded: rare names are not kept).
+fn intern(key: &str) -> Arc<str> {
+    KEYS.with(|k| {
+        let mut k = k.borrow_mut();
+        if let Some(a) = k.get(key) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(key);
+        if k.len() < 4096 && key.len() <= 64 {
+            k.insert(Box::from(key), a.clone());
+        }
+        a
+    })
+}
+
 /// A JSON parse failure: the message and the 1-based column in the line (or
 /// line and column in a document).
 #[derive(Debug, Clone, PartialEq)]
@@ -101,7 +121,7 @@ fn rewrite_nonfinite(text: &[u8]) -> Option<Vec<u8>> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Projection {
     /// Field -> `None` (keep whole) or the keys kept in each entry.
-    pub fields: std::collections::HashMap<String, Option<std::collections::HashSet<String>>>,
+    pub fields: rustc_hash::FxHashMap<String, Option<rustc_hash::FxHashSet<String>>>,
 }
 
 /// Parses one JSONL line, building only the projected fields. A key
@@ -159,7 +179,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                     map.next_value::<de::IgnoredAny>()?;
                 }
                 Some(keep) => {
-                    let k: Arc<str> = Arc::from(&*key);
+                    let k: Arc<str> = intern(&key);
                     self.path.borrow_mut().push(k.clone());
                     let value = match keep {
                         None => map.next_value_seed(CellSeed { path: self.path })?,
@@ -209,7 +229,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
 /// A map whose entries that are maps keep only `keys`; other entries whole.
 struct EntriesSeed<'p> {
     path: &'p RefCell<Vec<Arc<str>>>,
-    keys: &'p std::collections::HashSet<String>,
+    keys: &'p rustc_hash::FxHashSet<String>,
 }
 
 impl<'de> DeserializeSeed<'de> for EntriesSeed<'_> {
@@ -227,7 +247,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(8);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            let key: Arc<str> = Arc::from(&*key);
+            let key: Arc<str> = intern(&key);
             self.path.borrow_mut().push(key.clone());
             let value = map.next_value_seed(KeepSeed {
                 path: self.path,
@@ -270,7 +290,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
 /// One entry of a projected map: a map keeps only `keys`, anything else whole.
 struct KeepSeed<'p> {
     path: &'p RefCell<Vec<Arc<str>>>,
-    keys: &'p std::collections::HashSet<String>,
+    keys: &'p rustc_hash::FxHashSet<String>,
 }
 
 impl<'de> DeserializeSeed<'de> for KeepSeed<'_> {
@@ -291,7 +311,7 @@ impl<'de> Visitor<'de> for KeepSeed<'_> {
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             if self.keys.contains(&*key) {
                 let value = map.next_value_seed(CellSeed { path: self.path })?;
-                rec.0.insert(Arc::from(&*key), value);
+                rec.0.insert(intern(&key), value);
             } else {
                 map.next_value::<de::IgnoredAny>()?;
             }
@@ -406,7 +426,7 @@ impl<'de> Visitor<'de> for CellSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(map.size_hint().unwrap_or(8));
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            let key: Arc<str> = Arc::from(&*key);
+            let key: Arc<str> = intern(&key);
             self.path.borrow_mut().push(key.clone());
             let value = map.next_value_seed(CellSeed { path: self.path })?;
             if rec.0.contains_key(&key) {

@@ -502,10 +502,14 @@ pub fn apply_row(
             let coll = row.get(field).cloned().unwrap_or(Value::UNDEFINED);
             let mut base = (*row.fields).clone();
             base.0.shift_remove(field.as_str());
+            let (key_name, value_name): (Arc<str>, Arc<str>) =
+                (Arc::from(key.as_str()), Arc::from(value.as_str()));
             let mut push = |k: Value, v: Value| {
-                let mut rec = base.clone();
-                rec.insert(key.as_str(), k);
-                rec.insert(value.as_str(), v);
+                let mut rec = Record::with_capacity(base.0.len() + 2);
+                rec.0
+                    .extend(base.0.iter().map(|(a, b)| (a.clone(), b.clone())));
+                rec.insert(key_name.clone(), k);
+                rec.insert(value_name.clone(), v);
                 out.push(Row {
                     fields: Arc::new(rec),
                     origin: row.origin.clone(),
@@ -574,7 +578,7 @@ pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
     }
     for (field, value) in explodes {
         if exprs.iter().all(|e| e.uses_only_attrs_of(value)) {
-            let keys: HashSet<String> = exprs
+            let keys: rustc_hash::FxHashSet<String> = exprs
                 .iter()
                 .flat_map(|e| e.paths())
                 .filter_map(|p| {
