@@ -7,9 +7,7 @@
 
 use std::io::Read;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, sync_channel};
-
-use rayon::prelude::*;
+use std::sync::mpsc::sync_channel;
 
 use super::json::Projection;
 use super::{SourceFile, open_counted, parse_line, parse_line_projected};
@@ -137,20 +135,6 @@ fn parse_batch(
     Ok(rows)
 }
 
-fn take_some(rx: &Receiver<Result<Batch>>, max: usize) -> Vec<Result<Batch>> {
-    let mut got = Vec::with_capacity(max);
-    if let Ok(b) = rx.recv() {
-        got.push(b);
-        while got.len() < max {
-            match rx.try_recv() {
-                Ok(b) => got.push(b),
-                Err(_) => break,
-            }
-        }
-    }
-    got
-}
-
 /// Streams a JSONL file: `work` runs on each batch's rows in parallel,
 /// `each` consumes the results in file order. Returns the number of rows.
 pub fn stream_jsonl<T: Send>(
@@ -164,31 +148,55 @@ pub fn stream_jsonl<T: Send>(
     let read = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let size = std::fs::metadata(&file.abs).map(|m| m.len()).unwrap_or(0);
     let mut progress = crate::progress::Progress::new(&file.rel, size);
-    let result = std::thread::scope(|scope| {
-        let (tx, rx) = sync_channel(QUEUE);
+    let result = std::thread::scope(|scope| -> Result<u64> {
+        // reader -> batches -> parsing workers -> results (tagged) -> here,
+        // put back in file order; every queue is bounded.
+        let (batch_tx, batch_rx) = sync_channel::<Result<Batch>>(QUEUE);
+        let (result_tx, result_rx) = sync_channel::<(u64, Result<(u64, T)>)>(QUEUE);
         let reader_count = read.clone();
-        scope.spawn(move || read_batches(file, reader_count, tx));
+        scope.spawn(move || read_batches(file, reader_count, batch_tx));
+        let batches = Arc::new(std::sync::Mutex::new((batch_rx, 0u64)));
+        for _ in 0..workers {
+            let batches = batches.clone();
+            let result_tx = result_tx.clone();
+            let path = path.clone();
+            scope.spawn(move || {
+                loop {
+                    let (index, batch) = {
+                        let mut guard = match batches.lock() {
+                            Ok(g) => g,
+                            Err(_) => return,
+                        };
+                        let Ok(batch) = guard.0.recv() else { return };
+                        guard.1 += 1;
+                        (guard.1 - 1, batch)
+                    };
+                    let out = batch.and_then(|b| {
+                        let rows = parse_batch(file, &path, &b, projection)?;
+                        let n = rows.len() as u64;
+                        Ok((n, work(rows)?))
+                    });
+                    if result_tx.send((index, out)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(result_tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut next = 0u64;
         let mut count = 0u64;
-        loop {
-            progress.set(read.load(std::sync::atomic::Ordering::Relaxed));
-            let group = take_some(&rx, workers);
-            if group.is_empty() {
-                return Ok(count);
-            }
-            let results: Vec<Result<(u64, T)>> = group
-                .into_par_iter()
-                .map(|b| {
-                    let rows = parse_batch(file, &path, &b?, projection)?;
-                    let n = rows.len() as u64;
-                    Ok((n, work(rows)?))
-                })
-                .collect();
-            for r in results {
-                let (n, t) = r?;
+        for (index, out) in result_rx.iter() {
+            pending.insert(index, out);
+            while let Some(out) = pending.remove(&next) {
+                let (n, t) = out?;
                 count += n;
                 each(t)?;
+                next += 1;
+                progress.set(read.load(std::sync::atomic::Ordering::Relaxed));
             }
         }
+        Ok(count)
     });
     progress.finish();
     result
