@@ -148,7 +148,7 @@ impl Globals {
     /// A row as a context: its fields, `_source`, and the globals.
     pub fn row_context(self: &Arc<Self>, row: &Row) -> Value {
         Value::from_object(Ctx {
-            fields: Some(row.fields.clone()),
+            fields: Some(row.flat_fields()),
             origin: Some(row.origin.clone()),
             globals: self.clone(),
             extra: None,
@@ -410,6 +410,7 @@ mod tests {
         let v = crate::sources::json::parse(json.as_bytes()).unwrap();
         let rec = crate::value::as_record(&v).unwrap().clone();
         Row {
+            extra: Default::default(),
             fields: Arc::new(rec),
             origin: Origin::line("f.jsonl".into(), 7),
         }

@@ -521,7 +521,7 @@ impl Node {
     pub fn eval(&self, row: &Row) -> R {
         match self {
             Node::Const(v) => Ok(v.clone()),
-            Node::Var(name) => match row.fields.get(name) {
+            Node::Var(name) => match row.get(name) {
                 Some(v) => Ok(v.clone()),
                 // A missing field may be a global (`n`, ...): minijinja knows.
                 None => Err(Fallback),
@@ -728,6 +728,7 @@ mod tests {
             .map(|l| {
                 let v = crate::sources::json::parse(l.as_bytes()).unwrap();
                 Row {
+                    extra: Default::default(),
                     fields: Arc::new(as_record(&v).unwrap().clone()),
                     origin: Origin::line(Arc::from("t.jsonl"), 1),
                 }

@@ -122,6 +122,7 @@ pub fn fuzz_expression(text: &str) {
     inner.insert("ratio", Value::from(1.27));
     rec.insert("m", inner.into_value());
     let row = Row {
+        extra: Default::default(),
         fields: Arc::new(rec),
         origin: Origin::line(Arc::from("fuzz.jsonl"), 1),
     };

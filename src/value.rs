@@ -119,10 +119,45 @@ impl fmt::Display for Origin {
     }
 }
 
+/// Fields laid over a row's shared fields without copying them: an
+/// exploded entry is its parent's fields plus its key and value, minus the
+/// exploded field (an undefined value hides a field).
+#[derive(Debug, Clone, Default)]
+pub struct Extra {
+    names: [Option<Arc<str>>; 3],
+    values: [Value; 3],
+}
+
+impl Extra {
+    /// `name` set to `value` (undefined hides the field); at most three.
+    pub fn set(&mut self, name: Arc<str>, value: Value) {
+        let slot = self
+            .names
+            .iter()
+            .position(|n| n.as_deref() == Some(&*name))
+            .or_else(|| self.names.iter().position(Option::is_none));
+        let i = slot.expect("at most three overlaid fields");
+        self.names[i] = Some(name);
+        self.values[i] = value;
+    }
+
+    fn get(&self, name: &str) -> Option<Option<&Value>> {
+        let i = self.names.iter().position(|n| n.as_deref() == Some(name))?;
+        let v = &self.values[i];
+        Some((!v.is_undefined()).then_some(v))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.names[0].is_none()
+    }
+}
+
 /// A row of a table: its fields and where it came from.
 #[derive(Debug, Clone)]
 pub struct Row {
-    /// The fields.
+    /// Fields laid over `fields` (see [`Extra`]); read through [`Row::get`].
+    pub extra: Extra,
+    /// The fields (shared between the entries exploded from one row).
     pub fields: Arc<Record>,
     /// Where the row (or the first row of its group) came from.
     pub origin: Origin,
@@ -131,14 +166,44 @@ pub struct Row {
 impl Row {
     /// The field `name`, if present.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.fields.get(name)
+        match self.extra.get(name) {
+            Some(v) => v,
+            None => self.fields.get(name),
+        }
+    }
+
+    /// All fields as one record (the overlaid ones applied).
+    pub fn flat_fields(&self) -> Arc<Record> {
+        if self.extra.is_empty() {
+            return self.fields.clone();
+        }
+        let mut rec = (*self.fields).clone();
+        for (n, v) in self.extra.names.iter().zip(&self.extra.values) {
+            if let Some(n) = n {
+                if v.is_undefined() {
+                    rec.0.shift_remove(&**n);
+                } else {
+                    rec.insert(n.clone(), v.clone());
+                }
+            }
+        }
+        Arc::new(rec)
+    }
+
+    /// Makes the overlaid fields part of `fields`, so `fields` can be edited.
+    pub fn flatten(&mut self) {
+        if !self.extra.is_empty() {
+            self.fields = self.flat_fields();
+            self.extra = Extra::default();
+        }
     }
 
     /// A copy of the row with `name` set to `value`.
     pub fn with(&self, name: &str, value: Value) -> Row {
-        let mut rec = (*self.fields).clone();
+        let mut rec = (*self.flat_fields()).clone();
         rec.insert(name, value);
         Row {
+            extra: Default::default(),
             fields: Arc::new(rec),
             origin: self.origin.clone(),
         }

@@ -933,6 +933,7 @@ fn channel_text<'x>(c: &'x Chan, field: &'x str) -> &'x str {
 /// A row with no fields, for layers without data (reference lines, bands).
 pub fn pseudo_row() -> Row {
     Row {
+        extra: Default::default(),
         fields: Arc::new(crate::value::Record::default()),
         origin: crate::value::Origin::line(Arc::from("artifact.toml"), 0),
     }

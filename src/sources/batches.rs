@@ -128,6 +128,7 @@ fn parse_batch(
             Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
         };
         rows.push(Row {
+            extra: Default::default(),
             fields: Arc::new(rec),
             origin: Origin::line(path.clone(), line_no),
         });

@@ -248,6 +248,7 @@ pub fn stream_with<T: Send>(
                 rec.insert(k.as_str(), toml_to_value(v));
             }
             pending.push(Row {
+                extra: Default::default(),
                 fields: Arc::new(rec),
                 origin: Origin {
                     path: origin_path.clone(),
@@ -511,6 +512,7 @@ fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()>) -> Resul
             r.insert(h.clone(), csv_cell(cell));
         }
         each(Row {
+            extra: Default::default(),
             fields: Arc::new(r),
             origin: Origin::line(path.clone(), line),
         })?;
@@ -591,6 +593,7 @@ fn read_json_document(
             )
         })?;
         each(Row {
+            extra: Default::default(),
             fields: Arc::new(rec.clone()),
             origin: Origin {
                 path: path.clone(),

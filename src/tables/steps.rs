@@ -494,24 +494,31 @@ pub fn apply_row(
                 // missing fields) makes a null field, which later steps see
                 // and report.
                 let v = if v.is_undefined() { Value::from(()) } else { v };
+                row.flatten();
                 Arc::make_mut(&mut row.fields).insert(name.as_str(), v);
             }
             out.push(row);
         }
         Step::Explode { field, key, value } => {
+            // An entry of an entry: lay the new fields over a flat row.
+            let mut row = row;
+            row.flatten();
             let coll = row.get(field).cloned().unwrap_or(Value::UNDEFINED);
-            let mut base = (*row.fields).clone();
-            base.0.shift_remove(field.as_str());
-            let (key_name, value_name): (Arc<str>, Arc<str>) =
-                (Arc::from(key.as_str()), Arc::from(value.as_str()));
+            let (field_name, key_name, value_name): (Arc<str>, Arc<str>, Arc<str>) = (
+                Arc::from(field.as_str()),
+                Arc::from(key.as_str()),
+                Arc::from(value.as_str()),
+            );
+            // Each entry shares the row's fields and lays its key and value
+            // (and the exploded field's absence) over them: no copy per entry.
             let mut push = |k: Value, v: Value| {
-                let mut rec = Record::with_capacity(base.0.len() + 2);
-                rec.0
-                    .extend(base.0.iter().map(|(a, b)| (a.clone(), b.clone())));
-                rec.insert(key_name.clone(), k);
-                rec.insert(value_name.clone(), v);
+                let mut extra = crate::value::Extra::default();
+                extra.set(field_name.clone(), Value::UNDEFINED);
+                extra.set(key_name.clone(), k);
+                extra.set(value_name.clone(), v);
                 out.push(Row {
-                    fields: Arc::new(rec),
+                    extra,
+                    fields: row.fields.clone(),
                     origin: row.origin.clone(),
                 });
             };
@@ -676,6 +683,7 @@ impl<'a, 's> Grouper<'a, 's> {
                 rec.insert(name.as_str(), v);
             }
             out.push(Row {
+                extra: Default::default(),
                 fields: Arc::new(rec),
                 origin: first.origin.clone(),
             });
@@ -741,10 +749,10 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                         Unmatched::Keep => missed.push(format!("({k}) at {}", r.origin)),
                     }
                 }
-                let mut rec = (*r.fields).clone();
+                let mut rec = (*r.flat_fields()).clone();
                 match (as_, found) {
                     (Some(name), Some(m)) => {
-                        rec.insert(name.as_str(), Value::from_dyn_object(m.fields.clone()))
+                        rec.insert(name.as_str(), Value::from_dyn_object(m.flat_fields()))
                     }
                     (Some(name), None) => rec.insert(name.as_str(), Value::from(())),
                     (None, m) => match fields {
@@ -757,7 +765,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                         }
                         None => {
                             if let Some(m) = m {
-                                for (k, v) in &m.fields.0 {
+                                for (k, v) in &m.flat_fields().0 {
                                     if !rec.0.contains_key(k) {
                                         rec.insert(k.clone(), v.clone());
                                     }
@@ -767,6 +775,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                     },
                 }
                 out.push(Row {
+                    extra: Default::default(),
                     fields: Arc::new(rec),
                     origin: r.origin,
                 });
