@@ -76,7 +76,7 @@ fn record(rng: &mut Rng, i: u64, out: &mut String) {
     } else {
         ("bench_7B", B7, 4_194_304)
     };
-    let model = if i % 2 == 0 {
+    let model = if i.is_multiple_of(2) {
         "minilm-l6-bf16rne"
     } else {
         "minilm-l6-bf16trunc"
@@ -139,6 +139,8 @@ fn generate(path: &Path, mib: u64) {
 /// Runs a command; returns (wall seconds, peak RSS in MiB) of the child.
 fn measure(cmd: &mut Command) -> (f64, f64) {
     let start = Instant::now();
+    // Reaped by wait4 below (which also gives the peak RSS).
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
     let mut status = 0;
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

@@ -109,14 +109,7 @@ fn environment() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-        env.set_syntax(
-            minijinja::syntax::SyntaxConfig::builder()
-                .keep_trailing_newline(true)
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .build()
-                .expect("valid syntax config"),
-        );
+        env.set_syntax(crate::expr::syntax());
         env.add_filter("tex_escape", tex_escape);
         env.add_filter("tex_comment", one_line);
         env.add_filter("typ_comment", one_line);

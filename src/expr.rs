@@ -25,6 +25,17 @@ use crate::error::{Error, Result};
 use crate::spec::{LoadedSpec, SpannedStr};
 use crate::value::{Origin, Record, Row, Value};
 
+/// The template syntax every environment here uses: a trailing newline is
+/// kept, block tags do not leave blank lines.
+pub fn syntax() -> minijinja::syntax::SyntaxConfig {
+    minijinja::syntax::SyntaxConfig::builder()
+        .keep_trailing_newline(true)
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .build()
+        .expect("valid syntax config")
+}
+
 fn environment() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
@@ -33,14 +44,7 @@ fn environment() -> &'static Environment<'static> {
         // A bound on the work of one evaluation: a spec expression or title
         // is tiny, so a runaway one (a huge range, say) fails instead of hanging.
         env.set_fuel(Some(200_000));
-        env.set_syntax(
-            minijinja::syntax::SyntaxConfig::builder()
-                .keep_trailing_newline(true)
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .build()
-                .expect("valid syntax config"),
-        );
+        env.set_syntax(syntax());
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
@@ -308,6 +312,17 @@ impl<'s> Expr<'s> {
         self.compiled
             .eval(ctx)
             .map_err(|e| Error::msg(format!("cannot evaluate `{}`: {}", self.text, message(&e))))
+    }
+
+    /// The rows for which the expression is true (a `where` clause).
+    pub fn keep(&self, globals: &Arc<Globals>, rows: Vec<Row>) -> Result<Vec<Row>> {
+        let mut kept = Vec::with_capacity(rows.len());
+        for r in rows {
+            if self.test_row(globals, &r)? {
+                kept.push(r);
+            }
+        }
+        Ok(kept)
     }
 
     /// Whether the expression is true for the row.

@@ -6,15 +6,6 @@
 mod common;
 
 use common::*;
-use serde_json::Value;
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap()
-}
-
-fn num(s: &str) -> f64 {
-    s.parse().unwrap()
-}
 
 #[test]
 fn required_numbers_equal_the_seed_values() {

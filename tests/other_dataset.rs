@@ -7,14 +7,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap()
-}
-
-fn num(s: &str) -> f64 {
-    s.parse().unwrap()
-}
-
 fn expected() -> Value {
     let text = std::fs::read_to_string(root().join("tests/fixtures/setB/expected.json")).unwrap();
     serde_json::from_str(&text).unwrap()

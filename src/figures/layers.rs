@@ -405,7 +405,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     &ch,
                     label.as_deref(),
                     st,
-                    |style| Swatch::Patch(style),
+                    Swatch::Patch,
                     Style {
                         fill: items.first().and_then(|i| i.style.fill).or(default_fill),
                         stroke: items.first().and_then(|i| i.style.stroke),
@@ -559,8 +559,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     .as_ref()
                     .map(|s| crate::expr::Expr::compile(self.spec, s))
                     .transpose()?;
-                let mut series: IndexMap<String, (Vec<(f64, f64)>, Option<Color>)> =
-                    IndexMap::new();
+                let mut series: IndexMap<String, SeriesPoints> = IndexMap::new();
                 let width =
                     self.number(ch.stroke_width.as_ref(), &pseudo_row(), "stroke_width", 1.5)?;
                 let opacity = self.number(ch.opacity.as_ref(), &pseudo_row(), "opacity", 1.0)?;
@@ -929,6 +928,9 @@ fn channel_text<'x>(c: &'x Chan, field: &'x str) -> &'x str {
         _ => field,
     }
 }
+
+/// The points of one line series and its colour.
+type SeriesPoints = (Vec<(f64, f64)>, Option<Color>);
 
 /// A row with no fields, for layers without data (reference lines, bands).
 pub fn pseudo_row() -> Row {

@@ -197,14 +197,7 @@ pub fn compile(
             }
             let mut rows = table.rows.clone();
             if let Some(w) = &l.where_ {
-                let e = Expr::compile(spec, w)?;
-                let mut kept = Vec::with_capacity(rows.len());
-                for r in rows {
-                    if e.test_row(globals, &r)? {
-                        kept.push(r);
-                    }
-                }
-                rows = kept;
+                rows = Expr::compile(spec, w)?.keep(globals, rows)?;
             }
             if rows.is_empty() {
                 notes.push(format!(
@@ -382,7 +375,8 @@ fn resolve_axis(
             )
         }
     };
-    if !(domain.0 < domain.1) || (log && domain.0 <= 0.0) {
+    if domain.0.partial_cmp(&domain.1) != Some(std::cmp::Ordering::Less) || (log && domain.0 <= 0.0)
+    {
         return Err(spec.error(
             span,
             format!(

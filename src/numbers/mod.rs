@@ -128,14 +128,7 @@ fn compute_one(
             }
             let mut rows = table.rows.clone();
             if let Some(w) = &n.where_ {
-                let e = Expr::compile(spec, w)?;
-                let mut kept = Vec::with_capacity(rows.len());
-                for r in rows {
-                    if e.test_row(globals, &r)? {
-                        kept.push(r);
-                    }
-                }
-                rows = kept;
+                rows = Expr::compile(spec, w)?.keep(globals, rows)?;
             }
             (rows, Some(t.get_ref().clone()), table.sources.clone())
         }

@@ -9,7 +9,7 @@ pub fn linear(lo: f64, hi: f64, max_bins: usize) -> Vec<f64> {
     let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
     let nbins = max_bins.clamp(1, 9) as f64;
     let span = hi - lo;
-    if !(span > 0.0) || !span.is_finite() {
+    if span.is_nan() || span <= 0.0 || !span.is_finite() {
         return vec![lo];
     }
     let raw = span / nbins;

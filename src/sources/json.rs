@@ -153,6 +153,34 @@ fn to_parse_error(e: serde_json::Error) -> ParseError {
     }
 }
 
+/// The visits every projecting seed answers as the full parser does:
+/// scalars as cells, lists whole.
+macro_rules! plain_visits {
+    () => {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+            CellSeed { path: self.path }.visit_seq(seq)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+            CellSeed { path: self.path }.visit_str(v)
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::from(()))
+        }
+    };
+}
+
 struct TopSeed<'p> {
     path: &'p RefCell<Vec<Arc<str>>>,
     projection: &'p Projection,
@@ -203,27 +231,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
         Ok(rec.into_value())
     }
     // A line that is not an object is parsed whole, for the caller's error.
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        CellSeed { path: self.path }.visit_seq(seq)
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::from(()))
-    }
+    plain_visits!();
 }
 
 /// A map whose entries that are maps keep only `keys`; other entries whole.
@@ -264,27 +272,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
         }
         Ok(rec.into_value())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        CellSeed { path: self.path }.visit_seq(seq)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        CellSeed { path: self.path }.visit_str(v)
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::from(()))
-    }
+    plain_visits!();
 }
 
 /// One entry of a projected map: a map keeps only `keys`, anything else whole.
@@ -325,27 +313,7 @@ impl<'de> Visitor<'de> for KeepSeed<'_> {
         }
         Ok(rec.into_value())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        CellSeed { path: self.path }.visit_seq(seq)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        CellSeed { path: self.path }.visit_str(v)
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::from(()))
-    }
+    plain_visits!();
 }
 
 /// Parses one JSON value (a JSONL line or a whole document) into a cell.

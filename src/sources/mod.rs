@@ -19,7 +19,7 @@ mod batches;
 pub mod json;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -377,51 +377,6 @@ pub fn open_counted(
     // python-zstandard's one-shot decompress(), which stops after the first.
     let d = zstd::stream::read::Decoder::new(f).map_err(|e| Error::io(&file.abs, e))?;
     Ok(Box::new(d))
-}
-
-/// Reads lines of `file`, calling `each(line_number, bytes)` for every
-/// non-blank line with the line end, a trailing CR and a leading BOM removed.
-pub fn for_each_line(
-    file: &SourceFile,
-    mut each: impl FnMut(u64, &[u8]) -> Result<()>,
-) -> Result<()> {
-    let mut reader = BufReader::with_capacity(1 << 18, open(file)?);
-    let mut buf = Vec::with_capacity(4096);
-    let mut line_no = 0u64;
-    loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
-            let what = if file.zstd {
-                "cannot decompress: the file is truncated or not zstd"
-            } else {
-                "cannot read the file"
-            };
-            let read = if line_no == 0 {
-                String::new()
-            } else {
-                format!(" ({line_no} lines read before it)")
-            };
-            Error::input(file.rel.clone(), None, None, format!("{what} ({e}){read}"))
-        })?;
-        if n == 0 {
-            return Ok(());
-        }
-        line_no += 1;
-        let mut line: &[u8] = &buf;
-        if line.last() == Some(&b'\n') {
-            line = &line[..line.len() - 1];
-        }
-        if line.last() == Some(&b'\r') {
-            line = &line[..line.len() - 1];
-        }
-        if line_no == 1 {
-            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        each(line_no, line)?;
-    }
 }
 
 /// Parses one JSONL line into a record, or an error naming file:line.

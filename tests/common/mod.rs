@@ -132,3 +132,13 @@ pub fn paper_with_data(name: &str) -> tempfile::TempDir {
     }
     dir
 }
+
+/// A JSON number of the reference.
+pub fn f(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// A number in a CSV cell.
+pub fn num(s: &str) -> f64 {
+    s.parse().unwrap()
+}
