@@ -3,6 +3,7 @@
 //! krilla ([`pdf`]).
 
 pub mod color;
+pub mod geometry;
 pub mod layout;
 pub mod pdf;
 pub mod place;

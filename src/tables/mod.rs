@@ -10,6 +10,7 @@
 //! it are skipped with that reason, never silently.
 
 pub mod aggregate;
+pub mod apply;
 pub mod steps;
 pub mod values;
 

@@ -1,0 +1,612 @@
+//! Applying compiled steps: row by row (filter, require, derive, explode),
+//! with a running grouper (group), or on the whole table (the rest).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::aggregate::{Agg, field_error, finite_number};
+use super::steps::{Step, Unmatched};
+use crate::error::{Error, Result};
+use crate::expr::{Expr, Globals};
+use crate::value::{Key, Record, Row, Value, as_record, compare};
+
+/// Everything a step may read besides its input rows.
+pub struct StepEnv<'a> {
+    /// Numbers/meta visible to expressions.
+    pub globals: &'a Arc<Globals>,
+    /// Other tables (for lookup and union).
+    pub tables: &'a dyn Fn(&str) -> Option<Arc<super::Table>>,
+    /// Reports for the user.
+    pub notes: &'a mut Vec<String>,
+}
+
+fn key_of(row: &Row, fields: &[String]) -> Key {
+    let vals: Vec<Value> = fields
+        .iter()
+        .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED))
+        .collect();
+    Key::of(&vals)
+}
+
+fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
+    for f in fields {
+        if row.get(f).is_none() {
+            return Err(field_error(
+                row,
+                f,
+                format!("{verb}: the row has no field `{f}`"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Rows that filters dropped because a field they read was null, NaN or
+/// infinite: (filter text, field, why) -> where.
+pub type DropLog = IndexMap<(String, String, &'static str), Vec<String>>;
+
+/// Turns the drop log into notes.
+pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
+    for ((text, p, why), at) in drops.drain(..) {
+        let shown: Vec<&str> = at.iter().take(5).map(String::as_str).collect();
+        notes.push(format!(
+            "filter `{text}` dropped {} row(s) where `{p}` is {why}: {}{}",
+            at.len(),
+            shown.join(", "),
+            if at.len() > 5 { ", ..." } else { "" }
+        ));
+    }
+}
+
+impl Step<'_> {
+    /// Whether the step works one row at a time (it can run on a stream).
+    pub fn is_row_wise(&self) -> bool {
+        matches!(
+            self,
+            Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. }
+        )
+    }
+}
+
+/// Applies a row-wise step to one row, pushing what comes out to `out`.
+pub fn apply_row(
+    step: &Step,
+    row: Row,
+    g: &Arc<Globals>,
+    drops: &mut DropLog,
+    out: &mut Vec<Row>,
+) -> Result<()> {
+    match step {
+        Step::Filter(e) => {
+            if e.test_row(g, &row)? {
+                out.push(row);
+                return Ok(());
+            }
+            // A row dropped because a field the filter read is null, NaN or
+            // infinite is reported: `H_byte1 > 0` meeting `"H_byte1": null`
+            // drops the row, and says so.
+            for p in e.paths() {
+                let Some(v) = crate::expr::lookup_path(&row, &p) else {
+                    continue;
+                };
+                let why = if v.is_none() {
+                    "null"
+                } else if crate::value::as_number(&v).is_some_and(|x| x.is_nan()) {
+                    "NaN"
+                } else if crate::value::as_number(&v).is_some_and(|x| x.is_infinite()) {
+                    "infinite"
+                } else {
+                    continue;
+                };
+                drops
+                    .entry((e.text.to_string(), p, why))
+                    .or_default()
+                    .push(row.origin.to_string());
+                break;
+            }
+        }
+        Step::Require(e) => {
+            if !e.test_row(g, &row)? {
+                let values: Vec<String> = e
+                    .paths()
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{p} = {}",
+                            crate::expr::lookup_path(&row, p)
+                                .map_or("missing".into(), |v| crate::value::show(&v))
+                        )
+                    })
+                    .collect();
+                return Err(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    e.paths().first().cloned(),
+                    format!(
+                        "required `{}` does not hold (where {})",
+                        e.text,
+                        values.join(", ")
+                    ),
+                ));
+            }
+            out.push(row);
+        }
+        Step::Derive(fields) => {
+            let mut row = row;
+            for (name, e) in fields {
+                let v = e.eval_row(g, &row)?;
+                // An expression that yields nothing (a fallback chain of
+                // missing fields) makes a null field, which later steps see
+                // and report.
+                let v = if v.is_undefined() { Value::from(()) } else { v };
+                row.flatten();
+                Arc::make_mut(&mut row.fields).insert(name.as_str(), v);
+            }
+            out.push(row);
+        }
+        Step::Explode { field, key, value } => {
+            // An entry of an entry: lay the new fields over a flat row.
+            let mut row = row;
+            row.flatten();
+            let coll = row.get(field).cloned().unwrap_or(Value::UNDEFINED);
+            let (field_name, key_name, value_name): (Arc<str>, Arc<str>, Arc<str>) = (
+                Arc::from(field.as_str()),
+                Arc::from(key.as_str()),
+                Arc::from(value.as_str()),
+            );
+            // Each entry shares the row's fields and lays its key and value
+            // (and the exploded field's absence) over them: no copy per entry.
+            let mut push = |k: Value, v: Value| {
+                let mut extra = crate::value::Extra::default();
+                extra.set(field_name.clone(), Value::UNDEFINED);
+                extra.set(key_name.clone(), k);
+                extra.set(value_name.clone(), v);
+                out.push(Row {
+                    extra,
+                    fields: row.fields.clone(),
+                    origin: row.origin.clone(),
+                });
+            };
+            if let Some(map) = as_record(&coll) {
+                for (k, v) in &map.0 {
+                    push(Value::from(&**k), v.clone());
+                }
+            } else if coll.kind() == minijinja::value::ValueKind::Seq {
+                for (i, v) in coll.try_iter().into_iter().flatten().enumerate() {
+                    push(Value::from(i as i64), v);
+                }
+            } else {
+                return Err(field_error(
+                    &row,
+                    field,
+                    format!(
+                        "explode needs a mapping or a list, found {} (filter such rows first, e.g. `{field} is mapping`)",
+                        crate::value::describe(&coll)
+                    ),
+                ));
+            }
+        }
+        _ => unreachable!("not a row-wise step"),
+    }
+    Ok(())
+}
+
+/// What a table whose steps start with row-wise steps and a group step
+/// reads of its source: every field its expressions name, and, for an
+/// exploded map read only as `value.attr`, only those attributes of each
+/// entry. `None` when unsure (then whole records are built).
+pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
+    use std::collections::HashSet;
+    let group_at = steps.iter().position(|s| matches!(s, Step::Group { .. }))?;
+    if !steps[..group_at].iter().all(Step::is_row_wise) {
+        return None;
+    }
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    let mut explodes: Vec<(&str, &str)> = Vec::new();
+    for step in &steps[..=group_at] {
+        match step {
+            Step::Filter(e) | Step::Require(e) => exprs.push(e),
+            Step::Derive(fields) => exprs.extend(fields.iter().map(|(_, e)| e)),
+            Step::Explode { field, value, .. } => {
+                names.insert(field.clone());
+                explodes.push((field, value));
+            }
+            Step::Group { keys, aggs } => {
+                names.extend(keys.iter().cloned());
+                for (_, a) in aggs {
+                    exprs.extend(a.expr.iter().chain(a.weight.iter()));
+                }
+            }
+            _ => return None,
+        }
+    }
+    for e in &exprs {
+        names.extend(e.variables());
+    }
+    let mut p = crate::sources::json::Projection::default();
+    for n in names {
+        p.fields.insert(n, None);
+    }
+    for (field, value) in explodes {
+        if exprs.iter().all(|e| e.uses_only_attrs_of(value)) {
+            let keys: rustc_hash::FxHashSet<String> = exprs
+                .iter()
+                .flat_map(|e| e.paths())
+                .filter_map(|p| {
+                    p.strip_prefix(&format!("{value}."))
+                        .map(|rest| rest.split('.').next().unwrap_or("").to_string())
+                })
+                .collect();
+            p.fields.insert(field.to_string(), Some(keys));
+        }
+    }
+    Some(p)
+}
+
+/// Values all groups of a group step may hold in memory before they spill.
+const GROUP_VALUE_BUDGET: usize = 1 << 21;
+
+/// A group step fed one row at a time: one accumulator per aggregate per
+/// group, groups in first-seen order.
+pub struct Grouper<'a, 's> {
+    keys: &'a [String],
+    aggs: &'a [(String, Agg<'s>)],
+    groups: IndexMap<Key, (Row, Vec<super::aggregate::Acc<'a, 's>>)>,
+    buffered: usize,
+}
+
+impl<'a, 's> Grouper<'a, 's> {
+    /// A grouper for a `group` step.
+    pub fn new(step: &'a Step<'s>) -> Grouper<'a, 's> {
+        let Step::Group { keys, aggs } = step else {
+            unreachable!("not a group step")
+        };
+        Grouper {
+            keys,
+            aggs,
+            groups: IndexMap::new(),
+            buffered: 0,
+        }
+    }
+
+    /// Adds a row to its group.
+    pub fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
+        require_fields(&row, self.keys, "group")?;
+        let vals: Vec<Value> = self
+            .keys
+            .iter()
+            .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED))
+            .collect();
+        let aggs = self.aggs;
+        let keys = self.keys;
+        let entry = match self.groups.get_index_of(&crate::value::KeyRef(&vals)) {
+            Some(i) => i,
+            None => {
+                let accs = aggs.iter().map(|(_, a)| a.start()).collect();
+                self.groups.insert(Key::of(&vals), (row.clone(), accs));
+                self.groups.len() - 1
+            }
+        };
+        let (first, accs) = &mut self.groups[entry];
+        for ((name, _), acc) in aggs.iter().zip(accs.iter_mut()) {
+            let before = acc.buffered();
+            acc.push(g, &row).map_err(|e| {
+                e.context(format!(
+                    "aggregate `{name}` of group ({})",
+                    key_of(first, keys)
+                ))
+            })?;
+            self.buffered += acc.buffered() - before;
+        }
+        if self.buffered > GROUP_VALUE_BUDGET {
+            for (_, accs) in self.groups.values_mut() {
+                for acc in accs {
+                    acc.spill()?;
+                }
+            }
+            self.buffered = 0;
+        }
+        Ok(())
+    }
+
+    /// One row per group: the key fields and the aggregates.
+    pub fn finish(self) -> Result<Vec<Row>> {
+        let mut out = Vec::with_capacity(self.groups.len());
+        for (_, (first, accs)) in self.groups {
+            let mut rec = Record::with_capacity(self.keys.len() + self.aggs.len());
+            for k in self.keys {
+                rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
+            }
+            for ((name, _), acc) in self.aggs.iter().zip(accs) {
+                let v = acc.finish().map_err(|e| {
+                    e.context(format!(
+                        "aggregate `{name}` of group ({})",
+                        key_of(&first, self.keys)
+                    ))
+                })?;
+                rec.insert(name.as_str(), v);
+            }
+            out.push(Row {
+                extra: Default::default(),
+                fields: Arc::new(rec),
+                origin: first.origin.clone(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Applies `step` to `rows`.
+pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>> {
+    let g = env.globals;
+    if step.is_row_wise() {
+        let mut out = Vec::with_capacity(rows.len());
+        let mut drops = DropLog::new();
+        for r in rows {
+            apply_row(step, r, g, &mut drops, &mut out)?;
+        }
+        flush_drops(&mut drops, env.notes);
+        return Ok(out);
+    }
+    Ok(match step {
+        Step::Lookup {
+            table,
+            on,
+            as_,
+            fields,
+            unmatched,
+        } => {
+            let other =
+                (env.tables)(table).ok_or_else(|| Error::msg(format!("no table `{table}`")))?;
+            let mut index: HashMap<Key, &Row> = HashMap::with_capacity(other.rows.len());
+            for r in &other.rows {
+                require_fields(r, on, "lookup")?;
+                if let Some(prev) = index.insert(key_of(r, on), r) {
+                    return Err(Error::msg(format!(
+                        "lookup: `{table}` has key ({}) twice: {} and {}; a lookup needs one row per key (add a `unique` step to choose)",
+                        key_of(r, on),
+                        prev.origin,
+                        r.origin
+                    )));
+                }
+            }
+            let mut out = Vec::with_capacity(rows.len());
+            let mut missed: Vec<String> = Vec::new();
+            for r in rows {
+                require_fields(&r, on, "lookup")?;
+                let k = key_of(&r, on);
+                let found = index.get(&k);
+                if found.is_none() {
+                    match unmatched {
+                        Unmatched::Error => {
+                            return Err(Error::input(
+                                r.origin.path.to_string(),
+                                r.origin.line_opt(),
+                                None,
+                                format!("lookup: key ({k}) has no match in `{table}`"),
+                            ));
+                        }
+                        Unmatched::Drop => {
+                            missed.push(format!("({k}) at {}", r.origin));
+                            continue;
+                        }
+                        Unmatched::Keep => missed.push(format!("({k}) at {}", r.origin)),
+                    }
+                }
+                let mut rec = (*r.flat_fields()).clone();
+                match (as_, found) {
+                    (Some(name), Some(m)) => {
+                        rec.insert(name.as_str(), Value::from_dyn_object(m.flat_fields()))
+                    }
+                    (Some(name), None) => rec.insert(name.as_str(), Value::from(())),
+                    (None, m) => match fields {
+                        Some(list) => {
+                            for f in list {
+                                let v =
+                                    m.and_then(|m| m.get(f)).cloned().unwrap_or(Value::from(()));
+                                rec.insert(f.as_str(), v);
+                            }
+                        }
+                        None => {
+                            if let Some(m) = m {
+                                for (k, v) in &m.flat_fields().0 {
+                                    if !rec.0.contains_key(k) {
+                                        rec.insert(k.clone(), v.clone());
+                                    }
+                                }
+                            }
+                        }
+                    },
+                }
+                out.push(Row {
+                    extra: Default::default(),
+                    fields: Arc::new(rec),
+                    origin: r.origin,
+                });
+            }
+            if !missed.is_empty() {
+                let action = if *unmatched == Unmatched::Drop {
+                    "dropped"
+                } else {
+                    "kept with null fields"
+                };
+                let shown: Vec<&str> = missed.iter().take(5).map(String::as_str).collect();
+                env.notes.push(format!(
+                    "{} row(s) had no match in `{table}` on {} and were {action}: {}{}",
+                    missed.len(),
+                    on.join(", "),
+                    shown.join("; "),
+                    if missed.len() > 5 { "; ..." } else { "" }
+                ));
+            }
+            out
+        }
+        Step::Union { tables, only_new } => {
+            let mut out = rows;
+            for t in tables {
+                let other = (env.tables)(t).ok_or_else(|| Error::msg(format!("no table `{t}`")))?;
+                if let Some(reason) = &other.unavailable {
+                    env.notes.push(format!(
+                        "union: `{t}` is unavailable ({reason}); its rows are left out"
+                    ));
+                    continue;
+                }
+                match only_new {
+                    None => out.extend(other.rows.iter().cloned()),
+                    Some(keys) => {
+                        let seen: HashSet<Key> = out.iter().map(|r| key_of(r, keys)).collect();
+                        out.extend(
+                            other
+                                .rows
+                                .iter()
+                                .filter(|r| !seen.contains(&key_of(r, keys)))
+                                .cloned(),
+                        );
+                    }
+                }
+            }
+            out
+        }
+        Step::Group { .. } => {
+            let mut grouper = Grouper::new(step);
+            for r in rows {
+                grouper.push(g, r)?;
+            }
+            grouper.finish()?
+        }
+        Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. } => {
+            unreachable!("row-wise steps are applied above")
+        }
+        Step::Sort(keys) => {
+            let mut keyed: Vec<(Vec<Value>, Row)> = rows
+                .into_iter()
+                .map(|r| {
+                    let ks = keys
+                        .iter()
+                        .map(|k| k.expr.eval_row(g, &r))
+                        .collect::<Result<Vec<_>>>()?;
+                    Ok((ks, r))
+                })
+                .collect::<Result<_>>()?;
+            keyed.sort_by(|(a, _), (b, _)| {
+                for (i, k) in keys.iter().enumerate() {
+                    let ord = match &k.order {
+                        Some(order) => {
+                            let pos = |v: &Value| order.iter().position(|o| compare(o, v).is_eq());
+                            match (pos(&a[i]), pos(&b[i])) {
+                                (Some(x), Some(y)) => x.cmp(&y),
+                                (Some(_), None) => std::cmp::Ordering::Less,
+                                (None, Some(_)) => std::cmp::Ordering::Greater,
+                                (None, None) => compare(&a[i], &b[i]),
+                            }
+                        }
+                        None => compare(&a[i], &b[i]),
+                    };
+                    let ord = if k.descending { ord.reverse() } else { ord };
+                    if ord.is_ne() {
+                        return ord;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+            keyed.into_iter().map(|(_, r)| r).collect()
+        }
+        Step::Limit { n, per } => {
+            let mut counts: HashMap<Key, usize> = HashMap::new();
+            let mut out = Vec::new();
+            for r in rows {
+                let c = counts.entry(key_of(&r, per)).or_default();
+                if *c < *n {
+                    *c += 1;
+                    out.push(r);
+                }
+            }
+            out
+        }
+        Step::Pareto {
+            maximize,
+            minimize,
+            as_,
+        } => {
+            // Each row as a vector where larger is better on every axis.
+            let mut pts: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
+            for r in &rows {
+                let mut p = Vec::new();
+                for (f, sign) in maximize
+                    .iter()
+                    .map(|f| (f, 1.0))
+                    .chain(minimize.iter().map(|f| (f, -1.0)))
+                {
+                    let v = r.get(f).cloned().unwrap_or(Value::UNDEFINED);
+                    p.push(sign * finite_number(r, f, &v)?);
+                }
+                pts.push(p);
+            }
+            let dominated = |i: usize| {
+                pts.iter().enumerate().any(|(j, q)| {
+                    j != i
+                        && q.iter().zip(&pts[i]).all(|(a, b)| a >= b)
+                        && q.iter().zip(&pts[i]).any(|(a, b)| a > b)
+                })
+            };
+            let flags: Vec<bool> = (0..rows.len()).map(|i| !dominated(i)).collect();
+            rows.into_iter()
+                .zip(flags)
+                .map(|(r, on)| r.with(as_, Value::from(on)))
+                .collect()
+        }
+        Step::Unique { keys, keep } => {
+            let mut seen: IndexMap<Key, usize> = IndexMap::new();
+            let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+            let mut replaced = 0usize;
+            for r in rows {
+                require_fields(&r, keys, "unique")?;
+                let k = key_of(&r, keys);
+                match seen.get(&k) {
+                    None => {
+                        seen.insert(k, out.len());
+                        out.push(r);
+                    }
+                    Some(&i) => match keep.as_str() {
+                        "first" => replaced += 1,
+                        "last" => {
+                            out[i] = r;
+                            replaced += 1;
+                        }
+                        _ => {
+                            return Err(Error::input(
+                                r.origin.path.to_string(),
+                                r.origin.line_opt(),
+                                Some(keys.join(", ")),
+                                format!(
+                                    "key ({k}) repeats the row at {} (set `keep = \"first\"` or `\"last\"` to choose one)",
+                                    out[i].origin
+                                ),
+                            ));
+                        }
+                    },
+                }
+            }
+            if replaced > 0 {
+                env.notes.push(format!(
+                    "unique: {replaced} repeated row(s) dropped (keep = {keep})"
+                ));
+            }
+            out
+        }
+        Step::RowNumber { as_, per } => {
+            let mut counts: HashMap<Key, i64> = HashMap::new();
+            rows.into_iter()
+                .map(|r| {
+                    let c = counts.entry(key_of(&r, per)).or_default();
+                    let out = r.with(as_, Value::from(*c));
+                    *c += 1;
+                    out
+                })
+                .collect()
+        }
+    })
+}
