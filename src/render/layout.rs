@@ -449,7 +449,27 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         } else {
             place::text_anchor(t, (ax, ay))
         };
-        placed.push(place::text_area(&t.text, t.size, x, top, align));
+        let at = place::text_area(&t.text, t.size, x, top, align);
+        // A label moved away from where it was asked to be gets a thin
+        // leader to its point, so it cannot be read as another point's.
+        if movable && (x, top, align) != place::text_anchor(t, (ax, ay)) {
+            let nx = ax.clamp(at.x0, at.x1);
+            let ny = ay.clamp(at.y0, at.y1);
+            if ((nx - ax).powi(2) + (ny - ay).powi(2)).sqrt() > 5.0 {
+                let leader = Stroke {
+                    color: Color::rgb(0x99, 0x99, 0x99),
+                    width: 0.4,
+                    dash: None,
+                };
+                out.push(Prim::Path {
+                    pts: vec![(ax, ay), (nx, ny)],
+                    closed: false,
+                    fill: None,
+                    stroke: Some(leader),
+                });
+            }
+        }
+        placed.push(at);
         push_text(out, x, top, &t.text, t.size, t.color, align);
     }
 
