@@ -294,10 +294,16 @@ impl<'s> Expr<'s> {
     /// cases take the fast path ([`crate::fastexpr`]); minijinja decides
     /// everything else.
     pub fn eval_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
-        if let Some(Ok(v)) = self.fast.as_ref().map(|f| f.eval(row)) {
-            return Ok(v);
+        match self.fast.as_ref().map(|f| f.eval(row)) {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(crate::fastexpr::Stop::Mismatch { field, why })) => Err(Error::input(
+                row.origin.path.to_string(),
+                row.origin.line_opt(),
+                field,
+                format!("in `{}`: {why}", self.text),
+            )),
+            _ => self.eval_slow(globals, row),
         }
-        self.eval_slow(globals, row)
     }
 
     /// Evaluates on a row with minijinja only.

@@ -6,7 +6,9 @@
 //! only evaluates, directly on a row, the cases whose meaning is plain
 //! (numbers with numbers, defined values), and answers [`Fallback`] for
 //! anything else: undefined operands, NaN, mixed types, division by zero,
-//! overflow. The caller then asks minijinja, which gives the same value or
+//! overflow. One case is refused outright: ordering a string or null
+//! against a number (`"1.27" > 0`), which Python rejects and minijinja
+//! answers silently. The caller otherwise asks minijinja, which gives the same value or
 //! the canonical error. Expressions outside the subset are not compiled
 //! here at all. A differential test (and the `expr` fuzz target) checks that
 //! both agree wherever this path answers.
@@ -17,11 +19,22 @@ use minijinja::value::ValueKind;
 
 use crate::value::{Row, Value, as_number, as_record};
 
-/// "Ask minijinja": this path cannot be sure of the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fallback;
+/// Why the fast path gives no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// "Ask minijinja": this path cannot be sure of the answer.
+    Fallback,
+    /// A comparison Python refuses (a string or null ordered against a
+    /// number) and minijinja would answer silently: an error, with why.
+    Mismatch {
+        /// The field path read, if the operand is one.
+        field: Option<String>,
+        /// What is wrong.
+        why: String,
+    },
+}
 
-type R = Result<Value, Fallback>;
+type R = Result<Value, Stop>;
 
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -499,6 +512,15 @@ impl Node {
 
 // ------------------------------------------------------------ evaluator --
 
+/// `m.ratio` for the node that reads it, if it is a field path.
+fn path_of(n: &Node) -> Option<String> {
+    match n {
+        Node::Var(v) => Some(v.to_string()),
+        Node::Attr(x, name) => Some(format!("{}.{name}", path_of(x)?)),
+        _ => None,
+    }
+}
+
 /// A number that is plain: an integer, or a float that is not NaN.
 fn plain(v: &Value) -> Option<f64> {
     as_number(v).filter(|x| !x.is_nan())
@@ -510,7 +532,7 @@ fn int(v: &Value) -> Option<i64> {
 
 fn defined(v: Value) -> R {
     if v.is_undefined() {
-        Err(Fallback)
+        Err(Stop::Fallback)
     } else {
         Ok(v)
     }
@@ -524,13 +546,13 @@ impl Node {
             Node::Var(name) => match row.get(name) {
                 Some(v) => Ok(v.clone()),
                 // A missing field may be a global (`n`, ...): minijinja knows.
-                None => Err(Fallback),
+                None => Err(Stop::Fallback),
             },
             Node::Attr(x, name) => {
                 let base = x.eval(row)?;
                 match as_record(&base) {
                     Some(r) => Ok(r.get(name).cloned().unwrap_or(Value::UNDEFINED)),
-                    None => Err(Fallback),
+                    None => Err(Stop::Fallback),
                 }
             }
             Node::List(items) => Ok(Value::from(
@@ -550,10 +572,34 @@ impl Node {
             }
             Node::Compare(op, a, b) => {
                 let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
+                let strict = |v: &Value| matches!(v.kind(), ValueKind::String | ValueKind::None);
+                if !matches!(op, Cmp::Eq | Cmp::Ne)
+                    && ((strict(&l) && r.kind() == ValueKind::Number)
+                        || (l.kind() == ValueKind::Number && strict(&r)))
+                {
+                    let (field, value) = if strict(&l) {
+                        (path_of(a), &l)
+                    } else {
+                        (path_of(b), &r)
+                    };
+                    let other = if strict(&l) { &r } else { &l };
+                    let what = if value.is_none() {
+                        "null".to_string()
+                    } else {
+                        format!("the string {}", crate::value::show(value))
+                    };
+                    return Err(Stop::Mismatch {
+                        why: format!(
+                            "{what} cannot be ordered against the number {other} (Python raises TypeError here; test the type first, e.g. `{} is number`)",
+                            field.as_deref().unwrap_or("x")
+                        ),
+                        field,
+                    });
+                }
                 let ord = match (int(&l), int(&r)) {
                     (Some(x), Some(y)) => x.cmp(&y),
                     _ => match (plain(&l), plain(&r), l.as_str(), r.as_str()) {
-                        (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Fallback)?,
+                        (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Stop::Fallback)?,
                         (_, _, Some(x), Some(y)) => x.cmp(y),
                         _ if matches!(op, Cmp::Eq | Cmp::Ne)
                             && l.kind() != ValueKind::Number
@@ -562,7 +608,7 @@ impl Node {
                             let eq = l == r;
                             return Ok(Value::from(if *op == Cmp::Eq { eq } else { !eq }));
                         }
-                        _ => return Err(Fallback),
+                        _ => return Err(Stop::Fallback),
                     },
                 };
                 use std::cmp::Ordering::*;
@@ -577,11 +623,11 @@ impl Node {
             }
             Node::In(a, b, negate) => {
                 let Node::List(items) = &**b else {
-                    return Err(Fallback);
+                    return Err(Stop::Fallback);
                 };
                 let needle = defined(a.eval(row)?)?;
                 if plain(&needle).is_none() && needle.as_str().is_none() {
-                    return Err(Fallback);
+                    return Err(Stop::Fallback);
                 }
                 let mut found = false;
                 for item in items {
@@ -597,7 +643,7 @@ impl Node {
                         (Some(x), Some(y), ..) => x == y,
                         (_, _, Some(x), Some(y), ..) => x == y,
                         (.., Some(x), Some(y)) => x == y,
-                        (_, _, None, None, None, None) => return Err(Fallback),
+                        (_, _, None, None, None, None) => return Err(Stop::Fallback),
                         _ => false,
                     };
                     if same {
@@ -615,28 +661,31 @@ impl Node {
                         Arith::Sub => x.checked_sub(y),
                         _ => x.checked_mul(y),
                     };
-                    return v.map(Value::from).ok_or(Fallback);
+                    return v.map(Value::from).ok_or(Stop::Fallback);
                 }
-                let (x, y) = (plain(&l).ok_or(Fallback)?, plain(&r).ok_or(Fallback)?);
+                let (x, y) = (
+                    plain(&l).ok_or(Stop::Fallback)?,
+                    plain(&r).ok_or(Stop::Fallback)?,
+                );
                 let v = match op {
                     Arith::Add => x + y,
                     Arith::Sub => x - y,
                     Arith::Mul => x * y,
-                    Arith::Div if y == 0.0 => return Err(Fallback),
+                    Arith::Div if y == 0.0 => return Err(Stop::Fallback),
                     Arith::Div => x / y,
                 };
                 if v.is_finite() {
                     Ok(Value::from(v))
                 } else {
-                    Err(Fallback)
+                    Err(Stop::Fallback)
                 }
             }
             Node::Neg(x) => {
                 let v = x.eval(row)?;
                 match (int(&v), plain(&v)) {
-                    (Some(i), _) => i.checked_neg().map(Value::from).ok_or(Fallback),
+                    (Some(i), _) => i.checked_neg().map(Value::from).ok_or(Stop::Fallback),
                     (None, Some(f)) => Ok(Value::from(-f)),
-                    _ => Err(Fallback),
+                    _ => Err(Stop::Fallback),
                 }
             }
             Node::Concat(a, b) => {
@@ -651,7 +700,7 @@ impl Node {
                     || plain(&l).is_none() && l.kind() == ValueKind::Number
                     || plain(&r).is_none() && r.kind() == ValueKind::Number
                 {
-                    return Err(Fallback);
+                    return Err(Stop::Fallback);
                 }
                 Ok(Value::from(format!("{l}{r}")))
             }
@@ -686,12 +735,15 @@ impl Node {
                     .collect::<Result<Vec<_>, _>>()?;
                 match f {
                     Func::Max | Func::Min => {
-                        let (x, y) = (plain(&a[0]).ok_or(Fallback)?, plain(&a[1]).ok_or(Fallback)?);
+                        let (x, y) = (
+                            plain(&a[0]).ok_or(Stop::Fallback)?,
+                            plain(&a[1]).ok_or(Stop::Fallback)?,
+                        );
                         let pick_b = if *f == Func::Max { y > x } else { y < x };
                         Ok(if pick_b { a[1].clone() } else { a[0].clone() })
                     }
                     _ => {
-                        let x = plain(&a[0]).ok_or(Fallback)?;
+                        let x = plain(&a[0]).ok_or(Stop::Fallback)?;
                         let y = match f {
                             Func::Log => x.ln(),
                             Func::Log10 => x.log10(),
@@ -702,7 +754,7 @@ impl Node {
                         if y.is_finite() {
                             Ok(Value::from(y))
                         } else {
-                            Err(Fallback)
+                            Err(Stop::Fallback)
                         }
                     }
                 }
@@ -830,6 +882,26 @@ mod tests {
             answered > 100,
             "the fast path answers most cases ({answered})"
         );
+    }
+
+    #[test]
+    fn ordering_a_string_or_null_against_a_number_is_refused() {
+        let r = &rows()[0];
+        let Err(Stop::Mismatch { field, why }) = compile("t > 0").unwrap().eval(r) else {
+            panic!()
+        };
+        assert_eq!(field.as_deref(), Some("t"));
+        assert!(
+            why.starts_with("the string \"1.27\" cannot be ordered against the number 0"),
+            "{why}"
+        );
+        assert!(matches!(
+            compile("z >= 1").unwrap().eval(r),
+            Err(Stop::Mismatch { .. })
+        ));
+        // Equality is not refused: strings compare, mixed kinds go to minijinja.
+        assert_eq!(compile("t == 'x'").unwrap().eval(r), Ok(Value::from(false)));
+        assert_eq!(compile("t == 1.27").unwrap().eval(r), Err(Stop::Fallback));
     }
 
     #[test]

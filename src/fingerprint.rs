@@ -204,6 +204,15 @@ impl Fingerprint {
         h.finalize().to_hex().to_string()
     }
 
+    /// The canonical text of figure `name`'s part of the spec.
+    pub fn figure_text(spec: &LoadedSpec, name: &str) -> String {
+        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        doc.get("figures")
+            .and_then(|f| f.get(name))
+            .map(canonical)
+            .unwrap_or_default()
+    }
+
     /// The key of figure `name`, given all numbers.
     pub fn figure_key(&self, spec: &LoadedSpec, name: &str, numbers: &[Number]) -> String {
         let mut h = blake3::Hasher::new();
@@ -268,14 +277,17 @@ fn collect_data_refs(v: Option<&toml::Value>, out: &mut BTreeSet<String>) {
     }
 }
 
-struct Quoted {
-    keys: BTreeSet<String>,
-    all: bool,
+/// Number keys quoted by a text.
+pub struct Quoted {
+    /// Keys quoted as `n['KEY']` / `v['KEY']`.
+    pub keys: BTreeSet<String>,
+    /// Some other use of `n` or `v`: may read any number.
+    pub all: bool,
 }
 
 /// Number keys a figure's text quotes as `n['KEY']` / `v["KEY"]`; any other
 /// use of `n` or `v` (say `n[key]`) conservatively depends on all numbers.
-fn quoted_numbers(text: &str) -> Quoted {
+pub fn quoted_numbers(text: &str) -> Quoted {
     let mut q = Quoted {
         keys: BTreeSet::new(),
         all: false,

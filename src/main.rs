@@ -62,7 +62,9 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
         eprintln!("skip: {why}");
     }
     for (name, why) in &build.rebuilt {
-        eprintln!("rebuilt {name} ({why})");
+        if build.figures.iter().any(|f| &f.name == name) {
+            eprintln!("rebuilt {name} ({why})");
+        }
     }
     if !build.current.is_empty() {
         eprintln!("current (not rebuilt): {}", build.current.join(", "));

@@ -206,7 +206,38 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
                 plots.push((name.clone(), f));
             }
             Ok(Outcome::Skipped(why)) => b.skipped.push((name.clone(), why)),
-            Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
+            Err(e) => {
+                // A figure quoting a number that failed fails because of it:
+                // say so, rather than "undefined value" in its title.
+                let quoted =
+                    crate::fingerprint::quoted_numbers(&Fingerprint::figure_text(spec, name));
+                let missing: Vec<&String> = quoted
+                    .keys
+                    .iter()
+                    .filter(|k| {
+                        spec.spec.numbers.contains_key(*k)
+                            && !b.numbers.iter().any(|n| &n.key == *k)
+                    })
+                    .collect();
+                let undefined = e.to_string().contains("undefined value");
+                let e = match missing.as_slice() {
+                    [] => e,
+                    _ if !undefined => e,
+                    keys => Error::msg(format!(
+                        "it quotes {}, which could not be computed (see {})",
+                        keys.iter()
+                            .map(|k| format!("number `{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        if keys.len() == 1 {
+                            "its error"
+                        } else {
+                            "their errors"
+                        }
+                    )),
+                };
+                b.errors.push(e.context(format!("figure `{name}`")));
+            }
         }
     }
     let dir = spec.spec.output.figures.clone();

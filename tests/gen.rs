@@ -152,3 +152,19 @@ fn no_spec_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no artifact.toml in"));
 }
+
+#[test]
+fn a_figure_quoting_a_failed_number_says_which() {
+    let dir = paper_copy();
+    let spec = std::fs::read_to_string(dir.path().join("artifact.toml")).unwrap();
+    let spec = spec.replace(
+        "value = { median = \"H_nibble\" }",
+        "value = { median = \"H_nible\" }",
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: number `fig3-median`: over 138 row(s) of table `fig3_nibble`: data/compression/provenance/iter5/precheck_q/atlas_train.jsonl:"), "{err}");
+    assert!(err.contains("error: figure `fig3`: it quotes number `fig3-median`, which could not be computed (see its error)\n"), "{err}");
+}

@@ -482,6 +482,11 @@ fn csv_cell(cell: &str) -> Value {
     if t.is_empty() {
         return Value::from(());
     }
+    // An identifier such as `007` keeps its zeros: it stays a string.
+    let digits = t.trim_start_matches(['-', '+']);
+    if digits.len() > 1 && digits.starts_with('0') && !digits.starts_with("0.") {
+        return Value::from(cell);
+    }
     if let Ok(i) = t.parse::<i64>() {
         return Value::from(i);
     }
@@ -623,6 +628,9 @@ mod tests {
         assert_eq!(csv_cell("2.5"), Value::from(2.5));
         assert!(csv_cell("").is_none());
         assert_eq!(csv_cell("abc"), Value::from("abc"));
+        assert_eq!(csv_cell("007"), Value::from("007"));
+        assert_eq!(csv_cell("0.5"), Value::from(0.5));
+        assert_eq!(csv_cell("0"), Value::from(0));
     }
 
     #[test]

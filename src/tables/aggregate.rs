@@ -446,10 +446,8 @@ impl Acc<'_, '_> {
                 return Ok(value.expect("one row"));
             }
             State::Pick(best) => return best.ok_or_else(no_rows),
+            // numpy: the sum of nothing is 0.
             State::Sum { int, float } => {
-                if n == 0 {
-                    return Err(no_rows());
-                }
                 return Ok(match float {
                     None => Value::from(int),
                     Some(f) => Value::from(f),
