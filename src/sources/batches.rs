@@ -110,7 +110,7 @@ fn parse_batch(
     batch: &Batch,
     projection: Option<&Projection>,
 ) -> Result<Vec<Row>> {
-    let mut rows = Vec::new();
+    let mut rows = Vec::with_capacity(batch.bytes.len() / 256);
     for (i, raw) in batch.bytes.split(|b| *b == b'\n').enumerate() {
         let line_no = batch.first_line + i as u64;
         let mut line = raw;

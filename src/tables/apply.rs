@@ -256,6 +256,7 @@ pub struct Grouper<'a, 's> {
     aggs: &'a [(String, Agg<'s>)],
     groups: IndexMap<Key, (Row, Vec<super::aggregate::Acc<'a, 's>>)>,
     buffered: usize,
+    scratch: Vec<Value>,
 }
 
 impl<'a, 's> Grouper<'a, 's> {
@@ -269,17 +270,21 @@ impl<'a, 's> Grouper<'a, 's> {
             aggs,
             groups: IndexMap::new(),
             buffered: 0,
+            scratch: Vec::new(),
         }
     }
 
     /// Adds a row to its group.
     pub fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
         require_fields(&row, self.keys, "group")?;
-        let vals: Vec<Value> = self
-            .keys
-            .iter()
-            .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED))
-            .collect();
+        // The key cells go in a reused buffer: no allocation per row.
+        let mut vals = std::mem::take(&mut self.scratch);
+        vals.clear();
+        vals.extend(
+            self.keys
+                .iter()
+                .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED)),
+        );
         let aggs = self.aggs;
         let keys = self.keys;
         let entry = match self.groups.get_index_of(&crate::value::KeyRef(&vals)) {
@@ -290,6 +295,7 @@ impl<'a, 's> Grouper<'a, 's> {
                 self.groups.len() - 1
             }
         };
+        self.scratch = vals;
         let (first, accs) = &mut self.groups[entry];
         for ((name, _), acc) in aggs.iter().zip(accs.iter_mut()) {
             let before = acc.buffered();
