@@ -245,6 +245,26 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
     }
 
+    /// The paint of a filled mark (bar, rect) for `row`: fill with opacity,
+    /// outline colour and width.
+    fn fill_style(
+        &self,
+        ch: &Chans,
+        row: &Row,
+        default_fill: Option<Color>,
+        dash: Dash,
+    ) -> Result<Style> {
+        let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
+        Ok(Style {
+            fill: self
+                .color(&ch.color, row, default_fill)?
+                .map(|c| c.with_alpha(opacity)),
+            stroke: self.color(&ch.stroke, row, None)?,
+            stroke_width: self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?,
+            dash,
+        })
+    }
+
     fn dash(&self) -> Result<Dash> {
         match &self.layer.dash {
             None => Ok(Dash::Solid),
@@ -345,20 +365,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let v = self.number(Some(vc), row, if horizontal { "x" } else { "y" }, 0.0)?;
                     let b =
                         self.number(bc.as_ref(), row, if horizontal { "x2" } else { "y2" }, 0.0)?;
-                    let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
-                    let style = Style {
-                        fill: self
-                            .color(&ch.color, row, default_fill)?
-                            .map(|c| c.with_alpha(opacity)),
-                        stroke: self.color(&ch.stroke, row, None)?,
-                        stroke_width: self.number(
-                            ch.stroke_width.as_ref(),
-                            row,
-                            "stroke_width",
-                            1.0,
-                        )?,
-                        dash,
-                    };
+                    let style = self.fill_style(&ch, row, default_fill, dash)?;
                     let span = (p - band / 2.0, p + band / 2.0);
                     let (pe, ve) = if horizontal {
                         (&mut st.yext, &mut st.xext)
@@ -427,20 +434,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     values.push(finite_number(row, channel_text(xc, "x"), &v)?);
                 }
                 let (counts, edges) = crate::stats::histogram(&values, bins, None);
-                let opacity = self.number(ch.opacity.as_ref(), &pseudo_row(), "opacity", 1.0)?;
-                let style = Style {
-                    fill: self
-                        .color(&ch.color, &pseudo_row(), default_fill)?
-                        .map(|c| c.with_alpha(opacity)),
-                    stroke: self.color(&ch.stroke, &pseudo_row(), None)?,
-                    stroke_width: self.number(
-                        ch.stroke_width.as_ref(),
-                        &pseudo_row(),
-                        "stroke_width",
-                        1.0,
-                    )?,
-                    dash,
-                };
+                let style = self.fill_style(&ch, &pseudo_row(), default_fill, dash)?;
                 let mut items = Vec::with_capacity(bins);
                 for (i, c) in counts.iter().enumerate() {
                     st.xext.add(edges[i]);
@@ -722,20 +716,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         st.yext.add(a);
                         st.yext.add(b);
                     }
-                    let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
-                    let style = Style {
-                        fill: self
-                            .color(&ch.color, row, default_fill)?
-                            .map(|c| c.with_alpha(opacity)),
-                        stroke: self.color(&ch.stroke, row, None)?,
-                        stroke_width: self.number(
-                            ch.stroke_width.as_ref(),
-                            row,
-                            "stroke_width",
-                            1.0,
-                        )?,
-                        dash,
-                    };
+                    let style = self.fill_style(&ch, row, default_fill, dash)?;
                     let mut ex = Vec::new();
                     if let Some((a, b)) = xr {
                         ex.push(("x", num_text(a)));
