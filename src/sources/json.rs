@@ -200,8 +200,8 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(self.projection.fields.len());
-        let mut seen: Vec<Box<str>> = Vec::with_capacity(16);
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        let mut seen: Vec<std::borrow::Cow<'de, str>> = Vec::with_capacity(16);
+        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
             match self.projection.fields.get(&*key) {
                 None => {
                     map.next_value::<de::IgnoredAny>()?;
@@ -221,12 +221,12 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                 }
             }
             // Checked after the value, where the full parser notices it too.
-            if seen.iter().any(|k| **k == *key) {
+            if seen.iter().any(|k| *k == key) {
                 return Err(de::Error::custom(format!(
                     "duplicate key `{key}` in one JSON object (Python would silently keep the last value)"
                 )));
             }
-            seen.push(Box::from(&*key));
+            seen.push(key.clone());
         }
         Ok(rec.into_value())
     }
@@ -254,7 +254,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(8);
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
             let key: Arc<str> = intern(&key);
             self.path.borrow_mut().push(key.clone());
             let value = map.next_value_seed(KeepSeed {
@@ -295,21 +295,21 @@ impl<'de> Visitor<'de> for KeepSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(self.keys.len());
-        let mut seen: Vec<Box<str>> = Vec::with_capacity(8);
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        let mut seen: Vec<std::borrow::Cow<'de, str>> = Vec::with_capacity(8);
+        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
             if self.keys.contains(&*key) {
                 let value = map.next_value_seed(CellSeed { path: self.path })?;
                 rec.0.insert(intern(&key), value);
             } else {
                 map.next_value::<de::IgnoredAny>()?;
             }
-            if seen.iter().any(|k| **k == *key) {
+            if seen.iter().any(|k| *k == key) {
                 let dotted = format!("{}.{key}", self.path.borrow().join("."));
                 return Err(de::Error::custom(format!(
                     "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
                 )));
             }
-            seen.push(Box::from(&*key));
+            seen.push(key.clone());
         }
         Ok(rec.into_value())
     }
@@ -329,6 +329,32 @@ pub fn parse(text: &[u8]) -> Result<Value, ParseError> {
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|_| v));
     result.map_err(to_parse_error)
+}
+
+/// An object key, borrowed from the input when it has no escapes (serde's
+/// own `Cow<str>` always allocates).
+struct JsonKey<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for JsonKey<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = JsonKey<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<JsonKey<'de>, E> {
+                Ok(JsonKey(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<JsonKey<'de>, E> {
+                Ok(JsonKey(std::borrow::Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<JsonKey<'de>, E> {
+                Ok(JsonKey(std::borrow::Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
 }
 
 struct CellSeed<'p> {
@@ -393,7 +419,7 @@ impl<'de> Visitor<'de> for CellSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(map.size_hint().unwrap_or(8));
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
             let key: Arc<str> = intern(&key);
             self.path.borrow_mut().push(key.clone());
             let value = map.next_value_seed(CellSeed { path: self.path })?;
