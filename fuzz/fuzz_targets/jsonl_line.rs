@@ -1,10 +1,25 @@
-//! The line reader: any bytes as one JSONL line (and as a whole file, CRLF
-//! and BOM included) must give a record or an error, never a panic.
+//! The line reader: any bytes as one JSONL line, read whole and read with a
+//! projection (only some fields built), must give a record or an error,
+//! never a panic; and both readings agree on every field they both build.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = artifact::sources::parse_line("fuzz.jsonl", 1, data);
+    let whole = artifact::sources::parse_line("fuzz.jsonl", 1, data);
+    let mut p = artifact::sources::json::Projection::default();
+    p.fields.insert("_kind".into(), None);
+    p.fields.insert("a".into(), None);
+    p.fields.insert("methods".into(), Some(["ratio".to_string()].into_iter().collect()));
+    let projected = artifact::sources::parse_line_projected("fuzz.jsonl", 1, data, &p);
+    if let (Ok(w), Ok(pr)) = (&whole, &projected) {
+        for f in ["_kind", "a"] {
+            assert_eq!(
+                format!("{:?}", w.get(f)),
+                format!("{:?}", pr.get(f)),
+                "projection changed field {f}"
+            );
+        }
+    }
     let _ = artifact::sources::json::parse(data);
 });
