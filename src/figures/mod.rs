@@ -10,6 +10,7 @@
 //! skipped and reported, never written empty.
 
 pub mod channels;
+pub mod encode;
 pub mod layers;
 pub mod model;
 

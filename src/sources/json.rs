@@ -221,7 +221,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                 }
             }
             // Checked after the value, where the full parser notices it too.
-            if seen.iter().any(|k| *k == key) {
+            if seen.contains(&key) {
                 return Err(de::Error::custom(format!(
                     "duplicate key `{key}` in one JSON object (Python would silently keep the last value)"
                 )));
@@ -303,7 +303,7 @@ impl<'de> Visitor<'de> for KeepSeed<'_> {
             } else {
                 map.next_value::<de::IgnoredAny>()?;
             }
-            if seen.iter().any(|k| *k == key) {
+            if seen.contains(&key) {
                 let dotted = format!("{}.{key}", self.path.borrow().join("."));
                 return Err(de::Error::custom(format!(
                     "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"

@@ -1,0 +1,336 @@
+//! Encoding: the state a panel collects, a layer's compiled channels and
+//! how a row maps to a position, a colour, a shape (used by `layers`).
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::channels::{Chan, Kind};
+use super::model::*;
+use crate::error::{Error, Result};
+use crate::expr::Globals;
+use crate::render::color::{self, Color, TAB10};
+use crate::spec::{LayerSpec, LoadedSpec};
+use crate::tables::aggregate::{field_error, finite_number};
+use crate::value::{Row, Value, as_number};
+
+/// A position on an axis: a number, or a category (a string value).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pos {
+    /// Quantitative.
+    Num(f64),
+    /// Categorical; placed at the category's index.
+    Cat(String),
+}
+
+/// Categories of one axis in first-seen order (their index is their position).
+#[derive(Debug, Default)]
+pub struct Categories {
+    /// Names in order.
+    pub names: Vec<String>,
+    /// Whether some value on this axis was a number.
+    pub numeric: bool,
+}
+
+impl Categories {
+    fn index(&mut self, name: &str) -> f64 {
+        match self.names.iter().position(|n| n == name) {
+            Some(i) => i as f64,
+            None => {
+                self.names.push(name.to_string());
+                (self.names.len() - 1) as f64
+            }
+        }
+    }
+}
+
+/// Data extent seen on one axis, and values where no margin is added
+/// (matplotlib's sticky edges: a bar's base at 0).
+#[derive(Debug, Default, Clone)]
+pub struct Extent {
+    /// Smallest and largest value seen.
+    pub range: Option<(f64, f64)>,
+    /// Values that stop the automatic margin.
+    pub sticky: Vec<f64>,
+}
+
+impl Extent {
+    /// Includes `v`.
+    pub fn add(&mut self, v: f64) {
+        if !v.is_finite() {
+            return;
+        }
+        self.range = Some(match self.range {
+            None => (v, v),
+            Some((a, b)) => (a.min(v), b.max(v)),
+        });
+    }
+}
+
+/// What a panel collects while its layers are built.
+#[derive(Debug, Default)]
+pub struct PanelState {
+    /// Categories on x.
+    pub xcats: Categories,
+    /// Categories on y.
+    pub ycats: Categories,
+    /// Extent on x.
+    pub xext: Extent,
+    /// Extent on y.
+    pub yext: Extent,
+    /// Legend entries in order.
+    pub legend: Vec<LegendEntry>,
+}
+
+/// One CSV record: column -> text.
+pub type CsvRecord = IndexMap<String, String>;
+
+/// A cell as CSV text: shortest round-trip numbers, empty for null.
+pub fn csv_text(v: &Value) -> String {
+    if v.is_none() || v.is_undefined() {
+        return String::new();
+    }
+    if let Some(s) = v.as_str() {
+        return s.to_string();
+    }
+    if let Some(x) = as_number(v) {
+        if v.is_integer() {
+            return v.to_string();
+        }
+        return format!("{x}");
+    }
+    if v.kind() == minijinja::value::ValueKind::Bool {
+        return if v.is_true() { "true" } else { "false" }.to_string();
+    }
+    v.to_string()
+}
+
+pub(super) fn num_text(x: f64) -> String {
+    format!("{x}")
+}
+
+/// Everything needed to build one layer.
+pub struct LayerCtx<'a, 's> {
+    /// The spec.
+    pub spec: &'a LoadedSpec,
+    /// Numbers and meta.
+    pub globals: &'a Arc<Globals>,
+    /// The layer as written.
+    pub layer: &'s LayerSpec,
+    /// Its span in the spec.
+    pub span: std::ops::Range<usize>,
+    /// Base font size.
+    pub font_size: f64,
+    /// Panel and layer index, for the CSV.
+    pub index: (usize, usize),
+}
+
+pub(super) struct Chans<'s> {
+    pub(super) x: Option<Chan<'s>>,
+    pub(super) y: Option<Chan<'s>>,
+    pub(super) x2: Option<Chan<'s>>,
+    pub(super) y2: Option<Chan<'s>>,
+    pub(super) color: Option<Chan<'s>>,
+    pub(super) stroke: Option<Chan<'s>>,
+    pub(super) shape: Option<Chan<'s>>,
+    pub(super) size: Option<Chan<'s>>,
+    pub(super) opacity: Option<Chan<'s>>,
+    pub(super) stroke_width: Option<Chan<'s>>,
+}
+
+pub(super) const SHAPES: [&str; 4] = ["circle", "square", "triangle", "diamond"];
+
+impl<'a, 's> LayerCtx<'a, 's> {
+    pub(super) fn err(&self, msg: impl Into<String>) -> Error {
+        self.spec.error(self.span.clone(), msg)
+    }
+
+    pub(super) fn chans(&self) -> Result<Chans<'s>> {
+        let l = self.layer;
+        let c = |raw: &'s Option<crate::spec::Raw>, kind: Kind, range: &[&str]| {
+            raw.as_ref()
+                .map(|r| Chan::compile(self.spec, r, kind, range))
+                .transpose()
+        };
+        Ok(Chans {
+            x: c(&l.x, Kind::Data, &[])?,
+            y: c(&l.y, Kind::Data, &[])?,
+            x2: c(&l.x2, Kind::Data, &[])?,
+            y2: c(&l.y2, Kind::Data, &[])?,
+            color: c(&l.color, Kind::Style, &TAB10)?,
+            stroke: c(&l.stroke, Kind::Style, &TAB10)?,
+            shape: c(&l.shape, Kind::Style, &SHAPES)?,
+            size: c(&l.size, Kind::Data, &[])?,
+            opacity: c(&l.opacity, Kind::Data, &[])?,
+            stroke_width: c(&l.stroke_width, Kind::Data, &[])?,
+        })
+    }
+
+    pub(super) fn pos(
+        &self,
+        chan: &Chan,
+        row: &Row,
+        field: &str,
+        cats: &mut Categories,
+    ) -> Result<(f64, Pos)> {
+        let v = chan.eval(self.globals, row)?;
+        if let Some(s) = v.as_str() {
+            if cats.numeric {
+                return Err(field_error(
+                    row,
+                    field,
+                    format!("`{field}` mixes categories (\"{s}\") and numbers on one axis"),
+                ));
+            }
+            return Ok((cats.index(s), Pos::Cat(s.to_string())));
+        }
+        let x = finite_number(row, channel_text(chan, field), &v)?;
+        if !cats.names.is_empty() {
+            return Err(field_error(
+                row,
+                field,
+                format!("`{field}` mixes numbers ({x}) and categories on one axis"),
+            ));
+        }
+        cats.numeric = true;
+        Ok((x, Pos::Num(x)))
+    }
+
+    pub(super) fn number(
+        &self,
+        chan: Option<&Chan>,
+        row: &Row,
+        field: &str,
+        default: f64,
+    ) -> Result<f64> {
+        match chan {
+            None => Ok(default),
+            Some(c) => {
+                let v = c.eval(self.globals, row)?;
+                finite_number(row, channel_text(c, field), &v)
+            }
+        }
+    }
+
+    pub(super) fn color(
+        &self,
+        chan: &Option<Chan>,
+        row: &Row,
+        default: Option<Color>,
+    ) -> Result<Option<Color>> {
+        match chan {
+            None => Ok(default),
+            Some(c) => {
+                let v = c.eval(self.globals, row)?;
+                let s = v
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string());
+                color::parse(&s).map_err(|e| field_error(row, "color", e))
+            }
+        }
+    }
+
+    pub(super) fn shape(&self, chan: &Option<Chan>, row: &Row) -> Result<Shape> {
+        match chan {
+            None => Ok(Shape::Circle),
+            Some(c) => {
+                let v = c.eval(self.globals, row)?;
+                let s = v
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string());
+                Shape::parse(&s).ok_or_else(|| {
+                    field_error(
+                        row,
+                        "shape",
+                        format!("unknown shape `{s}` (circle, square, triangle, diamond)"),
+                    )
+                })
+            }
+        }
+    }
+
+    /// The paint of a filled mark (bar, rect) for `row`: fill with opacity,
+    /// outline colour and width.
+    pub(super) fn fill_style(
+        &self,
+        ch: &Chans,
+        row: &Row,
+        default_fill: Option<Color>,
+        dash: Dash,
+    ) -> Result<Style> {
+        let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
+        Ok(Style {
+            fill: self
+                .color(&ch.color, row, default_fill)?
+                .map(|c| c.with_alpha(opacity)),
+            stroke: self.color(&ch.stroke, row, None)?,
+            stroke_width: self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?,
+            dash,
+        })
+    }
+
+    pub(super) fn dash(&self) -> Result<Dash> {
+        match &self.layer.dash {
+            None => Ok(Dash::Solid),
+            Some(d) => Dash::parse(d.get_ref()).ok_or_else(|| {
+                self.spec
+                    .error(d.span(), "unknown dash (solid, dashed, dotted, dashdot)")
+            }),
+        }
+    }
+
+    /// Legend entries for a layer: its label, or one entry per key of its
+    /// colour scale.
+    pub(super) fn legend_for(
+        &self,
+        ch: &Chans,
+        label: Option<&str>,
+        st: &mut PanelState,
+        swatch: impl Fn(Style) -> Swatch,
+        style: Style,
+    ) {
+        if self.layer.legend == Some(false) {
+            return;
+        }
+        if let Some(lbl) = label {
+            st.legend.push(LegendEntry {
+                label: lbl.to_string(),
+                swatch: swatch(style),
+            });
+            return;
+        }
+        if let Some(c) = &ch.color {
+            for (key, out) in c.legend_keys() {
+                let fill = color::parse(&out).ok().flatten();
+                st.legend.push(LegendEntry {
+                    label: key,
+                    swatch: swatch(Style {
+                        fill,
+                        ..style.clone()
+                    }),
+                });
+            }
+        }
+    }
+}
+
+pub(super) fn channel_text<'x>(c: &'x Chan, field: &'x str) -> &'x str {
+    match c {
+        Chan::Expr(e) => e.text,
+        _ => field,
+    }
+}
+
+/// The points of one line series and its colour.
+pub(super) type SeriesPoints = (Vec<(f64, f64)>, Option<Color>);
+
+/// A row with no fields, for layers without data (reference lines, bands).
+pub fn pseudo_row() -> Row {
+    Row {
+        extra: Default::default(),
+        fields: Arc::new(crate::value::Record::default()),
+        origin: crate::value::Origin::line(Arc::from("artifact.toml"), 0),
+    }
+}
