@@ -84,9 +84,9 @@ pub fn apply_row(
                 out.push(row);
                 return Ok(());
             }
-            // A row dropped because a field the filter read is null, NaN or
-            // infinite is reported: `H_byte1 > 0` meeting `"H_byte1": null`
-            // drops the row, and says so.
+            // A row dropped while a field the filter read is null, NaN,
+            // infinite or zero is reported: `H_byte1 > 0` meeting
+            // `"H_byte1": null` (or 0.0) drops the row, and says so.
             for p in e.paths() {
                 let Some(v) = crate::expr::lookup_path(&row, &p) else {
                     continue;
@@ -97,6 +97,10 @@ pub fn apply_row(
                     "NaN"
                 } else if crate::value::as_number(&v).is_some_and(|x| x.is_infinite()) {
                     "infinite"
+                } else if crate::value::as_number(&v) == Some(0.0) {
+                    // A falsy but valid value dropped by the spec's rule: said,
+                    // so a zero never leaves a figure without a word.
+                    "0"
                 } else {
                     continue;
                 };
