@@ -221,25 +221,25 @@ impl<'a, 's> LayerCtx<'a, 's> {
         match chan {
             None => Ok(default),
             Some(c) => {
-                let v = c.eval(self.globals, row)?;
-                let s = v
-                    .as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| v.to_string());
+                let s = self.style_text(c, row)?;
                 color::parse(&s).map_err(|e| field_error(row, "color", e))
             }
         }
+    }
+
+    /// A style channel's value for `row` as text (a colour or shape name).
+    fn style_text(&self, c: &Chan, row: &Row) -> Result<String> {
+        let v = c.eval(self.globals, row)?;
+        Ok(v.as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| v.to_string()))
     }
 
     pub(super) fn shape(&self, chan: &Option<Chan>, row: &Row) -> Result<Shape> {
         match chan {
             None => Ok(Shape::Circle),
             Some(c) => {
-                let v = c.eval(self.globals, row)?;
-                let s = v
-                    .as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| v.to_string());
+                let s = self.style_text(c, row)?;
                 Shape::parse(&s).ok_or_else(|| {
                     field_error(
                         row,
