@@ -17,6 +17,7 @@
 
 mod batches;
 pub mod json;
+pub mod tape;
 
 use std::fs::File;
 use std::io::Read;

@@ -329,37 +329,46 @@ pub struct Acc<'a, 's> {
     state: State,
 }
 
-impl Acc<'_, '_> {
-    /// Adds one row.
-    pub fn push(&mut self, globals: &Arc<Globals>, row: &Row) -> Result<()> {
-        self.rows += 1;
-        let Some(expr) = self.agg.expr.as_ref() else {
-            return Ok(());
+/// What one row gives an aggregate, already checked (a finite number
+/// where one is needed, a weight that is not negative). Computed from a row
+/// ([`Agg::input`]) or by the fast reader (`tables::fast`), then added
+/// ([`Acc::add`]): both paths accumulate the same way.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// Nothing read (`count`).
+    Nothing,
+    /// Whether the value is present (`count` of an expression).
+    Present(bool),
+    /// An integer (kept exact by `sum`).
+    Int(i64),
+    /// A finite number.
+    Num(f64),
+    /// A value and its weight.
+    Weighted(f64, f64),
+    /// Any value (`first`, `last`; `min`/`max` after the number check).
+    Value(Value),
+}
+
+impl Agg<'_> {
+    /// What `row` gives this aggregate; an error names the row and field.
+    pub fn input(&self, globals: &Arc<Globals>, row: &Row) -> Result<Input> {
+        let Some(expr) = self.expr.as_ref() else {
+            return Ok(Input::Nothing);
         };
-        let op = self.agg.op;
-        match &mut self.state {
-            State::Count => {}
-            State::CountOf(n) => {
-                let v = expr.eval_row(globals, row)?;
-                if !(v.is_none() || v.is_undefined()) {
-                    *n += 1;
-                }
-            }
-            State::Sum { int, float } => {
-                let v = expr.eval_row(globals, row)?;
+        let v = expr.eval_row(globals, row)?;
+        Ok(match self.op {
+            Op::Count | Op::Expr | Op::Cell => Input::Nothing,
+            Op::CountOf => Input::Present(!(v.is_none() || v.is_undefined())),
+            Op::Sum => {
                 let x = finite_number(row, expr.text, &v)?;
-                match (float.as_mut(), v.is_integer().then(|| v.as_i64()).flatten()) {
-                    (None, Some(i)) => match int.checked_add(i) {
-                        Some(t) => *int = t,
-                        None => *float = Some(*int as f64 + x),
-                    },
-                    (None, None) => *float = Some(*int as f64 + x),
-                    (Some(f), _) => *f += x,
+                match v.is_integer().then(|| v.as_i64()).flatten() {
+                    Some(i) => Input::Int(i),
+                    None => Input::Num(x),
                 }
             }
-            State::Weighted { sxw, sw } => {
-                let x = finite_number(row, expr.text, &expr.eval_row(globals, row)?)?;
-                let we = self.agg.weight.as_ref().expect("weight");
+            Op::WeightedMean => {
+                let x = finite_number(row, expr.text, &v)?;
+                let we = self.weight.as_ref().expect("weight");
                 let w = finite_number(row, we.text, &we.eval_row(globals, row)?)?;
                 if w < 0.0 {
                     return Err(field_error(
@@ -368,18 +377,63 @@ impl Acc<'_, '_> {
                         format!("weight must not be negative, found {w}"),
                     ));
                 }
+                Input::Weighted(x, w)
+            }
+            Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
+                Input::Num(finite_number(row, expr.text, &v)?)
+            }
+            Op::Min | Op::Max => {
+                finite_number(row, expr.text, &v)?;
+                Input::Value(v)
+            }
+            Op::First | Op::Last => Input::Value(v),
+        })
+    }
+}
+
+impl Acc<'_, '_> {
+    /// Adds one row.
+    pub fn push(&mut self, globals: &Arc<Globals>, row: &Row) -> Result<()> {
+        if let State::Cell { value, origins } = &mut self.state {
+            self.rows += 1;
+            if value.is_none()
+                && let Some(expr) = self.agg.expr.as_ref()
+            {
+                *value = Some(expr.eval_row(globals, row)?);
+            }
+            if origins.len() < 5 {
+                origins.push(row.origin.to_string());
+            }
+            return Ok(());
+        }
+        let input = self.agg.input(globals, row)?;
+        self.add(input);
+        Ok(())
+    }
+
+    /// Adds what one row gives (see [`Input`]).
+    pub fn add(&mut self, input: Input) {
+        self.rows += 1;
+        let op = self.agg.op;
+        match (&mut self.state, input) {
+            (State::CountOf(n), Input::Present(yes)) => *n += yes as i64,
+            (State::Sum { int, float }, Input::Int(i)) => match float.as_mut() {
+                Some(f) => *f += i as f64,
+                None => match int.checked_add(i) {
+                    Some(t) => *int = t,
+                    None => *float = Some(*int as f64 + i as f64),
+                },
+            },
+            (State::Sum { int, float }, Input::Num(x)) => match float.as_mut() {
+                Some(f) => *f += x,
+                None => *float = Some(*int as f64 + x),
+            },
+            (State::Weighted { sxw, sw }, Input::Weighted(x, w)) => {
                 *sxw += x * w;
                 *sw += w;
             }
-            State::Values(vals) => {
-                let x = finite_number(row, expr.text, &expr.eval_row(globals, row)?)?;
-                vals.push(x);
-            }
-            State::Pick(best) => {
-                let v = expr.eval_row(globals, row)?;
-                if matches!(op, Op::Min | Op::Max) {
-                    finite_number(row, expr.text, &v)?;
-                }
+            (State::Values(vals), Input::Num(x)) => vals.push(x),
+            (State::Pick(best), Input::Value(v)) => {
                 let replace = match (op, best.as_ref()) {
                     (_, None) | (Op::Last, _) => true,
                     (Op::First, _) => false,
@@ -395,16 +449,8 @@ impl Acc<'_, '_> {
                     *best = Some(v);
                 }
             }
-            State::Cell { value, origins } => {
-                if value.is_none() {
-                    *value = Some(expr.eval_row(globals, row)?);
-                }
-                if origins.len() < 5 {
-                    origins.push(row.origin.to_string());
-                }
-            }
+            _ => {}
         }
-        Ok(())
     }
 
     /// Values held in memory (for a group step's memory budget).

@@ -1,0 +1,563 @@
+//! A fast reader for one JSONL line: it validates the whole line and builds
+//! only the projected fields, as typed cells borrowed from the line (no
+//! allocation per line; the buffers are reused).
+//!
+//! It is an accelerator, not a second definition of JSON: whenever a line
+//! holds anything it does not read exactly as [`super::json`] does (an
+//! escape in a key or a kept string, a `NaN` token, an integer outside
+//! `i64`, `-0`, a syntax error, a repeated key, invalid UTF-8, deep nesting)
+//! it answers `None`, and the caller parses that line with the full parser,
+//! which gives the same value or the canonical error. The differential test
+//! below checks that both agree wherever this reader answers.
+
+use rustc_hash::FxHashSet;
+
+/// A cell read from a line: scalars by value, strings borrowed, maps and
+/// lists as ranges of [`Tape::entries`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    /// A missing field.
+    Undef,
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer that fits `i64`.
+    Int(i64),
+    /// A finite float (a number with a fraction or an exponent).
+    Float(f64),
+    /// A string without escapes.
+    Str(&'a str),
+    /// An object: its entries are `entries[start..end]`, in the line's order.
+    Map(u32, u32),
+    /// An array: its items are `entries[start..end]` (with empty keys).
+    List(u32, u32),
+}
+
+/// How a projected top-level field is read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Keep {
+    /// The whole value.
+    Whole,
+    /// A map whose entries that are maps keep only these keys (a map of
+    /// maps exploded and read as `m.ratio`); anything else whole.
+    Entries(FxHashSet<String>),
+}
+
+/// The fields a line is read for, in slot order.
+#[derive(Debug, Clone, Default)]
+pub struct Fields {
+    /// Name and how it is kept; the index is the slot it is written to.
+    pub fields: Vec<(String, Keep)>,
+}
+
+/// Reused buffers: the cells of the last line read.
+#[derive(Debug, Default)]
+pub struct Tape<'a> {
+    /// Entries of every map and list read (children before parents).
+    pub entries: Vec<(&'a str, Cell<'a>)>,
+    stack: Vec<(&'a str, Cell<'a>)>,
+    seen: Vec<&'a str>,
+}
+
+/// serde_json refuses nesting deeper than 128; leave such lines to it.
+const MAX_DEPTH: usize = 100;
+
+struct Scanner<'a, 't> {
+    text: &'a str,
+    b: &'a [u8],
+    i: usize,
+    tape: &'t mut Tape<'a>,
+}
+
+impl<'a> Tape<'a> {
+    /// Reads `line` (a JSON object) into `slots` (one per field of
+    /// `fields`; absent fields are [`Cell::Undef`]). `None` when the line
+    /// must be left to the full parser.
+    pub fn read(&mut self, line: &'a [u8], fields: &Fields, slots: &mut [Cell<'a>]) -> Option<()> {
+        let text = std::str::from_utf8(line).ok()?;
+        self.entries.clear();
+        self.stack.clear();
+        self.seen.clear();
+        for s in slots.iter_mut() {
+            *s = Cell::Undef;
+        }
+        let mut sc = Scanner {
+            text,
+            b: line,
+            i: 0,
+            tape: self,
+        };
+        sc.ws();
+        sc.eat(b'{')?;
+        sc.ws();
+        if sc.peek()? == b'}' {
+            sc.i += 1;
+        } else {
+            loop {
+                let key = sc.string()?;
+                if sc.tape.seen.contains(&key) {
+                    return None;
+                }
+                sc.tape.seen.push(key);
+                sc.ws();
+                sc.eat(b':')?;
+                sc.ws();
+                let at = fields
+                    .fields
+                    .iter()
+                    .position(|(name, _)| name.len() == key.len() && name == key);
+                match at {
+                    None => sc.skip(0)?,
+                    Some(k) => {
+                        slots[k] = match &fields.fields[k].1 {
+                            Keep::Whole => sc.value(0, None, false)?,
+                            Keep::Entries(keys) => sc.value(0, Some(keys), true)?,
+                        }
+                    }
+                }
+                sc.ws();
+                match sc.peek()? {
+                    b',' => {
+                        sc.i += 1;
+                        sc.ws();
+                    }
+                    b'}' => {
+                        sc.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        sc.ws();
+        (sc.i == sc.b.len()).then_some(())
+    }
+}
+
+impl<'a> Scanner<'a, '_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    /// A string without escapes, at its opening quote.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        loop {
+            match *self.b.get(self.i)? {
+                b'"' => break,
+                b'\\' => return None,
+                c if c < 0x20 => return None,
+                _ => self.i += 1,
+            }
+        }
+        let s = self.text.get(start..self.i)?;
+        self.i += 1;
+        Some(s)
+    }
+
+    /// Validates a string (escapes allowed), at its opening quote.
+    fn skip_string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        loop {
+            match *self.b.get(self.i)? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                b'\\' => {
+                    self.i += 1;
+                    match *self.b.get(self.i)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
+                        b'u' => {
+                            let hex = self.b.get(self.i + 1..self.i + 5)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            // Surrogates need pairing rules: the full parser decides.
+                            if matches!(hex[0], b'd' | b'D') {
+                                return None;
+                            }
+                            self.i += 5;
+                        }
+                        _ => return None,
+                    }
+                }
+                c if c < 0x20 => return None,
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    /// A number; its cell when `keep`.
+    fn number(&mut self, keep: bool) -> Option<Cell<'a>> {
+        let start = self.i;
+        let digits = |s: &mut Self| {
+            let from = s.i;
+            while s.peek().is_some_and(|c| c.is_ascii_digit()) {
+                s.i += 1;
+            }
+            s.i > from
+        };
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek()? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => {
+                digits(self);
+            }
+            _ => return None,
+        }
+        let mut float = false;
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            if !digits(self) {
+                return None;
+            }
+            float = true;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if !digits(self) {
+                return None;
+            }
+            float = true;
+        }
+        if !keep {
+            return Some(Cell::Null);
+        }
+        let s = &self.text[start..self.i];
+        if float {
+            let x: f64 = s.parse().ok()?;
+            x.is_finite().then_some(Cell::Float(x))
+        } else if s == "-0" {
+            None
+        } else {
+            s.parse().ok().map(Cell::Int)
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        (self.b.get(self.i..self.i + word.len())? == word).then(|| self.i += word.len())
+    }
+
+    /// Validates a value without keeping it.
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.skip_string(),
+            b'{' => {
+                self.i += 1;
+                self.ws();
+                if self.peek()? == b'}' {
+                    self.i += 1;
+                    return Some(());
+                }
+                loop {
+                    self.skip_string()?;
+                    self.ws();
+                    self.eat(b':')?;
+                    self.ws();
+                    self.skip(depth + 1)?;
+                    self.ws();
+                    match self.peek()? {
+                        b',' => {
+                            self.i += 1;
+                            self.ws();
+                        }
+                        b'}' => {
+                            self.i += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                self.ws();
+                if self.peek()? == b']' {
+                    self.i += 1;
+                    return Some(());
+                }
+                loop {
+                    self.skip(depth + 1)?;
+                    self.ws();
+                    match self.peek()? {
+                        b',' => {
+                            self.i += 1;
+                            self.ws();
+                        }
+                        b']' => {
+                            self.i += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.number(false).map(|_| ()),
+        }
+    }
+
+    /// Reads a value. `keys`: a map keeps only these keys of each of its
+    /// entries that is a map (when `entries`), or only these keys (when
+    /// not); `None` keeps everything.
+    fn value(
+        &mut self,
+        depth: usize,
+        keys: Option<&FxHashSet<String>>,
+        entries: bool,
+    ) -> Option<Cell<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.string().map(Cell::Str),
+            b'{' => {
+                self.i += 1;
+                let base = self.tape.stack.len();
+                self.ws();
+                if self.peek()? == b'}' {
+                    self.i += 1;
+                } else {
+                    loop {
+                        let key = self.string()?;
+                        // Every key is checked, kept or not (as the full parser does).
+                        if self.tape.stack[base..].iter().any(|(k, _)| *k == key) {
+                            return None;
+                        }
+                        self.ws();
+                        self.eat(b':')?;
+                        self.ws();
+                        let cell = match (keys, entries) {
+                            (None, _) => Some(self.value(depth + 1, None, false)?),
+                            (Some(k), true) => Some(self.value(depth + 1, Some(k), false)?),
+                            (Some(k), false) if k.contains(key) => {
+                                Some(self.value(depth + 1, None, false)?)
+                            }
+                            (Some(_), false) => {
+                                self.skip(depth + 1)?;
+                                None
+                            }
+                        };
+                        // A skipped key is held (as Undef) for the repeat check only.
+                        self.tape.stack.push((key, cell.unwrap_or(Cell::Undef)));
+                        self.ws();
+                        match self.peek()? {
+                            b',' => {
+                                self.i += 1;
+                                self.ws();
+                            }
+                            b'}' => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                let start = self.tape.entries.len() as u32;
+                let kept = self
+                    .tape
+                    .stack
+                    .drain(base..)
+                    .filter(|(_, c)| *c != Cell::Undef);
+                self.tape.entries.extend(kept);
+                Some(Cell::Map(start, self.tape.entries.len() as u32))
+            }
+            b'[' => {
+                self.i += 1;
+                let base = self.tape.stack.len();
+                self.ws();
+                if self.peek()? == b']' {
+                    self.i += 1;
+                } else {
+                    loop {
+                        let cell = self.value(depth + 1, None, false)?;
+                        self.tape.stack.push(("", cell));
+                        self.ws();
+                        match self.peek()? {
+                            b',' => {
+                                self.i += 1;
+                                self.ws();
+                            }
+                            b']' => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                let start = self.tape.entries.len() as u32;
+                let items = self.tape.stack.drain(base..);
+                self.tape.entries.extend(items);
+                Some(Cell::List(start, self.tape.entries.len() as u32))
+            }
+            b't' => self.literal(b"true").map(|_| Cell::Bool(true)),
+            b'f' => self.literal(b"false").map(|_| Cell::Bool(false)),
+            b'n' => self.literal(b"null").map(|_| Cell::Null),
+            _ => self.number(true),
+        }
+    }
+}
+
+impl<'a> Tape<'a> {
+    /// The entries of a map or list cell.
+    pub fn items(&self, cell: Cell<'a>) -> &[(&'a str, Cell<'a>)] {
+        match cell {
+            Cell::Map(s, e) | Cell::List(s, e) => &self.entries[s as usize..e as usize],
+            _ => &[],
+        }
+    }
+
+    /// The cell as a value of the full parser's kind (for the differential
+    /// test, and to hand group keys over to the generic machinery).
+    pub fn to_value(&self, cell: Cell<'a>) -> crate::value::Value {
+        use crate::value::{Record, Value};
+        match cell {
+            Cell::Undef => Value::UNDEFINED,
+            Cell::Null => Value::from(()),
+            Cell::Bool(b) => Value::from(b),
+            Cell::Int(i) if i >= 0 => Value::from(i as u64),
+            Cell::Int(i) => Value::from(i),
+            Cell::Float(x) => Value::from(x),
+            Cell::Str(s) => Value::from(s),
+            Cell::Map(..) => {
+                let items = self.items(cell);
+                let mut rec = Record::with_capacity(items.len());
+                for (k, c) in items {
+                    rec.insert(*k, self.to_value(*c));
+                }
+                rec.into_value()
+            }
+            Cell::List(..) => Value::from(
+                self.items(cell)
+                    .iter()
+                    .map(|(_, c)| self.to_value(*c))
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::json::{Projection, parse_projected};
+    use crate::value::as_record;
+
+    fn fields() -> (Fields, Projection) {
+        let keys: FxHashSet<String> = ["ratio", "decompress_MBps"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let f = Fields {
+            fields: vec![
+                ("_kind".into(), Keep::Whole),
+                ("input_bytes".into(), Keep::Whole),
+                ("methods".into(), Keep::Entries(keys.clone())),
+                ("shape".into(), Keep::Whole),
+            ],
+        };
+        let mut p = Projection::default();
+        p.fields.insert("_kind".into(), None);
+        p.fields.insert("input_bytes".into(), None);
+        p.fields.insert("methods".into(), Some(keys));
+        p.fields.insert("shape".into(), None);
+        (f, p)
+    }
+
+    const LINES: &[&str] = &[
+        r#"{"_kind": "bench_7B", "input_bytes": 4194304, "methods": {"zstd3": {"ratio": 1.27, "compressed_bytes": 3, "decompress_MBps": 1339.76}, "x": {"error": "no", "ratio": null}}, "other": [1, {"a": "\u00e9\n"}, -0.5e-3]}"#,
+        r#"{"_kind":"Q4_K","input_bytes":-7,"shape":[384,384],"methods":"n/a"}"#,
+        r#"  { "methods" : { } , "shape" : [ ] , "_kind" : true }  "#,
+        r#"{"input_bytes": 1.0, "_kind": false, "methods": {"a": 1, "b": [1, 2], "c": {"ratio": {"deep": [null]}}}}"#,
+        r#"{}"#,
+        r#"{"input_bytes": 18446744073709551615}"#,
+        r#"{"input_bytes": 9223372036854775807, "_kind": "café"}"#,
+        r#"{"input_bytes": -0}"#,
+        r#"{"input_bytes": 1e400}"#,
+        r#"{"input_bytes": NaN}"#,
+        r#"{"_kind": "a\"b"}"#,
+        r#"{"_kind": "a", "_kind": "b"}"#,
+        r#"{"methods": {"m": {"ratio": 1, "ratio": 2}}}"#,
+        r#"{"methods": {"m": {"zz": 1, "zz": 2}}}"#,
+        r#"{"methods": {"m": 1, "m": 2}}"#,
+        r#"{"other": {"q": 1, "q": 2}}"#,
+        r#"{"_kind": "x",}"#,
+        r#"{"_kind": "x"} trailing"#,
+        r#"{"_kind": "x""#,
+        r#"{"_kind": 01}"#,
+        r#"{"_kind": 1.}"#,
+        r#"{"_kind": .5}"#,
+        r#"{"_kind": tru}"#,
+        r#"["not", "an", "object"]"#,
+        r#"{"input_bytes": 2.5E+3, "shape": [1.5, -2, true, null, "s"]}"#,
+        r#"{"other": "\ud83d\ude00"}"#,
+        r#"{"other": "\x"}"#,
+        "{\"other\": \"tab\there\"}",
+    ];
+
+    #[test]
+    fn agrees_with_the_full_parser_wherever_it_answers() {
+        let (f, p) = fields();
+        let mut answered = 0;
+        for line in LINES {
+            let mut tape = Tape::default();
+            let mut slots = vec![Cell::Undef; f.fields.len()];
+            let fast = tape.read(line.as_bytes(), &f, &mut slots);
+            let full = parse_projected(line.as_bytes(), &p);
+            let Some(()) = fast else { continue };
+            answered += 1;
+            let full = full.unwrap_or_else(|e| panic!("{line}: fast read it, full failed: {e:?}"));
+            let rec = as_record(&full).expect("an object");
+            for ((name, _), cell) in f.fields.iter().zip(&slots) {
+                let got = tape.to_value(*cell);
+                let want = rec
+                    .get(name)
+                    .cloned()
+                    .unwrap_or(crate::value::Value::UNDEFINED);
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{line}: {name}");
+            }
+        }
+        assert_eq!(answered, 8, "the lines without oddities are read");
+    }
+
+    #[test]
+    fn leaves_every_line_the_full_parser_refuses_to_it() {
+        let (f, p) = fields();
+        let mut refused = 0;
+        for line in LINES {
+            if parse_projected(line.as_bytes(), &p).is_ok() {
+                continue;
+            }
+            refused += 1;
+            let mut tape = Tape::default();
+            let mut slots = vec![Cell::Undef; f.fields.len()];
+            assert_eq!(tape.read(line.as_bytes(), &f, &mut slots), None, "{line}");
+        }
+        assert!(refused >= 12, "{refused}");
+    }
+}
