@@ -254,6 +254,11 @@ impl<'s> Expr<'s> {
         }
     }
 
+    /// The expression in the fast subset ([`crate::fastexpr`]), if it is in it.
+    pub fn fast(&self) -> Option<&crate::fastexpr::Node> {
+        self.fast.as_ref()
+    }
+
     /// The top-level names the expression reads (for projection and checks).
     pub fn variables(&self) -> Vec<String> {
         let mut v: Vec<String> = self

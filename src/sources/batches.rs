@@ -103,26 +103,35 @@ fn read_batches(
     }
 }
 
+/// The non-blank lines of a batch whose first line is `first_line`, with
+/// their numbers: a final `\r` and a leading UTF-8 BOM removed.
+pub fn lines(bytes: &[u8], first_line: u64) -> impl Iterator<Item = (u64, &[u8])> {
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter_map(move |(i, raw)| {
+            let line_no = first_line + i as u64;
+            let mut line = raw;
+            if line.last() == Some(&b'\r') {
+                line = &line[..line.len() - 1];
+            }
+            if line_no == 1 {
+                line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+            }
+            (!line.iter().all(u8::is_ascii_whitespace)).then_some((line_no, line))
+        })
+}
+
 /// The rows of one batch.
 fn parse_batch(
     file: &SourceFile,
     path: &Arc<str>,
-    batch: &Batch,
+    batch: &[u8],
+    first_line: u64,
     projection: Option<&Projection>,
 ) -> Result<Vec<Row>> {
-    let mut rows = Vec::with_capacity(batch.bytes.len() / 256);
-    for (i, raw) in batch.bytes.split(|b| *b == b'\n').enumerate() {
-        let line_no = batch.first_line + i as u64;
-        let mut line = raw;
-        if line.last() == Some(&b'\r') {
-            line = &line[..line.len() - 1];
-        }
-        if line_no == 1 {
-            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    let mut rows = Vec::with_capacity(batch.len() / 256);
+    for (line_no, line) in lines(batch, first_line) {
         let rec = match projection {
             None => parse_line(&file.rel, line_no, line)?,
             Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
@@ -136,6 +145,10 @@ fn parse_batch(
     Ok(rows)
 }
 
+/// Work on one batch of whole lines (`bytes`, first line number): returns
+/// the number of records read and the result.
+pub type BatchFn<'f, T> = dyn Fn(&[u8], u64) -> Result<(u64, T)> + Sync + 'f;
+
 /// Streams a JSONL file: `work` runs on each batch's rows in parallel,
 /// `each` consumes the results in file order. Returns the number of rows.
 pub fn stream_jsonl<T: Send>(
@@ -145,6 +158,25 @@ pub fn stream_jsonl<T: Send>(
     each: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<u64> {
     let path: Arc<str> = Arc::from(file.rel.as_str());
+    stream_batches(
+        file,
+        &|bytes, first_line| {
+            let rows = parse_batch(file, &path, bytes, first_line, projection)?;
+            let n = rows.len() as u64;
+            Ok((n, work(rows)?))
+        },
+        each,
+    )
+}
+
+/// Streams a JSONL file in batches of whole lines: `run` works on each
+/// batch in parallel, `each` consumes the results in file order. Returns
+/// the number of records.
+pub fn stream_batches<T: Send>(
+    file: &SourceFile,
+    run: &BatchFn<'_, T>,
+    each: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<u64> {
     let workers = rayon::current_num_threads().max(1);
     let read = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let size = std::fs::metadata(&file.abs).map(|m| m.len()).unwrap_or(0);
@@ -160,7 +192,6 @@ pub fn stream_jsonl<T: Send>(
         for _ in 0..workers {
             let batches = batches.clone();
             let result_tx = result_tx.clone();
-            let path = path.clone();
             scope.spawn(move || {
                 loop {
                     let (index, batch) = {
@@ -172,11 +203,7 @@ pub fn stream_jsonl<T: Send>(
                         guard.1 += 1;
                         (guard.1 - 1, batch)
                     };
-                    let out = batch.and_then(|b| {
-                        let rows = parse_batch(file, &path, &b, projection)?;
-                        let n = rows.len() as u64;
-                        Ok((n, work(rows)?))
-                    });
+                    let out = batch.and_then(|b| run(&b.bytes, b.first_line));
                     if result_tx.send((index, out)).is_err() {
                         return;
                     }

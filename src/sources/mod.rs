@@ -15,7 +15,7 @@
 //!   case the run reports the skip;
 //! - an empty or truncated compressed file is an error naming it.
 
-mod batches;
+pub mod batches;
 pub mod json;
 pub mod tape;
 
@@ -212,19 +212,26 @@ pub fn stream(
         src,
         projection,
         &|rows| Ok(rows),
+        None,
         &mut |rows: Vec<Row>| rows.into_iter().try_for_each(&mut *each),
     )
 }
 
+/// Work on a batch of whole lines of a JSONL file (the file, the bytes, the
+/// number of the first line): the number of records read and the result.
+pub type LinesFn<'f, T> = dyn Fn(&SourceFile, &[u8], u64) -> Result<(u64, T)> + Sync + 'f;
+
 /// Reads source `name` in batches of rows: `work` runs on each batch (in
 /// parallel for JSONL files, see `batches`), `each` consumes the results
-/// in file order. The returned [`Loaded`] has no rows.
+/// in file order. The returned [`Loaded`] has no rows. With `lines`, a
+/// JSONL file's batches go to it as text instead (it parses them itself).
 pub fn stream_with<T: Send>(
     spec: &LoadedSpec,
     name: &str,
     src: &Spanned<SourceSpec>,
     projection: Option<&json::Projection>,
     work: &(dyn Fn(Vec<Row>) -> Result<T> + Sync),
+    lines: Option<&LinesFn<'_, T>>,
     each_batch: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<Loaded> {
     const CHUNK: usize = 4096;
@@ -293,7 +300,12 @@ pub fn stream_with<T: Send>(
     for file in &files {
         let mut count = 0u64;
         match file.format {
-            Format::Jsonl => count = batches::stream_jsonl(file, projection, work, each_batch)?,
+            Format::Jsonl => {
+                count = match lines {
+                    Some(f) => batches::stream_batches(file, &|b, l| f(file, b, l), each_batch)?,
+                    None => batches::stream_jsonl(file, projection, work, each_batch)?,
+                }
+            }
             Format::Csv | Format::Json => {
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;

@@ -43,19 +43,52 @@ fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
     Ok(())
 }
 
-/// Rows that filters dropped because a field they read was null, NaN or
-/// infinite: (filter text, field, why) -> where.
-pub type DropLog = IndexMap<(String, String, &'static str), Vec<String>>;
+/// Rows that filters dropped because a field they read was null, NaN,
+/// infinite or 0: (filter text, field, why) -> how many and where.
+pub type DropLog = IndexMap<(String, String, &'static str), Dropped>;
+
+/// How many rows one cause dropped, and where the first few were (memory
+/// stays bounded however many rows a filter drops).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Dropped {
+    /// Rows dropped.
+    pub count: u64,
+    /// `file:line` of the first [`Dropped::SHOWN`].
+    pub at: Vec<String>,
+}
+
+impl Dropped {
+    /// Places named in a report.
+    pub const SHOWN: usize = 5;
+
+    /// Counts one more row, dropped at `origin`.
+    pub fn add(&mut self, origin: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.at.len() < Self::SHOWN {
+            self.at.push(origin());
+        }
+    }
+
+    /// Adds the drops of a later batch.
+    pub fn merge(&mut self, later: Dropped) {
+        self.count += later.count;
+        let room = Self::SHOWN.saturating_sub(self.at.len());
+        self.at.extend(later.at.into_iter().take(room));
+    }
+}
 
 /// Turns the drop log into notes.
 pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
-    for ((text, p, why), at) in drops.drain(..) {
-        let shown: Vec<&str> = at.iter().take(5).map(String::as_str).collect();
+    for ((text, p, why), d) in drops.drain(..) {
         notes.push(format!(
             "filter `{text}` dropped {} row(s) where `{p}` is {why}: {}{}",
-            at.len(),
-            shown.join(", "),
-            if at.len() > 5 { ", ..." } else { "" }
+            d.count,
+            d.at.join(", "),
+            if d.count > d.at.len() as u64 {
+                ", ..."
+            } else {
+                ""
+            }
         ));
     }
 }
@@ -107,7 +140,7 @@ pub fn apply_row(
                 drops
                     .entry((e.text.to_string(), p, why))
                     .or_default()
-                    .push(row.origin.to_string());
+                    .add(|| row.origin.to_string());
                 break;
             }
         }
@@ -289,28 +322,47 @@ impl<'a, 's> Grouper<'a, 's> {
                 .iter()
                 .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED)),
         );
-        let aggs = self.aggs;
-        let keys = self.keys;
-        let entry = match self.groups.get_index_of(&crate::value::KeyRef(&vals)) {
-            Some(i) => i,
-            None => {
-                let accs = aggs.iter().map(|(_, a)| a.start()).collect();
-                self.groups.insert(Key::of(&vals), (row.clone(), accs));
-                self.groups.len() - 1
-            }
-        };
+        let entry = self.group_of(&vals, &row);
         self.scratch = vals;
         let (first, accs) = &mut self.groups[entry];
-        for ((name, _), acc) in aggs.iter().zip(accs.iter_mut()) {
+        for ((name, _), acc) in self.aggs.iter().zip(accs.iter_mut()) {
             let before = acc.buffered();
             acc.push(g, &row).map_err(|e| {
                 e.context(format!(
                     "aggregate `{name}` of group ({})",
-                    key_of(first, keys)
+                    key_of(first, self.keys)
                 ))
             })?;
             self.buffered += acc.buffered() - before;
         }
+        self.spill_if_full()
+    }
+
+    /// The index of the group with key cells `vals`, made (with `first` as
+    /// its first row) if it is new.
+    pub fn group_of(&mut self, vals: &[Value], first: &Row) -> usize {
+        match self.groups.get_index_of(&crate::value::KeyRef(vals)) {
+            Some(i) => i,
+            None => {
+                let accs = self.aggs.iter().map(|(_, a)| a.start()).collect();
+                self.groups.insert(Key::of(vals), (first.clone(), accs));
+                self.groups.len() - 1
+            }
+        }
+    }
+
+    /// Adds what one row gives each aggregate (in order) to group `index`.
+    pub fn add(&mut self, index: usize, inputs: &[super::aggregate::Input]) -> Result<()> {
+        let (_, accs) = &mut self.groups[index];
+        for (acc, input) in accs.iter_mut().zip(inputs) {
+            let before = acc.buffered();
+            acc.add(input.clone());
+            self.buffered += acc.buffered() - before;
+        }
+        self.spill_if_full()
+    }
+
+    fn spill_if_full(&mut self) -> Result<()> {
         if self.buffered > GROUP_VALUE_BUDGET {
             for (_, accs) in self.groups.values_mut() {
                 for acc in accs {

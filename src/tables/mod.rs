@@ -11,6 +11,7 @@
 
 pub mod aggregate;
 pub mod apply;
+pub mod fast;
 pub mod steps;
 pub mod values;
 
@@ -195,38 +196,80 @@ impl<'s> Catalog<'s> {
         let projection = steps::projection(steps);
         // The row-wise steps run on batches in parallel; the group step
         // consumes their output in file order.
-        let work =
-            |rows: Vec<crate::value::Row>| -> Result<(Vec<crate::value::Row>, steps::DropLog)> {
-                let mut drops = steps::DropLog::new();
-                let (mut buf, mut next) = (rows, Vec::new());
-                for (i, step) in steps[..prefix].iter().enumerate() {
-                    next.clear();
-                    for r in buf.drain(..) {
-                        steps::apply_row(step, r, g, &mut drops, &mut next)
-                            .map_err(|e| step_context(i, e).context(STEP_FAILED))?;
-                    }
-                    std::mem::swap(&mut buf, &mut next);
+        let work = |rows: Vec<crate::value::Row>| -> Result<fast::Out> {
+            let mut out = fast::Out::default();
+            let (mut buf, mut next) = (rows, Vec::new());
+            for (i, step) in steps[..prefix].iter().enumerate() {
+                next.clear();
+                for r in buf.drain(..) {
+                    steps::apply_row(step, r, g, &mut out.drops, &mut next)
+                        .map_err(|e| step_context(i, e).context(STEP_FAILED))?;
                 }
-                Ok((buf, drops))
-            };
+                std::mem::swap(&mut buf, &mut next);
+            }
+            out.items = buf.into_iter().map(fast::Item::Row).collect();
+            Ok(out)
+        };
+        // A JSONL source read for a group step takes the fast path when
+        // every expression allows it (see `fast`).
+        let plan = match (&projection, group_next) {
+            (Some(p), true) if fast::enabled() => fast::Plan::compile(steps, prefix, p),
+            _ => None,
+        };
+        let lines = |file: &SourceFile, bytes: &[u8], first: u64| -> Result<(u64, fast::Out)> {
+            let (plan, p) = (
+                plan.as_ref().expect("plan"),
+                projection.as_ref().expect("projection"),
+            );
+            let path: Arc<str> = Arc::from(file.rel.as_str());
+            plan.run_batch(&path, bytes, first, &|line_no, line| {
+                let rec = sources::parse_line_projected(&file.rel, line_no, line, p)?;
+                work(vec![crate::value::Row {
+                    extra: Default::default(),
+                    fields: Arc::new(rec),
+                    origin: crate::value::Origin::line(path.clone(), line_no),
+                }])
+            })
+        };
+        let per_item = plan.as_ref().map_or(0, fast::Plan::aggs);
         let loaded = sources::stream_with(
             self.spec,
             from,
             &self.spec.spec.sources[from],
             projection.as_ref(),
             &work,
-            &mut |(rows, batch_drops)| {
-                for (k, mut v) in batch_drops {
-                    drops.entry(k).or_default().append(&mut v);
+            plan.is_some()
+                .then_some(&lines as &sources::LinesFn<'_, fast::Out>),
+            &mut |out: fast::Out| {
+                for (k, v) in out.drops {
+                    drops.entry(k).or_default().merge(v);
                 }
-                for r in rows {
-                    match grouper.as_mut() {
-                        Some(gr) => gr.push(g, r).map_err(|e| {
-                            step_failed.set(true);
-                            step_context(prefix, e)
-                        })?,
-                        None => kept.push(r),
-                    }
+                let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
+                let mut inputs = out.inputs.chunks(per_item.max(1));
+                for item in out.items {
+                    let r = match (item, grouper.as_mut()) {
+                        (fast::Item::Row(r), Some(gr)) => gr.push(g, r),
+                        (fast::Item::Row(r), None) => {
+                            kept.push(r);
+                            Ok(())
+                        }
+                        (fast::Item::Fast(k), Some(gr)) => {
+                            let k = k as usize;
+                            let index = *global[k]
+                                .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
+                            let ins = if per_item == 0 {
+                                &[][..]
+                            } else {
+                                inputs.next().expect("inputs")
+                            };
+                            gr.add(index, ins)
+                        }
+                        (fast::Item::Fast(_), None) => unreachable!("fast items need a group step"),
+                    };
+                    r.map_err(|e| {
+                        step_failed.set(true);
+                        step_context(prefix, e)
+                    })?;
                 }
                 Ok(())
             },

@@ -364,4 +364,6 @@ fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>>
         .collect()
 }
 
-pub use super::apply::{DropLog, Grouper, StepEnv, apply, apply_row, flush_drops, projection};
+pub use super::apply::{
+    DropLog, Dropped, Grouper, StepEnv, apply, apply_row, flush_drops, projection,
+};

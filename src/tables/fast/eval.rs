@@ -1,0 +1,467 @@
+//! [`crate::fastexpr`]'s expressions evaluated on cells read by the tape
+//! (`sources::tape`), with fields resolved to slots at compile time.
+//!
+//! Each case mirrors [`crate::fastexpr::Node::eval`] on the equivalent
+//! values; wherever that answers "ask minijinja" (or raises a mismatch),
+//! this answers [`Fallback`] and the caller runs the whole line through the
+//! generic path. So both paths give the same values by construction, and
+//! the differential test below checks it.
+
+use crate::fastexpr::{Arith, Cmp, Func, Node, Test};
+use crate::sources::tape::{Cell, Tape};
+use crate::value::Value;
+
+/// "Run this line through the generic path."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fallback;
+
+type R<'a> = Result<Cell<'a>, Fallback>;
+
+/// A literal of the expression.
+#[derive(Debug, Clone)]
+pub enum Lit {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Box<str>),
+}
+
+/// A compiled expression over slots.
+#[derive(Debug, Clone)]
+pub enum FNode {
+    Const(Lit),
+    Var(usize),
+    Attr(Box<FNode>, Box<str>),
+    Not(Box<FNode>),
+    And(Box<FNode>, Box<FNode>),
+    Or(Box<FNode>, Box<FNode>),
+    Compare(Cmp, Box<FNode>, Box<FNode>),
+    In(Box<FNode>, Vec<FNode>, bool),
+    Arith(Arith, Box<FNode>, Box<FNode>),
+    Neg(Box<FNode>),
+    Test(Box<FNode>, Test, bool),
+    If(Box<FNode>, Box<FNode>, Option<Box<FNode>>),
+    Call(Func, Vec<FNode>),
+}
+
+fn lit(v: &Value) -> Option<Lit> {
+    use minijinja::value::ValueKind;
+    Some(match v.kind() {
+        ValueKind::None => Lit::Null,
+        ValueKind::Bool => Lit::Bool(v.is_true()),
+        ValueKind::Number if v.is_integer() => Lit::Int(v.as_i64()?),
+        ValueKind::Number => Lit::Float(f64::try_from(v.clone()).ok()?),
+        ValueKind::String => Lit::Str(v.as_str()?.into()),
+        _ => return None,
+    })
+}
+
+impl FNode {
+    /// Compiles `node`, resolving each field to its slot; `None` when a
+    /// field has no slot or a construct has no cell form (`~`, a list
+    /// outside `in`).
+    pub fn compile(node: &Node, slot: &dyn Fn(&str) -> Option<usize>) -> Option<FNode> {
+        let c = |n: &Node| FNode::compile(n, slot).map(Box::new);
+        Some(match node {
+            Node::Const(v) => FNode::Const(lit(v)?),
+            Node::Var(name) => FNode::Var(slot(name)?),
+            Node::Attr(x, name) => FNode::Attr(c(x)?, name.as_ref().into()),
+            Node::List(_) | Node::Concat(..) => return None,
+            Node::Not(x) => FNode::Not(c(x)?),
+            Node::And(a, b) => FNode::And(c(a)?, c(b)?),
+            Node::Or(a, b) => FNode::Or(c(a)?, c(b)?),
+            Node::Compare(op, a, b) => FNode::Compare(*op, c(a)?, c(b)?),
+            Node::In(a, b, negate) => {
+                let Node::List(items) = &**b else {
+                    return None;
+                };
+                let items = items
+                    .iter()
+                    .map(|i| FNode::compile(i, slot))
+                    .collect::<Option<Vec<_>>>()?;
+                FNode::In(c(a)?, items, *negate)
+            }
+            Node::Arith(op, a, b) => FNode::Arith(*op, c(a)?, c(b)?),
+            Node::Neg(x) => FNode::Neg(c(x)?),
+            Node::Test(x, t, negate) => FNode::Test(c(x)?, *t, *negate),
+            Node::If(a, b, o) => FNode::If(
+                c(a)?,
+                c(b)?,
+                match o {
+                    Some(o) => Some(c(o)?),
+                    None => None,
+                },
+            ),
+            Node::Call(f, args) => FNode::Call(
+                *f,
+                args.iter()
+                    .map(|a| FNode::compile(a, slot))
+                    .collect::<Option<_>>()?,
+            ),
+        })
+    }
+}
+
+/// A number that is plain (cells never hold NaN).
+fn plain(c: Cell) -> Option<f64> {
+    match c {
+        Cell::Int(i) => Some(i as f64),
+        Cell::Float(x) if !x.is_nan() => Some(x),
+        _ => None,
+    }
+}
+
+fn int(c: Cell) -> Option<i64> {
+    match c {
+        Cell::Int(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn string(c: Cell<'_>) -> Option<&str> {
+    match c {
+        Cell::Str(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn is_number(c: Cell) -> bool {
+    matches!(c, Cell::Int(_) | Cell::Float(_))
+}
+
+/// minijinja's truthiness.
+pub fn is_true(c: Cell) -> bool {
+    match c {
+        Cell::Undef | Cell::Null => false,
+        Cell::Bool(b) => b,
+        Cell::Int(i) => i != 0,
+        Cell::Float(x) => x != 0.0,
+        Cell::Str(s) => !s.is_empty(),
+        Cell::Map(s, e) | Cell::List(s, e) => e > s,
+    }
+}
+
+fn defined(c: Cell) -> R {
+    if c == Cell::Undef {
+        Err(Fallback)
+    } else {
+        Ok(c)
+    }
+}
+
+/// The entry `name` of a map cell.
+pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str) -> Option<Cell<'a>> {
+    match base {
+        Cell::Map(..) => Some(
+            tape.items(base)
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map_or(Cell::Undef, |(_, c)| *c),
+        ),
+        _ => None,
+    }
+}
+
+impl FNode {
+    /// Evaluates on `slots` (cells of `tape`).
+    pub fn eval<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
+        let ev = |n: &'a FNode| n.eval(tape, slots);
+        match self {
+            FNode::Const(l) => Ok(match l {
+                Lit::Null => Cell::Null,
+                Lit::Bool(b) => Cell::Bool(*b),
+                Lit::Int(i) => Cell::Int(*i),
+                Lit::Float(x) => Cell::Float(*x),
+                Lit::Str(s) => Cell::Str(s),
+            }),
+            // A missing field may be a global: minijinja knows.
+            FNode::Var(i) => defined(slots[*i]),
+            FNode::Attr(x, name) => attr(tape, ev(x)?, name).ok_or(Fallback),
+            FNode::Not(x) => Ok(Cell::Bool(!is_true(ev(x)?))),
+            FNode::And(a, b) => {
+                let l = ev(a)?;
+                if is_true(l) { ev(b) } else { Ok(l) }
+            }
+            FNode::Or(a, b) => {
+                let l = ev(a)?;
+                if is_true(l) { Ok(l) } else { ev(b) }
+            }
+            FNode::Compare(op, a, b) => {
+                let (l, r) = (defined(ev(a)?)?, defined(ev(b)?)?);
+                let strict = |c: Cell| matches!(c, Cell::Str(_) | Cell::Null);
+                if !matches!(op, Cmp::Eq | Cmp::Ne)
+                    && ((strict(l) && is_number(r)) || (is_number(l) && strict(r)))
+                {
+                    // A mismatch: the generic path raises it.
+                    return Err(Fallback);
+                }
+                let ord = match (int(l), int(r)) {
+                    (Some(x), Some(y)) => x.cmp(&y),
+                    _ => match (plain(l), plain(r), string(l), string(r)) {
+                        (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Fallback)?,
+                        (_, _, Some(x), Some(y)) => x.cmp(y),
+                        _ if matches!(op, Cmp::Eq | Cmp::Ne) && !is_number(l) && !is_number(r) => {
+                            let eq = match (l, r) {
+                                (Cell::Null, Cell::Null) => true,
+                                (Cell::Bool(x), Cell::Bool(y)) => x == y,
+                                (Cell::Map(..) | Cell::List(..), _)
+                                | (_, Cell::Map(..) | Cell::List(..)) => return Err(Fallback),
+                                _ => false,
+                            };
+                            return Ok(Cell::Bool(if *op == Cmp::Eq { eq } else { !eq }));
+                        }
+                        _ => return Err(Fallback),
+                    },
+                };
+                use std::cmp::Ordering::*;
+                Ok(Cell::Bool(match op {
+                    Cmp::Eq => ord == Equal,
+                    Cmp::Ne => ord != Equal,
+                    Cmp::Lt => ord == Less,
+                    Cmp::Le => ord != Greater,
+                    Cmp::Gt => ord == Greater,
+                    Cmp::Ge => ord != Less,
+                }))
+            }
+            FNode::In(a, items, negate) => {
+                let needle = defined(ev(a)?)?;
+                if plain(needle).is_none() && string(needle).is_none() {
+                    return Err(Fallback);
+                }
+                let mut found = false;
+                for item in items {
+                    let v = ev(item)?;
+                    let same = match (
+                        int(needle),
+                        int(v),
+                        plain(needle),
+                        plain(v),
+                        string(needle),
+                        string(v),
+                    ) {
+                        (Some(x), Some(y), ..) => x == y,
+                        (_, _, Some(x), Some(y), ..) => x == y,
+                        (.., Some(x), Some(y)) => x == y,
+                        (_, _, None, None, None, None) => return Err(Fallback),
+                        _ => false,
+                    };
+                    if same {
+                        found = true;
+                        break;
+                    }
+                }
+                Ok(Cell::Bool(found != *negate))
+            }
+            FNode::Arith(op, a, b) => {
+                let (l, r) = (ev(a)?, ev(b)?);
+                if let (Some(x), Some(y), false) = (int(l), int(r), *op == Arith::Div) {
+                    let v = match op {
+                        Arith::Add => x.checked_add(y),
+                        Arith::Sub => x.checked_sub(y),
+                        _ => x.checked_mul(y),
+                    };
+                    return v.map(Cell::Int).ok_or(Fallback);
+                }
+                let (x, y) = (plain(l).ok_or(Fallback)?, plain(r).ok_or(Fallback)?);
+                let v = match op {
+                    Arith::Add => x + y,
+                    Arith::Sub => x - y,
+                    Arith::Mul => x * y,
+                    Arith::Div if y == 0.0 => return Err(Fallback),
+                    Arith::Div => x / y,
+                };
+                if v.is_finite() {
+                    Ok(Cell::Float(v))
+                } else {
+                    Err(Fallback)
+                }
+            }
+            FNode::Neg(x) => {
+                let v = ev(x)?;
+                match (int(v), plain(v)) {
+                    (Some(i), _) => i.checked_neg().map(Cell::Int).ok_or(Fallback),
+                    (None, Some(f)) => Ok(Cell::Float(-f)),
+                    _ => Err(Fallback),
+                }
+            }
+            FNode::Test(x, t, negate) => {
+                let v = ev(x)?;
+                let yes = match t {
+                    Test::Defined => v != Cell::Undef,
+                    Test::Undefined => v == Cell::Undef,
+                    Test::None => matches!(v, Cell::Null | Cell::Undef),
+                    Test::Number => is_number(v),
+                    Test::String => matches!(v, Cell::Str(_)),
+                    Test::Mapping => matches!(v, Cell::Map(..)),
+                    Test::Boolean => matches!(v, Cell::Bool(_)),
+                    Test::Finite => plain(v).is_some_and(f64::is_finite),
+                };
+                Ok(Cell::Bool(yes != *negate))
+            }
+            FNode::If(cond, then, other) => {
+                if is_true(ev(cond)?) {
+                    ev(then)
+                } else {
+                    match other {
+                        Some(o) => ev(o),
+                        None => Ok(Cell::Undef),
+                    }
+                }
+            }
+            FNode::Call(f, args) => {
+                let a0 = ev(&args[0])?;
+                match f {
+                    Func::Max | Func::Min => {
+                        let a1 = ev(&args[1])?;
+                        let (x, y) = (plain(a0).ok_or(Fallback)?, plain(a1).ok_or(Fallback)?);
+                        let pick_b = if *f == Func::Max { y > x } else { y < x };
+                        Ok(if pick_b { a1 } else { a0 })
+                    }
+                    _ => {
+                        let x = plain(a0).ok_or(Fallback)?;
+                        let y = match f {
+                            Func::Log => x.ln(),
+                            Func::Log10 => x.log10(),
+                            Func::Log1p => x.ln_1p(),
+                            Func::Sqrt => x.sqrt(),
+                            _ => x.exp(),
+                        };
+                        if y.is_finite() {
+                            Ok(Cell::Float(y))
+                        } else {
+                            Err(Fallback)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::tape::{Fields, Keep};
+    use crate::value::{Origin, Row, as_record};
+    use std::sync::Arc;
+
+    const LINES: &[&str] = &[
+        r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27", "e": {}, "l": [1, 2]}"#,
+        r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "b": true, "zero": 0.0, "m": "not applicable", "t": 5, "e": {"a": 1}, "l": []}"#,
+        r#"{"x": 1e300, "n_items": 9223372036854775807, "m": {"error": "x", "compress_MBps": null}, "zero": -0.0}"#,
+        r#"{"x": 2, "n_items": 2.0, "s": "b", "z": true, "b": null, "zero": 1, "m": {"ratio": 0, "decompress_MBps": -1}, "t": "", "e": [], "l": {}}"#,
+    ];
+
+    const EXPRS: &[&str] = &[
+        "x",
+        "x + 1",
+        "x * 2",
+        "x / 2",
+        "x / zero",
+        "x - n_items",
+        "n_items + 1",
+        "n_items * 2",
+        "-x",
+        "-n_items",
+        "x > 0",
+        "x >= 1.5",
+        "x == 1.5",
+        "x != 1.5",
+        "n_items == 3.0",
+        "n_items == 2",
+        "s == 'café'",
+        "s < 'd'",
+        "z == none",
+        "z == true",
+        "b == z",
+        "t > 0",
+        "x > missing",
+        "missing",
+        "missing or 'a'",
+        "z or 'dflt'",
+        "b and x",
+        "not b",
+        "not e",
+        "l and 1",
+        "_kind in ['bench_bf16_perfile', 'bench_7B', 'Q4_K_benchmark']",
+        "_kind not in ['bench_7B']",
+        "x in [1.5, 2]",
+        "n_items in [2, 'a']",
+        "z in [1]",
+        "m is mapping",
+        "m.ratio",
+        "m.ratio is number",
+        "m.ratio > 0",
+        "m.decompress_MBps is not none",
+        "m.nope",
+        "m.nope is defined",
+        "missing.deeper",
+        "s is string",
+        "z is none",
+        "missing is none",
+        "x is finite",
+        "b is boolean",
+        "'Q4_K' if _kind == 'Q4_K_benchmark' else 'bf16'",
+        "x if b",
+        "max(40, log1p(n_items) * 18)",
+        "min(x, 1)",
+        "sqrt(x)",
+        "log(zero)",
+        "(x + 1) * 2",
+        "x * 1e3",
+        "n_items - 1 > 0 and not b or z",
+        "m['ratio']",
+        "e == e",
+        "l is mapping",
+        "m.ratio.deeper",
+        "zero == 0",
+        "-zero",
+    ];
+
+    #[test]
+    fn agrees_with_the_value_path_wherever_it_answers() {
+        let spec = crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap();
+        let g = Arc::new(crate::expr::Globals::default());
+        let names = [
+            "_kind", "x", "n_items", "s", "z", "b", "zero", "m", "t", "e", "l", "missing",
+        ];
+        let fields = Fields {
+            fields: names.iter().map(|n| (n.to_string(), Keep::Whole)).collect(),
+        };
+        let slot = |n: &str| names.iter().position(|m| *m == n);
+        let mut answered = 0;
+        for line in LINES {
+            let mut tape = Tape::default();
+            let mut slots = vec![Cell::Undef; names.len()];
+            tape.read(line.as_bytes(), &fields, &mut slots)
+                .expect("plain line");
+            let v = crate::sources::json::parse(line.as_bytes()).unwrap();
+            let row = Row {
+                extra: Default::default(),
+                fields: Arc::new(as_record(&v).unwrap().clone()),
+                origin: Origin::line(Arc::from("t.jsonl"), 1),
+            };
+            for src in EXPRS {
+                let e = crate::expr::Expr::compile_str(&spec, src, 0..0).unwrap();
+                let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot)) else {
+                    continue;
+                };
+                let Ok(cell) = node.eval(&tape, &slots) else {
+                    continue;
+                };
+                answered += 1;
+                let want = e.eval_row(&g, &row).unwrap_or_else(|err| {
+                    panic!("{src} on {line}: cells gave {cell:?}, values failed: {err}")
+                });
+                let got = tape.to_value(cell);
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{src} on {line}");
+                assert_eq!(got.kind(), want.kind(), "{src} on {line}");
+            }
+        }
+        assert!(
+            answered > 150,
+            "the cell path answers most cases ({answered})"
+        );
+    }
+}

@@ -1,0 +1,433 @@
+//! The fast path of a streamed table: JSONL lines read by the tape
+//! (`sources::tape`) straight into typed cells, the row-wise steps and the
+//! group step's keys and aggregate inputs evaluated on those cells, no
+//! per-row values built. This is what makes a gigabyte log cost little more
+//! than its decompression.
+//!
+//! The generic path (values, minijinja) stays the definition: a [`Plan`]
+//! exists only when every expression is in the fast subset, and any line
+//! the fast path is unsure of (a syntax error, a missing field, a type
+//! mismatch, a failed `require`, an oddity of the JSON) is run through the
+//! generic path instead, which gives the same rows or the canonical error.
+//! Items from both paths reach the group step in file order.
+
+mod eval;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::aggregate::{Input, Op};
+use super::apply::DropLog;
+use super::steps::Step;
+use crate::error::Result;
+use crate::sources::json::Projection;
+use crate::sources::tape::{Cell, Fields, Keep, Tape};
+use crate::value::{Origin, Record, Row, Value};
+use eval::{FNode, Fallback, attr, is_true};
+
+/// Whether the fast path is on: it is, unless `ARTIFACT_GENERIC_ONLY` is set
+/// (for tests that compare both paths, and to rule it out when in doubt).
+pub fn enabled() -> bool {
+    std::env::var_os("ARTIFACT_GENERIC_ONLY").is_none()
+}
+
+/// What one batch of lines gives the group step, in file order.
+#[derive(Debug, Default)]
+pub struct Out {
+    /// Rows (from the generic path) and fast items, in file order.
+    pub items: Vec<Item>,
+    /// The aggregate inputs of the fast items, `aggs` per item.
+    pub inputs: Vec<Input>,
+    /// The group keys the fast items name: key cells and a first row.
+    pub keys: Vec<(Vec<Value>, Row)>,
+    /// Rows the filters dropped.
+    pub drops: DropLog,
+}
+
+/// One row reaching the group step.
+#[derive(Debug)]
+pub enum Item {
+    /// A row of the generic path.
+    Row(Row),
+    /// A fast row: the index of its key in [`Out::keys`].
+    Fast(u32),
+}
+
+#[derive(Debug)]
+enum FStep {
+    Filter {
+        e: FNode,
+        text: String,
+        /// The paths the filter reads (slot, attributes), for drop reports.
+        paths: Vec<(String, usize, Vec<String>)>,
+    },
+    Require(FNode),
+    Derive(Vec<(usize, FNode)>),
+    Explode {
+        field: usize,
+        key: usize,
+        value: usize,
+    },
+}
+
+#[derive(Debug)]
+struct FAgg {
+    op: Op,
+    expr: Option<FNode>,
+    weight: Option<FNode>,
+}
+
+/// A table's row-wise steps and group step, compiled for cells.
+#[derive(Debug)]
+pub struct Plan {
+    fields: Fields,
+    slots: usize,
+    steps: Vec<FStep>,
+    keys: Vec<usize>,
+    key_names: Vec<String>,
+    aggs: Vec<FAgg>,
+}
+
+impl Plan {
+    /// Compiles `steps[..prefix]` (row-wise) and the group step at
+    /// `prefix`; `None` when any part is outside the fast subset.
+    pub fn compile(steps: &[Step], prefix: usize, projection: &Projection) -> Option<Plan> {
+        let Some(Step::Group { keys, aggs }) = steps.get(prefix) else {
+            return None;
+        };
+        // Slots: the projected fields (sorted: the order is not the
+        // line's), then every field a step makes.
+        let mut names: Vec<String> = projection.fields.keys().cloned().collect();
+        names.sort();
+        let fields = Fields {
+            fields: names
+                .iter()
+                .map(|n| {
+                    let keep = match &projection.fields[n] {
+                        None => Keep::Whole,
+                        Some(keys) => Keep::Entries(keys.clone()),
+                    };
+                    (n.clone(), keep)
+                })
+                .collect(),
+        };
+        let mut names = names;
+        let slot_for =
+            |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
+                Some(i) => i,
+                None => {
+                    names.push(name.to_string());
+                    names.len() - 1
+                }
+            };
+        let compile = |e: &crate::expr::Expr, names: &Vec<String>| {
+            FNode::compile(e.fast()?, &|n| names.iter().position(|m| m == n))
+        };
+        let mut fsteps = Vec::new();
+        for step in &steps[..prefix] {
+            fsteps.push(match step {
+                Step::Filter(e) => {
+                    let mut paths = Vec::new();
+                    for p in e.paths() {
+                        let mut parts = p.split('.');
+                        let head = parts.next().unwrap_or("");
+                        if let Some(i) = names.iter().position(|n| n == head) {
+                            paths.push((p.clone(), i, parts.map(String::from).collect()));
+                        }
+                    }
+                    FStep::Filter {
+                        e: compile(e, &names)?,
+                        text: e.text.to_string(),
+                        paths,
+                    }
+                }
+                Step::Require(e) => FStep::Require(compile(e, &names)?),
+                Step::Derive(fields) => {
+                    let mut out = Vec::new();
+                    for (name, e) in fields {
+                        let node = compile(e, &names)?;
+                        out.push((slot_for(name, &mut names), node));
+                    }
+                    FStep::Derive(out)
+                }
+                Step::Explode { field, key, value } => FStep::Explode {
+                    field: slot_for(field, &mut names),
+                    key: slot_for(key, &mut names),
+                    value: slot_for(value, &mut names),
+                },
+                _ => return None,
+            });
+        }
+        let key_slots = keys
+            .iter()
+            .map(|k| names.iter().position(|n| n == k))
+            .collect::<Option<Vec<_>>>()?;
+        let mut faggs = Vec::new();
+        for (_, a) in aggs {
+            if matches!(a.op, Op::Cell | Op::Expr) {
+                return None;
+            }
+            let c = |e: &Option<crate::expr::Expr>| match e {
+                Some(e) => compile(e, &names).map(Some),
+                None => Some(None),
+            };
+            faggs.push(FAgg {
+                op: a.op,
+                expr: c(&a.expr)?,
+                weight: c(&a.weight)?,
+            });
+        }
+        Some(Plan {
+            fields,
+            slots: names.len(),
+            steps: fsteps,
+            keys: key_slots,
+            key_names: keys.clone(),
+            aggs: faggs,
+        })
+    }
+
+    /// Runs a batch of lines (`bytes`, first line `first_line`, of file
+    /// `path`). A line the fast path is unsure of goes to `generic`, which
+    /// parses it and runs the steps on its row (and raises its errors).
+    /// Returns the number of records and the batch's items.
+    pub fn run_batch(
+        &self,
+        path: &Arc<str>,
+        bytes: &[u8],
+        first_line: u64,
+        generic: &dyn Fn(u64, &[u8]) -> Result<Out>,
+    ) -> Result<(u64, Out)> {
+        let mut out = Out::default();
+        let mut st = State {
+            tape: Tape::default(),
+            local: FxHashMap::default(),
+            parts: Vec::new(),
+            drops: Vec::new(),
+        };
+        let mut slots = vec![Cell::Undef; self.slots];
+        let mut records = 0;
+        for (line_no, line) in crate::sources::batches::lines(bytes, first_line) {
+            records += 1;
+            let mark = (out.items.len(), out.inputs.len());
+            st.drops.clear();
+            let fast = st
+                .tape
+                .read(line, &self.fields, &mut slots[..self.fields.fields.len()])
+                .ok_or(Fallback)
+                .and_then(|()| {
+                    for s in &mut slots[self.fields.fields.len()..] {
+                        *s = Cell::Undef;
+                    }
+                    self.steps_from(0, &mut slots, &mut st, &mut out, path, line_no)
+                });
+            match fast {
+                Ok(()) => {
+                    for (k, why) in st.drops.drain(..) {
+                        out.drops
+                            .entry(k)
+                            .or_default()
+                            .add(|| format!("{path}:{line_no}"));
+                        let _ = why;
+                    }
+                }
+                Err(Fallback) => {
+                    out.items.truncate(mark.0);
+                    out.inputs.truncate(mark.1);
+                    let g = generic(line_no, line)?;
+                    for (k, v) in g.drops {
+                        out.drops.entry(k).or_default().merge(v);
+                    }
+                    out.items.extend(g.items);
+                }
+            }
+        }
+        Ok((records, out))
+    }
+
+    fn steps_from<'a>(
+        &'a self,
+        from: usize,
+        slots: &mut [Cell<'a>],
+        st: &mut State<'a>,
+        out: &mut Out,
+        path: &Arc<str>,
+        line_no: u64,
+    ) -> std::result::Result<(), Fallback> {
+        for (i, step) in self.steps.iter().enumerate().skip(from) {
+            match step {
+                FStep::Filter { e, text, paths } => {
+                    if is_true(e.eval(&st.tape, slots)?) {
+                        continue;
+                    }
+                    // As the generic path: say so when a field read was
+                    // null or 0 (cells are never NaN or infinite).
+                    for (p, slot, attrs) in paths {
+                        let mut c = slots[*slot];
+                        for a in attrs {
+                            match attr(&st.tape, c, a) {
+                                Some(x) => c = x,
+                                None => c = Cell::Undef,
+                            }
+                        }
+                        let why = match c {
+                            Cell::Null => "null",
+                            Cell::Int(0) => "0",
+                            Cell::Float(x) if x == 0.0 => "0",
+                            _ => continue,
+                        };
+                        st.drops.push(((text.clone(), p.clone(), why), ()));
+                        break;
+                    }
+                    return Ok(());
+                }
+                FStep::Require(e) => {
+                    if !is_true(e.eval(&st.tape, slots)?) {
+                        return Err(Fallback);
+                    }
+                }
+                FStep::Derive(fields) => {
+                    for (slot, e) in fields {
+                        let v = e.eval(&st.tape, slots)?;
+                        slots[*slot] = if v == Cell::Undef { Cell::Null } else { v };
+                    }
+                }
+                FStep::Explode { field, key, value } => {
+                    let coll = slots[*field];
+                    if !matches!(coll, Cell::Map(..) | Cell::List(..)) {
+                        return Err(Fallback);
+                    }
+                    let entries: Vec<(&'a str, Cell<'a>)> = st.tape.items(coll).to_vec();
+                    let mut sub = slots.to_vec();
+                    for (n, (k, v)) in entries.into_iter().enumerate() {
+                        sub.copy_from_slice(slots);
+                        sub[*field] = Cell::Undef;
+                        sub[*key] = match coll {
+                            Cell::Map(..) => Cell::Str(k),
+                            _ => Cell::Int(n as i64),
+                        };
+                        sub[*value] = v;
+                        self.steps_from(i + 1, &mut sub, st, out, path, line_no)?;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        self.group(slots, st, out, path, line_no)
+    }
+
+    /// The group step: the row's key and what it gives each aggregate.
+    fn group<'a>(
+        &'a self,
+        slots: &[Cell<'a>],
+        st: &mut State<'a>,
+        out: &mut Out,
+        path: &Arc<str>,
+        line_no: u64,
+    ) -> std::result::Result<(), Fallback> {
+        st.parts.clear();
+        for &k in &self.keys {
+            st.parts.push(match slots[k] {
+                // A missing key field is the generic path's error.
+                Cell::Undef | Cell::Map(..) | Cell::List(..) => return Err(Fallback),
+                Cell::Null => Part::Null,
+                Cell::Bool(b) => Part::Bool(b),
+                Cell::Int(i) => Part::Int(i),
+                // As `value::Key`: 1.0 and 1 are one key.
+                Cell::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Part::Int(x as i64),
+                Cell::Float(x) => Part::Float(x.to_bits()),
+                Cell::Str(s) => Part::Str(s),
+            });
+        }
+        for a in &self.aggs {
+            let num = |e: &'a FNode| match e.eval(&st.tape, slots)? {
+                Cell::Int(i) => Ok(i as f64),
+                Cell::Float(x) => Ok(x),
+                _ => Err(Fallback),
+            };
+            let Some(e) = &a.expr else {
+                out.inputs.push(Input::Nothing);
+                continue;
+            };
+            out.inputs.push(match a.op {
+                Op::Count | Op::Expr | Op::Cell => Input::Nothing,
+                Op::CountOf => Input::Present(!matches!(
+                    e.eval(&st.tape, slots)?,
+                    Cell::Null | Cell::Undef
+                )),
+                Op::Sum => match e.eval(&st.tape, slots)? {
+                    Cell::Int(i) => Input::Int(i),
+                    Cell::Float(x) => Input::Num(x),
+                    _ => return Err(Fallback),
+                },
+                Op::WeightedMean => {
+                    let x = num(e)?;
+                    let w = num(a.weight.as_ref().ok_or(Fallback)?)?;
+                    if w < 0.0 {
+                        return Err(Fallback);
+                    }
+                    Input::Weighted(x, w)
+                }
+                Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
+                    Input::Num(num(e)?)
+                }
+                Op::Min | Op::Max => {
+                    num(e)?;
+                    Input::Value(st.tape.to_value(e.eval(&st.tape, slots)?))
+                }
+                Op::First | Op::Last => Input::Value(st.tape.to_value(e.eval(&st.tape, slots)?)),
+            });
+        }
+        let n = st.local.len() as u32;
+        let index = match st.local.get(st.parts.as_slice()) {
+            Some(&i) => i,
+            None => {
+                st.local.insert(st.parts.clone(), n);
+                let vals: Vec<Value> = self
+                    .keys
+                    .iter()
+                    .map(|&k| st.tape.to_value(slots[k]))
+                    .collect();
+                let mut rec = Record::with_capacity(vals.len());
+                for (name, v) in self.key_names.iter().zip(&vals) {
+                    rec.insert(name.as_str(), v.clone());
+                }
+                let first = Row {
+                    extra: Default::default(),
+                    fields: Arc::new(rec),
+                    origin: Origin::line(path.clone(), line_no),
+                };
+                out.keys.push((vals, first));
+                n
+            }
+        };
+        out.items.push(Item::Fast(index));
+        Ok(())
+    }
+
+    /// Aggregates per fast item.
+    pub fn aggs(&self) -> usize {
+        self.aggs.len()
+    }
+}
+
+/// One part of a group key, borrowed from the batch (as `value::KeyPart`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Part<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(&'a str),
+}
+
+/// A worker's buffers for one batch.
+struct State<'a> {
+    tape: Tape<'a>,
+    /// Group keys seen in this batch -> index in [`Out::keys`].
+    local: FxHashMap<Vec<Part<'a>>, u32>,
+    parts: Vec<Part<'a>>,
+    /// The current line's drop reports (kept only if the line stays fast).
+    drops: Vec<((String, String, &'static str), ())>,
+}
