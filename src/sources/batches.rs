@@ -76,7 +76,7 @@ fn read_batches(
         let cut = if eof {
             buf.len()
         } else {
-            buf.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1)
+            memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1)
         };
         if cut == 0 && !eof {
             // One line longer than the batch: keep reading it.
@@ -84,7 +84,7 @@ fn read_batches(
             continue;
         }
         carry = buf.split_off(cut);
-        let lines = buf.iter().filter(|b| **b == b'\n').count() as u64;
+        let lines = memchr::memchr_iter(b'\n', &buf).count() as u64;
         let first_line = line;
         line += lines;
         if !buf.is_empty()
@@ -106,20 +106,32 @@ fn read_batches(
 /// The non-blank lines of a batch whose first line is `first_line`, with
 /// their numbers: a final `\r` and a leading UTF-8 BOM removed.
 pub fn lines(bytes: &[u8], first_line: u64) -> impl Iterator<Item = (u64, &[u8])> {
-    bytes
-        .split(|b| *b == b'\n')
-        .enumerate()
-        .filter_map(move |(i, raw)| {
-            let line_no = first_line + i as u64;
-            let mut line = raw;
-            if line.last() == Some(&b'\r') {
-                line = &line[..line.len() - 1];
-            }
-            if line_no == 1 {
+    let mut rest = Some(bytes);
+    let mut line_no = first_line;
+    std::iter::from_fn(move || {
+        loop {
+            let text = rest?;
+            let raw = match memchr::memchr(b'\n', text) {
+                Some(i) => {
+                    rest = Some(&text[i + 1..]);
+                    &text[..i]
+                }
+                None => {
+                    rest = None;
+                    text
+                }
+            };
+            let n = line_no;
+            line_no += 1;
+            let mut line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            if n == 1 {
                 line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
             }
-            (!line.iter().all(u8::is_ascii_whitespace)).then_some((line_no, line))
-        })
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                return Some((n, line));
+            }
+        }
+    })
 }
 
 /// The rows of one batch.

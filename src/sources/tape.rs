@@ -10,8 +10,6 @@
 //! which gives the same value or the canonical error. The differential test
 //! below checks that both agree wherever this reader answers.
 
-use rustc_hash::FxHashSet;
-
 /// A cell read from a line: scalars by value, strings borrowed, maps and
 /// lists as ranges of [`Tape::entries`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,8 +38,24 @@ pub enum Keep {
     /// The whole value.
     Whole,
     /// A map whose entries that are maps keep only these keys (a map of
-    /// maps exploded and read as `m.ratio`); anything else whole.
-    Entries(FxHashSet<String>),
+    /// maps exploded and read as `m.ratio`); anything else whole. Each key
+    /// comes with its id in [`Fields::attrs`].
+    Entries(Vec<(String, u32)>),
+}
+
+/// The id of an entry whose key is not in [`Fields::attrs`].
+pub const NO_ID: u32 = u32::MAX;
+
+/// One entry of a map (or item of a list, with an empty key).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Entry<'a> {
+    /// The key as written.
+    pub key: &'a str,
+    /// The key's id in [`Fields::attrs`], or [`NO_ID`]: comparing ids is
+    /// cheaper than comparing strings, for the keys read on every entry.
+    pub id: u32,
+    /// The value.
+    pub cell: Cell<'a>,
 }
 
 /// The fields a line is read for, in slot order.
@@ -49,14 +63,23 @@ pub enum Keep {
 pub struct Fields {
     /// Name and how it is kept; the index is the slot it is written to.
     pub fields: Vec<(String, Keep)>,
+    /// The keys kept in entries (ids index this).
+    pub attrs: Vec<String>,
+}
+
+impl Fields {
+    /// The id of an entry key, if it is one of [`Fields::attrs`].
+    pub fn attr_id(&self, name: &str) -> Option<u32> {
+        self.attrs.iter().position(|a| a == name).map(|i| i as u32)
+    }
 }
 
 /// Reused buffers: the cells of the last line read.
 #[derive(Debug, Default)]
 pub struct Tape<'a> {
     /// Entries of every map and list read (children before parents).
-    pub entries: Vec<(&'a str, Cell<'a>)>,
-    stack: Vec<(&'a str, Cell<'a>)>,
+    pub entries: Vec<Entry<'a>>,
+    stack: Vec<Entry<'a>>,
     seen: Vec<&'a str>,
 }
 
@@ -326,7 +349,7 @@ impl<'a> Scanner<'a, '_> {
     fn value(
         &mut self,
         depth: usize,
-        keys: Option<&FxHashSet<String>>,
+        keys: Option<&[(String, u32)]>,
         entries: bool,
     ) -> Option<Cell<'a>> {
         if depth > MAX_DEPTH {
@@ -344,25 +367,31 @@ impl<'a> Scanner<'a, '_> {
                     loop {
                         let key = self.string()?;
                         // Every key is checked, kept or not (as the full parser does).
-                        if self.tape.stack[base..].iter().any(|(k, _)| *k == key) {
+                        if self.tape.stack[base..].iter().any(|e| e.key == key) {
                             return None;
                         }
                         self.ws();
                         self.eat(b':')?;
                         self.ws();
-                        let cell = match (keys, entries) {
-                            (None, _) => Some(self.value(depth + 1, None, false)?),
-                            (Some(k), true) => Some(self.value(depth + 1, Some(k), false)?),
-                            (Some(k), false) if k.contains(key) => {
-                                Some(self.value(depth + 1, None, false)?)
+                        let (id, cell) = match (keys, entries) {
+                            (None, _) => (NO_ID, Some(self.value(depth + 1, None, false)?)),
+                            (Some(k), true) => {
+                                (NO_ID, Some(self.value(depth + 1, Some(k), false)?))
                             }
-                            (Some(_), false) => {
-                                self.skip(depth + 1)?;
-                                None
-                            }
+                            (Some(k), false) => match k.iter().find(|(n, _)| n == key) {
+                                Some((_, id)) => (*id, Some(self.value(depth + 1, None, false)?)),
+                                None => {
+                                    self.skip(depth + 1)?;
+                                    (NO_ID, None)
+                                }
+                            },
                         };
                         // A skipped key is held (as Undef) for the repeat check only.
-                        self.tape.stack.push((key, cell.unwrap_or(Cell::Undef)));
+                        self.tape.stack.push(Entry {
+                            key,
+                            id,
+                            cell: cell.unwrap_or(Cell::Undef),
+                        });
                         self.ws();
                         match self.peek()? {
                             b',' => {
@@ -382,7 +411,7 @@ impl<'a> Scanner<'a, '_> {
                     .tape
                     .stack
                     .drain(base..)
-                    .filter(|(_, c)| *c != Cell::Undef);
+                    .filter(|e| e.cell != Cell::Undef);
                 self.tape.entries.extend(kept);
                 Some(Cell::Map(start, self.tape.entries.len() as u32))
             }
@@ -395,7 +424,11 @@ impl<'a> Scanner<'a, '_> {
                 } else {
                     loop {
                         let cell = self.value(depth + 1, None, false)?;
-                        self.tape.stack.push(("", cell));
+                        self.tape.stack.push(Entry {
+                            key: "",
+                            id: NO_ID,
+                            cell,
+                        });
                         self.ws();
                         match self.peek()? {
                             b',' => {
@@ -425,7 +458,7 @@ impl<'a> Scanner<'a, '_> {
 
 impl<'a> Tape<'a> {
     /// The entries of a map or list cell.
-    pub fn items(&self, cell: Cell<'a>) -> &[(&'a str, Cell<'a>)] {
+    pub fn items(&self, cell: Cell<'a>) -> &[Entry<'a>] {
         match cell {
             Cell::Map(s, e) | Cell::List(s, e) => &self.entries[s as usize..e as usize],
             _ => &[],
@@ -447,15 +480,15 @@ impl<'a> Tape<'a> {
             Cell::Map(..) => {
                 let items = self.items(cell);
                 let mut rec = Record::with_capacity(items.len());
-                for (k, c) in items {
-                    rec.insert(*k, self.to_value(*c));
+                for e in items {
+                    rec.insert(e.key, self.to_value(e.cell));
                 }
                 rec.into_value()
             }
             Cell::List(..) => Value::from(
                 self.items(cell)
                     .iter()
-                    .map(|(_, c)| self.to_value(*c))
+                    .map(|e| self.to_value(e.cell))
                     .collect::<Vec<_>>(),
             ),
         }
@@ -469,10 +502,7 @@ mod tests {
     use crate::value::as_record;
 
     fn fields() -> (Fields, Projection) {
-        let keys: FxHashSet<String> = ["ratio", "decompress_MBps"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let keys: Vec<(String, u32)> = vec![("ratio".into(), 0), ("decompress_MBps".into(), 1)];
         let f = Fields {
             fields: vec![
                 ("_kind".into(), Keep::Whole),
@@ -480,11 +510,15 @@ mod tests {
                 ("methods".into(), Keep::Entries(keys.clone())),
                 ("shape".into(), Keep::Whole),
             ],
+            attrs: vec!["ratio".into(), "decompress_MBps".into()],
         };
         let mut p = Projection::default();
         p.fields.insert("_kind".into(), None);
         p.fields.insert("input_bytes".into(), None);
-        p.fields.insert("methods".into(), Some(keys));
+        p.fields.insert(
+            "methods".into(),
+            Some(keys.into_iter().map(|(k, _)| k).collect()),
+        );
         p.fields.insert("shape".into(), None);
         (f, p)
     }

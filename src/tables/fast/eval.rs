@@ -8,7 +8,7 @@
 //! the differential test below checks it.
 
 use crate::fastexpr::{Arith, Cmp, Func, Node, Test};
-use crate::sources::tape::{Cell, Tape};
+use crate::sources::tape::{Cell, NO_ID, Tape};
 use crate::value::Value;
 
 /// "Run this line through the generic path."
@@ -32,7 +32,8 @@ pub enum Lit {
 pub enum FNode {
     Const(Lit),
     Var(usize),
-    Attr(Box<FNode>, Box<str>),
+    /// `x.name`, with the name's entry id if it has one.
+    Attr(Box<FNode>, Box<str>, Option<u32>),
     Not(Box<FNode>),
     And(Box<FNode>, Box<FNode>),
     Or(Box<FNode>, Box<FNode>),
@@ -61,12 +62,16 @@ impl FNode {
     /// Compiles `node`, resolving each field to its slot; `None` when a
     /// field has no slot or a construct has no cell form (`~`, a list
     /// outside `in`).
-    pub fn compile(node: &Node, slot: &dyn Fn(&str) -> Option<usize>) -> Option<FNode> {
-        let c = |n: &Node| FNode::compile(n, slot).map(Box::new);
+    pub fn compile(
+        node: &Node,
+        slot: &dyn Fn(&str) -> Option<usize>,
+        attr_id: &dyn Fn(&str) -> Option<u32>,
+    ) -> Option<FNode> {
+        let c = |n: &Node| FNode::compile(n, slot, attr_id).map(Box::new);
         Some(match node {
             Node::Const(v) => FNode::Const(lit(v)?),
             Node::Var(name) => FNode::Var(slot(name)?),
-            Node::Attr(x, name) => FNode::Attr(c(x)?, name.as_ref().into()),
+            Node::Attr(x, name) => FNode::Attr(c(x)?, name.as_ref().into(), attr_id(name)),
             Node::List(_) | Node::Concat(..) => return None,
             Node::Not(x) => FNode::Not(c(x)?),
             Node::And(a, b) => FNode::And(c(a)?, c(b)?),
@@ -78,7 +83,7 @@ impl FNode {
                 };
                 let items = items
                     .iter()
-                    .map(|i| FNode::compile(i, slot))
+                    .map(|i| FNode::compile(i, slot, attr_id))
                     .collect::<Option<Vec<_>>>()?;
                 FNode::In(c(a)?, items, *negate)
             }
@@ -96,7 +101,7 @@ impl FNode {
             Node::Call(f, args) => FNode::Call(
                 *f,
                 args.iter()
-                    .map(|a| FNode::compile(a, slot))
+                    .map(|a| FNode::compile(a, slot, attr_id))
                     .collect::<Option<_>>()?,
             ),
         })
@@ -150,17 +155,25 @@ fn defined(c: Cell) -> R {
     }
 }
 
-/// The entry `name` of a map cell.
-pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str) -> Option<Cell<'a>> {
-    match base {
-        Cell::Map(..) => Some(
-            tape.items(base)
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map_or(Cell::Undef, |(_, c)| *c),
-        ),
-        _ => None,
-    }
+/// The entry `name` (whose id is `id`, if it has one) of a map cell.
+#[inline]
+pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str, id: Option<u32>) -> Option<Cell<'a>> {
+    let Cell::Map(..) = base else {
+        return None;
+    };
+    let items = tape.items(base);
+    let found = match id {
+        // Ids are equal exactly when the keys are.
+        Some(id) => items.iter().find(|e| {
+            if e.id == NO_ID {
+                e.key == name
+            } else {
+                e.id == id
+            }
+        }),
+        None => items.iter().find(|e| e.key == name),
+    };
+    Some(found.map_or(Cell::Undef, |e| e.cell))
 }
 
 impl FNode {
@@ -177,7 +190,7 @@ impl FNode {
             }),
             // A missing field may be a global: minijinja knows.
             FNode::Var(i) => defined(slots[*i]),
-            FNode::Attr(x, name) => attr(tape, ev(x)?, name).ok_or(Fallback),
+            FNode::Attr(x, name, id) => attr(tape, ev(x)?, name, *id).ok_or(Fallback),
             FNode::Not(x) => Ok(Cell::Bool(!is_true(ev(x)?))),
             FNode::And(a, b) => {
                 let l = ev(a)?;
@@ -428,6 +441,7 @@ mod tests {
         ];
         let fields = Fields {
             fields: names.iter().map(|n| (n.to_string(), Keep::Whole)).collect(),
+            attrs: Vec::new(),
         };
         let slot = |n: &str| names.iter().position(|m| *m == n);
         let mut answered = 0;
@@ -444,7 +458,7 @@ mod tests {
             };
             for src in EXPRS {
                 let e = crate::expr::Expr::compile_str(&spec, src, 0..0).unwrap();
-                let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot)) else {
+                let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot, &|_| None)) else {
                     continue;
                 };
                 let Ok(cell) = node.eval(&tape, &slots) else {

@@ -100,19 +100,36 @@ impl Plan {
         // line's), then every field a step makes.
         let mut names: Vec<String> = projection.fields.keys().cloned().collect();
         names.sort();
+        let mut attrs: Vec<String> = projection
+            .fields
+            .values()
+            .flatten()
+            .flatten()
+            .cloned()
+            .collect();
+        attrs.sort();
+        attrs.dedup();
+        let id = |a: &str| attrs.iter().position(|x| x == a).map(|i| i as u32);
         let fields = Fields {
             fields: names
                 .iter()
                 .map(|n| {
                     let keep = match &projection.fields[n] {
                         None => Keep::Whole,
-                        Some(keys) => Keep::Entries(keys.clone()),
+                        Some(keys) => {
+                            let mut keys: Vec<(String, u32)> = keys
+                                .iter()
+                                .map(|k| (k.clone(), id(k).expect("an attr")))
+                                .collect();
+                            keys.sort();
+                            Keep::Entries(keys)
+                        }
                     };
                     (n.clone(), keep)
                 })
                 .collect(),
+            attrs: attrs.clone(),
         };
-        let mut names = names;
         let slot_for =
             |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
                 Some(i) => i,
@@ -122,7 +139,9 @@ impl Plan {
                 }
             };
         let compile = |e: &crate::expr::Expr, names: &Vec<String>| {
-            FNode::compile(e.fast()?, &|n| names.iter().position(|m| m == n))
+            FNode::compile(e.fast()?, &|n| names.iter().position(|m| m == n), &|a| {
+                fields.attr_id(a)
+            })
         };
         let mut fsteps = Vec::new();
         for step in &steps[..prefix] {
@@ -266,7 +285,7 @@ impl Plan {
                     for (p, slot, attrs) in paths {
                         let mut c = slots[*slot];
                         for a in attrs {
-                            match attr(&st.tape, c, a) {
+                            match attr(&st.tape, c, a, None) {
                                 Some(x) => c = x,
                                 None => c = Cell::Undef,
                             }
@@ -298,9 +317,16 @@ impl Plan {
                     if !matches!(coll, Cell::Map(..) | Cell::List(..)) {
                         return Err(Fallback);
                     }
-                    let entries: Vec<(&'a str, Cell<'a>)> = st.tape.items(coll).to_vec();
+                    let entries: Vec<crate::sources::tape::Entry<'a>> =
+                        st.tape.items(coll).to_vec();
                     let mut sub = slots.to_vec();
-                    for (n, (k, v)) in entries.into_iter().enumerate() {
+                    for (
+                        n,
+                        crate::sources::tape::Entry {
+                            key: k, cell: v, ..
+                        },
+                    ) in entries.into_iter().enumerate()
+                    {
                         sub.copy_from_slice(slots);
                         sub[*field] = Cell::Undef;
                         sub[*key] = match coll {
