@@ -111,6 +111,7 @@ impl<'a> Tape<'a> {
             i: 0,
             tape: self,
         };
+        let mut seen_bits = 0u64;
         sc.ws();
         sc.eat(b'{')?;
         sc.ws();
@@ -119,9 +120,18 @@ impl<'a> Tape<'a> {
         } else {
             loop {
                 let key = sc.string()?;
-                if sc.tape.seen.contains(&key) {
+                // A repeated key: most keys are told apart by a 64-bit
+                // filter on length and end bytes, without comparing.
+                let kb = key.as_bytes();
+                let bit = 1u64
+                    << ((kb.len() * 7
+                        + kb.first().map_or(0, |b| *b as usize) * 3
+                        + kb.last().map_or(0, |b| *b as usize))
+                        % 64);
+                if seen_bits & bit != 0 && sc.tape.seen.contains(&key) {
                     return None;
                 }
+                seen_bits |= bit;
                 sc.tape.seen.push(key);
                 sc.ws();
                 sc.eat(b':')?;
@@ -266,6 +276,9 @@ impl<'a> Scanner<'a, '_> {
         }
         let s = &self.text[start..self.i];
         if float {
+            if let Some(x) = exact_decimal(s.as_bytes()) {
+                return Some(Cell::Float(x));
+            }
             let x: f64 = s.parse().ok()?;
             x.is_finite().then_some(Cell::Float(x))
         } else if s == "-0" {
@@ -456,6 +469,40 @@ impl<'a> Scanner<'a, '_> {
     }
 }
 
+/// `-?d+.d+` with at most 15 significant digits and 22 decimals, exactly:
+/// the digits and the power of ten are both exact doubles, so one IEEE
+/// division is the correctly rounded value, as `str::parse` gives (Clinger's
+/// fast path). `None` for anything else.
+fn exact_decimal(s: &[u8]) -> Option<f64> {
+    let (neg, digits) = match s.first()? {
+        b'-' => (true, &s[1..]),
+        _ => (false, s),
+    };
+    let mut mantissa: u64 = 0;
+    let mut count = 0;
+    let mut decimals = None;
+    for (i, &c) in digits.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                count += 1;
+            }
+            b'.' if decimals.is_none() => decimals = Some(digits.len() - i - 1),
+            _ => return None,
+        }
+    }
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let k = decimals?;
+    if count > 15 || k > 22 {
+        return None;
+    }
+    let x = mantissa as f64 / POW10[k];
+    Some(if neg { -x } else { x })
+}
+
 impl<'a> Tape<'a> {
     /// The entries of a map or list cell.
     pub fn items(&self, cell: Cell<'a>) -> &[Entry<'a>] {
@@ -577,6 +624,39 @@ mod tests {
             }
         }
         assert_eq!(answered, 8, "the lines without oddities are read");
+    }
+
+    #[test]
+    fn exact_decimals_equal_the_standard_parse() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for _ in 0..200_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let digits = 1 + (rng % 15) as usize;
+            let point = (rng >> 8) as usize % digits;
+            let mut s = String::new();
+            if rng & (1 << 40) != 0 {
+                s.push('-');
+            }
+            let mut x = rng >> 20;
+            for i in 0..digits {
+                if i == point && i > 0 {
+                    s.push('.');
+                }
+                s.push(char::from(b'0' + (x % 10) as u8));
+                x /= 10;
+            }
+            if let Some(fast) = exact_decimal(s.as_bytes()) {
+                checked += 1;
+                assert_eq!(fast.to_bits(), s.parse::<f64>().unwrap().to_bits(), "{s}");
+            }
+        }
+        assert!(checked > 150_000, "{checked}");
+        for s in ["1.5e3", "1", "12345678901234567.5", "1.2.3"] {
+            assert_eq!(exact_decimal(s.as_bytes()), None, "{s}");
+        }
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub enum Lit {
 pub enum FNode {
     Const(Lit),
     Var(usize),
+    /// `field.name` (the common case of [`FNode::Attr`], in one step).
+    FieldAttr(usize, Box<str>, Option<u32>),
     /// `x.name`, with the name's entry id if it has one.
     Attr(Box<FNode>, Box<str>, Option<u32>),
     Not(Box<FNode>),
@@ -71,7 +73,10 @@ impl FNode {
         Some(match node {
             Node::Const(v) => FNode::Const(lit(v)?),
             Node::Var(name) => FNode::Var(slot(name)?),
-            Node::Attr(x, name) => FNode::Attr(c(x)?, name.as_ref().into(), attr_id(name)),
+            Node::Attr(x, name) => match &**x {
+                Node::Var(v) => FNode::FieldAttr(slot(v)?, name.as_ref().into(), attr_id(name)),
+                _ => FNode::Attr(c(x)?, name.as_ref().into(), attr_id(name)),
+            },
             Node::List(_) | Node::Concat(..) => return None,
             Node::Not(x) => FNode::Not(c(x)?),
             Node::And(a, b) => FNode::And(c(a)?, c(b)?),
@@ -190,6 +195,9 @@ impl FNode {
             }),
             // A missing field may be a global: minijinja knows.
             FNode::Var(i) => defined(slots[*i]),
+            FNode::FieldAttr(i, name, id) => {
+                attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
+            }
             FNode::Attr(x, name, id) => attr(tape, ev(x)?, name, *id).ok_or(Fallback),
             FNode::Not(x) => Ok(Cell::Bool(!is_true(ev(x)?))),
             FNode::And(a, b) => {

@@ -219,11 +219,12 @@ impl Plan {
         generic: &dyn Fn(u64, &[u8]) -> Result<Out>,
     ) -> Result<(u64, Out)> {
         let mut out = Out::default();
+        let mut tape = Tape::default();
         let mut st = State {
-            tape: Tape::default(),
             local: FxHashMap::default(),
             parts: Vec::new(),
             drops: Vec::new(),
+            spare: Vec::new(),
         };
         let mut slots = vec![Cell::Undef; self.slots];
         let mut records = 0;
@@ -231,15 +232,19 @@ impl Plan {
             records += 1;
             let mark = (out.items.len(), out.inputs.len());
             st.drops.clear();
-            let fast = st
-                .tape
+            let fast = tape
                 .read(line, &self.fields, &mut slots[..self.fields.fields.len()])
                 .ok_or(Fallback)
                 .and_then(|()| {
                     for s in &mut slots[self.fields.fields.len()..] {
                         *s = Cell::Undef;
                     }
-                    self.steps_from(0, &mut slots, &mut st, &mut out, path, line_no)
+                    let at = Line {
+                        tape: &tape,
+                        path,
+                        line_no,
+                    };
+                    self.steps_from(0, &mut slots, &at, &mut st, &mut out)
                 });
             match fast {
                 Ok(()) => {
@@ -269,15 +274,15 @@ impl Plan {
         &'a self,
         from: usize,
         slots: &mut [Cell<'a>],
+        at: &Line<'a, '_>,
         st: &mut State<'a>,
         out: &mut Out,
-        path: &Arc<str>,
-        line_no: u64,
     ) -> std::result::Result<(), Fallback> {
+        let tape = at.tape;
         for (i, step) in self.steps.iter().enumerate().skip(from) {
             match step {
                 FStep::Filter { e, text, paths } => {
-                    if is_true(e.eval(&st.tape, slots)?) {
+                    if is_true(e.eval(tape, slots)?) {
                         continue;
                     }
                     // As the generic path: say so when a field read was
@@ -285,7 +290,7 @@ impl Plan {
                     for (p, slot, attrs) in paths {
                         let mut c = slots[*slot];
                         for a in attrs {
-                            match attr(&st.tape, c, a, None) {
+                            match attr(tape, c, a, None) {
                                 Some(x) => c = x,
                                 None => c = Cell::Undef,
                             }
@@ -302,13 +307,13 @@ impl Plan {
                     return Ok(());
                 }
                 FStep::Require(e) => {
-                    if !is_true(e.eval(&st.tape, slots)?) {
+                    if !is_true(e.eval(tape, slots)?) {
                         return Err(Fallback);
                     }
                 }
                 FStep::Derive(fields) => {
                     for (slot, e) in fields {
-                        let v = e.eval(&st.tape, slots)?;
+                        let v = e.eval(tape, slots)?;
                         slots[*slot] = if v == Cell::Undef { Cell::Null } else { v };
                     }
                 }
@@ -317,41 +322,35 @@ impl Plan {
                     if !matches!(coll, Cell::Map(..) | Cell::List(..)) {
                         return Err(Fallback);
                     }
-                    let entries: Vec<crate::sources::tape::Entry<'a>> =
-                        st.tape.items(coll).to_vec();
-                    let mut sub = slots.to_vec();
-                    for (
-                        n,
-                        crate::sources::tape::Entry {
-                            key: k, cell: v, ..
-                        },
-                    ) in entries.into_iter().enumerate()
-                    {
-                        sub.copy_from_slice(slots);
+                    let mut sub = st.spare.pop().unwrap_or_default();
+                    for (n, entry) in tape.items(coll).iter().enumerate() {
+                        sub.clear();
+                        sub.extend_from_slice(slots);
                         sub[*field] = Cell::Undef;
                         sub[*key] = match coll {
-                            Cell::Map(..) => Cell::Str(k),
+                            Cell::Map(..) => Cell::Str(entry.key),
                             _ => Cell::Int(n as i64),
                         };
-                        sub[*value] = v;
-                        self.steps_from(i + 1, &mut sub, st, out, path, line_no)?;
+                        sub[*value] = entry.cell;
+                        self.steps_from(i + 1, &mut sub, at, st, out)?;
                     }
+                    st.spare.push(sub);
                     return Ok(());
                 }
             }
         }
-        self.group(slots, st, out, path, line_no)
+        self.group(slots, at, st, out)
     }
 
     /// The group step: the row's key and what it gives each aggregate.
     fn group<'a>(
         &'a self,
         slots: &[Cell<'a>],
+        at: &Line<'a, '_>,
         st: &mut State<'a>,
         out: &mut Out,
-        path: &Arc<str>,
-        line_no: u64,
     ) -> std::result::Result<(), Fallback> {
+        let tape = at.tape;
         st.parts.clear();
         for &k in &self.keys {
             st.parts.push(match slots[k] {
@@ -367,7 +366,7 @@ impl Plan {
             });
         }
         for a in &self.aggs {
-            let num = |e: &'a FNode| match e.eval(&st.tape, slots)? {
+            let num = |e: &'a FNode| match e.eval(tape, slots)? {
                 Cell::Int(i) => Ok(i as f64),
                 Cell::Float(x) => Ok(x),
                 _ => Err(Fallback),
@@ -378,11 +377,10 @@ impl Plan {
             };
             out.inputs.push(match a.op {
                 Op::Count | Op::Expr | Op::Cell => Input::Nothing,
-                Op::CountOf => Input::Present(!matches!(
-                    e.eval(&st.tape, slots)?,
-                    Cell::Null | Cell::Undef
-                )),
-                Op::Sum => match e.eval(&st.tape, slots)? {
+                Op::CountOf => {
+                    Input::Present(!matches!(e.eval(tape, slots)?, Cell::Null | Cell::Undef))
+                }
+                Op::Sum => match e.eval(tape, slots)? {
                     Cell::Int(i) => Input::Int(i),
                     Cell::Float(x) => Input::Num(x),
                     _ => return Err(Fallback),
@@ -400,9 +398,9 @@ impl Plan {
                 }
                 Op::Min | Op::Max => {
                     num(e)?;
-                    Input::Value(st.tape.to_value(e.eval(&st.tape, slots)?))
+                    Input::Value(tape.to_value(e.eval(tape, slots)?))
                 }
-                Op::First | Op::Last => Input::Value(st.tape.to_value(e.eval(&st.tape, slots)?)),
+                Op::First | Op::Last => Input::Value(tape.to_value(e.eval(tape, slots)?)),
             });
         }
         let n = st.local.len() as u32;
@@ -410,11 +408,7 @@ impl Plan {
             Some(&i) => i,
             None => {
                 st.local.insert(st.parts.clone(), n);
-                let vals: Vec<Value> = self
-                    .keys
-                    .iter()
-                    .map(|&k| st.tape.to_value(slots[k]))
-                    .collect();
+                let vals: Vec<Value> = self.keys.iter().map(|&k| tape.to_value(slots[k])).collect();
                 let mut rec = Record::with_capacity(vals.len());
                 for (name, v) in self.key_names.iter().zip(&vals) {
                     rec.insert(name.as_str(), v.clone());
@@ -422,7 +416,7 @@ impl Plan {
                 let first = Row {
                     extra: Default::default(),
                     fields: Arc::new(rec),
-                    origin: Origin::line(path.clone(), line_no),
+                    origin: Origin::line(at.path.clone(), at.line_no),
                 };
                 out.keys.push((vals, first));
                 n
@@ -448,9 +442,17 @@ enum Part<'a> {
     Str(&'a str),
 }
 
+/// The line being read.
+struct Line<'a, 'p> {
+    tape: &'p Tape<'a>,
+    path: &'p Arc<str>,
+    line_no: u64,
+}
+
 /// A worker's buffers for one batch.
 struct State<'a> {
-    tape: Tape<'a>,
+    /// Slot buffers for exploded entries, reused.
+    spare: Vec<Vec<Cell<'a>>>,
     /// Group keys seen in this batch -> index in [`Out::keys`].
     local: FxHashMap<Vec<Part<'a>>, u32>,
     parts: Vec<Part<'a>>,
