@@ -12,7 +12,10 @@
 
 /// A cell read from a line: scalars by value, strings borrowed, maps and
 /// lists as ranges of [`Tape::entries`].
+// A word-sized tag keeps every payload word-aligned: cells are copied as
+// whole words (a packed layout made each copy a store-forwarding stall).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(u64)]
 pub enum Cell<'a> {
     /// A missing field.
     Undef,

@@ -37,8 +37,10 @@ pub enum FNode {
     /// `x.name`, with the name's entry id if it has one.
     Attr(Box<FNode>, Box<str>, Option<u32>),
     Not(Box<FNode>),
-    And(Box<FNode>, Box<FNode>),
-    Or(Box<FNode>, Box<FNode>),
+    /// `a and b and ...`: the first falsy operand, or the last.
+    All(Vec<FNode>),
+    /// `a or b or ...`: the first truthy operand, or the last.
+    Any(Vec<FNode>),
     Compare(Cmp, Box<FNode>, Box<FNode>),
     In(Box<FNode>, Vec<FNode>, bool),
     Arith(Arith, Box<FNode>, Box<FNode>),
@@ -79,8 +81,27 @@ impl FNode {
             },
             Node::List(_) | Node::Concat(..) => return None,
             Node::Not(x) => FNode::Not(c(x)?),
-            Node::And(a, b) => FNode::And(c(a)?, c(b)?),
-            Node::Or(a, b) => FNode::Or(c(a)?, c(b)?),
+            // Chains flattened: `(a and b) and c` is `a and (b and c)`.
+            Node::And(a, b) => {
+                let mut items = Vec::new();
+                for x in [a, b] {
+                    match FNode::compile(x, slot, attr_id)? {
+                        FNode::All(more) => items.extend(more),
+                        n => items.push(n),
+                    }
+                }
+                FNode::All(items)
+            }
+            Node::Or(a, b) => {
+                let mut items = Vec::new();
+                for x in [a, b] {
+                    match FNode::compile(x, slot, attr_id)? {
+                        FNode::Any(more) => items.extend(more),
+                        n => items.push(n),
+                    }
+                }
+                FNode::Any(items)
+            }
             Node::Compare(op, a, b) => FNode::Compare(*op, c(a)?, c(b)?),
             Node::In(a, b, negate) => {
                 let Node::List(items) = &**b else {
@@ -184,7 +205,16 @@ pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str, id: Option<u32>) ->
 impl FNode {
     /// Evaluates on `slots` (cells of `tape`).
     pub fn eval<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
-        let ev = |n: &'a FNode| n.eval(tape, slots);
+        // Fields, entries and literals are read in place, not by a call.
+        let ev = |n: &'a FNode| match n {
+            FNode::Var(i) => defined(slots[*i]),
+            FNode::FieldAttr(i, name, id) => {
+                attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
+            }
+            FNode::Const(Lit::Int(i)) => Ok(Cell::Int(*i)),
+            FNode::Const(Lit::Float(x)) => Ok(Cell::Float(*x)),
+            _ => n.eval(tape, slots),
+        };
         match self {
             FNode::Const(l) => Ok(match l {
                 Lit::Null => Cell::Null,
@@ -200,13 +230,25 @@ impl FNode {
             }
             FNode::Attr(x, name, id) => attr(tape, ev(x)?, name, *id).ok_or(Fallback),
             FNode::Not(x) => Ok(Cell::Bool(!is_true(ev(x)?))),
-            FNode::And(a, b) => {
-                let l = ev(a)?;
-                if is_true(l) { ev(b) } else { Ok(l) }
+            FNode::All(items) => {
+                let (last, init) = items.split_last().expect("two operands");
+                for x in init {
+                    let v = ev(x)?;
+                    if !is_true(v) {
+                        return Ok(v);
+                    }
+                }
+                ev(last)
             }
-            FNode::Or(a, b) => {
-                let l = ev(a)?;
-                if is_true(l) { Ok(l) } else { ev(b) }
+            FNode::Any(items) => {
+                let (last, init) = items.split_last().expect("two operands");
+                for x in init {
+                    let v = ev(x)?;
+                    if is_true(v) {
+                        return Ok(v);
+                    }
+                }
+                ev(last)
             }
             FNode::Compare(op, a, b) => {
                 let (l, r) = (defined(ev(a)?)?, defined(ev(b)?)?);
