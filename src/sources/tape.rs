@@ -187,16 +187,14 @@ impl<'a> Scanner<'a, '_> {
     }
 
     /// A string without escapes, at its opening quote.
+    #[inline]
     fn string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.i;
-        loop {
-            match *self.b.get(self.i)? {
-                b'"' => break,
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                _ => self.i += 1,
-            }
+        self.i = plain_run(self.b, self.i);
+        if *self.b.get(self.i)? != b'"' {
+            // An escape or a control character.
+            return None;
         }
         let s = self.text.get(start..self.i)?;
         self.i += 1;
@@ -207,6 +205,7 @@ impl<'a> Scanner<'a, '_> {
     fn skip_string(&mut self) -> Option<()> {
         self.eat(b'"')?;
         loop {
+            self.i = plain_run(self.b, self.i);
             match *self.b.get(self.i)? {
                 b'"' => {
                     self.i += 1;
@@ -230,8 +229,8 @@ impl<'a> Scanner<'a, '_> {
                         _ => return None,
                     }
                 }
-                c if c < 0x20 => return None,
-                _ => self.i += 1,
+                // A control character.
+                _ => return None,
             }
         }
     }
@@ -472,6 +471,35 @@ impl<'a> Scanner<'a, '_> {
     }
 }
 
+/// The end of the run of string bytes from `i` that are not `"`, `\\` or a
+/// control character: 8 bytes at a time (SWAR: a byte-wise "is zero" and
+/// "is less than" on one word; the lowest flagged byte is exact).
+#[inline]
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let q = v ^ (LO * u64::from(b'"'));
+        let s = v ^ (LO * u64::from(b'\\'));
+        let m = ((q.wrapping_sub(LO) & !q)
+            | (s.wrapping_sub(LO) & !s)
+            | (v.wrapping_sub(LO * 0x20) & !v))
+            & HI;
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// `-?d+.d+` with at most 15 significant digits and 22 decimals, exactly:
 /// the digits and the power of ten are both exact doubles, so one IEEE
 /// division is the correctly rounded value, as `str::parse` gives (Clinger's
@@ -627,6 +655,35 @@ mod tests {
             }
         }
         assert_eq!(answered, 8, "the lines without oddities are read");
+    }
+
+    #[test]
+    fn plain_runs_stop_where_a_byte_loop_stops() {
+        let alphabet = [
+            b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0x80, 0xc3, 0xa9, b'0', 0x00, 0xff,
+        ];
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let len = (rng % 40) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| {
+                    let r = rng.rotate_left(k as u32 * 5);
+                    if r % 5 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'x'
+                    }
+                })
+                .collect();
+            let start = (rng >> 50) as usize % (len + 1);
+            let naive = (start..len)
+                .find(|&i| bytes[i] == b'"' || bytes[i] == b'\\' || bytes[i] < 0x20)
+                .unwrap_or(len);
+            assert_eq!(plain_run(&bytes, start), naive, "{bytes:?} from {start}");
+        }
     }
 
     #[test]
