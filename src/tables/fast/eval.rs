@@ -134,6 +134,79 @@ impl FNode {
     }
 }
 
+/// An expression read for its truth only (a filter, a `require`): the
+/// same answers as `is_true` of [`FNode::eval`], as a plain `bool`, without
+/// carrying the operands' values back up (`a and b` is true exactly when
+/// both are, and `b` is not evaluated when `a` is false).
+#[derive(Debug, Clone)]
+pub enum Pred {
+    All(Vec<Pred>),
+    Any(Vec<Pred>),
+    Not(Box<Pred>),
+    Test(FNode, Test, bool),
+    Compare(Cmp, FNode, FNode),
+    Value(FNode),
+}
+
+impl Pred {
+    /// The predicate form of a compiled expression.
+    pub fn of(node: FNode) -> Pred {
+        match node {
+            FNode::All(items) => Pred::All(items.into_iter().map(Pred::of).collect()),
+            FNode::Any(items) => Pred::Any(items.into_iter().map(Pred::of).collect()),
+            FNode::Not(x) => Pred::Not(Box::new(Pred::of(*x))),
+            FNode::Test(x, t, negate) => Pred::Test(*x, t, negate),
+            FNode::Compare(op, a, b) => Pred::Compare(op, *a, *b),
+            n => Pred::Value(n),
+        }
+    }
+
+    /// Whether the expression is true on `slots`.
+    pub fn test<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
+        match self {
+            Pred::All(items) => {
+                for p in items {
+                    if !p.test(tape, slots)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Pred::Any(items) => {
+                for p in items {
+                    if p.test(tape, slots)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Pred::Not(p) => Ok(!p.test(tape, slots)?),
+            Pred::Test(x, t, negate) => Ok(test(x.operand(tape, slots)?, *t) != *negate),
+            Pred::Compare(op, a, b) => Ok(is_true(compare(
+                *op,
+                a.operand(tape, slots)?,
+                b.operand(tape, slots)?,
+            )?)),
+            Pred::Value(n) => Ok(is_true(n.eval(tape, slots)?)),
+        }
+    }
+}
+
+/// `v is t`.
+#[inline]
+fn test(v: Cell, t: Test) -> bool {
+    match t {
+        Test::Defined => v != Cell::Undef,
+        Test::Undefined => v == Cell::Undef,
+        Test::None => matches!(v, Cell::Null | Cell::Undef),
+        Test::Number => is_number(v),
+        Test::String => matches!(v, Cell::Str(_)),
+        Test::Mapping => matches!(v, Cell::Map(..)),
+        Test::Boolean => matches!(v, Cell::Bool(_)),
+        Test::Finite => plain(v).is_some_and(f64::is_finite),
+    }
+}
+
 /// A number that is plain (cells never hold NaN).
 fn plain(c: Cell) -> Option<f64> {
     match c {
@@ -182,7 +255,7 @@ fn defined(c: Cell) -> R {
 }
 
 /// The entry `name` (whose id is `id`, if it has one) of a map cell.
-#[inline]
+#[inline(always)]
 pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str, id: Option<u32>) -> Option<Cell<'a>> {
     let Cell::Map(..) = base else {
         return None;
@@ -203,18 +276,10 @@ pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str, id: Option<u32>) ->
 }
 
 impl FNode {
-    /// Evaluates on `slots` (cells of `tape`).
+    /// Evaluates on `slots` (cells of `tape`). The arms that filters and
+    /// aggregates use on every row are here; the others are in
+    /// [`FNode::eval_rare`], which keeps this function's frame small.
     pub fn eval<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
-        // Fields, entries and literals are read in place, not by a call.
-        let ev = |n: &'a FNode| match n {
-            FNode::Var(i) => defined(slots[*i]),
-            FNode::FieldAttr(i, name, id) => {
-                attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
-            }
-            FNode::Const(Lit::Int(i)) => Ok(Cell::Int(*i)),
-            FNode::Const(Lit::Float(x)) => Ok(Cell::Float(*x)),
-            _ => n.eval(tape, slots),
-        };
         match self {
             FNode::Const(l) => Ok(match l {
                 Lit::Null => Cell::Null,
@@ -228,65 +293,57 @@ impl FNode {
             FNode::FieldAttr(i, name, id) => {
                 attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
             }
-            FNode::Attr(x, name, id) => attr(tape, ev(x)?, name, *id).ok_or(Fallback),
-            FNode::Not(x) => Ok(Cell::Bool(!is_true(ev(x)?))),
+            FNode::Not(x) => Ok(Cell::Bool(!is_true(x.operand(tape, slots)?))),
             FNode::All(items) => {
                 let (last, init) = items.split_last().expect("two operands");
                 for x in init {
-                    let v = ev(x)?;
+                    let v = x.operand(tape, slots)?;
                     if !is_true(v) {
                         return Ok(v);
                     }
                 }
-                ev(last)
+                last.operand(tape, slots)
             }
             FNode::Any(items) => {
                 let (last, init) = items.split_last().expect("two operands");
                 for x in init {
-                    let v = ev(x)?;
+                    let v = x.operand(tape, slots)?;
                     if is_true(v) {
                         return Ok(v);
                     }
                 }
-                ev(last)
+                last.operand(tape, slots)
             }
             FNode::Compare(op, a, b) => {
-                let (l, r) = (defined(ev(a)?)?, defined(ev(b)?)?);
-                let strict = |c: Cell| matches!(c, Cell::Str(_) | Cell::Null);
-                if !matches!(op, Cmp::Eq | Cmp::Ne)
-                    && ((strict(l) && is_number(r)) || (is_number(l) && strict(r)))
-                {
-                    // A mismatch: the generic path raises it.
-                    return Err(Fallback);
-                }
-                let ord = match (int(l), int(r)) {
-                    (Some(x), Some(y)) => x.cmp(&y),
-                    _ => match (plain(l), plain(r), string(l), string(r)) {
-                        (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Fallback)?,
-                        (_, _, Some(x), Some(y)) => x.cmp(y),
-                        _ if matches!(op, Cmp::Eq | Cmp::Ne) && !is_number(l) && !is_number(r) => {
-                            let eq = match (l, r) {
-                                (Cell::Null, Cell::Null) => true,
-                                (Cell::Bool(x), Cell::Bool(y)) => x == y,
-                                (Cell::Map(..) | Cell::List(..), _)
-                                | (_, Cell::Map(..) | Cell::List(..)) => return Err(Fallback),
-                                _ => false,
-                            };
-                            return Ok(Cell::Bool(if *op == Cmp::Eq { eq } else { !eq }));
-                        }
-                        _ => return Err(Fallback),
-                    },
-                };
-                use std::cmp::Ordering::*;
-                Ok(Cell::Bool(match op {
-                    Cmp::Eq => ord == Equal,
-                    Cmp::Ne => ord != Equal,
-                    Cmp::Lt => ord == Less,
-                    Cmp::Le => ord != Greater,
-                    Cmp::Gt => ord == Greater,
-                    Cmp::Ge => ord != Less,
-                }))
+                compare(*op, a.operand(tape, slots)?, b.operand(tape, slots)?)
             }
+            FNode::Test(x, t, negate) => {
+                Ok(Cell::Bool(test(x.operand(tape, slots)?, *t) != *negate))
+            }
+            _ => self.eval_rare(tape, slots),
+        }
+    }
+
+    /// An operand: fields, entries and numbers are read in place, not by a
+    /// call.
+    #[inline(always)]
+    pub fn operand<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
+        match self {
+            FNode::Var(i) => defined(slots[*i]),
+            FNode::FieldAttr(i, name, id) => {
+                attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
+            }
+            FNode::Const(Lit::Int(i)) => Ok(Cell::Int(*i)),
+            FNode::Const(Lit::Float(x)) => Ok(Cell::Float(*x)),
+            _ => self.eval(tape, slots),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_rare<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
+        let ev = |n: &'a FNode| n.operand(tape, slots);
+        match self {
+            FNode::Attr(x, name, id) => attr(tape, ev(x)?, name, *id).ok_or(Fallback),
             FNode::In(a, items, negate) => {
                 let needle = defined(ev(a)?)?;
                 if plain(needle).is_none() && string(needle).is_none() {
@@ -348,20 +405,6 @@ impl FNode {
                     _ => Err(Fallback),
                 }
             }
-            FNode::Test(x, t, negate) => {
-                let v = ev(x)?;
-                let yes = match t {
-                    Test::Defined => v != Cell::Undef,
-                    Test::Undefined => v == Cell::Undef,
-                    Test::None => matches!(v, Cell::Null | Cell::Undef),
-                    Test::Number => is_number(v),
-                    Test::String => matches!(v, Cell::Str(_)),
-                    Test::Mapping => matches!(v, Cell::Map(..)),
-                    Test::Boolean => matches!(v, Cell::Bool(_)),
-                    Test::Finite => plain(v).is_some_and(f64::is_finite),
-                };
-                Ok(Cell::Bool(yes != *negate))
-            }
             FNode::If(cond, then, other) => {
                 if is_true(ev(cond)?) {
                     ev(then)
@@ -398,8 +441,50 @@ impl FNode {
                     }
                 }
             }
+            _ => unreachable!("handled in eval"),
         }
     }
+}
+
+/// `l op r`, as [`crate::fastexpr`] compares values.
+#[inline]
+fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
+    let (l, r) = (defined(l)?, defined(r)?);
+    let strict = |c: Cell| matches!(c, Cell::Str(_) | Cell::Null);
+    if !matches!(op, Cmp::Eq | Cmp::Ne)
+        && ((strict(l) && is_number(r)) || (is_number(l) && strict(r)))
+    {
+        // A mismatch: the generic path raises it.
+        return Err(Fallback);
+    }
+    let ord = match (int(l), int(r)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => match (plain(l), plain(r), string(l), string(r)) {
+            (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Fallback)?,
+            (_, _, Some(x), Some(y)) => x.cmp(y),
+            _ if matches!(op, Cmp::Eq | Cmp::Ne) && !is_number(l) && !is_number(r) => {
+                let eq = match (l, r) {
+                    (Cell::Null, Cell::Null) => true,
+                    (Cell::Bool(x), Cell::Bool(y)) => x == y,
+                    (Cell::Map(..) | Cell::List(..), _) | (_, Cell::Map(..) | Cell::List(..)) => {
+                        return Err(Fallback);
+                    }
+                    _ => false,
+                };
+                return Ok(Cell::Bool(if op == Cmp::Eq { eq } else { !eq }));
+            }
+            _ => return Err(Fallback),
+        },
+    };
+    use std::cmp::Ordering::*;
+    Ok(Cell::Bool(match op {
+        Cmp::Eq => ord == Equal,
+        Cmp::Ne => ord != Equal,
+        Cmp::Lt => ord == Less,
+        Cmp::Le => ord != Greater,
+        Cmp::Gt => ord == Greater,
+        Cmp::Ge => ord != Less,
+    }))
 }
 
 #[cfg(test)]
@@ -511,9 +596,19 @@ mod tests {
                 let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot, &|_| None)) else {
                     continue;
                 };
+                let pred = Pred::of(node.clone());
+                let truth = pred.test(&tape, &slots);
                 let Ok(cell) = node.eval(&tape, &slots) else {
+                    assert_eq!(
+                        truth,
+                        Err(Fallback),
+                        "{src} on {line}: the predicate answers"
+                    );
                     continue;
                 };
+                if let Ok(t) = truth {
+                    assert_eq!(t, is_true(cell), "{src} on {line}: truth");
+                }
                 answered += 1;
                 let want = e.eval_row(&g, &row).unwrap_or_else(|err| {
                     panic!("{src} on {line}: cells gave {cell:?}, values failed: {err}")

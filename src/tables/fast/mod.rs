@@ -24,7 +24,7 @@ use crate::error::Result;
 use crate::sources::json::Projection;
 use crate::sources::tape::{Cell, Fields, Keep, Tape};
 use crate::value::{Origin, Record, Row, Value};
-use eval::{FNode, Fallback, attr, is_true};
+use eval::{FNode, Fallback, Pred, attr};
 
 /// Whether the fast path is on: it is, unless `ARTIFACT_GENERIC_ONLY` is set
 /// (for tests that compare both paths, and to rule it out when in doubt).
@@ -57,12 +57,12 @@ pub enum Item {
 #[derive(Debug)]
 enum FStep {
     Filter {
-        e: FNode,
+        e: Pred,
         text: String,
         /// The paths the filter reads (slot, attributes), for drop reports.
         paths: Vec<(String, usize, Vec<String>)>,
     },
-    Require(FNode),
+    Require(Pred),
     Derive(Vec<(usize, FNode)>),
     Explode {
         field: usize,
@@ -156,12 +156,12 @@ impl Plan {
                         }
                     }
                     FStep::Filter {
-                        e: compile(e, &names)?,
+                        e: Pred::of(compile(e, &names)?),
                         text: e.text.to_string(),
                         paths,
                     }
                 }
-                Step::Require(e) => FStep::Require(compile(e, &names)?),
+                Step::Require(e) => FStep::Require(Pred::of(compile(e, &names)?)),
                 Step::Derive(fields) => {
                     let mut out = Vec::new();
                     for (name, e) in fields {
@@ -282,7 +282,7 @@ impl Plan {
         for (i, step) in self.steps.iter().enumerate().skip(from) {
             match step {
                 FStep::Filter { e, text, paths } => {
-                    if is_true(e.eval(tape, slots)?) {
+                    if e.test(tape, slots)? {
                         continue;
                     }
                     // As the generic path: say so when a field read was
@@ -307,7 +307,7 @@ impl Plan {
                     return Ok(());
                 }
                 FStep::Require(e) => {
-                    if !is_true(e.eval(tape, slots)?) {
+                    if !e.test(tape, slots)? {
                         return Err(Fallback);
                     }
                 }
