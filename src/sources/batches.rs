@@ -19,11 +19,16 @@ const BATCH: usize = 1 << 18;
 /// Batches queued between the reading thread and the parsers.
 const QUEUE: usize = 4;
 
-/// A run of whole lines and the number of its first line.
+/// A run of whole lines (`bytes[..len]`) and the number of its first line.
 struct Batch {
     first_line: u64,
     bytes: Vec<u8>,
+    len: usize,
 }
+
+/// Buffers the workers are done with, for the reader to fill again (so a
+/// batch's memory is not zeroed and faulted in anew each time).
+type Pool = std::sync::Mutex<Vec<Vec<u8>>>;
 
 fn read_error(file: &SourceFile, e: std::io::Error, lines: u64) -> Error {
     let what = if file.zstd {
@@ -43,6 +48,7 @@ fn read_error(file: &SourceFile, e: std::io::Error, lines: u64) -> Error {
 fn read_batches(
     file: &SourceFile,
     count: Arc<std::sync::atomic::AtomicU64>,
+    pool: &Pool,
     tx: std::sync::mpsc::SyncSender<Result<Batch>>,
 ) {
     let mut reader = match open_counted(file, Some(count)) {
@@ -52,16 +58,39 @@ fn read_batches(
             return;
         }
     };
+    // The start of a line cut by the end of the last batch.
     let mut carry: Vec<u8> = Vec::new();
+    let mut long: Option<Vec<u8>> = None;
     let mut line = 1u64;
     loop {
-        let mut buf = std::mem::take(&mut carry);
-        let start = buf.len();
-        buf.resize(start + BATCH, 0);
+        let (mut buf, start) = match long.take() {
+            // A line longer than a batch grows in its own buffer.
+            Some(b) => {
+                let n = b.len();
+                (b, n)
+            }
+            None => {
+                let mut buf = pool
+                    .lock()
+                    .ok()
+                    .and_then(|mut p| p.pop())
+                    .unwrap_or_default();
+                let n = carry.len();
+                if buf.len() < n + BATCH {
+                    buf.resize(n + BATCH, 0);
+                }
+                buf[..n].copy_from_slice(&carry);
+                carry.clear();
+                (buf, n)
+            }
+        };
+        if buf.len() < start + BATCH {
+            buf.resize(start + BATCH, 0);
+        }
         let mut filled = start;
         // Fill the buffer (a reader may return short reads).
-        while filled < buf.len() {
-            match reader.read(&mut buf[filled..]) {
+        while filled < start + BATCH {
+            match reader.read(&mut buf[filled..start + BATCH]) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -71,27 +100,28 @@ fn read_batches(
                 }
             }
         }
-        buf.truncate(filled);
         let eof = filled < start + BATCH;
         let cut = if eof {
-            buf.len()
+            filled
         } else {
-            memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1)
+            memchr::memrchr(b'\n', &buf[..filled]).map_or(0, |i| i + 1)
         };
         if cut == 0 && !eof {
             // One line longer than the batch: keep reading it.
-            carry = buf;
+            buf.truncate(filled);
+            long = Some(buf);
             continue;
         }
-        carry = buf.split_off(cut);
-        let lines = memchr::memchr_iter(b'\n', &buf).count() as u64;
+        carry.extend_from_slice(&buf[cut..filled]);
+        let lines = memchr::memchr_iter(b'\n', &buf[..cut]).count() as u64;
         let first_line = line;
         line += lines;
-        if !buf.is_empty()
+        if cut > 0
             && tx
                 .send(Ok(Batch {
                     first_line,
                     bytes: buf,
+                    len: cut,
                 }))
                 .is_err()
         {
@@ -193,13 +223,15 @@ pub fn stream_batches<T: Send>(
     let read = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let size = std::fs::metadata(&file.abs).map(|m| m.len()).unwrap_or(0);
     let mut progress = crate::progress::Progress::new(&file.rel, size);
+    let pool = Pool::default();
     let result = std::thread::scope(|scope| -> Result<u64> {
         // reader -> batches -> parsing workers -> results (tagged) -> here,
         // put back in file order; every queue is bounded.
         let (batch_tx, batch_rx) = sync_channel::<Result<Batch>>(QUEUE);
         let (result_tx, result_rx) = sync_channel::<(u64, Result<(u64, T)>)>(QUEUE);
         let reader_count = read.clone();
-        scope.spawn(move || read_batches(file, reader_count, batch_tx));
+        let pool = &pool;
+        scope.spawn(move || read_batches(file, reader_count, pool, batch_tx));
         let batches = Arc::new(std::sync::Mutex::new((batch_rx, 0u64)));
         for _ in 0..workers {
             let batches = batches.clone();
@@ -215,7 +247,13 @@ pub fn stream_batches<T: Send>(
                         guard.1 += 1;
                         (guard.1 - 1, batch)
                     };
-                    let out = batch.and_then(|b| run(&b.bytes, b.first_line));
+                    let out = batch.and_then(|b| {
+                        let out = run(&b.bytes[..b.len], b.first_line);
+                        if let Ok(mut p) = pool.lock() {
+                            p.push(b.bytes);
+                        }
+                        out
+                    });
                     if result_tx.send((index, out)).is_err() {
                         return;
                     }

@@ -738,7 +738,7 @@ mod tests {
             let bytes: Vec<u8> = (0..len)
                 .map(|k| {
                     let r = rng.rotate_left(k as u32 * 7);
-                    if r % 7 == 0 {
+                    if r.is_multiple_of(7) {
                         (r >> 8) as u8
                     } else {
                         b'0' + (r >> 16) as u8 % 10
@@ -768,7 +768,7 @@ mod tests {
             let bytes: Vec<u8> = (0..len)
                 .map(|k| {
                     let r = rng.rotate_left(k as u32 * 5);
-                    if r % 5 == 0 {
+                    if r.is_multiple_of(5) {
                         alphabet[(r >> 8) as usize % alphabet.len()]
                     } else {
                         b'x'

@@ -216,20 +216,37 @@ impl<'s> Catalog<'s> {
             (Some(p), true) if fast::enabled() => fast::Plan::compile(steps, prefix, p),
             _ => None,
         };
+        // JSONL lines are taken one at a time, through every step, so the
+        // first error in file order is the one reported (whichever path).
         let lines = |file: &SourceFile, bytes: &[u8], first: u64| -> Result<(u64, fast::Out)> {
-            let (plan, p) = (
-                plan.as_ref().expect("plan"),
-                projection.as_ref().expect("projection"),
-            );
             let path: Arc<str> = Arc::from(file.rel.as_str());
-            plan.run_batch(&path, bytes, first, &|line_no, line| {
-                let rec = sources::parse_line_projected(&file.rel, line_no, line, p)?;
+            let generic = |line_no: u64, line: &[u8]| {
+                let rec = match &projection {
+                    Some(p) => sources::parse_line_projected(&file.rel, line_no, line, p)?,
+                    None => sources::parse_line(&file.rel, line_no, line)?,
+                };
                 work(vec![crate::value::Row {
                     extra: Default::default(),
                     fields: Arc::new(rec),
                     origin: crate::value::Origin::line(path.clone(), line_no),
                 }])
-            })
+            };
+            match &plan {
+                Some(plan) => plan.run_batch(&path, bytes, first, &generic),
+                None => {
+                    let mut out = fast::Out::default();
+                    let mut records = 0;
+                    for (line_no, line) in sources::batches::lines(bytes, first) {
+                        records += 1;
+                        let g = generic(line_no, line)?;
+                        for (k, v) in g.drops {
+                            out.drops.entry(k).or_default().merge(v);
+                        }
+                        out.items.extend(g.items);
+                    }
+                    Ok((records, out))
+                }
+            }
         };
         let per_item = plan.as_ref().map_or(0, fast::Plan::aggs);
         let loaded = sources::stream_with(
@@ -238,8 +255,7 @@ impl<'s> Catalog<'s> {
             &self.spec.spec.sources[from],
             projection.as_ref(),
             &work,
-            plan.is_some()
-                .then_some(&lines as &sources::LinesFn<'_, fast::Out>),
+            Some(&lines as &sources::LinesFn<'_, fast::Out>),
             &mut |out: fast::Out| {
                 for (k, v) in out.drops {
                     drops.entry(k).or_default().merge(v);

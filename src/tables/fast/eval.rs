@@ -166,7 +166,7 @@ impl Pred {
         match self {
             Pred::All(items) => {
                 for p in items {
-                    if !p.test(tape, slots)? {
+                    if !p.test_leaf(tape, slots)? {
                         return Ok(false);
                     }
                 }
@@ -174,7 +174,7 @@ impl Pred {
             }
             Pred::Any(items) => {
                 for p in items {
-                    if p.test(tape, slots)? {
+                    if p.test_leaf(tape, slots)? {
                         return Ok(true);
                     }
                 }
@@ -188,6 +188,20 @@ impl Pred {
                 b.operand(tape, slots)?,
             )?)),
             Pred::Value(n) => Ok(is_true(n.eval(tape, slots)?)),
+        }
+    }
+
+    /// [`Pred::test`] with tests and comparisons done in place.
+    #[inline(always)]
+    fn test_leaf<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
+        match self {
+            Pred::Test(x, t, negate) => Ok(test(x.operand(tape, slots)?, *t) != *negate),
+            Pred::Compare(op, a, b) => Ok(is_true(compare(
+                *op,
+                a.operand(tape, slots)?,
+                b.operand(tape, slots)?,
+            )?)),
+            _ => self.test(tape, slots),
         }
     }
 }
@@ -257,22 +271,28 @@ fn defined(c: Cell) -> R {
 /// The entry `name` (whose id is `id`, if it has one) of a map cell.
 #[inline(always)]
 pub fn attr<'a>(tape: &Tape<'a>, base: Cell<'a>, name: &str, id: Option<u32>) -> Option<Cell<'a>> {
-    let Cell::Map(..) = base else {
+    let Cell::Map(start, end) = base else {
         return None;
     };
-    let items = tape.items(base);
-    let found = match id {
+    let items = tape.entries.get(start as usize..end as usize)?;
+    match id {
         // Ids are equal exactly when the keys are.
-        Some(id) => items.iter().find(|e| {
-            if e.id == NO_ID {
-                e.key == name
-            } else {
-                e.id == id
+        Some(id) => {
+            for e in items {
+                if e.id == id || (e.id == NO_ID && e.key == name) {
+                    return Some(e.cell);
+                }
             }
-        }),
-        None => items.iter().find(|e| e.key == name),
-    };
-    Some(found.map_or(Cell::Undef, |e| e.cell))
+        }
+        None => {
+            for e in items {
+                if e.key == name {
+                    return Some(e.cell);
+                }
+            }
+        }
+    }
+    Some(Cell::Undef)
 }
 
 impl FNode {
@@ -446,9 +466,35 @@ impl FNode {
     }
 }
 
-/// `l op r`, as [`crate::fastexpr`] compares values.
-#[inline]
+/// `l op r`, as [`crate::fastexpr`] compares values; numbers in place.
+#[inline(always)]
 fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
+    let ord = match (l, r) {
+        (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
+        (Cell::Int(_) | Cell::Float(_), Cell::Int(_) | Cell::Float(_)) => {
+            let (x, y) = (plain(l).ok_or(Fallback)?, plain(r).ok_or(Fallback)?);
+            x.partial_cmp(&y).ok_or(Fallback)?
+        }
+        _ => return compare_other(op, l, r),
+    };
+    Ok(Cell::Bool(ordered(op, ord)))
+}
+
+fn ordered(op: Cmp, ord: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match op {
+        Cmp::Eq => ord == Equal,
+        Cmp::Ne => ord != Equal,
+        Cmp::Lt => ord == Less,
+        Cmp::Le => ord != Greater,
+        Cmp::Gt => ord == Greater,
+        Cmp::Ge => ord != Less,
+    }
+}
+
+/// [`compare`] for operands that are not both numbers.
+#[inline(never)]
+fn compare_other<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
     let (l, r) = (defined(l)?, defined(r)?);
     let strict = |c: Cell| matches!(c, Cell::Str(_) | Cell::Null);
     if !matches!(op, Cmp::Eq | Cmp::Ne)
@@ -476,15 +522,7 @@ fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
             _ => return Err(Fallback),
         },
     };
-    use std::cmp::Ordering::*;
-    Ok(Cell::Bool(match op {
-        Cmp::Eq => ord == Equal,
-        Cmp::Ne => ord != Equal,
-        Cmp::Lt => ord == Less,
-        Cmp::Le => ord != Greater,
-        Cmp::Gt => ord == Greater,
-        Cmp::Ge => ord != Less,
-    }))
+    Ok(Cell::Bool(ordered(op, ord)))
 }
 
 #[cfg(test)]

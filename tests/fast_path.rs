@@ -1,0 +1,298 @@
+//! The fast path (tape + cells) against the generic path (values +
+//! minijinja): the same outputs, notes and errors, byte for byte, on the
+//! demo paper, on every defective case, and on generated logs full of the
+//! oddities the fast path hands over line by line. `ARTIFACT_GENERIC_ONLY`
+//! turns the fast path off.
+
+mod common;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use common::*;
+
+/// Exit code, stderr, and every output file (path, bytes) of a run.
+type Run = (Option<i32>, String, Vec<(String, Vec<u8>)>);
+
+/// Runs `artifact gen` in `dir`, the fast path on or off.
+fn run(dir: &Path, generic: bool) -> Run {
+    for sub in ["figures", "generated"] {
+        let _ = std::fs::remove_dir_all(dir.join(sub));
+    }
+    let _ = std::fs::remove_file(dir.join("artifact.lock"));
+    let mut cmd = Command::cargo_bin("artifact").unwrap();
+    cmd.current_dir(dir).args(["gen"]);
+    if generic {
+        cmd.env("ARTIFACT_GENERIC_ONLY", "1");
+    }
+    let out = cmd.output().unwrap();
+    let mut files = Vec::new();
+    for sub in ["figures", "generated"] {
+        if dir.join(sub).is_dir() {
+            files.extend(snapshot(&dir.join(sub)));
+        }
+    }
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        files,
+    )
+}
+
+fn assert_same_both_ways(dir: &Path, what: &str) -> String {
+    let (code_g, err_g, files_g) = run(dir, true);
+    let (code_f, err_f, files_f) = run(dir, false);
+    assert_eq!(err_f, err_g, "{what}: stderr differs between the paths");
+    assert_eq!(code_f, code_g, "{what}: exit code");
+    assert_eq!(files_f.len(), files_g.len(), "{what}: output files");
+    for ((pf, bf), (pg, bg)) in files_f.iter().zip(&files_g) {
+        assert_eq!(pf, pg, "{what}");
+        assert!(bf == bg, "{what}: {pf} differs between the paths");
+    }
+    err_f
+}
+
+#[test]
+fn the_demo_paper_is_the_same_both_ways() {
+    let dir = paper_copy();
+    assert_same_both_ways(dir.path(), "demo paper");
+}
+
+#[test]
+fn every_defective_case_is_the_same_both_ways() {
+    let cases = root().join("tests/fixtures/dirty");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&cases).unwrap() {
+        let case = entry.unwrap().path();
+        if !case.is_dir() {
+            continue;
+        }
+        let dir = paper_copy();
+        for (rel, bytes) in snapshot(&case) {
+            let part = if rel.starts_with("benchmarks") {
+                "offload"
+            } else {
+                "compression"
+            };
+            std::fs::write(dir.path().join("data").join(part).join(&rel), bytes).unwrap();
+        }
+        assert_same_both_ways(dir.path(), &case.display().to_string());
+        seen += 1;
+    }
+    assert!(seen >= 15, "{seen} cases");
+}
+
+/// SplitMix64, for the generated logs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[(self.next() % from.len() as u64) as usize]
+    }
+}
+
+/// A log in the compression paper's shape where about one line in ten
+/// holds something the fast path leaves to the generic one.
+fn odd_log(rng: &mut Rng, lines: usize, odd: bool) -> String {
+    let ratios: &[&str] = if odd {
+        &[
+            "1.26",
+            "1.5e0",
+            "2",
+            "-0.0",
+            "0",
+            "null",
+            "\"1.27\"",
+            "NaN",
+            "Infinity",
+            "1.0",
+            "123456789012345678901234",
+            "1e-3",
+            "3.14159265358979323846",
+            "-7",
+        ]
+    } else {
+        &[
+            "1.26",
+            "1.5e0",
+            "2",
+            "1.0",
+            "1e-3",
+            "3.14159265358979323846",
+            "0.000017",
+            "42",
+        ]
+    };
+    let names: &[&str] = if odd {
+        &[
+            "zstd3",
+            "xz9",
+            "caf\\u00e9",
+            "café",
+            "quo\\\"te",
+            "tab",
+            "",
+            "a b",
+        ]
+    } else {
+        &["zstd3", "xz9", "café", "tab", "", "a b", "brotli", "lz4"]
+    };
+    let kinds: &[&str] = if odd {
+        &["bench_bf16_perfile", "Q4_K_benchmark", "bench_7B", "other"]
+    } else {
+        &["bench_bf16_perfile", "Q4_K_benchmark", "bench_7B"]
+    };
+    let mut out = String::new();
+    for i in 0..lines {
+        let mut methods = Vec::new();
+        // Distinct names, but now and then one repeated.
+        let mut pool = names.to_vec();
+        let mut chosen = Vec::new();
+        for _ in 0..(rng.next() % 5 + u64::from(!odd)) {
+            let k = (rng.next() % pool.len() as u64) as usize;
+            chosen.push(pool.swap_remove(k));
+        }
+        if odd && !chosen.is_empty() && rng.next().is_multiple_of(30) {
+            chosen.push(chosen[0]);
+        }
+        for name in chosen {
+            let entry = match if odd { rng.next() % 12 } else { 99 } {
+                0 => "\"not applicable\"".to_string(),
+                1 => "{\"error\": \"x\", \"ratio\": null}".to_string(),
+                2 => format!("[{}]", rng.pick(ratios)),
+                _ => format!(
+                    "{{\"ratio\": {}, \"extra\": {{\"deep\": [1, {{}}]}}, \"decompress_MBps\": {}}}",
+                    rng.pick(ratios),
+                    rng.pick(ratios)
+                ),
+            };
+            methods.push(format!("\"{name}\": {entry}"));
+        }
+        let bytes = match if odd { rng.next() % 10 } else { 99 } {
+            0 => "null".to_string(),
+            1 => "-1".to_string(),
+            2 => "0".to_string(),
+            3 => "18446744073709551615".to_string(),
+            _ => (1 + rng.next() % 5_000_000).to_string(),
+        };
+        let tail = match if odd { rng.next() % 25 } else { 99 } {
+            0 => ", \"input_bytes\": 7",
+            1 => ", \"skipped\": {\"a\": 1, \"a\": 2}",
+            2 => ", \"skipped\": \"\\ud83d\\ude00\"",
+            _ => "",
+        };
+        let line = format!(
+            "{{\"_kind\": \"{}\", \"input_bytes\": {bytes}, \"skipped\": [\"x\\n\", 1.5, true], \"methods\": {{{}}}{tail}}}",
+            rng.pick(kinds),
+            methods.join(", ")
+        );
+        // A few lines cut short or blank, as logs end when a run dies.
+        match i % 97 {
+            13 if odd => out.push_str(&line[..line.len() / 2]),
+            14 => out.push_str("   "),
+            _ => out.push_str(&line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+const ODD_SPEC: &str = r#"
+[sources.results]
+path = "results.jsonl"
+
+[tables.points]
+from = "results"
+steps = [
+  { filter = "_kind in ['bench_bf16_perfile', 'bench_7B', 'Q4_K_benchmark'] and methods is mapping" },
+  { derive = { corpus = "'Q4_K' if _kind == 'Q4_K_benchmark' else 'bf16'", big = "input_bytes is number and input_bytes > 1000000" } },
+  { explode = "methods", key = "method", value = "m" },
+  { filter = "m is mapping and m.ratio is not none and m.decompress_MBps is not none and m.ratio > 0 and m.decompress_MBps > 0" },
+  { group = ["corpus", "method", "big"], aggregate = { n = "count", ratio = { weighted_mean = "m.ratio", weight = "input_bytes" }, mbps = { median = "m.decompress_MBps" }, total = { sum = "m.ratio" }, lo = { min = "m.ratio" }, first = { first = "method" } } },
+]
+
+[numbers.groups]
+table = "points"
+value = "count"
+
+[numbers.rows]
+table = "points"
+value = { sum = "n" }
+
+[numbers.ratio]
+table = "points"
+value = { mean = "ratio" }
+format = { places = 6 }
+"#;
+
+/// Writes the odd log (every line, or only those that parse) and the spec.
+fn odd_paper(seed: u64, lines: usize, odd: bool, keep: &dyn Fn(&str) -> bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let log = odd_log(&mut Rng(seed), lines, odd);
+    let kept: Vec<&str> = log.lines().filter(|l| keep(l)).collect();
+    std::fs::write(dir.path().join("results.jsonl"), kept.join("\n") + "\n").unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), ODD_SPEC).unwrap();
+    dir
+}
+
+#[test]
+fn odd_logs_give_the_same_numbers_notes_and_errors_both_ways() {
+    for seed in 1..=6 {
+        // Whole: the first bad line is an error, the same one both ways.
+        let dir = odd_paper(seed, 400, true, &|_| true);
+        let err = assert_same_both_ways(dir.path(), &format!("seed {seed}, whole"));
+        assert!(err.contains("results.jsonl:"), "{err}");
+        // Only lines that parse as JSON: numbers, drop notes, or the first
+        // type error, the same both ways.
+        let dir = odd_paper(seed, 400, true, &|l| {
+            serde_json::from_str::<serde_json::Value>(l).is_ok()
+        });
+        assert_same_both_ways(dir.path(), &format!("seed {seed}, parsed lines"));
+    }
+}
+
+#[test]
+fn plain_logs_take_the_fast_path_and_agree() {
+    // Lines without oddities (and without the values the spec refuses):
+    // numbers are computed, the same both ways.
+    let dir = odd_paper(7, 3000, false, &|_| true);
+    let err = assert_same_both_ways(dir.path(), "plain");
+    let (code, stderr, files) = run(dir.path(), false);
+    assert_eq!(code, Some(0), "{err}\n{stderr}");
+    let numbers = files
+        .iter()
+        .find(|(p, _)| p == "numbers.json")
+        .expect("numbers.json");
+    let v: serde_json::Value = serde_json::from_slice(&numbers.1).unwrap();
+    let groups: f64 = v["groups"]["value"].as_f64().unwrap();
+    assert!(groups > 10.0, "{v}");
+}
+
+#[test]
+fn a_line_longer_than_a_batch_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(700_000);
+    let log = format!(
+        "{{\"_kind\": \"bench_7B\", \"input_bytes\": 1, \"methods\": {{\"a\": {{\"ratio\": 1.5, \"decompress_MBps\": 2}}}}}}\n\
+         {{\"_kind\": \"bench_7B\", \"input_bytes\": 1, \"pad\": \"{long}\", \"methods\": {{\"a\": {{\"ratio\": 2.5, \"decompress_MBps\": 4}}}}}}\n\
+         {{\"_kind\": \"bench_7B\", \"input_bytes\": 1, \"methods\": {{\"a\": {{\"ratio\": 3.5, \"decompress_MBps\": 6}}}}}}\n\
+         {{\"_kind\": \"bench_7B\", \"input_bytes\": 1, \"methods\": {{\"a\": {{\"ratio\": \"4.5\", \"decompress_MBps\": 8}}}}}}\n"
+    );
+    std::fs::write(dir.path().join("results.jsonl"), log).unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), ODD_SPEC).unwrap();
+    let (code, err, _) = run(dir.path(), false);
+    assert_eq!(code, Some(2));
+    // Line numbers count the long line once: the string is on line 4.
+    assert!(
+        err.contains("results.jsonl:4"),
+        "the fourth line is named: {err}"
+    );
+    assert_same_both_ways(dir.path(), "long line");
+}
