@@ -376,28 +376,36 @@ impl<'a, 's> Grouper<'a, 's> {
 
     /// One row per group: the key fields and the aggregates.
     pub fn finish(self) -> Result<Vec<Row>> {
-        let mut out = Vec::with_capacity(self.groups.len());
-        for (_, (first, accs)) in self.groups {
-            let mut rec = Record::with_capacity(self.keys.len() + self.aggs.len());
-            for k in self.keys {
-                rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
-            }
-            for ((name, _), acc) in self.aggs.iter().zip(accs) {
-                let v = acc.finish().map_err(|e| {
-                    e.context(format!(
-                        "aggregate `{name}` of group ({})",
-                        key_of(&first, self.keys)
-                    ))
-                })?;
-                rec.insert(name.as_str(), v);
-            }
-            out.push(Row {
-                extra: Default::default(),
-                fields: Arc::new(rec),
-                origin: first.origin.clone(),
-            });
-        }
-        Ok(out)
+        use rayon::prelude::*;
+        let (keys, aggs) = (self.keys, self.aggs);
+        // Groups finish in parallel (a median over spilled values reads its
+        // own file); the rows and the first error keep the groups' order.
+        let groups: Vec<(Row, Vec<super::aggregate::Acc>)> =
+            self.groups.into_iter().map(|(_, g)| g).collect();
+        let rows: Vec<Result<Row>> = groups
+            .into_par_iter()
+            .map(|(first, accs)| {
+                let mut rec = Record::with_capacity(keys.len() + aggs.len());
+                for k in keys {
+                    rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
+                }
+                for ((name, _), acc) in aggs.iter().zip(accs) {
+                    let v = acc.finish().map_err(|e| {
+                        e.context(format!(
+                            "aggregate `{name}` of group ({})",
+                            key_of(&first, keys)
+                        ))
+                    })?;
+                    rec.insert(name.as_str(), v);
+                }
+                Ok(Row {
+                    extra: Default::default(),
+                    fields: Arc::new(rec),
+                    origin: first.origin.clone(),
+                })
+            })
+            .collect();
+        rows.into_iter().collect()
     }
 }
 
