@@ -34,6 +34,9 @@ pub enum FNode {
     Var(usize),
     /// `field.name` (the common case of [`FNode::Attr`], in one step).
     FieldAttr(usize, Box<str>, Option<u32>),
+    /// `field.name` where `field` is an exploded entry whose `name` was
+    /// looked up once into a slot: (field's slot, the attribute's slot).
+    AttrSlot(usize, usize),
     /// `x.name`, with the name's entry id if it has one.
     Attr(Box<FNode>, Box<str>, Option<u32>),
     Not(Box<FNode>),
@@ -66,17 +69,27 @@ impl FNode {
     /// Compiles `node`, resolving each field to its slot; `None` when a
     /// field has no slot or a construct has no cell form (`~`, a list
     /// outside `in`).
+    ///
+    /// `attr_slot(field slot, name, id)` gives the slot an attribute of an
+    /// exploded entry is looked up into, if it has one.
     pub fn compile(
         node: &Node,
         slot: &dyn Fn(&str) -> Option<usize>,
         attr_id: &dyn Fn(&str) -> Option<u32>,
+        attr_slot: &dyn Fn(usize, &str, Option<u32>) -> Option<usize>,
     ) -> Option<FNode> {
-        let c = |n: &Node| FNode::compile(n, slot, attr_id).map(Box::new);
+        let c = |n: &Node| FNode::compile(n, slot, attr_id, attr_slot).map(Box::new);
         Some(match node {
             Node::Const(v) => FNode::Const(lit(v)?),
             Node::Var(name) => FNode::Var(slot(name)?),
             Node::Attr(x, name) => match &**x {
-                Node::Var(v) => FNode::FieldAttr(slot(v)?, name.as_ref().into(), attr_id(name)),
+                Node::Var(v) => {
+                    let (base, id) = (slot(v)?, attr_id(name));
+                    match attr_slot(base, name, id) {
+                        Some(k) => FNode::AttrSlot(base, k),
+                        None => FNode::FieldAttr(base, name.as_ref().into(), id),
+                    }
+                }
                 _ => FNode::Attr(c(x)?, name.as_ref().into(), attr_id(name)),
             },
             Node::List(_) | Node::Concat(..) => return None,
@@ -85,7 +98,7 @@ impl FNode {
             Node::And(a, b) => {
                 let mut items = Vec::new();
                 for x in [a, b] {
-                    match FNode::compile(x, slot, attr_id)? {
+                    match FNode::compile(x, slot, attr_id, attr_slot)? {
                         FNode::All(more) => items.extend(more),
                         n => items.push(n),
                     }
@@ -95,7 +108,7 @@ impl FNode {
             Node::Or(a, b) => {
                 let mut items = Vec::new();
                 for x in [a, b] {
-                    match FNode::compile(x, slot, attr_id)? {
+                    match FNode::compile(x, slot, attr_id, attr_slot)? {
                         FNode::Any(more) => items.extend(more),
                         n => items.push(n),
                     }
@@ -109,7 +122,7 @@ impl FNode {
                 };
                 let items = items
                     .iter()
-                    .map(|i| FNode::compile(i, slot, attr_id))
+                    .map(|i| FNode::compile(i, slot, attr_id, attr_slot))
                     .collect::<Option<Vec<_>>>()?;
                 FNode::In(c(a)?, items, *negate)
             }
@@ -127,7 +140,7 @@ impl FNode {
             Node::Call(f, args) => FNode::Call(
                 *f,
                 args.iter()
-                    .map(|a| FNode::compile(a, slot, attr_id))
+                    .map(|a| FNode::compile(a, slot, attr_id, attr_slot))
                     .collect::<Option<_>>()?,
             ),
         })
@@ -313,6 +326,12 @@ impl FNode {
             FNode::FieldAttr(i, name, id) => {
                 attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
             }
+            // As `FieldAttr`: anything but a map as the base is the
+            // generic path's to answer.
+            FNode::AttrSlot(base, k) => match slots[*base] {
+                Cell::Map(..) => Ok(slots[*k]),
+                _ => Err(Fallback),
+            },
             FNode::Not(x) => Ok(Cell::Bool(!is_true(x.operand(tape, slots)?))),
             FNode::All(items) => {
                 let (last, init) = items.split_last().expect("two operands");
@@ -353,6 +372,12 @@ impl FNode {
             FNode::FieldAttr(i, name, id) => {
                 attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
             }
+            // As `FieldAttr`: anything but a map as the base is the
+            // generic path's to answer.
+            FNode::AttrSlot(base, k) => match slots[*base] {
+                Cell::Map(..) => Ok(slots[*k]),
+                _ => Err(Fallback),
+            },
             FNode::Const(Lit::Int(i)) => Ok(Cell::Int(*i)),
             FNode::Const(Lit::Float(x)) => Ok(Cell::Float(*x)),
             _ => self.eval(tape, slots),
@@ -631,7 +656,7 @@ mod tests {
             };
             for src in EXPRS {
                 let e = crate::expr::Expr::compile_str(&spec, src, 0..0).unwrap();
-                let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot, &|_| None)) else {
+                let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot, &|_| None, &|_, _, _| None)) else {
                     continue;
                 };
                 let pred = Pred::of(node.clone());

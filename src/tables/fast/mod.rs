@@ -15,6 +15,8 @@ mod eval;
 
 use std::sync::Arc;
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap;
 
 use super::aggregate::{Input, Op};
@@ -68,6 +70,8 @@ enum FStep {
         field: usize,
         key: usize,
         value: usize,
+        /// Index in [`Plan::explode_attrs`].
+        attrs: usize,
     },
 }
 
@@ -83,6 +87,9 @@ struct FAgg {
 pub struct Plan {
     fields: Fields,
     slots: usize,
+    /// Per explode: the attributes of its entries that later steps read
+    /// (name, id, slot), looked up once per entry instead of at every use.
+    explode_attrs: Vec<Vec<(String, Option<u32>, usize)>>,
     steps: Vec<FStep>,
     keys: Vec<usize>,
     key_names: Vec<String>,
@@ -130,18 +137,38 @@ impl Plan {
                 .collect(),
             attrs: attrs.clone(),
         };
-        let slot_for =
-            |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
+        // Slot names grow as steps make fields (and entry attributes get
+        // slots of their own, see `Explode::attrs`).
+        let names = RefCell::new(names);
+        let slot_for = |name: &str| {
+            let mut names = names.borrow_mut();
+            match names.iter().position(|n| n == name) {
                 Some(i) => i,
                 None => {
                     names.push(name.to_string());
                     names.len() - 1
                 }
-            };
-        let compile = |e: &crate::expr::Expr, names: &Vec<String>| {
-            FNode::compile(e.fast()?, &|n| names.iter().position(|m| m == n), &|a| {
-                fields.attr_id(a)
-            })
+            }
+        };
+        let position = |name: &str| names.borrow().iter().position(|n| n == name);
+        // The value slot of each explode whose entries' attributes are read
+        // later (and not overwritten by a derive first) -> that explode's
+        // attribute slots.
+        let owners: RefCell<FxHashMap<usize, usize>> = RefCell::default();
+        let explode_attrs: RefCell<Vec<Vec<(String, Option<u32>, usize)>>> = RefCell::default();
+        let attr_slot = |base: usize, name: &str, id: Option<u32>| {
+            let owner = *owners.borrow().get(&base)?;
+            let mut lists = explode_attrs.borrow_mut();
+            if let Some((_, _, k)) = lists[owner].iter().find(|(n, _, _)| n == name) {
+                return Some(*k);
+            }
+            // A slot name no field can have (fields never hold a NUL).
+            let k = slot_for(&format!("\u{0}{base}.{name}"));
+            lists[owner].push((name.to_string(), id, k));
+            Some(k)
+        };
+        let compile = |e: &crate::expr::Expr| {
+            FNode::compile(e.fast()?, &position, &|a| fields.attr_id(a), &attr_slot)
         };
         let mut fsteps = Vec::new();
         for step in &steps[..prefix] {
@@ -151,36 +178,46 @@ impl Plan {
                     for p in e.paths() {
                         let mut parts = p.split('.');
                         let head = parts.next().unwrap_or("");
-                        if let Some(i) = names.iter().position(|n| n == head) {
+                        if let Some(i) = position(head) {
                             paths.push((p.clone(), i, parts.map(String::from).collect()));
                         }
                     }
                     FStep::Filter {
-                        e: Pred::of(compile(e, &names)?),
+                        e: Pred::of(compile(e)?),
                         text: e.text.to_string(),
                         paths,
                     }
                 }
-                Step::Require(e) => FStep::Require(Pred::of(compile(e, &names)?)),
+                Step::Require(e) => FStep::Require(Pred::of(compile(e)?)),
                 Step::Derive(fields) => {
                     let mut out = Vec::new();
                     for (name, e) in fields {
-                        let node = compile(e, &names)?;
-                        out.push((slot_for(name, &mut names), node));
+                        let node = compile(e)?;
+                        let slot = slot_for(name);
+                        // Its entries' attribute slots no longer describe it.
+                        owners.borrow_mut().remove(&slot);
+                        out.push((slot, node));
                     }
                     FStep::Derive(out)
                 }
-                Step::Explode { field, key, value } => FStep::Explode {
-                    field: slot_for(field, &mut names),
-                    key: slot_for(key, &mut names),
-                    value: slot_for(value, &mut names),
-                },
+                Step::Explode { field, key, value } => {
+                    let value = slot_for(value);
+                    let index = explode_attrs.borrow().len();
+                    explode_attrs.borrow_mut().push(Vec::new());
+                    owners.borrow_mut().insert(value, index);
+                    FStep::Explode {
+                        field: slot_for(field),
+                        key: slot_for(key),
+                        value,
+                        attrs: index,
+                    }
+                }
                 _ => return None,
             });
         }
         let key_slots = keys
             .iter()
-            .map(|k| names.iter().position(|n| n == k))
+            .map(|k| position(k))
             .collect::<Option<Vec<_>>>()?;
         let mut faggs = Vec::new();
         for (_, a) in aggs {
@@ -188,7 +225,7 @@ impl Plan {
                 return None;
             }
             let c = |e: &Option<crate::expr::Expr>| match e {
-                Some(e) => compile(e, &names).map(Some),
+                Some(e) => compile(e).map(Some),
                 None => Some(None),
             };
             faggs.push(FAgg {
@@ -197,9 +234,12 @@ impl Plan {
                 weight: c(&a.weight)?,
             });
         }
+        let explode_attrs = explode_attrs.into_inner();
+        let names = names.into_inner();
         Some(Plan {
             fields,
             slots: names.len(),
+            explode_attrs,
             steps: fsteps,
             keys: key_slots,
             key_names: keys.clone(),
@@ -316,7 +356,12 @@ impl Plan {
                         slots[*slot] = if v == Cell::Undef { Cell::Null } else { v };
                     }
                 }
-                FStep::Explode { field, key, value } => {
+                FStep::Explode {
+                    field,
+                    key,
+                    value,
+                    attrs,
+                } => {
                     let coll = slots[*field];
                     if !matches!(coll, Cell::Map(..) | Cell::List(..)) {
                         return Err(Fallback);
@@ -331,6 +376,11 @@ impl Plan {
                             _ => Cell::Int(n as i64),
                         };
                         sub[*value] = entry.cell;
+                        if let Cell::Map(..) = entry.cell {
+                            for (name, id, k) in &self.explode_attrs[*attrs] {
+                                sub[*k] = attr(tape, entry.cell, name, *id).unwrap_or(Cell::Undef);
+                            }
+                        }
                         self.steps_from(i + 1, &mut sub, at, st, out)?;
                     }
                     st.spare.push(sub);
