@@ -656,7 +656,10 @@ mod tests {
             };
             for src in EXPRS {
                 let e = crate::expr::Expr::compile_str(&spec, src, 0..0).unwrap();
-                let Some(node) = e.fast().and_then(|n| FNode::compile(n, &slot, &|_| None, &|_, _, _| None)) else {
+                let Some(node) = e
+                    .fast()
+                    .and_then(|n| FNode::compile(n, &slot, &|_| None, &|_, _, _| None))
+                else {
                     continue;
                 };
                 let pred = Pred::of(node.clone());
