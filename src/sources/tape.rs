@@ -141,10 +141,11 @@ impl<'a> Tape<'a> {
                 sc.ws();
                 sc.eat(b':')?;
                 sc.ws();
-                let at = fields
-                    .fields
-                    .iter()
-                    .position(|(name, _)| name.len() == key.len() && name == key);
+                let at = fields.fields.iter().position(|(name, _)| {
+                    name.len() == key.len()
+                        && name.as_bytes().first() == key.as_bytes().first()
+                        && name == key
+                });
                 match at {
                     None => sc.skip(0)?,
                     Some(k) => {
@@ -313,7 +314,7 @@ impl<'a> Scanner<'a, '_> {
     }
 
     /// Validates a number without reading its value (digits 8 at a time).
-    #[inline]
+    #[inline(always)]
     fn skip_number(&mut self) -> Option<Cell<'a>> {
         let b = self.b;
         let mut i = self.i;
@@ -375,7 +376,11 @@ impl<'a> Scanner<'a, '_> {
             self.ws();
             self.eat(b':')?;
             self.ws();
-            match keys.iter().find(|(n, _)| n == key) {
+            let kb = key.as_bytes();
+            match keys
+                .iter()
+                .find(|(n, _)| n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key)
+            {
                 Some((_, id)) => {
                     if matches!(self.peek()?, b'{' | b'[') {
                         return None;
@@ -460,7 +465,7 @@ impl<'a> Scanner<'a, '_> {
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
-            _ => self.number(false).map(|_| ()),
+            _ => self.skip_number().map(|_| ()),
         }
     }
 

@@ -258,7 +258,14 @@ impl Plan {
         first_line: u64,
         generic: &dyn Fn(u64, &[u8]) -> Result<Out>,
     ) -> Result<(u64, Out)> {
-        let mut out = Out::default();
+        // Room for about one item per 128 bytes, so the vectors rarely grow
+        // (each growth copies them).
+        let room = bytes.len() / 128;
+        let mut out = Out {
+            items: Vec::with_capacity(room),
+            inputs: Vec::with_capacity(room * self.aggs.len()),
+            ..Out::default()
+        };
         let mut tape = Tape::default();
         let mut st = State {
             local: FxHashMap::default(),
