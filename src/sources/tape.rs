@@ -190,7 +190,7 @@ impl<'a> Scanner<'a, '_> {
     }
 
     /// A string without escapes, at its opening quote.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.i;

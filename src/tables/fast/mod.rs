@@ -422,7 +422,7 @@ impl Plan {
             });
         }
         for a in &self.aggs {
-            let num = |e: &'a FNode| match e.eval(tape, slots)? {
+            let num = |e: &'a FNode| match e.operand(tape, slots)? {
                 Cell::Int(i) => Ok(i as f64),
                 Cell::Float(x) => Ok(x),
                 _ => Err(Fallback),
@@ -434,9 +434,9 @@ impl Plan {
             out.inputs.push(match a.op {
                 Op::Count | Op::Expr | Op::Cell => Input::Nothing,
                 Op::CountOf => {
-                    Input::Present(!matches!(e.eval(tape, slots)?, Cell::Null | Cell::Undef))
+                    Input::Present(!matches!(e.operand(tape, slots)?, Cell::Null | Cell::Undef))
                 }
-                Op::Sum => match e.eval(tape, slots)? {
+                Op::Sum => match e.operand(tape, slots)? {
                     Cell::Int(i) => Input::Int(i),
                     Cell::Float(x) => Input::Num(x),
                     _ => return Err(Fallback),
