@@ -68,9 +68,49 @@ pub struct Fields {
     pub fields: Vec<(String, Keep)>,
     /// The keys kept in entries (ids index this).
     pub attrs: Vec<String>,
+    /// Bit `i` of `by_len[n]`: field `i` has `n` bytes (names of 64 bytes
+    /// or more, and fields past 64, are in `by_len[0]`): most keys of a
+    /// line are passed over without a comparison.
+    by_len: Vec<u64>,
 }
 
 impl Fields {
+    /// Fields read whole or by entries, and the entry keys kept.
+    pub fn new(fields: Vec<(String, Keep)>, attrs: Vec<String>) -> Fields {
+        let mut by_len = vec![0u64; 64];
+        for (i, (name, _)) in fields.iter().enumerate() {
+            match (name.len() < 64 && i < 64, i < 64) {
+                (true, _) => by_len[name.len()] |= 1 << i,
+                (false, true) => by_len[0] |= 1 << i,
+                _ => by_len[0] = u64::MAX,
+            }
+        }
+        Fields {
+            fields,
+            attrs,
+            by_len,
+        }
+    }
+
+    /// The slot of the field named `key`.
+    #[inline]
+    fn slot(&self, key: &str) -> Option<usize> {
+        let mut mask = self.by_len.get(key.len()).copied().unwrap_or(0) | self.by_len[0];
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            if let Some((name, _)) = self.fields.get(i)
+                && name == key
+            {
+                return Some(i);
+            }
+            mask &= mask - 1;
+        }
+        if self.by_len[0] == u64::MAX {
+            return self.fields.iter().position(|(name, _)| name == key);
+        }
+        None
+    }
+
     /// The id of an entry key, if it is one of [`Fields::attrs`].
     pub fn attr_id(&self, name: &str) -> Option<u32> {
         self.attrs.iter().position(|a| a == name).map(|i| i as u32)
@@ -141,11 +181,7 @@ impl<'a> Tape<'a> {
                 sc.ws();
                 sc.eat(b':')?;
                 sc.ws();
-                let at = fields.fields.iter().position(|(name, _)| {
-                    name.len() == key.len()
-                        && name.as_bytes().first() == key.as_bytes().first()
-                        && name == key
-                });
+                let at = fields.slot(key);
                 match at {
                     None => sc.skip(0)?,
                     Some(k) => {
@@ -705,15 +741,15 @@ mod tests {
 
     fn fields() -> (Fields, Projection) {
         let keys: Vec<(String, u32)> = vec![("ratio".into(), 0), ("decompress_MBps".into(), 1)];
-        let f = Fields {
-            fields: vec![
+        let f = Fields::new(
+            vec![
                 ("_kind".into(), Keep::Whole),
                 ("input_bytes".into(), Keep::Whole),
                 ("methods".into(), Keep::Entries(keys.clone())),
                 ("shape".into(), Keep::Whole),
             ],
-            attrs: vec!["ratio".into(), "decompress_MBps".into()],
-        };
+            vec!["ratio".into(), "decompress_MBps".into()],
+        );
         let mut p = Projection::default();
         p.fields.insert("_kind".into(), None);
         p.fields.insert("input_bytes".into(), None);
@@ -790,6 +826,30 @@ mod tests {
     }
 
     #[test]
+    fn fields_are_found_by_name_whatever_their_length_or_number() {
+        let long = "k".repeat(70);
+        let mut names: Vec<String> = (0..70).map(|i| format!("f{i}")).collect();
+        names.push(long.clone());
+        names.push(String::new());
+        let f = Fields::new(
+            names.iter().map(|n| (n.clone(), Keep::Whole)).collect(),
+            Vec::new(),
+        );
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(f.slot(n), Some(i), "{n}");
+        }
+        assert_eq!(f.slot("f70"), None);
+        let few = Fields::new(
+            vec![("ab".into(), Keep::Whole), (long.clone(), Keep::Whole)],
+            Vec::new(),
+        );
+        assert_eq!(few.slot(&long), Some(1));
+        assert_eq!(few.slot("ab"), Some(0));
+        assert_eq!(few.slot("ba"), None);
+        assert_eq!(few.slot("abc"), None);
+    }
+
+    #[test]
     fn digit_runs_stop_where_a_byte_loop_stops() {
         let mut rng = 0xD1B5_4A32_D192_ED03u64;
         for _ in 0..20_000 {
@@ -847,10 +907,7 @@ mod tests {
 
     /// A number as the tape reads it, or `None` when it leaves it.
     fn read_number(s: &str) -> Option<Cell<'_>> {
-        let f = Fields {
-            fields: vec![("x".into(), Keep::Whole)],
-            attrs: Vec::new(),
-        };
+        let f = Fields::new(vec![("x".into(), Keep::Whole)], Vec::new());
         let line = format!("{{\"x\": {s}}}");
         let mut tape = Tape::default();
         let mut slots = [Cell::Undef];

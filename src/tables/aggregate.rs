@@ -411,8 +411,9 @@ impl Acc<'_, '_> {
         Ok(())
     }
 
-    /// Adds what one row gives (see [`Input`]).
-    pub fn add(&mut self, input: Input) {
+    /// Adds what one row gives (see [`Input`]); whether it kept a value
+    /// in memory (for the group step's budget).
+    pub fn add(&mut self, input: Input) -> bool {
         self.rows += 1;
         let op = self.agg.op;
         match (&mut self.state, input) {
@@ -432,7 +433,10 @@ impl Acc<'_, '_> {
                 *sxw += x * w;
                 *sw += w;
             }
-            (State::Values(vals), Input::Num(x)) => vals.push(x),
+            (State::Values(vals), Input::Num(x)) => {
+                vals.push(x);
+                return true;
+            }
             (State::Pick(best), Input::Value(v)) => {
                 let replace = match (op, best.as_ref()) {
                     (_, None) | (Op::Last, _) => true,
@@ -451,6 +455,7 @@ impl Acc<'_, '_> {
             }
             _ => {}
         }
+        false
     }
 
     /// Values held in memory (for a group step's memory budget).

@@ -352,12 +352,14 @@ impl<'a, 's> Grouper<'a, 's> {
     }
 
     /// Adds what one row gives each aggregate (in order) to group `index`.
-    pub fn add(&mut self, index: usize, inputs: &[super::aggregate::Input]) -> Result<()> {
+    pub fn add(
+        &mut self,
+        index: usize,
+        inputs: impl Iterator<Item = super::aggregate::Input>,
+    ) -> Result<()> {
         let (_, accs) = &mut self.groups[index];
         for (acc, input) in accs.iter_mut().zip(inputs) {
-            let before = acc.buffered();
-            acc.add(input.clone());
-            self.buffered += acc.buffered() - before;
+            self.buffered += acc.add(input) as usize;
         }
         self.spill_if_full()
     }

@@ -261,7 +261,7 @@ impl<'s> Catalog<'s> {
                     drops.entry(k).or_default().merge(v);
                 }
                 let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
-                let mut inputs = out.inputs.chunks(per_item.max(1));
+                let mut inputs = out.inputs.into_iter();
                 for item in out.items {
                     let r = match (item, grouper.as_mut()) {
                         (fast::Item::Row(r), Some(gr)) => gr.push(g, r),
@@ -273,12 +273,7 @@ impl<'s> Catalog<'s> {
                             let k = k as usize;
                             let index = *global[k]
                                 .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
-                            let ins = if per_item == 0 {
-                                &[][..]
-                            } else {
-                                inputs.next().expect("inputs")
-                            };
-                            gr.add(index, ins)
+                            gr.add(index, inputs.by_ref().take(per_item))
                         }
                         (fast::Item::Fast(_), None) => unreachable!("fast items need a group step"),
                     };

@@ -637,10 +637,10 @@ mod tests {
         let names = [
             "_kind", "x", "n_items", "s", "z", "b", "zero", "m", "t", "e", "l", "missing",
         ];
-        let fields = Fields {
-            fields: names.iter().map(|n| (n.to_string(), Keep::Whole)).collect(),
-            attrs: Vec::new(),
-        };
+        let fields = Fields::new(
+            names.iter().map(|n| (n.to_string(), Keep::Whole)).collect(),
+            Vec::new(),
+        );
         let slot = |n: &str| names.iter().position(|m| *m == n);
         let mut answered = 0;
         for line in LINES {

@@ -117,8 +117,8 @@ impl Plan {
         attrs.sort();
         attrs.dedup();
         let id = |a: &str| attrs.iter().position(|x| x == a).map(|i| i as u32);
-        let fields = Fields {
-            fields: names
+        let fields = Fields::new(
+            names
                 .iter()
                 .map(|n| {
                     let keep = match &projection.fields[n] {
@@ -135,8 +135,8 @@ impl Plan {
                     (n.clone(), keep)
                 })
                 .collect(),
-            attrs: attrs.clone(),
-        };
+            attrs.clone(),
+        );
         // Slot names grow as steps make fields (and entry attributes get
         // slots of their own, see `Explode::attrs`).
         let names = RefCell::new(names);
