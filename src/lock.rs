@@ -114,10 +114,19 @@ pub fn hash_bytes(bytes: &[u8]) -> String {
 /// blake3 of a file, read in 1 MiB chunks hashed on all cores (not
 /// memory-mapped: a mapped gigabyte file would count in the peak RSS).
 pub fn hash_file(path: &Path) -> Result<String> {
-    // Memory-mapped and hashed on every core (a gigabyte log is hashed
-    // before anything is built, so this is on the critical path).
+    use std::io::Read;
+    // Read in chunks (a memory map would count the whole file in the
+    // process's resident memory), each hashed on every core.
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut h = blake3::Hasher::new();
-    h.update_mmap_rayon(path).map_err(|e| Error::io(path, e))?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        h.update_rayon(&buf[..n]);
+    }
     Ok(h.finalize().to_hex().to_string())
 }
 

@@ -137,17 +137,39 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
         }
     }
     crate::validate::validate(spec)?;
-    let fp = Fingerprint::compute(spec)?;
     let lock = lock.filter(|l| l.tool == tool());
+    std::thread::scope(|scope| build_with(spec, only, lock, scope))
+}
+
+fn build_with<'a>(
+    spec: &'a LoadedSpec,
+    only: &[String],
+    lock: Option<&Lock>,
+    scope: &'a std::thread::Scope<'a, '_>,
+) -> Result<Build> {
+    // With a lock, the inputs' hashes decide what is current, so they come
+    // first. Without one they only go into the new lock: they are hashed
+    // (a gigabyte log takes a while) while the tables are built.
+    let early = lock.map(|_| Fingerprint::compute(spec)).transpose()?;
+    let later = early
+        .is_none()
+        .then(|| scope.spawn(|| Fingerprint::compute(spec)));
     let catalog = Catalog::new(spec)?;
     let mut b = Build::default();
 
     let reuse = |key: &str, earlier: &[Number]| -> Option<Number> {
-        let l = lock?;
+        let (l, fp) = (lock?, early.as_ref()?);
         let locked = l.numbers.get(key)?;
         (locked.key == fp.number_key(spec, key, earlier)).then(|| locked.to_number(key))
     };
     let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
+    let fp = match (early, later) {
+        (Some(fp), _) => fp,
+        (None, Some(h)) => h
+            .join()
+            .map_err(|_| Error::msg("hashing the input files failed"))??,
+        (None, None) => unreachable!("hashed early or later"),
+    };
     for (key, reason) in &nums.skipped {
         b.notes.push(format!("skip: number `{key}`: {reason}"));
     }
