@@ -167,12 +167,7 @@ impl<'a> Tape<'a> {
                 let key = sc.string()?;
                 // A repeated key: most keys are told apart by a 64-bit
                 // filter on length and end bytes, without comparing.
-                let kb = key.as_bytes();
-                let bit = 1u64
-                    << ((kb.len() * 7
-                        + kb.first().map_or(0, |b| *b as usize) * 3
-                        + kb.last().map_or(0, |b| *b as usize))
-                        % 64);
+                let bit = key_bit(key);
                 if seen_bits & bit != 0 && sc.tape.seen.contains(&key) {
                     return None;
                 }
@@ -526,12 +521,15 @@ impl<'a> Scanner<'a, '_> {
                 if self.peek()? == b'}' {
                     self.i += 1;
                 } else {
+                    let mut bits = 0u64;
                     loop {
                         let key = self.string()?;
                         // Every key is checked, kept or not (as the full parser does).
-                        if self.tape.stack[base..].iter().any(|e| e.key == key) {
+                        let bit = key_bit(key);
+                        if bits & bit != 0 && self.tape.stack[base..].iter().any(|e| e.key == key) {
                             return None;
                         }
+                        bits |= bit;
                         self.ws();
                         self.eat(b':')?;
                         self.ws();
@@ -648,6 +646,17 @@ fn plain_run(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// A bit of a 64-bit filter for repeated keys: keys with different bits
+/// differ, so most keys are told apart without comparing them.
+#[inline(always)]
+fn key_bit(key: &str) -> u64 {
+    let b = key.as_bytes();
+    let h = b.len() * 7
+        + b.first().map_or(0, |c| *c as usize) * 3
+        + b.last().map_or(0, |c| *c as usize);
+    1 << (h % 64)
 }
 
 /// The powers of ten that are exact doubles.
