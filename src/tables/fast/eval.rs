@@ -27,6 +27,10 @@ pub enum Lit {
     Str(Box<str>),
 }
 
+/// The slot an attribute (name, id) of the entry in slot `base` is looked
+/// up into, if it has one.
+pub type AttrSlotFn<'f> = dyn Fn(usize, &str, Option<u32>) -> Option<usize> + 'f;
+
 /// A compiled expression over slots.
 #[derive(Debug, Clone)]
 pub enum FNode {
@@ -76,7 +80,7 @@ impl FNode {
         node: &Node,
         slot: &dyn Fn(&str) -> Option<usize>,
         attr_id: &dyn Fn(&str) -> Option<u32>,
-        attr_slot: &dyn Fn(usize, &str, Option<u32>) -> Option<usize>,
+        attr_slot: &AttrSlotFn,
     ) -> Option<FNode> {
         let c = |n: &Node| FNode::compile(n, slot, attr_id, attr_slot).map(Box::new);
         Some(match node {

@@ -82,6 +82,10 @@ struct FAgg {
     weight: Option<FNode>,
 }
 
+/// An attribute of an exploded entry read by later steps: its name, its id
+/// (see `tape::Fields::attrs`) and the slot it is looked up into.
+type EntryAttr = (String, Option<u32>, usize);
+
 /// A table's row-wise steps and group step, compiled for cells.
 #[derive(Debug)]
 pub struct Plan {
@@ -89,7 +93,7 @@ pub struct Plan {
     slots: usize,
     /// Per explode: the attributes of its entries that later steps read
     /// (name, id, slot), looked up once per entry instead of at every use.
-    explode_attrs: Vec<Vec<(String, Option<u32>, usize)>>,
+    explode_attrs: Vec<Vec<EntryAttr>>,
     steps: Vec<FStep>,
     keys: Vec<usize>,
     key_names: Vec<String>,
@@ -155,7 +159,7 @@ impl Plan {
         // later (and not overwritten by a derive first) -> that explode's
         // attribute slots.
         let owners: RefCell<FxHashMap<usize, usize>> = RefCell::default();
-        let explode_attrs: RefCell<Vec<Vec<(String, Option<u32>, usize)>>> = RefCell::default();
+        let explode_attrs: RefCell<Vec<Vec<EntryAttr>>> = RefCell::default();
         let attr_slot = |base: usize, name: &str, id: Option<u32>| {
             let owner = *owners.borrow().get(&base)?;
             let mut lists = explode_attrs.borrow_mut();
