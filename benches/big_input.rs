@@ -246,7 +246,10 @@ fn main() {
     };
     let (zmin, zmed, zrss) = stats(&mut zs);
     let (amin, amed, arss) = stats(&mut gs);
-    println!("input: {} ({mib} MiB of JSON), {runs} runs each", data.display());
+    println!(
+        "input: {} ({mib} MiB of JSON), {runs} runs each",
+        data.display()
+    );
     println!(
         "zstd -dc > /dev/null : min {zmin:5.2} s ({:5.0} MB/s)  median {zmed:5.2} s  peak RSS {zrss:6.1} MiB",
         bytes / zmin

@@ -11,17 +11,7 @@ use common::*;
 
 /// The demo paper with case `name`'s files swapped into its data.
 fn with_case(name: &str) -> tempfile::TempDir {
-    let dir = paper_copy();
-    let case = root().join("tests/fixtures/dirty").join(name);
-    for (rel, bytes) in snapshot(&case) {
-        let part = if rel.starts_with("benchmarks") {
-            "offload"
-        } else {
-            "compression"
-        };
-        std::fs::write(dir.path().join("data").join(part).join(&rel), bytes).unwrap();
-    }
-    dir
+    paper_with_case(&root().join("tests/fixtures/dirty").join(name))
 }
 
 fn gen_err(dir: &Path) -> String {

@@ -67,15 +67,7 @@ fn every_defective_case_is_the_same_both_ways() {
         if !case.is_dir() {
             continue;
         }
-        let dir = paper_copy();
-        for (rel, bytes) in snapshot(&case) {
-            let part = if rel.starts_with("benchmarks") {
-                "offload"
-            } else {
-                "compression"
-            };
-            std::fs::write(dir.path().join("data").join(part).join(&rel), bytes).unwrap();
-        }
+        let dir = paper_with_case(&case);
         assert_same_both_ways(dir.path(), &case.display().to_string());
         seen += 1;
     }

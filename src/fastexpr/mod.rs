@@ -49,6 +49,21 @@ pub enum Cmp {
     Ge,
 }
 
+impl Cmp {
+    /// Whether `a op b` holds when `a` compares to `b` as `ord`.
+    pub fn holds(self, ord: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            Cmp::Eq => ord == Equal,
+            Cmp::Ne => ord != Equal,
+            Cmp::Lt => ord == Less,
+            Cmp::Le => ord != Greater,
+            Cmp::Gt => ord == Greater,
+            Cmp::Ge => ord != Less,
+        }
+    }
+}
+
 /// An arithmetic operator.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Arith {
@@ -257,15 +272,7 @@ impl Node {
                         _ => return Err(Stop::Fallback),
                     },
                 };
-                use std::cmp::Ordering::*;
-                Ok(Value::from(match op {
-                    Cmp::Eq => ord == Equal,
-                    Cmp::Ne => ord != Equal,
-                    Cmp::Lt => ord == Less,
-                    Cmp::Le => ord != Greater,
-                    Cmp::Gt => ord == Greater,
-                    Cmp::Ge => ord != Less,
-                }))
+                Ok(Value::from(op.holds(ord)))
             }
             Node::In(a, b, negate) => {
                 let Node::List(items) = &**b else {

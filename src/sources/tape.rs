@@ -158,11 +158,7 @@ impl<'a> Tape<'a> {
         };
         let mut seen_bits = 0u64;
         sc.ws();
-        sc.eat(b'{')?;
-        sc.ws();
-        if sc.peek()? == b'}' {
-            sc.i += 1;
-        } else {
+        if !sc.open(b'{', b'}')? {
             loop {
                 let key = sc.string()?;
                 // A repeated key: most keys are told apart by a 64-bit
@@ -186,17 +182,8 @@ impl<'a> Tape<'a> {
                         }
                     }
                 }
-                sc.ws();
-                match sc.peek()? {
-                    b',' => {
-                        sc.i += 1;
-                        sc.ws();
-                    }
-                    b'}' => {
-                        sc.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if sc.next(b'}')? {
+                    break;
                 }
             }
         }
@@ -212,6 +199,38 @@ impl<'a> Scanner<'a, '_> {
 
     fn eat(&mut self, c: u8) -> Option<()> {
         (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// At a container's `open` byte: consumes it and the blanks after it;
+    /// whether the container is empty (its `close` consumed too).
+    #[inline(always)]
+    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        self.eat(open)?;
+        self.ws();
+        if self.peek()? == close {
+            self.i += 1;
+            return Some(true);
+        }
+        Some(false)
+    }
+
+    /// After an item: a `,` (another item follows: `false`) or `close`
+    /// (the container ends: `true`).
+    #[inline(always)]
+    fn next(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        match self.peek()? {
+            b',' => {
+                self.i += 1;
+                self.ws();
+                Some(false)
+            }
+            c if c == close => {
+                self.i += 1;
+                Some(true)
+            }
+            _ => None,
+        }
     }
 
     fn ws(&mut self) {
@@ -390,12 +409,9 @@ impl<'a> Scanner<'a, '_> {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.eat(b'{')?;
         let start = self.tape.entries.len() as u32;
         self.tape.inner.clear();
-        self.ws();
-        if self.peek()? == b'}' {
-            self.i += 1;
+        if self.open(b'{', b'}')? {
             return Some(Cell::Map(start, start));
         }
         loop {
@@ -421,17 +437,8 @@ impl<'a> Scanner<'a, '_> {
                 }
                 None => self.skip(depth + 1)?,
             }
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b'}' => {
-                    self.i += 1;
-                    return Some(Cell::Map(start, self.tape.entries.len() as u32));
-                }
-                _ => return None,
+            if self.next(b'}')? {
+                return Some(Cell::Map(start, self.tape.entries.len() as u32));
             }
         }
     }
@@ -444,10 +451,7 @@ impl<'a> Scanner<'a, '_> {
         match self.peek()? {
             b'"' => self.skip_string(),
             b'{' => {
-                self.i += 1;
-                self.ws();
-                if self.peek()? == b'}' {
-                    self.i += 1;
+                if self.open(b'{', b'}')? {
                     return Some(());
                 }
                 loop {
@@ -456,40 +460,19 @@ impl<'a> Scanner<'a, '_> {
                     self.eat(b':')?;
                     self.ws();
                     self.skip(depth + 1)?;
-                    self.ws();
-                    match self.peek()? {
-                        b',' => {
-                            self.i += 1;
-                            self.ws();
-                        }
-                        b'}' => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
+                    if self.next(b'}')? {
+                        return Some(());
                     }
                 }
             }
             b'[' => {
-                self.i += 1;
-                self.ws();
-                if self.peek()? == b']' {
-                    self.i += 1;
+                if self.open(b'[', b']')? {
                     return Some(());
                 }
                 loop {
                     self.skip(depth + 1)?;
-                    self.ws();
-                    match self.peek()? {
-                        b',' => {
-                            self.i += 1;
-                            self.ws();
-                        }
-                        b']' => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
+                    if self.next(b']')? {
+                        return Some(());
                     }
                 }
             }
@@ -515,12 +498,8 @@ impl<'a> Scanner<'a, '_> {
         match self.peek()? {
             b'"' => self.string().map(Cell::Str),
             b'{' => {
-                self.i += 1;
                 let base = self.tape.stack.len();
-                self.ws();
-                if self.peek()? == b'}' {
-                    self.i += 1;
-                } else {
+                if !self.open(b'{', b'}')? {
                     let mut bits = 0u64;
                     loop {
                         let key = self.string()?;
@@ -555,17 +534,8 @@ impl<'a> Scanner<'a, '_> {
                             id,
                             cell: cell.unwrap_or(Cell::Undef),
                         });
-                        self.ws();
-                        match self.peek()? {
-                            b',' => {
-                                self.i += 1;
-                                self.ws();
-                            }
-                            b'}' => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return None,
+                        if self.next(b'}')? {
+                            break;
                         }
                     }
                 }
@@ -579,12 +549,8 @@ impl<'a> Scanner<'a, '_> {
                 Some(Cell::Map(start, self.tape.entries.len() as u32))
             }
             b'[' => {
-                self.i += 1;
                 let base = self.tape.stack.len();
-                self.ws();
-                if self.peek()? == b']' {
-                    self.i += 1;
-                } else {
+                if !self.open(b'[', b']')? {
                     loop {
                         let cell = self.value(depth + 1, None, false)?;
                         self.tape.stack.push(Entry {
@@ -592,17 +558,8 @@ impl<'a> Scanner<'a, '_> {
                             id: NO_ID,
                             cell,
                         });
-                        self.ws();
-                        match self.peek()? {
-                            b',' => {
-                                self.i += 1;
-                                self.ws();
-                            }
-                            b']' => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return None,
+                        if self.next(b']')? {
+                            break;
                         }
                     }
                 }

@@ -37,6 +37,21 @@ pub fn paper_copy() -> tempfile::TempDir {
     dir
 }
 
+/// A temporary copy of the demo paper with the files of a defective case
+/// (a folder of `tests/fixtures/dirty`) swapped into its data.
+pub fn paper_with_case(case: &Path) -> tempfile::TempDir {
+    let dir = paper_copy();
+    for (rel, bytes) in snapshot(case) {
+        let part = if rel.starts_with("benchmarks") {
+            "offload"
+        } else {
+            "compression"
+        };
+        std::fs::write(dir.path().join("data").join(part).join(&rel), bytes).unwrap();
+    }
+    dir
+}
+
 /// Runs `artifact ARGS` in `dir`.
 pub fn artifact(dir: &Path, args: &[&str]) -> Output {
     Command::cargo_bin("artifact")

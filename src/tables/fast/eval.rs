@@ -99,25 +99,20 @@ impl FNode {
             Node::List(_) | Node::Concat(..) => return None,
             Node::Not(x) => FNode::Not(c(x)?),
             // Chains flattened: `(a and b) and c` is `a and (b and c)`.
-            Node::And(a, b) => {
+            Node::And(a, b) | Node::Or(a, b) => {
+                let and = matches!(node, Node::And(..));
                 let mut items = Vec::new();
                 for x in [a, b] {
-                    match FNode::compile(x, slot, attr_id, attr_slot)? {
-                        FNode::All(more) => items.extend(more),
-                        n => items.push(n),
+                    match (FNode::compile(x, slot, attr_id, attr_slot)?, and) {
+                        (FNode::All(more), true) | (FNode::Any(more), false) => items.extend(more),
+                        (n, _) => items.push(n),
                     }
                 }
-                FNode::All(items)
-            }
-            Node::Or(a, b) => {
-                let mut items = Vec::new();
-                for x in [a, b] {
-                    match FNode::compile(x, slot, attr_id, attr_slot)? {
-                        FNode::Any(more) => items.extend(more),
-                        n => items.push(n),
-                    }
+                if and {
+                    FNode::All(items)
+                } else {
+                    FNode::Any(items)
                 }
-                FNode::Any(items)
             }
             Node::Compare(op, a, b) => FNode::Compare(*op, c(a)?, c(b)?),
             Node::In(a, b, negate) => {
@@ -506,19 +501,7 @@ fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
         }
         _ => return compare_other(op, l, r),
     };
-    Ok(Cell::Bool(ordered(op, ord)))
-}
-
-fn ordered(op: Cmp, ord: std::cmp::Ordering) -> bool {
-    use std::cmp::Ordering::*;
-    match op {
-        Cmp::Eq => ord == Equal,
-        Cmp::Ne => ord != Equal,
-        Cmp::Lt => ord == Less,
-        Cmp::Le => ord != Greater,
-        Cmp::Gt => ord == Greater,
-        Cmp::Ge => ord != Less,
-    }
+    Ok(Cell::Bool(op.holds(ord)))
 }
 
 /// [`compare`] for operands that are not both numbers.
@@ -551,7 +534,7 @@ fn compare_other<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
             _ => return Err(Fallback),
         },
     };
-    Ok(Cell::Bool(ordered(op, ord)))
+    Ok(Cell::Bool(op.holds(ord)))
 }
 
 #[cfg(test)]
