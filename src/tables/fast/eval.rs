@@ -320,17 +320,7 @@ impl FNode {
                 Lit::Float(x) => Cell::Float(*x),
                 Lit::Str(s) => Cell::Str(s),
             }),
-            // A missing field may be a global: minijinja knows.
-            FNode::Var(i) => defined(slots[*i]),
-            FNode::FieldAttr(i, name, id) => {
-                attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
-            }
-            // As `FieldAttr`: anything but a map as the base is the
-            // generic path's to answer.
-            FNode::AttrSlot(base, k) => match slots[*base] {
-                Cell::Map(..) => Ok(slots[*k]),
-                _ => Err(Fallback),
-            },
+            FNode::Var(_) | FNode::FieldAttr(..) | FNode::AttrSlot(..) => self.operand(tape, slots),
             FNode::Not(x) => Ok(Cell::Bool(!is_true(x.operand(tape, slots)?))),
             FNode::All(items) => {
                 let (last, init) = items.split_last().expect("two operands");
@@ -367,6 +357,7 @@ impl FNode {
     #[inline(always)]
     pub fn operand<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
         match self {
+            // A missing field may be a global: minijinja knows.
             FNode::Var(i) => defined(slots[*i]),
             FNode::FieldAttr(i, name, id) => {
                 attr(tape, defined(slots[*i])?, name, *id).ok_or(Fallback)
