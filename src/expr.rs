@@ -295,6 +295,15 @@ impl<'s> Expr<'s> {
         }
     }
 
+    /// Whether the expression reads variable `var` only through type tests
+    /// (`methods is mapping`); false when unsure.
+    pub fn uses_only_tests_of(&self, var: &str) -> bool {
+        match &self.fast {
+            Some(node) => node.uses_only_tests_of(var),
+            None => !self.variables().iter().any(|v| v == var),
+        }
+    }
+
     /// Evaluates on a row; an error names the row's file and line. Plain
     /// cases take the fast path ([`crate::fastexpr`]); minijinja decides
     /// everything else.

@@ -288,3 +288,98 @@ fn a_line_longer_than_a_batch_is_read_whole() {
     );
     assert_same_both_ways(dir.path(), "long line");
 }
+
+/// Writes `spec` and `log` to a temporary folder.
+fn small_paper(spec: &str, log: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    std::fs::write(dir.path().join("results.jsonl"), log).unwrap();
+    dir
+}
+
+/// The `text` of number `key` in a run's numbers.json.
+fn number_text(files: &[(String, Vec<u8>)], key: &str) -> String {
+    let (_, bytes) = files
+        .iter()
+        .find(|(p, _)| p == "numbers.json")
+        .expect("numbers.json");
+    let v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    v[key]["text"].as_str().unwrap().to_string()
+}
+
+const ONE_TABLE: &str = r#"
+[sources.results]
+path = "results.jsonl"
+
+[tables.points]
+from = "results"
+steps = STEPS
+
+[numbers.groups]
+table = "points"
+value = "count"
+"#;
+
+#[test]
+fn infinite_literal_goes_the_generic_way() {
+    // `1e999` is a float literal that is not finite: cells never hold one,
+    // so such an expression is the generic path's (which refuses it where a
+    // number is aggregated, and names it where a filter drops a row).
+    for steps in [
+        r#"[ { group = ["k"], aggregate = { hi = { max = "1e999" } } } ]"#,
+        r#"[ { derive = { y = "1e999" } }, { group = ["k"], aggregate = { s = { sum = "y" } } } ]"#,
+        r#"[ { derive = { y = "1e999" } }, { filter = "y < 0" }, { group = ["k"], aggregate = { n = "count" } } ]"#,
+    ] {
+        let dir = small_paper(&ONE_TABLE.replace("STEPS", steps), "{\"k\": 1}\n");
+        let err = assert_same_both_ways(dir.path(), steps);
+        assert!(
+            err.contains("inf is not a finite number") || err.contains("is infinite"),
+            "{steps}: {err}"
+        );
+    }
+}
+
+#[test]
+fn drop_notes_after_an_explode_keep_one_order() {
+    let steps = r#"[ { explode = "methods", key = "method", value = "m" }, { filter = "m.ratio > 0" }, { filter = "m.x > 0" }, { group = ["method"], aggregate = { n = "count" } } ]"#;
+    let dir = small_paper(
+        &ONE_TABLE.replace("STEPS", steps),
+        "{\"methods\": {\"A\": {\"ratio\": 1, \"x\": 0}, \"B\": {\"ratio\": 0, \"x\": 1}}}\n",
+    );
+    let err = assert_same_both_ways(dir.path(), "two filters");
+    // Entry A goes through both filters before entry B.
+    let x = err.find("`m.x > 0` dropped").expect("x note");
+    let ratio = err.find("`m.ratio > 0` dropped").expect("ratio note");
+    assert!(x < ratio, "{err}");
+}
+
+#[test]
+fn nested_explode_sees_whole_entries() {
+    // Exploding an exploded entry needs all its keys, not only the ones
+    // expressions read as `m.attr` (the projection trimmed them: 0 groups).
+    let log = "{\"methods\": {\"zstd\": {\"ratio\": 1.5, \"x\": 2}, \"xz\": {\"ratio\": 3}}}\n";
+    for steps in [
+        r#"[ { explode = "methods", key = "method", value = "m" }, { explode = "m", key = "attr", value = "v" }, { group = ["method", "attr"], aggregate = { n = "count" } } ]"#,
+        r#"[ { explode = "methods", key = "method", value = "m" }, { filter = "m.ratio > 0" }, { explode = "m", key = "attr", value = "v" }, { group = ["method", "attr"], aggregate = { n = "count" } } ]"#,
+    ] {
+        let dir = small_paper(&ONE_TABLE.replace("STEPS", steps), log);
+        assert_same_both_ways(dir.path(), steps);
+        let (code, err, files) = run(dir.path(), false);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(number_text(&files, "groups"), "3", "{steps}");
+    }
+}
+
+#[test]
+fn a_filter_reading_the_exploded_field_sees_whole_entries() {
+    // `methods.zstd.x` reads an entry's key that no `m.attr` names: the
+    // entries must not be trimmed to `ratio`.
+    let steps = r#"[ { filter = "methods.zstd.x > 1" }, { explode = "methods", key = "method", value = "m" }, { group = ["method"], aggregate = { r = { sum = "m.ratio" } } } ]"#;
+    let log = "{\"methods\": {\"zstd\": {\"ratio\": 1.5, \"x\": 2}, \"xz\": {\"ratio\": 3}}}\n\
+               {\"methods\": {\"zstd\": {\"ratio\": 1.5, \"x\": 0}}}\n";
+    let dir = small_paper(&ONE_TABLE.replace("STEPS", steps), log);
+    assert_same_both_ways(dir.path(), "field read whole");
+    let (code, err, files) = run(dir.path(), false);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(number_text(&files, "groups"), "2");
+}

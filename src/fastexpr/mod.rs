@@ -147,12 +147,20 @@ impl Node {
     /// Whether variable `var` is used only as `var.attr` or `var is test`
     /// (so a record can be built with only the attributes read).
     pub fn uses_only_attrs_of(&self, var: &str) -> bool {
+        self.uses_var_only(var, true)
+    }
+
+    /// Whether variable `var` is used only as `var is test` (its type, not
+    /// its contents).
+    pub fn uses_only_tests_of(&self, var: &str) -> bool {
+        self.uses_var_only(var, false)
+    }
+
+    fn uses_var_only(&self, var: &str, attrs: bool) -> bool {
         let kids: Vec<&Node> = match self {
             Node::Var(v) => return &**v != var,
-            Node::Attr(x, _) | Node::Test(x, _, _) if matches!(&**x, Node::Var(v) if &**v == var) =>
-            {
-                return true;
-            }
+            Node::Test(x, _, _) if matches!(&**x, Node::Var(v) if &**v == var) => return true,
+            Node::Attr(x, _) if matches!(&**x, Node::Var(v) if &**v == var) => return attrs,
             Node::Const(_) => return true,
             Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => vec![x],
             Node::List(items) | Node::Call(_, items) => items.iter().collect(),
@@ -167,7 +175,7 @@ impl Node {
                 .flatten()
                 .collect(),
         };
-        kids.into_iter().all(|k| k.uses_only_attrs_of(var))
+        kids.into_iter().all(|k| k.uses_var_only(var, attrs))
     }
 }
 

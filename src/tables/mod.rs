@@ -196,18 +196,34 @@ impl<'s> Catalog<'s> {
         let projection = steps::projection(steps);
         // The row-wise steps run on batches in parallel; the group step
         // consumes their output in file order.
+        // Each row goes through every step before the next row (an
+        // exploded entry too, before its sibling), as on the fast path, so
+        // reports and errors come in the same order on both.
+        fn depth_first(
+            steps: &[steps::Step<'_>],
+            i: usize,
+            row: crate::value::Row,
+            g: &Arc<crate::expr::Globals>,
+            out: &mut fast::Out,
+            step_context: &(dyn Fn(usize, Error) -> Error + Sync),
+        ) -> Result<()> {
+            let Some(step) = steps.get(i) else {
+                out.items.push(fast::Item::Row(row));
+                return Ok(());
+            };
+            let mut next = Vec::new();
+            steps::apply_row(step, row, g, &mut out.drops, &mut next)
+                .map_err(|e| step_context(i, e).context(STEP_FAILED))?;
+            for r in next {
+                depth_first(steps, i + 1, r, g, out, step_context)?;
+            }
+            Ok(())
+        }
         let work = |rows: Vec<crate::value::Row>| -> Result<fast::Out> {
             let mut out = fast::Out::default();
-            let (mut buf, mut next) = (rows, Vec::new());
-            for (i, step) in steps[..prefix].iter().enumerate() {
-                next.clear();
-                for r in buf.drain(..) {
-                    steps::apply_row(step, r, g, &mut out.drops, &mut next)
-                        .map_err(|e| step_context(i, e).context(STEP_FAILED))?;
-                }
-                std::mem::swap(&mut buf, &mut next);
+            for r in rows {
+                depth_first(&steps[..prefix], 0, r, g, &mut out, step_context)?;
             }
-            out.items = buf.into_iter().map(fast::Item::Row).collect();
             Ok(out)
         };
         // A JSONL source read for a group step takes the fast path when

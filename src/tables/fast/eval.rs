@@ -63,7 +63,8 @@ fn lit(v: &Value) -> Option<Lit> {
         ValueKind::None => Lit::Null,
         ValueKind::Bool => Lit::Bool(v.is_true()),
         ValueKind::Number if v.is_integer() => Lit::Int(v.as_i64()?),
-        ValueKind::Number => Lit::Float(f64::try_from(v.clone()).ok()?),
+        // Cells hold finite numbers only (`1e999` is the generic path's).
+        ValueKind::Number => Lit::Float(f64::try_from(v.clone()).ok().filter(|x| x.is_finite())?),
         ValueKind::String => Lit::Str(v.as_str()?.into()),
         _ => return None,
     })
