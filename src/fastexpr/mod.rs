@@ -4,7 +4,7 @@
 //!
 //! minijinja stays the definition of what an expression means; this module
 //! only evaluates, directly on a row, the cases whose meaning is plain
-//! (numbers with numbers, defined values), and answers [`Fallback`] for
+//! (numbers with numbers, defined values), and answers [`Stop::Fallback`] for
 //! anything else: undefined operands, NaN, mixed types, division by zero,
 //! overflow. One case is refused outright: ordering a string or null
 //! against a number (`"1.27" > 0`), which Python rejects and minijinja

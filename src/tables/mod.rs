@@ -12,6 +12,7 @@
 pub mod aggregate;
 pub mod apply;
 pub mod fast;
+pub mod projection;
 pub mod steps;
 pub mod values;
 

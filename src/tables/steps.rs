@@ -364,6 +364,5 @@ fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>>
         .collect()
 }
 
-pub use super::apply::{
-    DropLog, Dropped, Grouper, StepEnv, apply, apply_row, flush_drops, projection,
-};
+pub use super::apply::{DropLog, Dropped, Grouper, StepEnv, apply, apply_row, flush_drops};
+pub use super::projection::projection;

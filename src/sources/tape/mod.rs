@@ -1,0 +1,233 @@
+//! A fast reader for one JSONL line: it validates the whole line and builds
+//! only the projected fields, as typed cells borrowed from the line (no
+//! allocation per line; the buffers are reused).
+//!
+//! It is an accelerator, not a second definition of JSON: whenever a line
+//! holds anything it does not read exactly as [`super::json`] does (an
+//! escape in a key or a kept string, a `NaN` token, an integer outside
+//! `i64`, `-0`, a syntax error, a repeated key, invalid UTF-8, deep nesting)
+//! it answers `None`, and the caller parses that line with the full parser,
+//! which gives the same value or the canonical error. The differential test
+//! below checks that both agree wherever this reader answers.
+
+mod bytes;
+mod scanner;
+#[cfg(test)]
+mod tests;
+
+use bytes::key_bit;
+use scanner::Scanner;
+
+/// A cell read from a line: scalars by value, strings borrowed, maps and
+/// lists as ranges of [`Tape::entries`].
+// A word-sized tag keeps every payload word-aligned: cells are copied as
+// whole words (a packed layout made each copy a store-forwarding stall).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(u64)]
+pub enum Cell<'a> {
+    /// A missing field.
+    Undef,
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer that fits `i64`.
+    Int(i64),
+    /// A finite float (a number with a fraction or an exponent).
+    Float(f64),
+    /// A string without escapes.
+    Str(&'a str),
+    /// An object: its entries are `entries[start..end]`, in the line's order.
+    Map(u32, u32),
+    /// An array: its items are `entries[start..end]` (with empty keys).
+    List(u32, u32),
+}
+
+/// How a projected top-level field is read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Keep {
+    /// The whole value.
+    Whole,
+    /// A map whose entries that are maps keep only these keys (a map of
+    /// maps exploded and read as `m.ratio`); anything else whole. Each key
+    /// comes with its id in [`Fields::attrs`].
+    Entries(Vec<(String, u32)>),
+}
+
+/// The id of an entry whose key is not in [`Fields::attrs`].
+pub const NO_ID: u32 = u32::MAX;
+
+/// One entry of a map (or item of a list, with an empty key).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Entry<'a> {
+    /// The key as written.
+    pub key: &'a str,
+    /// The key's id in [`Fields::attrs`], or [`NO_ID`]: comparing ids is
+    /// cheaper than comparing strings, for the keys read on every entry.
+    pub id: u32,
+    /// The value.
+    pub cell: Cell<'a>,
+}
+
+/// The fields a line is read for, in slot order.
+#[derive(Debug, Clone, Default)]
+pub struct Fields {
+    /// Name and how it is kept; the index is the slot it is written to.
+    pub fields: Vec<(String, Keep)>,
+    /// The keys kept in entries (ids index this).
+    pub attrs: Vec<String>,
+    /// Bit `i` of `by_len[n]`: field `i` has `n` bytes (names of 64 bytes
+    /// or more, and fields past 64, are in `by_len[0]`): most keys of a
+    /// line are passed over without a comparison.
+    by_len: Vec<u64>,
+}
+
+impl Fields {
+    /// Fields read whole or by entries, and the entry keys kept.
+    pub fn new(fields: Vec<(String, Keep)>, attrs: Vec<String>) -> Fields {
+        let mut by_len = vec![0u64; 64];
+        for (i, (name, _)) in fields.iter().enumerate() {
+            match (name.len() < 64 && i < 64, i < 64) {
+                (true, _) => by_len[name.len()] |= 1 << i,
+                (false, true) => by_len[0] |= 1 << i,
+                _ => by_len[0] = u64::MAX,
+            }
+        }
+        Fields {
+            fields,
+            attrs,
+            by_len,
+        }
+    }
+
+    /// The slot of the field named `key`.
+    #[inline]
+    fn slot(&self, key: &str) -> Option<usize> {
+        let mut mask = self.by_len.get(key.len()).copied().unwrap_or(0) | self.by_len[0];
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            if let Some((name, _)) = self.fields.get(i)
+                && name == key
+            {
+                return Some(i);
+            }
+            mask &= mask - 1;
+        }
+        if self.by_len[0] == u64::MAX {
+            return self.fields.iter().position(|(name, _)| name == key);
+        }
+        None
+    }
+
+    /// The id of an entry key, if it is one of [`Fields::attrs`].
+    pub fn attr_id(&self, name: &str) -> Option<u32> {
+        self.attrs.iter().position(|a| a == name).map(|i| i as u32)
+    }
+}
+
+/// Reused buffers: the cells of the last line read.
+#[derive(Debug, Default)]
+pub struct Tape<'a> {
+    /// Entries of every map and list read (children before parents).
+    pub entries: Vec<Entry<'a>>,
+    stack: Vec<Entry<'a>>,
+    seen: Vec<&'a str>,
+    /// The keys of the kept map being read (for the repeat check).
+    inner: Vec<&'a str>,
+}
+
+/// serde_json refuses nesting deeper than 128; leave such lines to it.
+const MAX_DEPTH: usize = 100;
+
+impl<'a> Tape<'a> {
+    /// Reads `line` (a JSON object) into `slots` (one per field of
+    /// `fields`; absent fields are [`Cell::Undef`]). `None` when the line
+    /// must be left to the full parser.
+    pub fn read(&mut self, line: &'a [u8], fields: &Fields, slots: &mut [Cell<'a>]) -> Option<()> {
+        let text = std::str::from_utf8(line).ok()?;
+        self.entries.clear();
+        self.stack.clear();
+        self.seen.clear();
+        for s in slots.iter_mut() {
+            *s = Cell::Undef;
+        }
+        let mut sc = Scanner {
+            text,
+            b: line,
+            i: 0,
+            tape: self,
+        };
+        let mut seen_bits = 0u64;
+        sc.ws();
+        if !sc.open(b'{', b'}')? {
+            loop {
+                let key = sc.string()?;
+                // A repeated key: most keys are told apart by a 64-bit
+                // filter on length and end bytes, without comparing.
+                let bit = key_bit(key);
+                if seen_bits & bit != 0 && sc.tape.seen.contains(&key) {
+                    return None;
+                }
+                seen_bits |= bit;
+                sc.tape.seen.push(key);
+                sc.ws();
+                sc.eat(b':')?;
+                sc.ws();
+                let at = fields.slot(key);
+                match at {
+                    None => sc.skip(0)?,
+                    Some(k) => {
+                        slots[k] = match &fields.fields[k].1 {
+                            Keep::Whole => sc.value(0, None, false)?,
+                            Keep::Entries(keys) => sc.value(0, Some(keys), true)?,
+                        }
+                    }
+                }
+                if sc.next(b'}')? {
+                    break;
+                }
+            }
+        }
+        sc.ws();
+        (sc.i == sc.b.len()).then_some(())
+    }
+}
+
+impl<'a> Tape<'a> {
+    /// The entries of a map or list cell.
+    pub fn items(&self, cell: Cell<'a>) -> &[Entry<'a>] {
+        match cell {
+            Cell::Map(s, e) | Cell::List(s, e) => &self.entries[s as usize..e as usize],
+            _ => &[],
+        }
+    }
+
+    /// The cell as a value of the full parser's kind (for the differential
+    /// test, and to hand group keys over to the generic machinery).
+    pub fn to_value(&self, cell: Cell<'a>) -> crate::value::Value {
+        use crate::value::{Record, Value};
+        match cell {
+            Cell::Undef => Value::UNDEFINED,
+            Cell::Null => Value::from(()),
+            Cell::Bool(b) => Value::from(b),
+            Cell::Int(i) if i >= 0 => Value::from(i as u64),
+            Cell::Int(i) => Value::from(i),
+            Cell::Float(x) => Value::from(x),
+            Cell::Str(s) => Value::from(s),
+            Cell::Map(..) => {
+                let items = self.items(cell);
+                let mut rec = Record::with_capacity(items.len());
+                for e in items {
+                    rec.insert(e.key, self.to_value(e.cell));
+                }
+                rec.into_value()
+            }
+            Cell::List(..) => Value::from(
+                self.items(cell)
+                    .iter()
+                    .map(|e| self.to_value(e.cell))
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! The scanner behind [`super::Tape::read`]: a JSON value at a time, kept
+//! (as cells on the tape) or only validated.
+
+use super::bytes::{POW10, digit_run, digits, key_bit, plain_run};
+use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
+
+/// A position in a line, writing what it keeps to a tape.
+pub(super) struct Scanner<'a, 't> {
+    pub(super) text: &'a str,
+    pub(super) b: &'a [u8],
+    pub(super) i: usize,
+    pub(super) tape: &'t mut Tape<'a>,
+}
+
+impl<'a> Scanner<'a, '_> {
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    pub(super) fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// At a container's `open` byte: consumes it and the blanks after it;
+    /// whether the container is empty (its `close` consumed too).
+    #[inline(always)]
+    pub(super) fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        self.eat(open)?;
+        self.ws();
+        if self.peek()? == close {
+            self.i += 1;
+            return Some(true);
+        }
+        Some(false)
+    }
+
+    /// After an item: a `,` (another item follows: `false`) or `close`
+    /// (the container ends: `true`).
+    #[inline(always)]
+    pub(super) fn next(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        match self.peek()? {
+            b',' => {
+                self.i += 1;
+                self.ws();
+                Some(false)
+            }
+            c if c == close => {
+                self.i += 1;
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    /// A string without escapes, at its opening quote.
+    #[inline(always)]
+    pub(super) fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        self.i = plain_run(self.b, self.i);
+        if *self.b.get(self.i)? != b'"' {
+            // An escape or a control character.
+            return None;
+        }
+        let s = self.text.get(start..self.i)?;
+        self.i += 1;
+        Some(s)
+    }
+
+    /// Validates a string (escapes allowed), at its opening quote.
+    pub(super) fn skip_string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        loop {
+            self.i = plain_run(self.b, self.i);
+            match *self.b.get(self.i)? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                b'\\' => {
+                    self.i += 1;
+                    match *self.b.get(self.i)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
+                        b'u' => {
+                            let hex = self.b.get(self.i + 1..self.i + 5)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            // Surrogates need pairing rules: the full parser decides.
+                            if matches!(hex[0], b'd' | b'D') {
+                                return None;
+                            }
+                            self.i += 5;
+                        }
+                        _ => return None,
+                    }
+                }
+                // A control character.
+                _ => return None,
+            }
+        }
+    }
+
+    /// A number; its cell when `keep`. The digits are read once: a plain
+    /// decimal of at most 15 digits is exact from them (Clinger's fast path:
+    /// the digits and the power of ten are exact doubles, so one IEEE
+    /// division is the correctly rounded value that `str::parse` gives);
+    /// anything else goes to the standard parsers.
+    #[inline]
+    pub(super) fn number(&mut self, keep: bool) -> Option<Cell<'a>> {
+        if !keep {
+            return self.skip_number();
+        }
+        let b = self.b;
+        let start = self.i;
+        let mut i = start;
+        let neg = b.get(i) == Some(&b'-');
+        i += neg as usize;
+        let mut mantissa = 0u64;
+        let mut count = 0usize;
+        match b.get(i)? {
+            b'0' => {
+                i += 1;
+                count += 1;
+            }
+            b'1'..=b'9' => count += digits(b, &mut i, &mut mantissa),
+            _ => return None,
+        }
+        let mut decimals = None;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let n = digits(b, &mut i, &mut mantissa);
+            if n == 0 {
+                return None;
+            }
+            count += n;
+            decimals = Some(n);
+        }
+        let mut exponent = false;
+        if let Some(b'e' | b'E') = b.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = b.get(i) {
+                i += 1;
+            }
+            let from = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == from {
+                return None;
+            }
+            exponent = true;
+        }
+        self.i = i;
+        let sign = if neg { -1.0 } else { 1.0 };
+        match (decimals, exponent) {
+            (Some(k), false) if count <= 15 && k <= 22 => {
+                return Some(Cell::Float(sign * (mantissa as f64 / POW10[k])));
+            }
+            (None, false) if count <= 18 => {
+                // "-0" is left to the full parser (a float there).
+                return (!(neg && mantissa == 0)).then_some(Cell::Int(if neg {
+                    -(mantissa as i64)
+                } else {
+                    mantissa as i64
+                }));
+            }
+            _ => {}
+        }
+        let s = &self.text[start..i];
+        if decimals.is_some() || exponent {
+            let x: f64 = s.parse().ok()?;
+            x.is_finite().then_some(Cell::Float(x))
+        } else {
+            s.parse().ok().map(Cell::Int)
+        }
+    }
+
+    /// Validates a number without reading its value (digits 8 at a time).
+    #[inline(always)]
+    pub(super) fn skip_number(&mut self) -> Option<Cell<'a>> {
+        let b = self.b;
+        let mut i = self.i;
+        i += (b.get(i) == Some(&b'-')) as usize;
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => i += digit_run(b, i),
+            _ => return None,
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let n = digit_run(b, i);
+            if n == 0 {
+                return None;
+            }
+            i += n;
+        }
+        if let Some(b'e' | b'E') = b.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = b.get(i) {
+                i += 1;
+            }
+            let n = digit_run(b, i);
+            if n == 0 {
+                return None;
+            }
+            i += n;
+        }
+        self.i = i;
+        Some(Cell::Null)
+    }
+
+    pub(super) fn literal(&mut self, word: &[u8]) -> Option<()> {
+        (self.b.get(self.i..self.i + word.len())? == word).then(|| self.i += word.len())
+    }
+
+    /// A map (at its `{`) of which only `keys` are kept, each a scalar (a
+    /// kept key holding a map or list leaves the line to the full parser):
+    /// the kept entries go straight to the tape, every key is checked for
+    /// repeats.
+    pub(super) fn kept_map(&mut self, depth: usize, keys: &[(String, u32)]) -> Option<Cell<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let start = self.tape.entries.len() as u32;
+        self.tape.inner.clear();
+        if self.open(b'{', b'}')? {
+            return Some(Cell::Map(start, start));
+        }
+        loop {
+            let key = self.string()?;
+            if self.tape.inner.contains(&key) {
+                return None;
+            }
+            self.tape.inner.push(key);
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            let kb = key.as_bytes();
+            match keys
+                .iter()
+                .find(|(n, _)| n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key)
+            {
+                Some((_, id)) => {
+                    if matches!(self.peek()?, b'{' | b'[') {
+                        return None;
+                    }
+                    let cell = self.value(depth + 1, None, false)?;
+                    self.tape.entries.push(Entry { key, id: *id, cell });
+                }
+                None => self.skip(depth + 1)?,
+            }
+            if self.next(b'}')? {
+                return Some(Cell::Map(start, self.tape.entries.len() as u32));
+            }
+        }
+    }
+
+    /// Validates a value without keeping it.
+    pub(super) fn skip(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.skip_string(),
+            b'{' => {
+                if self.open(b'{', b'}')? {
+                    return Some(());
+                }
+                loop {
+                    self.skip_string()?;
+                    self.ws();
+                    self.eat(b':')?;
+                    self.ws();
+                    self.skip(depth + 1)?;
+                    if self.next(b'}')? {
+                        return Some(());
+                    }
+                }
+            }
+            b'[' => {
+                if self.open(b'[', b']')? {
+                    return Some(());
+                }
+                loop {
+                    self.skip(depth + 1)?;
+                    if self.next(b']')? {
+                        return Some(());
+                    }
+                }
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.skip_number().map(|_| ()),
+        }
+    }
+
+    /// Reads a value. `keys`: a map keeps only these keys of each of its
+    /// entries that is a map (when `entries`), or only these keys (when
+    /// not); `None` keeps everything.
+    pub(super) fn value(
+        &mut self,
+        depth: usize,
+        keys: Option<&[(String, u32)]>,
+        entries: bool,
+    ) -> Option<Cell<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.string().map(Cell::Str),
+            b'{' => {
+                let base = self.tape.stack.len();
+                if !self.open(b'{', b'}')? {
+                    let mut bits = 0u64;
+                    loop {
+                        let key = self.string()?;
+                        // Every key is checked, kept or not (as the full parser does).
+                        let bit = key_bit(key);
+                        if bits & bit != 0 && self.tape.stack[base..].iter().any(|e| e.key == key) {
+                            return None;
+                        }
+                        bits |= bit;
+                        self.ws();
+                        self.eat(b':')?;
+                        self.ws();
+                        let (id, cell) = match (keys, entries) {
+                            (None, _) => (NO_ID, Some(self.value(depth + 1, None, false)?)),
+                            (Some(k), true) if self.peek()? == b'{' => {
+                                (NO_ID, Some(self.kept_map(depth + 1, k)?))
+                            }
+                            (Some(k), true) => {
+                                (NO_ID, Some(self.value(depth + 1, Some(k), false)?))
+                            }
+                            (Some(k), false) => match k.iter().find(|(n, _)| n == key) {
+                                Some((_, id)) => (*id, Some(self.value(depth + 1, None, false)?)),
+                                None => {
+                                    self.skip(depth + 1)?;
+                                    (NO_ID, None)
+                                }
+                            },
+                        };
+                        // A skipped key is held (as Undef) for the repeat check only.
+                        self.tape.stack.push(Entry {
+                            key,
+                            id,
+                            cell: cell.unwrap_or(Cell::Undef),
+                        });
+                        if self.next(b'}')? {
+                            break;
+                        }
+                    }
+                }
+                let start = self.tape.entries.len() as u32;
+                let kept = self
+                    .tape
+                    .stack
+                    .drain(base..)
+                    .filter(|e| e.cell != Cell::Undef);
+                self.tape.entries.extend(kept);
+                Some(Cell::Map(start, self.tape.entries.len() as u32))
+            }
+            b'[' => {
+                let base = self.tape.stack.len();
+                if !self.open(b'[', b']')? {
+                    loop {
+                        let cell = self.value(depth + 1, None, false)?;
+                        self.tape.stack.push(Entry {
+                            key: "",
+                            id: NO_ID,
+                            cell,
+                        });
+                        if self.next(b']')? {
+                            break;
+                        }
+                    }
+                }
+                let start = self.tape.entries.len() as u32;
+                let items = self.tape.stack.drain(base..);
+                self.tape.entries.extend(items);
+                Some(Cell::List(start, self.tape.entries.len() as u32))
+            }
+            b't' => self.literal(b"true").map(|_| Cell::Bool(true)),
+            b'f' => self.literal(b"false").map(|_| Cell::Bool(false)),
+            b'n' => self.literal(b"null").map(|_| Cell::Null),
+            _ => self.number(true),
+        }
+    }
+}

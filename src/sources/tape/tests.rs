@@ -1,0 +1,255 @@
+//! The tape against the full parser, and its byte-level helpers against
+//! plain loops.
+
+use super::bytes::{digit_run, plain_run};
+use super::*;
+use crate::sources::json::{Projection, parse_projected};
+use crate::value::as_record;
+
+fn fields() -> (Fields, Projection) {
+    let keys: Vec<(String, u32)> = vec![("ratio".into(), 0), ("decompress_MBps".into(), 1)];
+    let f = Fields::new(
+        vec![
+            ("_kind".into(), Keep::Whole),
+            ("input_bytes".into(), Keep::Whole),
+            ("methods".into(), Keep::Entries(keys.clone())),
+            ("shape".into(), Keep::Whole),
+        ],
+        vec!["ratio".into(), "decompress_MBps".into()],
+    );
+    let mut p = Projection::default();
+    p.fields.insert("_kind".into(), None);
+    p.fields.insert("input_bytes".into(), None);
+    p.fields.insert(
+        "methods".into(),
+        Some(keys.into_iter().map(|(k, _)| k).collect()),
+    );
+    p.fields.insert("shape".into(), None);
+    (f, p)
+}
+
+const LINES: &[&str] = &[
+    r#"{"_kind": "bench_7B", "input_bytes": 4194304, "methods": {"zstd3": {"ratio": 1.27, "compressed_bytes": 3, "decompress_MBps": 1339.76}, "x": {"error": "no", "ratio": null}}, "other": [1, {"a": "\u00e9\n"}, -0.5e-3]}"#,
+    r#"{"_kind":"Q4_K","input_bytes":-7,"shape":[384,384],"methods":"n/a"}"#,
+    r#"  { "methods" : { } , "shape" : [ ] , "_kind" : true }  "#,
+    r#"{"input_bytes": 1.0, "_kind": false, "methods": {"a": 1, "b": [1, 2], "c": {"ratio": {"deep": [null]}}}}"#,
+    r#"{}"#,
+    r#"{"input_bytes": 18446744073709551615}"#,
+    r#"{"input_bytes": 9223372036854775807, "_kind": "café"}"#,
+    r#"{"input_bytes": -0}"#,
+    r#"{"input_bytes": 1e400}"#,
+    r#"{"input_bytes": NaN}"#,
+    r#"{"_kind": "a\"b"}"#,
+    r#"{"_kind": "a", "_kind": "b"}"#,
+    r#"{"methods": {"m": {"ratio": 1, "ratio": 2}}}"#,
+    r#"{"methods": {"m": {"zz": 1, "zz": 2}}}"#,
+    r#"{"methods": {"m": 1, "m": 2}}"#,
+    r#"{"other": {"q": 1, "q": 2}}"#,
+    r#"{"_kind": "x",}"#,
+    r#"{"_kind": "x"} trailing"#,
+    r#"{"_kind": "x""#,
+    r#"{"_kind": 01}"#,
+    r#"{"_kind": 1.}"#,
+    r#"{"_kind": .5}"#,
+    r#"{"_kind": tru}"#,
+    r#"["not", "an", "object"]"#,
+    r#"{"input_bytes": 2.5E+3, "shape": [1.5, -2, true, null, "s"]}"#,
+    r#"{"other": "\ud83d\ude00"}"#,
+    r#"{"other": "\x"}"#,
+    "{\"other\": \"tab\there\"}",
+    r#"{"other": 01}"#,
+    r#"{"other": 1.}"#,
+    r#"{"other": -}"#,
+    r#"{"other": 1e}"#,
+    r#"{"other": 12345678901234567890.5e+3}"#,
+    r#"{"other": [1.5e+10, -0, 0.25, 123456789012]}"#,
+];
+
+#[test]
+fn agrees_with_the_full_parser_wherever_it_answers() {
+    let (f, p) = fields();
+    let mut answered = 0;
+    for line in LINES {
+        let mut tape = Tape::default();
+        let mut slots = vec![Cell::Undef; f.fields.len()];
+        let fast = tape.read(line.as_bytes(), &f, &mut slots);
+        let full = parse_projected(line.as_bytes(), &p);
+        let Some(()) = fast else { continue };
+        answered += 1;
+        let full = full.unwrap_or_else(|e| panic!("{line}: fast read it, full failed: {e:?}"));
+        let rec = as_record(&full).expect("an object");
+        for ((name, _), cell) in f.fields.iter().zip(&slots) {
+            let got = tape.to_value(*cell);
+            let want = rec
+                .get(name)
+                .cloned()
+                .unwrap_or(crate::value::Value::UNDEFINED);
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{line}: {name}");
+        }
+    }
+    // (An entry's kept attribute holding a map, `"ratio": {"deep": ..}`,
+    // is left to the full parser too.)
+    assert_eq!(answered, 9, "the lines without oddities are read");
+}
+
+#[test]
+fn fields_are_found_by_name_whatever_their_length_or_number() {
+    let long = "k".repeat(70);
+    let mut names: Vec<String> = (0..70).map(|i| format!("f{i}")).collect();
+    names.push(long.clone());
+    names.push(String::new());
+    let f = Fields::new(
+        names.iter().map(|n| (n.clone(), Keep::Whole)).collect(),
+        Vec::new(),
+    );
+    for (i, n) in names.iter().enumerate() {
+        assert_eq!(f.slot(n), Some(i), "{n}");
+    }
+    assert_eq!(f.slot("f70"), None);
+    let few = Fields::new(
+        vec![("ab".into(), Keep::Whole), (long.clone(), Keep::Whole)],
+        Vec::new(),
+    );
+    assert_eq!(few.slot(&long), Some(1));
+    assert_eq!(few.slot("ab"), Some(0));
+    assert_eq!(few.slot("ba"), None);
+    assert_eq!(few.slot("abc"), None);
+}
+
+#[test]
+fn digit_runs_stop_where_a_byte_loop_stops() {
+    let mut rng = 0xD1B5_4A32_D192_ED03u64;
+    for _ in 0..20_000 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let len = (rng % 30) as usize;
+        let bytes: Vec<u8> = (0..len)
+            .map(|k| {
+                let r = rng.rotate_left(k as u32 * 7);
+                if r.is_multiple_of(7) {
+                    (r >> 8) as u8
+                } else {
+                    b'0' + (r >> 16) as u8 % 10
+                }
+            })
+            .collect();
+        let start = (rng >> 50) as usize % (len + 1);
+        let naive = bytes[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        assert_eq!(digit_run(&bytes, start), naive, "{bytes:?} from {start}");
+    }
+}
+
+#[test]
+fn plain_runs_stop_where_a_byte_loop_stops() {
+    let alphabet = [
+        b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0x80, 0xc3, 0xa9, b'0', 0x00, 0xff,
+    ];
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..20_000 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let len = (rng % 40) as usize;
+        let bytes: Vec<u8> = (0..len)
+            .map(|k| {
+                let r = rng.rotate_left(k as u32 * 5);
+                if r.is_multiple_of(5) {
+                    alphabet[(r >> 8) as usize % alphabet.len()]
+                } else {
+                    b'x'
+                }
+            })
+            .collect();
+        let start = (rng >> 50) as usize % (len + 1);
+        let naive = (start..len)
+            .find(|&i| bytes[i] == b'"' || bytes[i] == b'\\' || bytes[i] < 0x20)
+            .unwrap_or(len);
+        assert_eq!(plain_run(&bytes, start), naive, "{bytes:?} from {start}");
+    }
+}
+
+/// A number as the tape reads it, or `None` when it leaves it.
+fn read_number(s: &str) -> Option<Cell<'_>> {
+    let f = Fields::new(vec![("x".into(), Keep::Whole)], Vec::new());
+    let line = format!("{{\"x\": {s}}}");
+    let mut tape = Tape::default();
+    let mut slots = [Cell::Undef];
+    tape.read(line.as_bytes(), &f, &mut slots)?;
+    Some(match slots[0] {
+        Cell::Int(i) => Cell::Int(i),
+        Cell::Float(x) => Cell::Float(x),
+        other => panic!("{s}: {other:?}"),
+    })
+}
+
+#[test]
+fn numbers_equal_the_standard_parse_bit_for_bit() {
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..100_000 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let digits = 1 + (rng % 20) as usize;
+        let point = (rng >> 8) as usize % (digits + 1);
+        let mut s = String::new();
+        if rng & (1 << 40) != 0 {
+            s.push('-');
+        }
+        let mut x = rng >> 20;
+        for i in 0..digits {
+            if i == point && i > 0 {
+                s.push('.');
+            }
+            let d = if i == 0 && digits > 1 && point != 1 {
+                1 + x % 9
+            } else {
+                x % 10
+            };
+            s.push(char::from(b'0' + d as u8));
+            x = x / 10 + (rng >> (i % 40));
+        }
+        if rng & (1 << 41) != 0 {
+            s.push_str(&format!("e{}", (rng >> 44) % 40));
+        }
+        match read_number(&s) {
+            Some(Cell::Float(f)) => {
+                assert_eq!(f.to_bits(), s.parse::<f64>().unwrap().to_bits(), "{s}")
+            }
+            Some(Cell::Int(i)) => assert_eq!(Some(i), s.parse::<i64>().ok(), "{s}"),
+            Some(_) => unreachable!(),
+            None => assert!(
+                s == "-0" || s.parse::<i64>().is_err() && !s.contains(['.', 'e']),
+                "{s}"
+            ),
+        }
+    }
+    assert_eq!(read_number("0.1"), Some(Cell::Float(0.1)));
+    assert_eq!(read_number("-0.0"), Some(Cell::Float(-0.0)));
+    assert_eq!(read_number("-0"), None);
+    assert_eq!(read_number("9223372036854775808"), None);
+    assert_eq!(
+        read_number("-9223372036854775808"),
+        Some(Cell::Int(i64::MIN))
+    );
+    assert_eq!(read_number("1e400"), None);
+}
+
+#[test]
+fn leaves_every_line_the_full_parser_refuses_to_it() {
+    let (f, p) = fields();
+    let mut refused = 0;
+    for line in LINES {
+        if parse_projected(line.as_bytes(), &p).is_ok() {
+            continue;
+        }
+        refused += 1;
+        let mut tape = Tape::default();
+        let mut slots = vec![Cell::Undef; f.fields.len()];
+        assert_eq!(tape.read(line.as_bytes(), &f, &mut slots), None, "{line}");
+    }
+    assert!(refused >= 12, "{refused}");
+}
