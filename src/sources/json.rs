@@ -222,9 +222,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
             }
             // Checked after the value, where the full parser notices it too.
             if seen.contains(&key) {
-                return Err(de::Error::custom(format!(
-                    "duplicate key `{key}` in one JSON object (Python would silently keep the last value)"
-                )));
+                return Err(duplicate_key(&key));
             }
             seen.push(key.clone());
         }
@@ -232,6 +230,13 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
     }
     // A line that is not an object is parsed whole, for the caller's error.
     plain_visits!();
+}
+
+/// The error for a key repeated in one object (`dotted`: its path).
+fn duplicate_key<E: de::Error>(dotted: &str) -> E {
+    E::custom(format!(
+        "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
+    ))
 }
 
 /// A map whose entries that are maps keep only `keys`; other entries whole.
@@ -263,9 +268,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
             })?;
             if rec.0.contains_key(&key) {
                 let dotted = self.path.borrow().join(".");
-                return Err(de::Error::custom(format!(
-                    "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
-                )));
+                return Err(duplicate_key(&dotted));
             }
             self.path.borrow_mut().pop();
             rec.0.insert(key, value);
@@ -305,9 +308,7 @@ impl<'de> Visitor<'de> for KeepSeed<'_> {
             }
             if seen.contains(&key) {
                 let dotted = format!("{}.{key}", self.path.borrow().join("."));
-                return Err(de::Error::custom(format!(
-                    "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
-                )));
+                return Err(duplicate_key(&dotted));
             }
             seen.push(key.clone());
         }
@@ -425,9 +426,7 @@ impl<'de> Visitor<'de> for CellSeed<'_> {
             let value = map.next_value_seed(CellSeed { path: self.path })?;
             if rec.0.contains_key(&key) {
                 let dotted = self.path.borrow().join(".");
-                return Err(de::Error::custom(format!(
-                    "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
-                )));
+                return Err(duplicate_key(&dotted));
             }
             self.path.borrow_mut().pop();
             rec.0.insert(key, value);
