@@ -174,17 +174,29 @@ fn parse_batch(
 ) -> Result<Vec<Row>> {
     let mut rows = Vec::with_capacity(batch.len() / 256);
     for (line_no, line) in lines(batch, first_line) {
-        let rec = match projection {
-            None => parse_line(&file.rel, line_no, line)?,
-            Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
-        };
-        rows.push(Row {
-            extra: Default::default(),
-            fields: Arc::new(rec),
-            origin: Origin::line(path.clone(), line_no),
-        });
+        rows.push(parse_row(file, path, line_no, line, projection)?);
     }
     Ok(rows)
+}
+
+/// The row of line `line_no` of `file` (`path`: its name, shared by the
+/// rows), whole or with only the fields of `projection`.
+pub fn parse_row(
+    file: &SourceFile,
+    path: &Arc<str>,
+    line_no: u64,
+    line: &[u8],
+    projection: Option<&Projection>,
+) -> Result<Row> {
+    let rec = match projection {
+        None => parse_line(&file.rel, line_no, line)?,
+        Some(p) => parse_line_projected(&file.rel, line_no, line, p)?,
+    };
+    Ok(Row {
+        extra: Default::default(),
+        fields: Arc::new(rec),
+        origin: Origin::line(path.clone(), line_no),
+    })
 }
 
 /// Work on one batch of whole lines (`bytes`, first line number): returns

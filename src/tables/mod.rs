@@ -238,15 +238,9 @@ impl<'s> Catalog<'s> {
         let lines = |file: &SourceFile, bytes: &[u8], first: u64| -> Result<(u64, fast::Out)> {
             let path: Arc<str> = Arc::from(file.rel.as_str());
             let generic = |line_no: u64, line: &[u8]| {
-                let rec = match &projection {
-                    Some(p) => sources::parse_line_projected(&file.rel, line_no, line, p)?,
-                    None => sources::parse_line(&file.rel, line_no, line)?,
-                };
-                work(vec![crate::value::Row {
-                    extra: Default::default(),
-                    fields: Arc::new(rec),
-                    origin: crate::value::Origin::line(path.clone(), line_no),
-                }])
+                let row =
+                    sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
+                work(vec![row])
             };
             match &plan {
                 Some(plan) => plan.run_batch(&path, bytes, first, &generic),
