@@ -1,6 +1,6 @@
 //! Statistics with numpy's definitions, so numbers match the seed scripts.
 //!
-//! - `median`: sorts; an even count averages the two middle values.
+//! - `median`: by selection; an even count averages the two middle values.
 //! - `quantile(q)`: numpy's default `linear` method (type 7), including
 //!   numpy's two-sided lerp so results agree to the last bit.
 //! - `std`: sample standard deviation (`ddof = 1`).
@@ -32,10 +32,14 @@ pub fn weighted_mean(xs: &[f64], ws: &[f64]) -> Option<f64> {
     Some(xs.iter().zip(ws).map(|(x, w)| x * w).sum::<f64>() / total)
 }
 
-fn sorted(xs: &[f64]) -> Vec<f64> {
+/// The values of ranks `k` and `k + 1` (0-based, clamped to the last) in
+/// `total_cmp` order: the same values a full sort puts there, found by
+/// selection in O(n) instead of O(n log n).
+fn ranks(xs: &[f64], k: usize) -> (f64, f64) {
     let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    v
+    let (_, &mut at, above) = v.select_nth_unstable_by(k, f64::total_cmp);
+    let next = above.iter().copied().min_by(f64::total_cmp).unwrap_or(at);
+    (at, next)
 }
 
 /// Median (numpy: mean of the two middle values for an even count).
@@ -43,12 +47,12 @@ pub fn median(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }
-    let v = sorted(xs);
-    let n = v.len();
+    let n = xs.len();
     Some(if n % 2 == 1 {
-        v[n / 2]
+        ranks(xs, n / 2).0
     } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
+        let (a, b) = ranks(xs, n / 2 - 1);
+        (a + b) / 2.0
     })
 }
 
@@ -57,12 +61,10 @@ pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
     if xs.is_empty() || !(0.0..=1.0).contains(&q) {
         return None;
     }
-    let v = sorted(xs);
-    let pos = q * (v.len() - 1) as f64;
+    let pos = q * (xs.len() - 1) as f64;
     let lo = pos.floor() as usize;
-    let hi = (lo + 1).min(v.len() - 1);
     let t = pos - lo as f64;
-    let (a, b) = (v[lo], v[hi]);
+    let (a, b) = ranks(xs, lo);
     let d = b - a;
     // numpy's _lerp: a + d*t, computed from the nearer end for t >= 0.5.
     Some(if t >= 0.5 {
@@ -198,6 +200,47 @@ pub fn histogram(xs: &[f64], bins: usize, range: Option<(f64, f64)>) -> (Vec<u64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn selection_gives_the_sorted_order_statistics() {
+        // Duplicates, signed zeros and a spread of magnitudes: every rank's
+        // value is the one a full sort by total_cmp puts there.
+        let mut seed = 7u64;
+        let mut xs: Vec<f64> = (0..501)
+            .map(|i| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                match i % 7 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    2 => 1.5,
+                    _ => ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 1e3,
+                }
+            })
+            .collect();
+        let mut sorted = xs.clone();
+        sorted.sort_by(f64::total_cmp);
+        for k in [0, 1, 100, 250, 499, 500] {
+            let (a, b) = ranks(&xs, k);
+            assert_eq!(a.to_bits(), sorted[k].to_bits(), "rank {k}");
+            assert_eq!(
+                b.to_bits(),
+                sorted[(k + 1).min(500)].to_bits(),
+                "rank {}",
+                k + 1
+            );
+        }
+        xs.pop();
+        sorted = xs.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(median(&xs), Some((sorted[249] + sorted[250]) / 2.0));
+        let q = quantile(&xs, 0.3).unwrap();
+        let pos = 0.3 * 499.0;
+        let (lo, t) = (pos as usize, pos - (pos as usize) as f64);
+        let expect = sorted[lo] + (sorted[lo + 1] - sorted[lo]) * t;
+        assert_eq!(q, expect);
+    }
 
     #[test]
     fn median_of_even_count_averages_the_middle_two() {

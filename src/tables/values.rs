@@ -143,8 +143,8 @@ impl Values {
                             .filter(|&x| key(x) >> (64 - bits) == prefix),
                     )
                 })?;
-                found.sort_by(f64::total_cmp);
-                return Ok(found[k as usize]);
+                let (_, &mut x, _) = found.select_nth_unstable_by(k as usize, f64::total_cmp);
+                return Ok(x);
             }
         }
     }
