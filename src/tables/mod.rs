@@ -233,6 +233,9 @@ impl<'s> Catalog<'s> {
             (Some(p), true) if fast::enabled() => fast::Plan::compile(steps, prefix, p),
             _ => None,
         };
+        // Batch outputs the group step is done with, for the workers to fill
+        // again: their vectors keep their pages (no fresh memory per batch).
+        let spare = std::sync::Mutex::new(Vec::<fast::Out>::new());
         // JSONL lines are taken one at a time, through every step, so the
         // first error in file order is the one reported (whichever path).
         let lines = |file: &SourceFile, bytes: &[u8], first: u64| -> Result<(u64, fast::Out)> {
@@ -242,10 +245,14 @@ impl<'s> Catalog<'s> {
                     sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
                 work(vec![row])
             };
+            let mut out = spare
+                .lock()
+                .ok()
+                .and_then(|mut s| s.pop())
+                .unwrap_or_default();
             match &plan {
-                Some(plan) => plan.run_batch(&path, bytes, first, &generic),
+                Some(plan) => plan.run_batch(&path, bytes, first, out, &generic),
                 None => {
-                    let mut out = fast::Out::default();
                     let mut records = 0;
                     for (line_no, line) in sources::batches::lines(bytes, first) {
                         records += 1;
@@ -267,13 +274,13 @@ impl<'s> Catalog<'s> {
             projection.as_ref(),
             &work,
             Some(&lines as &sources::LinesFn<'_, fast::Out>),
-            &mut |out: fast::Out| {
-                for (k, v) in out.drops {
+            &mut |mut out: fast::Out| {
+                for (k, v) in out.drops.drain(..) {
                     drops.entry(k).or_default().merge(v);
                 }
                 let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
-                let mut inputs = out.inputs.into_iter();
-                for item in out.items {
+                let mut inputs = out.inputs.drain(..);
+                for item in out.items.drain(..) {
                     let r = match (item, grouper.as_mut()) {
                         (fast::Item::Row(r), Some(gr)) => gr.push(g, r),
                         (fast::Item::Row(r), None) => {
@@ -292,6 +299,13 @@ impl<'s> Catalog<'s> {
                         step_failed.set(true);
                         step_context(prefix, e)
                     })?;
+                }
+                drop(inputs);
+                out.keys.clear();
+                if let Ok(mut s) = spare.lock()
+                    && s.len() < 8
+                {
+                    s.push(out);
                 }
                 Ok(())
             },

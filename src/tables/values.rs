@@ -79,7 +79,8 @@ impl Values {
         }
         w.flush().map_err(io)?;
         self.spilled += self.mem.len() as u64;
-        self.mem = Vec::new();
+        // The capacity stays: the next values reuse these pages, not new ones.
+        self.mem.clear();
         Ok(())
     }
 

@@ -254,22 +254,21 @@ impl Plan {
     /// Runs a batch of lines (`bytes`, first line `first_line`, of file
     /// `path`). A line the fast path is unsure of goes to `generic`, which
     /// parses it and runs the steps on its row (and raises its errors).
-    /// Returns the number of records and the batch's items.
+    /// Returns the number of records and the batch's items, in `out` (an
+    /// empty [`Out`], whose vectors may be reused from an earlier batch).
     pub fn run_batch(
         &self,
         path: &Arc<str>,
         bytes: &[u8],
         first_line: u64,
+        mut out: Out,
         generic: &dyn Fn(u64, &[u8]) -> Result<Out>,
     ) -> Result<(u64, Out)> {
         // Room for about one item per 128 bytes, so the vectors rarely grow
         // (each growth copies them).
         let room = bytes.len() / 128;
-        let mut out = Out {
-            items: Vec::with_capacity(room),
-            inputs: Vec::with_capacity(room * self.aggs.len()),
-            ..Out::default()
-        };
+        out.items.reserve(room);
+        out.inputs.reserve(room * self.aggs.len());
         let mut tape = Tape::default();
         let mut st = State {
             local: FxHashMap::default(),
@@ -559,7 +558,7 @@ steps = [
         let projection = super::super::steps::projection(&steps).unwrap();
         let plan = Plan::compile(&steps, 4, &projection).expect("a plan");
         let path: Arc<str> = Arc::from("results.jsonl");
-        plan.run_batch(&path, lines.as_bytes(), 1, &|n, _| {
+        plan.run_batch(&path, lines.as_bytes(), 1, Out::default(), &|n, _| {
             panic!("line {n} left the fast path")
         })
         .unwrap()
