@@ -1,9 +1,10 @@
 //! Byte-level helpers of the scanner: runs of string bytes and digits 8
 //! bytes at a time (SWAR), the repeated-key filter, exact decimals.
 
-/// The end of the run of string bytes from `i` that are not `"`, `\\` or a
-/// control character: 8 bytes at a time (SWAR: a byte-wise "is zero" and
-/// "is less than" on one word; the lowest flagged byte is exact).
+/// The end of the run of string bytes from `i` that are plain ASCII: not
+/// `"`, `\\`, a control character or a byte of a multi-byte character.
+/// 8 bytes at a time (SWAR: a byte-wise "is zero" and "is less than" on
+/// one word, and the high bits; the lowest flagged byte is exact).
 #[inline]
 pub(super) fn plain_run(b: &[u8], mut i: usize) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
@@ -14,7 +15,8 @@ pub(super) fn plain_run(b: &[u8], mut i: usize) -> usize {
         let s = v ^ (LO * u64::from(b'\\'));
         let m = ((q.wrapping_sub(LO) & !q)
             | (s.wrapping_sub(LO) & !s)
-            | (v.wrapping_sub(LO * 0x20) & !v))
+            | (v.wrapping_sub(LO * 0x20) & !v)
+            | v)
             & HI;
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
@@ -22,7 +24,7 @@ pub(super) fn plain_run(b: &[u8], mut i: usize) -> usize {
         i += 8;
     }
     while let Some(&c) = b.get(i) {
-        if c == b'"' || c == b'\\' || c < 0x20 {
+        if c == b'"' || c == b'\\' || !(0x20..0x80).contains(&c) {
             break;
         }
         i += 1;
@@ -49,7 +51,7 @@ pub(super) const POW10: [f64; 23] = [
 
 /// How many ASCII digits start at `i`: 8 bytes at a time (SWAR: a byte is
 /// a digit when its high nibble is 3 and its low nibble is at most 9).
-#[inline]
+#[inline(always)]
 pub(super) fn digit_run(b: &[u8], from: usize) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     let mut i = from;
@@ -83,4 +85,19 @@ pub(super) fn digits(b: &[u8], i: &mut usize, mantissa: &mut u64) -> usize {
         *i += 1;
     }
     *i - from
+}
+
+/// The length of the UTF-8 character at `b[i]` (a byte of 0x80 or more),
+/// if it is a valid one.
+#[inline(never)]
+pub(super) fn utf8_char(b: &[u8], i: usize) -> Option<usize> {
+    let width = match b[i] {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    // The standard check rejects overlong forms and surrogates.
+    std::str::from_utf8(b.get(i..i + width)?).ok()?;
+    Some(width)
 }

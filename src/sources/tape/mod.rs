@@ -144,15 +144,15 @@ impl<'a> Tape<'a> {
     /// `fields`; absent fields are [`Cell::Undef`]). `None` when the line
     /// must be left to the full parser.
     pub fn read(&mut self, line: &'a [u8], fields: &Fields, slots: &mut [Cell<'a>]) -> Option<()> {
-        let text = std::str::from_utf8(line).ok()?;
         self.entries.clear();
         self.stack.clear();
         self.seen.clear();
         for s in slots.iter_mut() {
             *s = Cell::Undef;
         }
+        // No UTF-8 check of the whole line: outside strings any byte above
+        // 0x7F is a syntax error anyway, and strings check their own.
         let mut sc = Scanner {
-            text,
             b: line,
             i: 0,
             tape: self,

@@ -1,12 +1,11 @@
 //! The scanner behind [`super::Tape::read`]: a JSON value at a time, kept
 //! (as cells on the tape) or only validated.
 
-use super::bytes::{POW10, digit_run, digits, key_bit, plain_run};
+use super::bytes::{POW10, digit_run, digits, key_bit, plain_run, utf8_char};
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
 
 /// A position in a line, writing what it keeps to a tape.
 pub(super) struct Scanner<'a, 't> {
-    pub(super) text: &'a str,
     pub(super) b: &'a [u8],
     pub(super) i: usize,
     pub(super) tape: &'t mut Tape<'a>,
@@ -66,10 +65,29 @@ impl<'a> Scanner<'a, '_> {
         let start = self.i;
         self.i = plain_run(self.b, self.i);
         if *self.b.get(self.i)? != b'"' {
-            // An escape or a control character.
-            return None;
+            return self.string_rest(start);
         }
-        let s = self.text.get(start..self.i)?;
+        let bytes = &self.b[start..self.i];
+        self.i += 1;
+        // SAFETY: `plain_run` passed over these bytes, so each is ASCII
+        // (below 0x80), and ASCII is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    }
+
+    /// The rest of a string (from `start`) that holds more than plain
+    /// ASCII: multi-byte characters are checked one by one; an escape or a
+    /// control character leaves the line to the full parser.
+    #[inline(never)]
+    fn string_rest(&mut self, start: usize) -> Option<&'a str> {
+        loop {
+            match *self.b.get(self.i)? {
+                b'"' => break,
+                c if c >= 0x80 => self.i += utf8_char(self.b, self.i)?,
+                _ => return None,
+            }
+            self.i = plain_run(self.b, self.i);
+        }
+        let s = std::str::from_utf8(&self.b[start..self.i]).ok()?;
         self.i += 1;
         Some(s)
     }
@@ -102,6 +120,7 @@ impl<'a> Scanner<'a, '_> {
                         _ => return None,
                     }
                 }
+                c if c >= 0x80 => self.i += utf8_char(self.b, self.i)?,
                 // A control character.
                 _ => return None,
             }
@@ -174,7 +193,7 @@ impl<'a> Scanner<'a, '_> {
             }
             _ => {}
         }
-        let s = &self.text[start..i];
+        let s = std::str::from_utf8(&b[start..i]).ok()?;
         if decimals.is_some() || exponent {
             let x: f64 = s.parse().ok()?;
             x.is_finite().then_some(Cell::Float(x))
@@ -234,11 +253,15 @@ impl<'a> Scanner<'a, '_> {
         if self.open(b'{', b'}')? {
             return Some(Cell::Map(start, start));
         }
+        let mut bits = 0u64;
         loop {
             let key = self.string()?;
-            if self.tape.inner.contains(&key) {
+            // Most keys are told apart by the 64-bit filter, without comparing.
+            let bit = key_bit(key);
+            if bits & bit != 0 && self.tape.inner.contains(&key) {
                 return None;
             }
+            bits |= bit;
             self.tape.inner.push(key);
             self.ws();
             self.eat(b':')?;
