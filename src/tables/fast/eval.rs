@@ -156,9 +156,51 @@ pub enum Pred {
     All(Vec<Pred>),
     Any(Vec<Pred>),
     Not(Box<Pred>),
-    Test(FNode, Test, bool),
+    Test(Operand, Test, bool),
+    /// `x op constant`, the constant a number (the common filter `m.ratio
+    /// > 0`): compared in place.
+    CompareNum(Cmp, Operand, Num),
     Compare(Cmp, FNode, FNode),
     Value(FNode),
+}
+
+/// An operand of a predicate's leaf: a field or an exploded entry's
+/// attribute read without going through [`FNode`]'s dispatch.
+#[derive(Debug, Clone)]
+pub enum Operand {
+    Var(usize),
+    AttrSlot(usize, usize),
+    Node(FNode),
+}
+
+impl Operand {
+    fn of(node: FNode) -> Operand {
+        match node {
+            FNode::Var(i) => Operand::Var(i),
+            FNode::AttrSlot(b, k) => Operand::AttrSlot(b, k),
+            n => Operand::Node(n),
+        }
+    }
+
+    /// As [`FNode::operand`].
+    #[inline(always)]
+    fn get<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
+        match self {
+            Operand::Var(i) => defined(slots[*i]),
+            Operand::AttrSlot(base, k) => match slots[*base] {
+                Cell::Map(..) => Ok(slots[*k]),
+                _ => Err(Fallback),
+            },
+            Operand::Node(n) => n.eval(tape, slots),
+        }
+    }
+}
+
+/// A numeric literal.
+#[derive(Debug, Clone, Copy)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
 }
 
 impl Pred {
@@ -168,8 +210,12 @@ impl Pred {
             FNode::All(items) => Pred::All(items.into_iter().map(Pred::of).collect()),
             FNode::Any(items) => Pred::Any(items.into_iter().map(Pred::of).collect()),
             FNode::Not(x) => Pred::Not(Box::new(Pred::of(*x))),
-            FNode::Test(x, t, negate) => Pred::Test(*x, t, negate),
-            FNode::Compare(op, a, b) => Pred::Compare(op, *a, *b),
+            FNode::Test(x, t, negate) => Pred::Test(Operand::of(*x), t, negate),
+            FNode::Compare(op, a, b) => match *b {
+                FNode::Const(Lit::Int(i)) => Pred::CompareNum(op, Operand::of(*a), Num::Int(i)),
+                FNode::Const(Lit::Float(x)) => Pred::CompareNum(op, Operand::of(*a), Num::Float(x)),
+                b => Pred::Compare(op, *a, b),
+            },
             n => Pred::Value(n),
         }
     }
@@ -194,21 +240,25 @@ impl Pred {
                 Ok(false)
             }
             Pred::Not(p) => Ok(!p.test(tape, slots)?),
-            Pred::Test(x, t, negate) => Ok(test(x.operand(tape, slots)?, *t) != *negate),
-            Pred::Compare(op, a, b) => Ok(is_true(compare(
-                *op,
-                a.operand(tape, slots)?,
-                b.operand(tape, slots)?,
-            )?)),
             Pred::Value(n) => Ok(is_true(n.eval(tape, slots)?)),
+            _ => self.test_leaf(tape, slots),
         }
     }
 
-    /// [`Pred::test`] with tests and comparisons done in place.
+    /// [`Pred::test`] with the common leaves done in place; this is kept
+    /// small (the rest is out of line) so that a filter's call is cheap.
     #[inline(always)]
     fn test_leaf<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
         match self {
-            Pred::Test(x, t, negate) => Ok(test(x.operand(tape, slots)?, *t) != *negate),
+            Pred::Test(x, t, negate) => Ok(test(x.get(tape, slots)?, *t) != *negate),
+            Pred::CompareNum(op, x, n) => compare_num(*op, x.get(tape, slots)?, *n),
+            _ => self.test_rare(tape, slots),
+        }
+    }
+
+    #[inline(never)]
+    fn test_rare<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
+        match self {
             Pred::Compare(op, a, b) => Ok(is_true(compare(
                 *op,
                 a.operand(tape, slots)?,
@@ -217,6 +267,36 @@ impl Pred {
             _ => self.test(tape, slots),
         }
     }
+}
+
+/// `l op n`, as [`compare`] gives it: integers as integers, else as floats
+/// (cells and literals hold no NaN, so the float comparison is total).
+#[inline(always)]
+fn compare_num(op: Cmp, l: Cell, n: Num) -> Result<bool, Fallback> {
+    let (a, b) = match (l, n) {
+        (Cell::Int(a), Num::Int(b)) => return Ok(op.holds(a.cmp(&b))),
+        (Cell::Int(a), Num::Float(b)) => (a as f64, b),
+        (Cell::Float(a), Num::Int(b)) => (a, b as f64),
+        (Cell::Float(a), Num::Float(b)) => (a, b),
+        _ => return compare_num_other(op, l, n),
+    };
+    Ok(match op {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+    })
+}
+
+#[inline(never)]
+fn compare_num_other(op: Cmp, l: Cell, n: Num) -> Result<bool, Fallback> {
+    let r = match n {
+        Num::Int(i) => Cell::Int(i),
+        Num::Float(x) => Cell::Float(x),
+    };
+    Ok(is_true(compare_other(op, l, r)?))
 }
 
 /// `v is t`.
@@ -607,6 +687,16 @@ mod tests {
         "m.ratio.deeper",
         "zero == 0",
         "-zero",
+        "x > 1",
+        "n_items >= 2.5",
+        "n_items != 3",
+        "x == 1.5",
+        "s > 0",
+        "z < 1",
+        "b > 0",
+        "e > 0",
+        "missing <= 1",
+        "m > 0",
     ];
 
     #[test]
