@@ -101,3 +101,64 @@ pub(super) fn utf8_char(b: &[u8], i: usize) -> Option<usize> {
     std::str::from_utf8(b.get(i..i + width)?).ok()?;
     Some(width)
 }
+
+/// Per byte of `w`: the high bit set where the byte is not an ASCII digit.
+#[inline(always)]
+fn non_digits(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    let not_digit =
+        ((w & (0xF0 * LO)) ^ (0x30 * LO)) | (((w & (0x0F * LO)) + 0x06 * LO) & (0x10 * LO));
+    (((not_digit & (0x7F * LO)) + 0x7F * LO) | not_digit) & (0x80 * LO)
+}
+
+/// The value of the first `n` (1 to 7) ASCII digits of `w` (a little-endian
+/// word: the first digit in the lowest byte). The digits are moved to the
+/// top and '0's put below them, then reduced by Lemire's SWAR steps
+/// (pairs, quads, halves).
+#[inline(always)]
+fn leading_digits(w: u64, n: usize) -> u64 {
+    let w = (w << (8 * (8 - n))) | (0x3030_3030_3030_3030 >> (8 * n));
+    let v = w.wrapping_sub(0x3030_3030_3030_3030);
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    const MASK: u64 = 0x0000_00FF_0000_00FF;
+    const MUL1: u64 = 100 + (1_000_000 << 32);
+    const MUL2: u64 = 1 + (10_000 << 32);
+    (((v & MASK).wrapping_mul(MUL1)).wrapping_add(((v >> 16) & MASK).wrapping_mul(MUL2)) >> 32)
+        & 0xFFFF_FFFF
+}
+
+/// A short unsigned decimal at `i`, the common case of a logged number:
+/// 1 to 7 integer digits, optionally a `.` and 1 to 7 fraction digits, no
+/// exponent, no leading zero before more digits. Returns the digits as an
+/// integer, the number of fraction digits (`None`: no `.`) and the end.
+/// `None` for anything else (or fewer than 8 bytes left to load), which
+/// the caller reads digit by digit.
+#[inline(always)]
+pub(super) fn short_decimal(b: &[u8], i: usize) -> Option<(u64, Option<usize>, usize)> {
+    let w = u64::from_le_bytes(b.get(i..i + 8)?.try_into().expect("8 bytes"));
+    let p1 = (non_digits(w).trailing_zeros() / 8) as usize;
+    if p1 == 0 || p1 == 8 || (p1 > 1 && w & 0xFF == u64::from(b'0')) {
+        return None;
+    }
+    let int = leading_digits(w, p1);
+    let at = i + p1;
+    match b.get(at) {
+        Some(b'.') => {
+            let w2 = u64::from_le_bytes(b.get(at + 1..at + 9)?.try_into().expect("8 bytes"));
+            let p2 = (non_digits(w2).trailing_zeros() / 8) as usize;
+            if p2 == 0 || p2 == 8 {
+                return None;
+            }
+            let end = at + 1 + p2;
+            if matches!(b[end], b'e' | b'E') {
+                return None;
+            }
+            Some((int * POW10_INT[p2] + leading_digits(w2, p2), Some(p2), end))
+        }
+        Some(b'e' | b'E') => None,
+        _ => Some((int, None, at)),
+    }
+}
+
+/// 10^k for k < 8.
+const POW10_INT: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];

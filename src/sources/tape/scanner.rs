@@ -1,7 +1,7 @@
 //! The scanner behind [`super::Tape::read`]: a JSON value at a time, kept
 //! (as cells on the tape) or only validated.
 
-use super::bytes::{POW10, digit_run, digits, key_bit, plain_run, utf8_char};
+use super::bytes::{POW10, digit_run, digits, key_bit, plain_run, short_decimal, utf8_char};
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
 
 /// A position in a line, writing what it keeps to a tape.
@@ -142,6 +142,20 @@ impl<'a> Scanner<'a, '_> {
         let mut i = start;
         let neg = b.get(i) == Some(&b'-');
         i += neg as usize;
+        let sign = if neg { -1.0 } else { 1.0 };
+        // Most logged numbers are short: their digits are read 8 at a time,
+        // to the same cell as below.
+        match short_decimal(b, i) {
+            Some((m, Some(k), end)) => {
+                self.i = end;
+                return Some(Cell::Float(sign * (m as f64 / POW10[k])));
+            }
+            Some((m, None, end)) if !(neg && m == 0) => {
+                self.i = end;
+                return Some(Cell::Int(if neg { -(m as i64) } else { m as i64 }));
+            }
+            _ => {}
+        }
         let mut mantissa = 0u64;
         let mut count = 0usize;
         match b.get(i)? {
@@ -178,7 +192,6 @@ impl<'a> Scanner<'a, '_> {
             exponent = true;
         }
         self.i = i;
-        let sign = if neg { -1.0 } else { 1.0 };
         match (decimals, exponent) {
             (Some(k), false) if count <= 15 && k <= 22 => {
                 return Some(Cell::Float(sign * (mantissa as f64 / POW10[k])));
@@ -272,10 +285,7 @@ impl<'a> Scanner<'a, '_> {
                 .find(|(n, _)| n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key)
             {
                 Some((_, id)) => {
-                    if matches!(self.peek()?, b'{' | b'[') {
-                        return None;
-                    }
-                    let cell = self.value(depth + 1, None, false)?;
+                    let cell = self.scalar()?;
                     self.tape.entries.push(Entry { key, id: *id, cell });
                 }
                 None => self.skip(depth + 1)?,
@@ -283,6 +293,19 @@ impl<'a> Scanner<'a, '_> {
             if self.next(b'}')? {
                 return Some(Cell::Map(start, self.tape.entries.len() as u32));
             }
+        }
+    }
+
+    /// A scalar value (`None` for a map or a list too).
+    #[inline(always)]
+    fn scalar(&mut self) -> Option<Cell<'a>> {
+        match self.peek()? {
+            b'"' => self.string().map(Cell::Str),
+            b't' => self.literal(b"true").map(|_| Cell::Bool(true)),
+            b'f' => self.literal(b"false").map(|_| Cell::Bool(false)),
+            b'n' => self.literal(b"null").map(|_| Cell::Null),
+            b'{' | b'[' => None,
+            _ => self.number(true),
         }
     }
 

@@ -219,18 +219,29 @@ fn plain_runs_stop_where_a_byte_loop_stops() {
     }
 }
 
-/// A number as the tape reads it, or `None` when it leaves it.
+/// A number as the tape reads it, or `None` when it leaves it; at the end
+/// of the line and with bytes after it (both ways of reading the digits),
+/// which must agree.
 fn read_number(s: &str) -> Option<Cell<'_>> {
     let f = Fields::new(vec![("x".into(), Keep::Whole)], Vec::new());
-    let line = format!("{{\"x\": {s}}}");
-    let mut tape = Tape::default();
-    let mut slots = [Cell::Undef];
-    tape.read(line.as_bytes(), &f, &mut slots)?;
-    Some(match slots[0] {
-        Cell::Int(i) => Cell::Int(i),
-        Cell::Float(x) => Cell::Float(x),
-        other => panic!("{s}: {other:?}"),
-    })
+    let mut cells = Vec::new();
+    for line in [
+        format!("{{\"x\": {s}}}"),
+        format!("{{\"x\": {s}, \"padding\": 12345678}}"),
+    ] {
+        let mut tape = Tape::default();
+        let mut slots = [Cell::Undef];
+        cells.push(
+            tape.read(line.as_bytes(), &f, &mut slots)
+                .map(|()| match slots[0] {
+                    Cell::Int(i) => Cell::Int(i),
+                    Cell::Float(x) => Cell::Float(x),
+                    other => panic!("{s}: {other:?}"),
+                }),
+        );
+    }
+    assert_eq!(format!("{:?}", cells[0]), format!("{:?}", cells[1]), "{s}");
+    cells[0]
 }
 
 #[test]
