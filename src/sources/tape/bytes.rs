@@ -162,3 +162,26 @@ pub(super) fn short_decimal(b: &[u8], i: usize) -> Option<(u64, Option<usize>, u
 
 /// 10^k for k < 8.
 const POW10_INT: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// Whether `b[i..]` starts with `word` (of at least 2 bytes): words of up
+/// to 16 bytes by two overlapping loads, not a call.
+#[inline(always)]
+pub(super) fn same(b: &[u8], i: usize, word: &[u8]) -> bool {
+    let n = word.len();
+    let Some(s) = b.get(i..i + n) else {
+        return false;
+    };
+    let load8 =
+        |x: &[u8], at: usize| u64::from_le_bytes(x[at..at + 8].try_into().expect("8 bytes"));
+    let load2 =
+        |x: &[u8], at: usize| u16::from_le_bytes(x[at..at + 2].try_into().expect("2 bytes"));
+    match n {
+        8..=16 => load8(s, 0) == load8(word, 0) && load8(s, n - 8) == load8(word, n - 8),
+        2..=7 => {
+            // Overlapping 2-byte loads cover 2 to 7 bytes.
+            (0..n - 1).step_by(2).all(|k| load2(s, k) == load2(word, k))
+                && load2(s, n - 2) == load2(word, n - 2)
+        }
+        _ => s == word,
+    }
+}

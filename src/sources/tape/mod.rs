@@ -12,11 +12,13 @@
 
 mod bytes;
 mod scanner;
+mod shape;
 #[cfg(test)]
 mod tests;
 
 use bytes::key_bit;
 use scanner::Scanner;
+use shape::Shape;
 
 /// A cell read from a line: scalars by value, strings borrowed, maps and
 /// lists as ranges of [`Tape::entries`].
@@ -134,6 +136,10 @@ pub struct Tape<'a> {
     seen: Vec<&'a str>,
     /// The keys of the kept map being read (for the repeat check).
     inner: Vec<&'a str>,
+    /// The keys of the last line, with their slots.
+    line_shape: Shape,
+    /// The keys of the last kept map, with their ids.
+    map_shape: Shape,
 }
 
 /// serde_json refuses nesting deeper than 128; leave such lines to it.
@@ -157,26 +163,55 @@ impl<'a> Tape<'a> {
             i: 0,
             tape: self,
         };
-        let mut seen_bits = 0u64;
+        sc.tape.line_shape.own(fields as *const Fields as usize);
         sc.ws();
         if !sc.open(b'{', b'}')? {
+            // As in `Scanner::kept_map`: keys in the last line's order are
+            // recognised by one comparison each.
+            let (mut matched, mut on_shape, mut seen_bits) = (0, true, 0u64);
             loop {
-                let key = sc.string()?;
-                // A repeated key: most keys are told apart by a 64-bit
-                // filter on length and end bytes, without comparing.
-                let bit = key_bit(key);
-                if seen_bits & bit != 0 && sc.tape.seen.contains(&key) {
-                    return None;
-                }
-                seen_bits |= bit;
-                sc.tape.seen.push(key);
+                let at = sc.i;
+                let hit = match on_shape {
+                    true => sc.tape.line_shape.at(matched, sc.b, at),
+                    false => None,
+                };
+                let slot = match hit {
+                    Some((written, len, slot)) => {
+                        sc.i += written;
+                        matched += 1;
+                        // SAFETY: the bytes equal the shape's key, read as a `str`.
+                        let key =
+                            unsafe { std::str::from_utf8_unchecked(&line[at + 1..at + 1 + len]) };
+                        sc.tape.seen.push(key);
+                        slot
+                    }
+                    None => {
+                        if on_shape {
+                            on_shape = false;
+                            seen_bits = sc.tape.seen.iter().fold(0, |b, k| b | key_bit(k));
+                            sc.tape.line_shape.truncate(matched);
+                        }
+                        let key = sc.string()?;
+                        // A repeated key: most keys are told apart by a 64-bit
+                        // filter on length and end bytes, without comparing.
+                        let bit = key_bit(key);
+                        if seen_bits & bit != 0 && sc.tape.seen.contains(&key) {
+                            return None;
+                        }
+                        seen_bits |= bit;
+                        sc.tape.seen.push(key);
+                        sc.ws();
+                        sc.eat(b':')?;
+                        let slot = fields.slot(key).map_or(NO_ID, |k| k as u32);
+                        sc.tape.line_shape.push(&line[at..sc.i], key.len(), slot);
+                        slot
+                    }
+                };
                 sc.ws();
-                sc.eat(b':')?;
-                sc.ws();
-                let at = fields.slot(key);
-                match at {
-                    None => sc.skip(0)?,
-                    Some(k) => {
+                match slot {
+                    NO_ID => sc.skip(0)?,
+                    k => {
+                        let k = k as usize;
                         slots[k] = match &fields.fields[k].1 {
                             Keep::Whole => sc.value(0, None, false)?,
                             Keep::Entries(keys) => sc.value(0, Some(keys), true)?,

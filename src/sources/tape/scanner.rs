@@ -2,6 +2,8 @@
 //! (as cells on the tape) or only validated.
 
 use super::bytes::{POW10, digit_run, digits, key_bit, plain_run, short_decimal, utf8_char};
+#[cfg(doc)]
+use super::shape::Shape;
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
 
 /// A position in a line, writing what it keeps to a tape.
@@ -256,39 +258,71 @@ impl<'a> Scanner<'a, '_> {
     /// A map (at its `{`) of which only `keys` are kept, each a scalar (a
     /// kept key holding a map or list leaves the line to the full parser):
     /// the kept entries go straight to the tape, every key is checked for
-    /// repeats.
+    /// repeats. While the keys match the last map's ([`Shape`]), each is
+    /// recognised by one comparison, and needs no repeat check (a shape's
+    /// keys are distinct).
     pub(super) fn kept_map(&mut self, depth: usize, keys: &[(String, u32)]) -> Option<Cell<'a>> {
         if depth > MAX_DEPTH {
             return None;
         }
         let start = self.tape.entries.len() as u32;
-        self.tape.inner.clear();
         if self.open(b'{', b'}')? {
             return Some(Cell::Map(start, start));
         }
-        let mut bits = 0u64;
+        self.tape.map_shape.own(keys.as_ptr() as usize);
+        self.tape.inner.clear();
+        let (mut matched, mut on_shape, mut bits) = (0, true, 0u64);
         loop {
-            let key = self.string()?;
-            // Most keys are told apart by the 64-bit filter, without comparing.
-            let bit = key_bit(key);
-            if bits & bit != 0 && self.tape.inner.contains(&key) {
-                return None;
-            }
-            bits |= bit;
-            self.tape.inner.push(key);
-            self.ws();
-            self.eat(b':')?;
-            self.ws();
-            let kb = key.as_bytes();
-            match keys
-                .iter()
-                .find(|(n, _)| n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key)
-            {
-                Some((_, id)) => {
-                    let cell = self.scalar()?;
-                    self.tape.entries.push(Entry { key, id: *id, cell });
+            let at = self.i;
+            let hit = match on_shape {
+                true => self.tape.map_shape.at(matched, self.b, at),
+                false => None,
+            };
+            let (key, id) = match hit {
+                Some((written, len, id)) => {
+                    self.i += written;
+                    matched += 1;
+                    // SAFETY: the bytes equal the shape's key, read as a `str`.
+                    let key =
+                        unsafe { std::str::from_utf8_unchecked(&self.b[at + 1..at + 1 + len]) };
+                    self.tape.inner.push(key);
+                    (key, id)
                 }
-                None => self.skip(depth + 1)?,
+                None => {
+                    if on_shape {
+                        // The keys so far (distinct) join the repeat check,
+                        // and this map becomes the shape.
+                        on_shape = false;
+                        bits = self.tape.inner.iter().fold(0, |b, k| b | key_bit(k));
+                        self.tape.map_shape.truncate(matched);
+                    }
+                    let key = self.string()?;
+                    // Most keys are told apart by the 64-bit filter, without comparing.
+                    let bit = key_bit(key);
+                    if bits & bit != 0 && self.tape.inner.contains(&key) {
+                        return None;
+                    }
+                    bits |= bit;
+                    self.tape.inner.push(key);
+                    self.ws();
+                    self.eat(b':')?;
+                    let kb = key.as_bytes();
+                    let id = keys
+                        .iter()
+                        .find(|(n, _)| {
+                            n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key
+                        })
+                        .map_or(NO_ID, |(_, id)| *id);
+                    self.tape.map_shape.push(&self.b[at..self.i], key.len(), id);
+                    (key, id)
+                }
+            };
+            self.ws();
+            if id == NO_ID {
+                self.skip(depth + 1)?;
+            } else {
+                let cell = self.scalar()?;
+                self.tape.entries.push(Entry { key, id, cell });
             }
             if self.next(b'}')? {
                 return Some(Cell::Map(start, self.tape.entries.len() as u32));

@@ -143,6 +143,79 @@ fn digit_runs_stop_where_a_byte_loop_stops() {
     }
 }
 
+/// A tape reading line after line remembers the keys of the last map (its
+/// shape) and matches the next map's keys against them: that must never
+/// change what a line reads as, whatever the next line's keys.
+#[test]
+fn remembered_key_order_never_changes_a_read() {
+    let (f, _) = fields();
+    let maps = [
+        r#"{"ratio": 1.5, "compressed_bytes": 2, "decompress_MBps": 3.25}"#,
+        r#"{"ratio": 1.5, "compressed_bytes": 2, "ratio": 3}"#,
+        r#"{"ratio": 1.5, "compressed_bytes": 2, "decompress_MBps": 3.25, "ratio": 4}"#,
+        r#"{"ratio": 1.5}"#,
+        r#"{"ratio": 1.5, "ratio": 1.5}"#,
+        r#"{"decompress_MBps": 7, "ratio": 1.5, "compressed_bytes": 2}"#,
+        r#"{"ratio": 1.5, "compressed_bytes": 2, "decompress_MBps": 3.25, "x": 1, "x": 2}"#,
+        r#"{"ratio" : 1.5 , "compressed_bytes":2,"decompress_MBps":3.25}"#,
+        r#"{"ratios": 1, "ratio": 2}"#,
+        r#"{"rati": 1, "ratio": 2, "ratio\u0000": 3}"#,
+        r#"{"error": "no", "ratio": null}"#,
+        r#"{"ratio": {"deep": 1}}"#,
+        r#"{"compressed_bytes": 2, "decompress_MBps": 3.25, "compressed_bytes": 5}"#,
+        r#"{"é": 1, "ratio": 2}"#,
+        r#"{"é": 1, "é": 2}"#,
+        r#"{}"#,
+    ];
+    let mut lines = Vec::new();
+    for a in maps {
+        for b in maps {
+            lines.push(format!(
+                r#"{{"methods": {{"m1": {a}, "m2": {b}, "m3": {a}}}}}"#
+            ));
+            lines.push(format!(r#"{{"methods": {{"m1": {b}}}, "_kind": "k"}}"#));
+        }
+    }
+    // Top-level keys in changing orders, repeated after a matched prefix,
+    // spaced differently.
+    for top in [
+        r#"{"_kind": "k", "input_bytes": 3, "methods": {}}"#,
+        r#"{"_kind": "k", "input_bytes": 3, "methods": {}, "_kind": "j"}"#,
+        r#"{"_kind": "k", "input_bytes": 3}"#,
+        r#"{"_kind" : "k", "input_bytes": 3, "methods": {}}"#,
+        r#"{"input_bytes": 3, "_kind": "k", "methods": {}}"#,
+        r#"{"_kind": "k", "input_bytes": 3, "methods": {}, "extra": [1], "extra": 2}"#,
+        r#"{"_kind": "k", "input_bytes": 3, "methods": {}, "input_bytes": 4}"#,
+        r#"{"_kinds": "k", "_kind": 1}"#,
+        r#"{}"#,
+    ] {
+        for _ in 0..2 {
+            lines.push(top.to_string());
+            lines.push(lines[7].clone());
+        }
+    }
+    fn read<'a>(tape: &mut Tape<'a>, f: &Fields, line: &'a str) -> Option<String> {
+        let mut slots = vec![Cell::Undef; f.fields.len()];
+        tape.read(line.as_bytes(), f, &mut slots)?;
+        Some(
+            slots
+                .iter()
+                .map(|c| format!("{:?}", tape.to_value(*c)))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        )
+    }
+    // One tape reads every line (and may remember); a fresh one forgets.
+    let mut tape = Tape::default();
+    let mut checked = 0;
+    for line in &lines {
+        let fresh = read(&mut Tape::default(), &f, line);
+        assert_eq!(read(&mut tape, &f, line), fresh, "{line}");
+        checked += fresh.is_some() as usize;
+    }
+    assert!(checked > 100, "most lines are read ({checked})");
+}
+
 /// The line is not checked as UTF-8 as a whole: each string checks its own
 /// multi-byte characters, kept or skipped, key or value.
 #[test]
