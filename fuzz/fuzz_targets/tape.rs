@@ -1,7 +1,8 @@
 //! The fast line reader (`sources::tape`) against the full parser: any
-//! bytes as one JSONL line. The tape never panics; wherever it reads a line
-//! (rather than leaving it to the full parser), the full projected parser
-//! reads it too and builds the same value for every field.
+//! bytes as JSONL lines, read in order by one tape (which remembers the
+//! last line's and map's keys). The tape never panics; wherever it reads a
+//! line (rather than leaving it to the full parser), the full projected
+//! parser reads it too and builds the same value for every field.
 #![no_main]
 
 use artifact::sources::json::{Projection, parse_projected};
@@ -26,22 +27,24 @@ fuzz_target!(|data: &[u8]| {
         Some(keys.iter().map(|(k, _)| k.clone()).collect()),
     );
     let mut tape = Tape::default();
-    let mut slots = [Cell::Undef; 3];
-    if tape.read(data, &fields, &mut slots).is_none() {
-        return;
-    }
-    let full = parse_projected(data, &p)
-        .unwrap_or_else(|e| panic!("the tape read a line the full parser refuses: {e:?}"));
-    let rec = artifact::value::as_record(&full).expect("an object");
-    for ((name, _), cell) in fields.fields.iter().zip(slots) {
-        let want = rec
-            .get(name)
-            .cloned()
-            .unwrap_or(artifact::value::Value::UNDEFINED);
-        assert_eq!(
-            format!("{:?}", tape.to_value(cell)),
-            format!("{want:?}"),
-            "field {name}"
-        );
+    for line in data.split(|&b| b == b'\n') {
+        let mut slots = [Cell::Undef; 3];
+        if tape.read(line, &fields, &mut slots).is_none() {
+            continue;
+        }
+        let full = parse_projected(line, &p)
+            .unwrap_or_else(|e| panic!("the tape read a line the full parser refuses: {e:?}"));
+        let rec = artifact::value::as_record(&full).expect("an object");
+        for ((name, _), cell) in fields.fields.iter().zip(slots) {
+            let want = rec
+                .get(name)
+                .cloned()
+                .unwrap_or(artifact::value::Value::UNDEFINED);
+            assert_eq!(
+                format!("{:?}", tape.to_value(cell)),
+                format!("{want:?}"),
+                "field {name}"
+            );
+        }
     }
 });
