@@ -407,34 +407,34 @@ impl Acc<'_, '_> {
             return Ok(());
         }
         let input = self.agg.input(globals, row)?;
-        self.add(input);
+        self.add(&input);
         Ok(())
     }
 
     /// Adds what one row gives (see [`Input`]); whether it kept a value
     /// in memory (for the group step's budget).
-    pub fn add(&mut self, input: Input) -> bool {
+    pub fn add(&mut self, input: &Input) -> bool {
         self.rows += 1;
         let op = self.agg.op;
         match (&mut self.state, input) {
-            (State::CountOf(n), Input::Present(yes)) => *n += yes as i64,
+            (State::CountOf(n), Input::Present(yes)) => *n += *yes as i64,
             (State::Sum { int, float }, Input::Int(i)) => match float.as_mut() {
-                Some(f) => *f += i as f64,
-                None => match int.checked_add(i) {
+                Some(f) => *f += *i as f64,
+                None => match int.checked_add(*i) {
                     Some(t) => *int = t,
-                    None => *float = Some(*int as f64 + i as f64),
+                    None => *float = Some(*int as f64 + *i as f64),
                 },
             },
             (State::Sum { int, float }, Input::Num(x)) => match float.as_mut() {
-                Some(f) => *f += x,
-                None => *float = Some(*int as f64 + x),
+                Some(f) => *f += *x,
+                None => *float = Some(*int as f64 + *x),
             },
             (State::Weighted { sxw, sw }, Input::Weighted(x, w)) => {
                 *sxw += x * w;
                 *sw += w;
             }
             (State::Values(vals), Input::Num(x)) => {
-                vals.push(x);
+                vals.push(*x);
                 return true;
             }
             (State::Pick(best), Input::Value(v)) => {
@@ -444,13 +444,13 @@ impl Acc<'_, '_> {
                     (op, Some(b)) => {
                         let (x, y) = (
                             as_number(b).unwrap_or(f64::NAN),
-                            as_number(&v).unwrap_or(f64::NAN),
+                            as_number(v).unwrap_or(f64::NAN),
                         );
                         (op == Op::Min && y < x) || (op == Op::Max && y > x)
                     }
                 };
                 if replace {
-                    *best = Some(v);
+                    *best = Some(v.clone());
                 }
             }
             _ => {}

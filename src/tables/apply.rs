@@ -298,20 +298,20 @@ impl<'a, 's> Grouper<'a, 's> {
         }
     }
 
-    /// Adds what one row gives each aggregate (in order) to group `index`.
-    pub fn add(
-        &mut self,
-        index: usize,
-        inputs: impl Iterator<Item = super::aggregate::Input>,
-    ) -> Result<()> {
+    /// Adds what one row gives each aggregate (`inputs`, in order) to group
+    /// `index`. The memory budget is not checked: call [`Grouper::spill_if_full`]
+    /// after a batch.
+    #[inline]
+    pub fn add(&mut self, index: usize, inputs: &[super::aggregate::Input]) {
         let (_, accs) = &mut self.groups[index];
         for (acc, input) in accs.iter_mut().zip(inputs) {
             self.buffered += acc.add(input) as usize;
         }
-        self.spill_if_full()
     }
 
-    fn spill_if_full(&mut self) -> Result<()> {
+    /// Spills every group's values to temporary files when they hold more
+    /// than the budget.
+    pub fn spill_if_full(&mut self) -> Result<()> {
         if self.buffered > GROUP_VALUE_BUDGET {
             for (_, accs) in self.groups.values_mut() {
                 for acc in accs {

@@ -279,7 +279,7 @@ impl<'s> Catalog<'s> {
                     drops.entry(k).or_default().merge(v);
                 }
                 let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
-                let mut inputs = out.inputs.drain(..);
+                let mut inputs = out.inputs.chunks_exact(per_item.max(1));
                 for item in out.items.drain(..) {
                     let r = match (item, grouper.as_mut()) {
                         (fast::Item::Row(r), Some(gr)) => gr.push(g, r),
@@ -291,7 +291,11 @@ impl<'s> Catalog<'s> {
                             let k = k as usize;
                             let index = *global[k]
                                 .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
-                            gr.add(index, inputs.by_ref().take(per_item))
+                            match per_item {
+                                0 => gr.add(index, &[]),
+                                _ => gr.add(index, inputs.next().unwrap_or_default()),
+                            }
+                            Ok(())
                         }
                         (fast::Item::Fast(_), None) => unreachable!("fast items need a group step"),
                     };
@@ -300,7 +304,13 @@ impl<'s> Catalog<'s> {
                         step_context(prefix, e)
                     })?;
                 }
-                drop(inputs);
+                if let Some(gr) = grouper.as_mut() {
+                    gr.spill_if_full().map_err(|e| {
+                        step_failed.set(true);
+                        step_context(prefix, e)
+                    })?;
+                }
+                out.inputs.clear();
                 out.keys.clear();
                 if let Ok(mut s) = spare.lock()
                     && s.len() < 8
