@@ -209,7 +209,7 @@ impl<'s> Catalog<'s> {
             step_context: &(dyn Fn(usize, Error) -> Error + Sync),
         ) -> Result<()> {
             let Some(step) = steps.get(i) else {
-                out.items.push(fast::Item::Row(row));
+                out.items.push(fast::Item::Row(Box::new(row)));
                 return Ok(());
             };
             let mut next = Vec::new();
@@ -282,9 +282,9 @@ impl<'s> Catalog<'s> {
                 let mut inputs = out.inputs.chunks_exact(per_item.max(1));
                 for item in out.items.drain(..) {
                     let r = match (item, grouper.as_mut()) {
-                        (fast::Item::Row(r), Some(gr)) => gr.push(g, r),
+                        (fast::Item::Row(r), Some(gr)) => gr.push(g, *r),
                         (fast::Item::Row(r), None) => {
-                            kept.push(r);
+                            kept.push(*r);
                             Ok(())
                         }
                         (fast::Item::Fast(k), Some(gr)) => {

@@ -50,8 +50,9 @@ pub struct Out {
 /// One row reaching the group step.
 #[derive(Debug)]
 pub enum Item {
-    /// A row of the generic path.
-    Row(Row),
+    /// A row of the generic path (boxed: the common item, `Fast`, stays
+    /// two words).
+    Row(Box<Row>),
     /// A fast row: the index of its key in [`Out::keys`].
     Fast(u32),
 }
