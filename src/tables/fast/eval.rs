@@ -53,7 +53,8 @@ pub enum FNode {
     Arith(Arith, Box<FNode>, Box<FNode>),
     Neg(Box<FNode>),
     Test(Box<FNode>, Test, bool),
-    If(Box<FNode>, Box<FNode>, Option<Box<FNode>>),
+    /// `b if a else c`: the condition read for its truth only.
+    If(Box<Pred>, Box<FNode>, Option<Box<FNode>>),
     Call(Func, Vec<FNode>),
 }
 
@@ -130,7 +131,7 @@ impl FNode {
             Node::Neg(x) => FNode::Neg(c(x)?),
             Node::Test(x, t, negate) => FNode::Test(c(x)?, *t, *negate),
             Node::If(a, b, o) => FNode::If(
-                c(a)?,
+                Box::new(Pred::of(*c(a)?)),
                 c(b)?,
                 match o {
                     Some(o) => Some(c(o)?),
@@ -160,6 +161,12 @@ pub enum Pred {
     /// `x op constant`, the constant a number (the common filter `m.ratio
     /// > 0`): compared in place.
     CompareNum(Cmp, Operand, Num),
+    /// `x == 'text'` (or `!=` when the flag is set), when `x` is a string;
+    /// anything else as [`Pred::Compare`] does.
+    EqStr(Operand, Box<str>, bool, Box<Pred>),
+    /// `x in ['a', 'b', ...]` (or `not in` when the flag is set): strings
+    /// only in the list.
+    InStrs(Operand, Box<[Box<str>]>, bool),
     Compare(Cmp, FNode, FNode),
     Value(FNode),
 }
@@ -214,8 +221,25 @@ impl Pred {
             FNode::Compare(op, a, b) => match *b {
                 FNode::Const(Lit::Int(i)) => Pred::CompareNum(op, Operand::of(*a), Num::Int(i)),
                 FNode::Const(Lit::Float(x)) => Pred::CompareNum(op, Operand::of(*a), Num::Float(x)),
+                FNode::Const(Lit::Str(t)) if matches!(op, Cmp::Eq | Cmp::Ne) => {
+                    let general =
+                        Pred::Compare(op, (*a).clone(), FNode::Const(Lit::Str(t.clone())));
+                    Pred::EqStr(Operand::of(*a), t, op == Cmp::Ne, Box::new(general))
+                }
                 b => Pred::Compare(op, *a, b),
             },
+            FNode::In(a, items, negate)
+                if items.iter().all(|i| matches!(i, FNode::Const(Lit::Str(_)))) =>
+            {
+                let strs = items
+                    .into_iter()
+                    .filter_map(|i| match i {
+                        FNode::Const(Lit::Str(t)) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                Pred::InStrs(Operand::of(*a), strs, negate)
+            }
             n => Pred::Value(n),
         }
     }
@@ -259,6 +283,17 @@ impl Pred {
     #[inline(never)]
     fn test_rare<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
         match self {
+            Pred::EqStr(x, text, negate, general) => match x.get(tape, slots)? {
+                Cell::Str(s) => Ok((s == &**text) != *negate),
+                _ => general.test(tape, slots),
+            },
+            // As `FNode::In`: a string needle is looked for; a number is in
+            // no list of strings; anything else is the generic path's.
+            Pred::InStrs(x, items, negate) => match x.get(tape, slots)? {
+                Cell::Str(s) => Ok(items.iter().any(|t| s == &**t) != *negate),
+                Cell::Int(_) | Cell::Float(_) => Ok(*negate),
+                _ => Err(Fallback),
+            },
             Pred::Compare(op, a, b) => Ok(is_true(compare(
                 *op,
                 a.operand(tape, slots)?,
@@ -522,7 +557,7 @@ impl FNode {
                 }
             }
             FNode::If(cond, then, other) => {
-                if is_true(ev(cond)?) {
+                if cond.test(tape, slots)? {
                     ev(then)
                 } else {
                     match other {
@@ -657,6 +692,19 @@ mod tests {
         "_kind in ['bench_bf16_perfile', 'bench_7B', 'Q4_K_benchmark']",
         "_kind not in ['bench_7B']",
         "x in [1.5, 2]",
+        "s in ['café', 'x']",
+        "s not in ['café']",
+        "x in ['a']",
+        "b in ['a']",
+        "z in ['a']",
+        "missing in ['a']",
+        "m in ['a']",
+        "s == 'x'",
+        "s != 'café'",
+        "x == 'a'",
+        "z != 'a'",
+        "missing == 'a'",
+        "'a' if s == 'café' else 'b'",
         "n_items in [2, 'a']",
         "z in [1]",
         "m is mapping",
