@@ -383,3 +383,19 @@ fn a_filter_reading_the_exploded_field_sees_whole_entries() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(number_text(&files, "groups"), "2");
 }
+
+#[test]
+fn a_derive_after_an_explode_reads_the_record_not_the_last_entry() {
+    // Each entry starts from the record's fields: `x = x + 1` after an
+    // explode gives every entry 2, not 2 then 3 (the fast path restores the
+    // slots later steps write, rather than copying all of them per entry).
+    let steps = r#"[ { explode = "methods", key = "method", value = "m" }, { derive = { x = "x + 1" } }, { group = ["method"], aggregate = { s = { sum = "x" } } } ]"#;
+    let spec = ONE_TABLE.replace("STEPS", steps)
+        + "\n[numbers.last]\ntable = \"points\"\nwhere = \"method == 'c'\"\nvalue = { cell = \"s\" }\n";
+    let log = "{\"x\": 1, \"methods\": {\"a\": {\"ratio\": 1}, \"b\": {\"ratio\": 2}, \"c\": 7}}\n";
+    let dir = small_paper(&spec, log);
+    assert_same_both_ways(dir.path(), "derive after explode");
+    let (code, err, files) = run(dir.path(), false);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(number_text(&files, "last"), "2");
+}

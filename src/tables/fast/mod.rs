@@ -73,6 +73,9 @@ enum FStep {
         value: usize,
         /// Index in [`Plan::explode_attrs`].
         attrs: usize,
+        /// The slots later steps write (derives): put back before each
+        /// entry, instead of copying every slot.
+        dirty: Vec<usize>,
     },
 }
 
@@ -215,10 +218,23 @@ impl Plan {
                         key: slot_for(key),
                         value,
                         attrs: index,
+                        dirty: Vec::new(),
                     }
                 }
                 _ => return None,
             });
+        }
+        for i in 0..fsteps.len() {
+            let written: Vec<usize> = fsteps[i + 1..]
+                .iter()
+                .flat_map(|s| match s {
+                    FStep::Derive(fields) => fields.iter().map(|(slot, _)| *slot).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            if let FStep::Explode { dirty, .. } = &mut fsteps[i] {
+                *dirty = written;
+            }
         }
         let key_slots = keys
             .iter()
@@ -372,25 +388,31 @@ impl Plan {
                     key,
                     value,
                     attrs,
+                    dirty,
                 } => {
                     let coll = slots[*field];
                     if !matches!(coll, Cell::Map(..) | Cell::List(..)) {
                         return Err(Fallback);
                     }
                     let mut sub = st.spare.pop().unwrap_or_default();
+                    sub.clear();
+                    sub.extend_from_slice(slots);
+                    sub[*field] = Cell::Undef;
                     for (n, entry) in tape.items(coll).iter().enumerate() {
-                        sub.clear();
-                        sub.extend_from_slice(slots);
-                        sub[*field] = Cell::Undef;
+                        for &d in dirty {
+                            sub[d] = slots[d];
+                        }
                         sub[*key] = match coll {
                             Cell::Map(..) => Cell::Str(entry.key),
                             _ => Cell::Int(n as i64),
                         };
                         sub[*value] = entry.cell;
-                        if let Cell::Map(..) = entry.cell {
-                            for (name, id, k) in &self.explode_attrs[*attrs] {
-                                sub[*k] = attr(tape, entry.cell, name, *id).unwrap_or(Cell::Undef);
-                            }
+                        let is_map = matches!(entry.cell, Cell::Map(..));
+                        for (name, id, k) in &self.explode_attrs[*attrs] {
+                            sub[*k] = match is_map {
+                                true => attr(tape, entry.cell, name, *id).unwrap_or(Cell::Undef),
+                                false => slots[*k],
+                            };
                         }
                         self.steps_from(i + 1, &mut sub, at, st, out)?;
                     }
