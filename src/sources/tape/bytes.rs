@@ -185,3 +185,15 @@ pub(super) fn same(b: &[u8], i: usize, word: &[u8]) -> bool {
         _ => s == word,
     }
 }
+
+/// `bytes` as a `str` without a second check (debug builds check anyway).
+///
+/// # Safety
+/// `bytes` must be valid UTF-8: the callers pass bytes that `plain_run`
+/// found to be ASCII, or that equal the bytes of a `str`.
+#[inline(always)]
+pub(super) unsafe fn known_str(bytes: &[u8]) -> &str {
+    debug_assert!(std::str::from_utf8(bytes).is_ok(), "{bytes:?}");
+    // SAFETY: the caller's promise.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
+}

@@ -180,8 +180,7 @@ impl<'a> Tape<'a> {
                         sc.i += written;
                         matched += 1;
                         // SAFETY: the bytes equal the shape's key, read as a `str`.
-                        let key =
-                            unsafe { std::str::from_utf8_unchecked(&line[at + 1..at + 1 + len]) };
+                        let key = unsafe { bytes::known_str(&line[at + 1..at + 1 + len]) };
                         sc.tape.seen.push(key);
                         slot
                     }

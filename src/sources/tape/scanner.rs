@@ -1,7 +1,9 @@
 //! The scanner behind [`super::Tape::read`]: a JSON value at a time, kept
 //! (as cells on the tape) or only validated.
 
-use super::bytes::{POW10, digit_run, digits, key_bit, plain_run, short_decimal, utf8_char};
+use super::bytes::{
+    POW10, digit_run, digits, key_bit, known_str, plain_run, short_decimal, utf8_char,
+};
 #[cfg(doc)]
 use super::shape::Shape;
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
@@ -73,7 +75,7 @@ impl<'a> Scanner<'a, '_> {
         self.i += 1;
         // SAFETY: `plain_run` passed over these bytes, so each is ASCII
         // (below 0x80), and ASCII is valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+        Some(unsafe { known_str(bytes) })
     }
 
     /// The rest of a string (from `start`) that holds more than plain
@@ -283,8 +285,7 @@ impl<'a> Scanner<'a, '_> {
                     self.i += written;
                     matched += 1;
                     // SAFETY: the bytes equal the shape's key, read as a `str`.
-                    let key =
-                        unsafe { std::str::from_utf8_unchecked(&self.b[at + 1..at + 1 + len]) };
+                    let key = unsafe { known_str(&self.b[at + 1..at + 1 + len]) };
                     self.tape.inner.push(key);
                     (key, id)
                 }
