@@ -16,8 +16,7 @@ mod shape;
 #[cfg(test)]
 mod tests;
 
-use bytes::key_bit;
-use scanner::Scanner;
+use scanner::{Keys, Level, Scanner};
 use shape::Shape;
 
 /// A cell read from a line: scalars by value, strings borrowed, maps and
@@ -166,46 +165,11 @@ impl<'a> Tape<'a> {
         sc.tape.line_shape.own(fields as *const Fields as usize);
         sc.ws();
         if !sc.open(b'{', b'}')? {
-            // As in `Scanner::kept_map`: keys in the last line's order are
-            // recognised by one comparison each.
-            let (mut matched, mut on_shape, mut seen_bits) = (0, true, 0u64);
+            let mut run = Keys::default();
             loop {
-                let at = sc.i;
-                let hit = match on_shape {
-                    true => sc.tape.line_shape.at(matched, sc.b, at),
-                    false => None,
-                };
-                let slot = match hit {
-                    Some((written, len, slot)) => {
-                        sc.i += written;
-                        matched += 1;
-                        // SAFETY: the bytes equal the shape's key, read as a `str`.
-                        let key = unsafe { bytes::known_str(&line[at + 1..at + 1 + len]) };
-                        sc.tape.seen.push(key);
-                        slot
-                    }
-                    None => {
-                        if on_shape {
-                            on_shape = false;
-                            seen_bits = sc.tape.seen.iter().fold(0, |b, k| b | key_bit(k));
-                            sc.tape.line_shape.truncate(matched);
-                        }
-                        let key = sc.string()?;
-                        // A repeated key: most keys are told apart by a 64-bit
-                        // filter on length and end bytes, without comparing.
-                        let bit = key_bit(key);
-                        if seen_bits & bit != 0 && sc.tape.seen.contains(&key) {
-                            return None;
-                        }
-                        seen_bits |= bit;
-                        sc.tape.seen.push(key);
-                        sc.ws();
-                        sc.eat(b':')?;
-                        let slot = fields.slot(key).map_or(NO_ID, |k| k as u32);
-                        sc.tape.line_shape.push(&line[at..sc.i], key.len(), slot);
-                        slot
-                    }
-                };
+                let (_, slot) = sc.key(Level::Line, &mut run, |key| {
+                    fields.slot(key).map_or(NO_ID, |k| k as u32)
+                })?;
                 sc.ws();
                 match slot {
                     NO_ID => sc.skip(0)?,

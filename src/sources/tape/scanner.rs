@@ -4,9 +4,35 @@
 use super::bytes::{
     POW10, digit_run, digits, key_bit, known_str, plain_run, short_decimal, utf8_char,
 };
-#[cfg(doc)]
 use super::shape::Shape;
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
+
+/// Whose keys a [`Scanner::key`] reads: the line's or a kept map's (each
+/// level has its own shape).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Level {
+    Line,
+    Map,
+}
+
+/// Reading one object's keys: how many came in the shape's order, and the
+/// repeat filter once they stop doing so.
+#[derive(Debug)]
+pub(super) struct Keys {
+    matched: usize,
+    on_shape: bool,
+    bits: u64,
+}
+
+impl Default for Keys {
+    fn default() -> Keys {
+        Keys {
+            matched: 0,
+            on_shape: true,
+            bits: 0,
+        }
+    }
+}
 
 /// A position in a line, writing what it keeps to a tape.
 pub(super) struct Scanner<'a, 't> {
@@ -273,51 +299,16 @@ impl<'a> Scanner<'a, '_> {
         }
         self.tape.map_shape.own(keys.as_ptr() as usize);
         self.tape.inner.clear();
-        let (mut matched, mut on_shape, mut bits) = (0, true, 0u64);
+        let mut run = Keys::default();
         loop {
-            let at = self.i;
-            let hit = match on_shape {
-                true => self.tape.map_shape.at(matched, self.b, at),
-                false => None,
-            };
-            let (key, id) = match hit {
-                Some((written, len, id)) => {
-                    self.i += written;
-                    matched += 1;
-                    // SAFETY: the bytes equal the shape's key, read as a `str`.
-                    let key = unsafe { known_str(&self.b[at + 1..at + 1 + len]) };
-                    self.tape.inner.push(key);
-                    (key, id)
-                }
-                None => {
-                    if on_shape {
-                        // The keys so far (distinct) join the repeat check,
-                        // and this map becomes the shape.
-                        on_shape = false;
-                        bits = self.tape.inner.iter().fold(0, |b, k| b | key_bit(k));
-                        self.tape.map_shape.truncate(matched);
-                    }
-                    let key = self.string()?;
-                    // Most keys are told apart by the 64-bit filter, without comparing.
-                    let bit = key_bit(key);
-                    if bits & bit != 0 && self.tape.inner.contains(&key) {
-                        return None;
-                    }
-                    bits |= bit;
-                    self.tape.inner.push(key);
-                    self.ws();
-                    self.eat(b':')?;
-                    let kb = key.as_bytes();
-                    let id = keys
-                        .iter()
-                        .find(|(n, _)| {
-                            n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key
-                        })
-                        .map_or(NO_ID, |(_, id)| *id);
-                    self.tape.map_shape.push(&self.b[at..self.i], key.len(), id);
-                    (key, id)
-                }
-            };
+            let (key, id) = self.key(Level::Map, &mut run, |key| {
+                let kb = key.as_bytes();
+                keys.iter()
+                    .find(|(n, _)| {
+                        n.len() == kb.len() && n.as_bytes().last() == kb.last() && n == key
+                    })
+                    .map_or(NO_ID, |(_, id)| *id)
+            })?;
             self.ws();
             if id == NO_ID {
                 self.skip(depth + 1)?;
@@ -329,6 +320,67 @@ impl<'a> Scanner<'a, '_> {
                 return Some(Cell::Map(start, self.tape.entries.len() as u32));
             }
         }
+    }
+
+    /// The lists of keys of `level`: its shape, and the keys of the
+    /// object being read (for the repeat check).
+    #[inline(always)]
+    fn lists(&mut self, level: Level) -> (&mut Shape, &mut Vec<&'a str>) {
+        match level {
+            Level::Line => (&mut self.tape.line_shape, &mut self.tape.seen),
+            Level::Map => (&mut self.tape.map_shape, &mut self.tape.inner),
+        }
+    }
+
+    /// An object's key (at its opening quote) through its colon, and what
+    /// it maps to: from the shape when the keys so far came in the order of
+    /// the last object of this level (one comparison, no repeat check: a
+    /// shape's keys are distinct), else from `lookup`, the object then
+    /// becoming the shape. `None` for a repeated key, or anything the full
+    /// parser must decide (an escape, a syntax error).
+    #[inline(always)]
+    pub(super) fn key(
+        &mut self,
+        level: Level,
+        run: &mut Keys,
+        lookup: impl FnOnce(&str) -> u32,
+    ) -> Option<(&'a str, u32)> {
+        let (b, at) = (self.b, self.i);
+        let hit = match run.on_shape {
+            true => self.lists(level).0.at(run.matched, b, at),
+            false => None,
+        };
+        if let Some((written, len, value)) = hit {
+            self.i += written;
+            run.matched += 1;
+            // SAFETY: the bytes equal the shape's key, read as a `str`.
+            let key = unsafe { known_str(&b[at + 1..at + 1 + len]) };
+            self.lists(level).1.push(key);
+            return Some((key, value));
+        }
+        if run.on_shape {
+            // The keys so far (distinct) join the repeat check.
+            run.on_shape = false;
+            let (shape, seen) = self.lists(level);
+            run.bits = seen.iter().fold(0, |bits, k| bits | key_bit(k));
+            shape.truncate(run.matched);
+        }
+        let key = self.string()?;
+        // Most keys are told apart by a 64-bit filter on length and end
+        // bytes, without comparing.
+        let bit = key_bit(key);
+        let seen = self.lists(level).1;
+        if run.bits & bit != 0 && seen.contains(&key) {
+            return None;
+        }
+        run.bits |= bit;
+        seen.push(key);
+        self.ws();
+        self.eat(b':')?;
+        let value = lookup(key);
+        let end = self.i;
+        self.lists(level).0.push(&b[at..end], key.len(), value);
+        Some((key, value))
     }
 
     /// A scalar value (`None` for a map or a list too).
