@@ -7,6 +7,7 @@
 //! generic path. So both paths give the same values by construction, and
 //! the differential test below checks it.
 
+use super::pred::Pred;
 use crate::fastexpr::{Arith, Cmp, Func, Node, Test};
 use crate::sources::tape::{Cell, NO_ID, Tape};
 use crate::value::Value;
@@ -15,7 +16,7 @@ use crate::value::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fallback;
 
-type R<'a> = Result<Cell<'a>, Fallback>;
+pub(super) type R<'a> = Result<Cell<'a>, Fallback>;
 
 /// A literal of the expression.
 #[derive(Debug, Clone)]
@@ -148,195 +149,9 @@ impl FNode {
     }
 }
 
-/// An expression read for its truth only (a filter, a `require`): the
-/// same answers as `is_true` of [`FNode::eval`], as a plain `bool`, without
-/// carrying the operands' values back up (`a and b` is true exactly when
-/// both are, and `b` is not evaluated when `a` is false).
-#[derive(Debug, Clone)]
-pub enum Pred {
-    All(Vec<Pred>),
-    Any(Vec<Pred>),
-    Not(Box<Pred>),
-    Test(Operand, Test, bool),
-    /// `x op constant`, the constant a number (the common filter `m.ratio
-    /// > 0`): compared in place.
-    CompareNum(Cmp, Operand, Num),
-    /// `x == 'text'` (or `!=` when the flag is set), when `x` is a string;
-    /// anything else as [`Pred::Compare`] does.
-    EqStr(Operand, Box<str>, bool, Box<Pred>),
-    /// `x in ['a', 'b', ...]` (or `not in` when the flag is set): strings
-    /// only in the list.
-    InStrs(Operand, Box<[Box<str>]>, bool),
-    Compare(Cmp, FNode, FNode),
-    Value(FNode),
-}
-
-/// An operand of a predicate's leaf: a field or an exploded entry's
-/// attribute read without going through [`FNode`]'s dispatch.
-#[derive(Debug, Clone)]
-pub enum Operand {
-    Var(usize),
-    AttrSlot(usize, usize),
-    Node(FNode),
-}
-
-impl Operand {
-    fn of(node: FNode) -> Operand {
-        match node {
-            FNode::Var(i) => Operand::Var(i),
-            FNode::AttrSlot(b, k) => Operand::AttrSlot(b, k),
-            n => Operand::Node(n),
-        }
-    }
-
-    /// As [`FNode::operand`].
-    #[inline(always)]
-    fn get<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
-        match self {
-            Operand::Var(i) => defined(slots[*i]),
-            Operand::AttrSlot(base, k) => match slots[*base] {
-                Cell::Map(..) => Ok(slots[*k]),
-                _ => Err(Fallback),
-            },
-            Operand::Node(n) => n.eval(tape, slots),
-        }
-    }
-}
-
-/// A numeric literal.
-#[derive(Debug, Clone, Copy)]
-pub enum Num {
-    Int(i64),
-    Float(f64),
-}
-
-impl Pred {
-    /// The predicate form of a compiled expression.
-    pub fn of(node: FNode) -> Pred {
-        match node {
-            FNode::All(items) => Pred::All(items.into_iter().map(Pred::of).collect()),
-            FNode::Any(items) => Pred::Any(items.into_iter().map(Pred::of).collect()),
-            FNode::Not(x) => Pred::Not(Box::new(Pred::of(*x))),
-            FNode::Test(x, t, negate) => Pred::Test(Operand::of(*x), t, negate),
-            FNode::Compare(op, a, b) => match *b {
-                FNode::Const(Lit::Int(i)) => Pred::CompareNum(op, Operand::of(*a), Num::Int(i)),
-                FNode::Const(Lit::Float(x)) => Pred::CompareNum(op, Operand::of(*a), Num::Float(x)),
-                FNode::Const(Lit::Str(t)) if matches!(op, Cmp::Eq | Cmp::Ne) => {
-                    let general =
-                        Pred::Compare(op, (*a).clone(), FNode::Const(Lit::Str(t.clone())));
-                    Pred::EqStr(Operand::of(*a), t, op == Cmp::Ne, Box::new(general))
-                }
-                b => Pred::Compare(op, *a, b),
-            },
-            FNode::In(a, items, negate)
-                if items.iter().all(|i| matches!(i, FNode::Const(Lit::Str(_)))) =>
-            {
-                let strs = items
-                    .into_iter()
-                    .filter_map(|i| match i {
-                        FNode::Const(Lit::Str(t)) => Some(t),
-                        _ => None,
-                    })
-                    .collect();
-                Pred::InStrs(Operand::of(*a), strs, negate)
-            }
-            n => Pred::Value(n),
-        }
-    }
-
-    /// Whether the expression is true on `slots`.
-    pub fn test<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
-        match self {
-            Pred::All(items) => {
-                for p in items {
-                    if !p.test_leaf(tape, slots)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            Pred::Any(items) => {
-                for p in items {
-                    if p.test_leaf(tape, slots)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
-            Pred::Not(p) => Ok(!p.test(tape, slots)?),
-            Pred::Value(n) => Ok(is_true(n.eval(tape, slots)?)),
-            _ => self.test_leaf(tape, slots),
-        }
-    }
-
-    /// [`Pred::test`] with the common leaves done in place; this is kept
-    /// small (the rest is out of line) so that a filter's call is cheap.
-    #[inline(always)]
-    fn test_leaf<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
-        match self {
-            Pred::Test(x, t, negate) => Ok(test(x.get(tape, slots)?, *t) != *negate),
-            Pred::CompareNum(op, x, n) => compare_num(*op, x.get(tape, slots)?, *n),
-            _ => self.test_rare(tape, slots),
-        }
-    }
-
-    #[inline(never)]
-    fn test_rare<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
-        match self {
-            Pred::EqStr(x, text, negate, general) => match x.get(tape, slots)? {
-                Cell::Str(s) => Ok((s == &**text) != *negate),
-                _ => general.test(tape, slots),
-            },
-            // As `FNode::In`: a string needle is looked for; a number is in
-            // no list of strings; anything else is the generic path's.
-            Pred::InStrs(x, items, negate) => match x.get(tape, slots)? {
-                Cell::Str(s) => Ok(items.iter().any(|t| s == &**t) != *negate),
-                Cell::Int(_) | Cell::Float(_) => Ok(*negate),
-                _ => Err(Fallback),
-            },
-            Pred::Compare(op, a, b) => Ok(is_true(compare(
-                *op,
-                a.operand(tape, slots)?,
-                b.operand(tape, slots)?,
-            )?)),
-            _ => self.test(tape, slots),
-        }
-    }
-}
-
-/// `l op n`, as [`compare`] gives it: integers as integers, else as floats
-/// (cells and literals hold no NaN, so the float comparison is total).
-#[inline(always)]
-fn compare_num(op: Cmp, l: Cell, n: Num) -> Result<bool, Fallback> {
-    let (a, b) = match (l, n) {
-        (Cell::Int(a), Num::Int(b)) => return Ok(op.holds(a.cmp(&b))),
-        (Cell::Int(a), Num::Float(b)) => (a as f64, b),
-        (Cell::Float(a), Num::Int(b)) => (a, b as f64),
-        (Cell::Float(a), Num::Float(b)) => (a, b),
-        _ => return compare_num_other(op, l, n),
-    };
-    Ok(match op {
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-        Cmp::Lt => a < b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ge => a >= b,
-    })
-}
-
-#[inline(never)]
-fn compare_num_other(op: Cmp, l: Cell, n: Num) -> Result<bool, Fallback> {
-    let r = match n {
-        Num::Int(i) => Cell::Int(i),
-        Num::Float(x) => Cell::Float(x),
-    };
-    Ok(is_true(compare_other(op, l, r)?))
-}
-
 /// `v is t`.
 #[inline]
-fn test(v: Cell, t: Test) -> bool {
+pub(super) fn test(v: Cell, t: Test) -> bool {
     match t {
         Test::Defined => v != Cell::Undef,
         Test::Undefined => v == Cell::Undef,
@@ -388,7 +203,7 @@ pub fn is_true(c: Cell) -> bool {
     }
 }
 
-fn defined(c: Cell) -> R {
+pub(super) fn defined(c: Cell<'_>) -> R<'_> {
     if c == Cell::Undef {
         Err(Fallback)
     } else {
@@ -599,7 +414,7 @@ impl FNode {
 
 /// `l op r`, as [`crate::fastexpr`] compares values; numbers in place.
 #[inline(always)]
-fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
+pub(super) fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
     let ord = match (l, r) {
         (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
         (Cell::Int(_) | Cell::Float(_), Cell::Int(_) | Cell::Float(_)) => {
@@ -613,7 +428,7 @@ fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
 
 /// [`compare`] for operands that are not both numbers.
 #[inline(never)]
-fn compare_other<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
+pub(super) fn compare_other<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
     let (l, r) = (defined(l)?, defined(r)?);
     let strict = |c: Cell| matches!(c, Cell::Str(_) | Cell::Null);
     if !matches!(op, Cmp::Eq | Cmp::Ne)

@@ -12,6 +12,7 @@
 //! Items from both paths reach the group step in file order.
 
 mod eval;
+mod pred;
 
 use std::sync::Arc;
 
@@ -26,7 +27,8 @@ use crate::error::Result;
 use crate::sources::json::Projection;
 use crate::sources::tape::{Cell, Fields, Keep, Tape};
 use crate::value::{Origin, Record, Row, Value};
-use eval::{FNode, Fallback, Pred, attr};
+use eval::{FNode, Fallback, attr};
+use pred::Pred;
 
 /// Whether the fast path is on: it is, unless `ARTIFACT_GENERIC_ONLY` is set
 /// (for tests that compare both paths, and to rule it out when in doubt).
