@@ -399,3 +399,35 @@ fn a_derive_after_an_explode_reads_the_record_not_the_last_entry() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(number_text(&files, "last"), "2");
 }
+
+#[test]
+fn a_derive_after_an_explode_sees_the_exploded_field_missing() {
+    // Found by a helper's differential run: the fast path put the record's
+    // value back into the exploded field before each entry when a later
+    // derive wrote it, where the generic path has it missing (s = 2, not 0;
+    // and `methods.a` passed instead of failing).
+    let log = "{\"methods\": {\"a\": 1, \"b\": 2}}\n";
+    let derive = |e: &str| {
+        format!(
+            r#"[ {{ explode = "methods", key = "method", value = "m" }}, {{ derive = {{ methods = "{e}" }} }}, {{ group = [], aggregate = {{ s = {{ sum = "methods" }} }} }} ]"#
+        )
+    };
+    let spec = ONE_TABLE.replace("STEPS", &derive("1 if methods is defined else 0"))
+        + "\n[numbers.s]\ntable = \"points\"\nvalue = { cell = \"s\" }\n";
+    let dir = small_paper(&spec, log);
+    assert_same_both_ways(dir.path(), "exploded field written later");
+    let (code, err, files) = run(dir.path(), false);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(number_text(&files, "s"), "0");
+    // Read as a map after the explode: the generic path's error, both ways.
+    let dir = small_paper(&ONE_TABLE.replace("STEPS", &derive("methods.a")), log);
+    assert_same_both_ways(dir.path(), "exploded field read later");
+    let (code, err, _) = run(dir.path(), false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot evaluate `methods.a`"), "{err}");
+    // A nested explode's field too.
+    let steps = r#"[ { explode = "methods", key = "method", value = "m" }, { explode = "m", key = "attr", value = "v2" }, { derive = { m = "m.c" } }, { group = [], aggregate = { s = { sum = "m" } } } ]"#;
+    let log = "{\"methods\": {\"a\": {\"c\": 1}, \"b\": {\"c\": 2}}}\n";
+    let dir = small_paper(&ONE_TABLE.replace("STEPS", steps), log);
+    assert_same_both_ways(dir.path(), "nested exploded field read later");
+}

@@ -401,8 +401,9 @@ impl Plan {
                     sub.extend_from_slice(slots);
                     sub[*field] = Cell::Undef;
                     for (n, entry) in tape.items(coll).iter().enumerate() {
+                        // (The exploded field stays missing in every entry.)
                         for &d in dirty {
-                            sub[d] = slots[d];
+                            sub[d] = if d == *field { Cell::Undef } else { slots[d] };
                         }
                         sub[*key] = match coll {
                             Cell::Map(..) => Cell::Str(entry.key),
