@@ -307,6 +307,16 @@ fn number_text(files: &[(String, Vec<u8>)], key: &str) -> String {
     v[key]["text"].as_str().unwrap().to_string()
 }
 
+/// Runs `spec` on `log` both ways, checks they agree and succeed, and
+/// returns the text of number `key`.
+fn number_both_ways(spec: &str, log: &str, what: &str, key: &str) -> String {
+    let dir = small_paper(spec, log);
+    assert_same_both_ways(dir.path(), what);
+    let (code, err, files) = run(dir.path(), false);
+    assert_eq!(code, Some(0), "{what}: {err}");
+    number_text(&files, key)
+}
+
 const ONE_TABLE: &str = r#"
 [sources.results]
 path = "results.jsonl"
@@ -377,11 +387,11 @@ fn a_filter_reading_the_exploded_field_sees_whole_entries() {
     let steps = r#"[ { filter = "methods.zstd.x > 1" }, { explode = "methods", key = "method", value = "m" }, { group = ["method"], aggregate = { r = { sum = "m.ratio" } } } ]"#;
     let log = "{\"methods\": {\"zstd\": {\"ratio\": 1.5, \"x\": 2}, \"xz\": {\"ratio\": 3}}}\n\
                {\"methods\": {\"zstd\": {\"ratio\": 1.5, \"x\": 0}}}\n";
-    let dir = small_paper(&ONE_TABLE.replace("STEPS", steps), log);
-    assert_same_both_ways(dir.path(), "field read whole");
-    let (code, err, files) = run(dir.path(), false);
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(number_text(&files, "groups"), "2");
+    let spec = ONE_TABLE.replace("STEPS", steps);
+    assert_eq!(
+        number_both_ways(&spec, log, "field read whole", "groups"),
+        "2"
+    );
 }
 
 #[test]
@@ -393,11 +403,10 @@ fn a_derive_after_an_explode_reads_the_record_not_the_last_entry() {
     let spec = ONE_TABLE.replace("STEPS", steps)
         + "\n[numbers.last]\ntable = \"points\"\nwhere = \"method == 'c'\"\nvalue = { cell = \"s\" }\n";
     let log = "{\"x\": 1, \"methods\": {\"a\": {\"ratio\": 1}, \"b\": {\"ratio\": 2}, \"c\": 7}}\n";
-    let dir = small_paper(&spec, log);
-    assert_same_both_ways(dir.path(), "derive after explode");
-    let (code, err, files) = run(dir.path(), false);
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(number_text(&files, "last"), "2");
+    assert_eq!(
+        number_both_ways(&spec, log, "derive after explode", "last"),
+        "2"
+    );
 }
 
 #[test]
@@ -414,11 +423,10 @@ fn a_derive_after_an_explode_sees_the_exploded_field_missing() {
     };
     let spec = ONE_TABLE.replace("STEPS", &derive("1 if methods is defined else 0"))
         + "\n[numbers.s]\ntable = \"points\"\nvalue = { cell = \"s\" }\n";
-    let dir = small_paper(&spec, log);
-    assert_same_both_ways(dir.path(), "exploded field written later");
-    let (code, err, files) = run(dir.path(), false);
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(number_text(&files, "s"), "0");
+    assert_eq!(
+        number_both_ways(&spec, log, "exploded field written later", "s"),
+        "0"
+    );
     // Read as a map after the explode: the generic path's error, both ways.
     let dir = small_paper(&ONE_TABLE.replace("STEPS", &derive("methods.a")), log);
     assert_same_both_ways(dir.path(), "exploded field read later");
