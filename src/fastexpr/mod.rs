@@ -425,7 +425,7 @@ impl Node {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::expr::{Expr, Globals};
     use crate::value::{Origin, Record};
@@ -449,7 +449,9 @@ mod tests {
             .collect()
     }
 
-    const EXPRS: &[&str] = &[
+    /// Expressions both differential tests run (values here, cells in
+    /// `tables::fast::eval`): each answers where it can and must agree.
+    pub(crate) const EXPRS: &[&str] = &[
         "x",
         "x + 1",
         "x * 2",
@@ -513,6 +515,40 @@ mod tests {
         "['a', x]",
         "m['ratio']",
         "1 < 2 < 3",
+        "n_items == 2",
+        "z == true",
+        "b == z",
+        "not e",
+        "l and 1",
+        "s in ['café', 'x']",
+        "s not in ['café']",
+        "x in ['a']",
+        "b in ['a']",
+        "z in ['a']",
+        "missing in ['a']",
+        "m in ['a']",
+        "s == 'x'",
+        "s != 'café'",
+        "x == 'a'",
+        "z != 'a'",
+        "missing == 'a'",
+        "'a' if s == 'café' else 'b'",
+        "n_items in [2, 'a']",
+        "z in [1]",
+        "e == e",
+        "l is mapping",
+        "m.ratio.deeper",
+        "zero == 0",
+        "-zero",
+        "x > 1",
+        "n_items >= 2.5",
+        "n_items != 3",
+        "s > 0",
+        "z < 1",
+        "b > 0",
+        "e > 0",
+        "missing <= 1",
+        "m > 0",
     ];
 
     #[test]
