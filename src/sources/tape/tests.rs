@@ -116,13 +116,18 @@ fn fields_are_found_by_name_whatever_their_length_or_number() {
     assert_eq!(few.slot("abc"), None);
 }
 
+/// The next state of a xorshift64 generator (seeded, the same everywhere).
+fn xorshift(rng: &mut u64) {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+}
+
 #[test]
 fn digit_runs_stop_where_a_byte_loop_stops() {
     let mut rng = 0xD1B5_4A32_D192_ED03u64;
     for _ in 0..20_000 {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
+        xorshift(&mut rng);
         let len = (rng % 30) as usize;
         let bytes: Vec<u8> = (0..len)
             .map(|k| {
@@ -270,9 +275,7 @@ fn plain_runs_stop_where_a_byte_loop_stops() {
     ];
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..20_000 {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
+        xorshift(&mut rng);
         let len = (rng % 40) as usize;
         let bytes: Vec<u8> = (0..len)
             .map(|k| {
@@ -321,9 +324,7 @@ fn read_number(s: &str) -> Option<Cell<'_>> {
 fn numbers_equal_the_standard_parse_bit_for_bit() {
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
     for _ in 0..100_000 {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
+        xorshift(&mut rng);
         let digits = 1 + (rng % 20) as usize;
         let point = (rng >> 8) as usize % (digits + 1);
         let mut s = String::new();
