@@ -19,9 +19,9 @@ pub enum Pred {
     /// `x op constant`, the constant a number (the common filter `m.ratio
     /// > 0`): compared in place.
     CompareNum(Cmp, Operand, Num),
-    /// `x == 'text'` (or `!=` when the flag is set), when `x` is a string;
-    /// anything else as [`Pred::Compare`] does.
-    EqStr(Operand, Box<str>, bool, Box<Pred>),
+    /// `x == 'text'` (or `!=` when the flag is set): strings compared in
+    /// place, anything else as [`compare`] does.
+    EqStr(Operand, Box<str>, bool),
     /// `x in ['a', 'b', ...]` (or `not in` when the flag is set): strings
     /// only in the list.
     InStrs(Operand, Box<[Box<str>]>, bool),
@@ -80,9 +80,7 @@ impl Pred {
                 FNode::Const(Lit::Int(i)) => Pred::CompareNum(op, Operand::of(*a), Num::Int(i)),
                 FNode::Const(Lit::Float(x)) => Pred::CompareNum(op, Operand::of(*a), Num::Float(x)),
                 FNode::Const(Lit::Str(t)) if matches!(op, Cmp::Eq | Cmp::Ne) => {
-                    let general =
-                        Pred::Compare(op, (*a).clone(), FNode::Const(Lit::Str(t.clone())));
-                    Pred::EqStr(Operand::of(*a), t, op == Cmp::Ne, Box::new(general))
+                    Pred::EqStr(Operand::of(*a), t, op == Cmp::Ne)
                 }
                 b => Pred::Compare(op, *a, b),
             },
@@ -141,9 +139,12 @@ impl Pred {
     #[inline(never)]
     fn test_rare<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
         match self {
-            Pred::EqStr(x, text, negate, general) => match x.get(tape, slots)? {
+            Pred::EqStr(x, text, negate) => match x.get(tape, slots)? {
                 Cell::Str(s) => Ok((s == &**text) != *negate),
-                _ => general.test(tape, slots),
+                l => {
+                    let op = if *negate { Cmp::Ne } else { Cmp::Eq };
+                    Ok(is_true(compare(op, l, Cell::Str(text))?))
+                }
             },
             // As `FNode::In`: a string needle is looked for; a number is in
             // no list of strings; anything else is the generic path's.
