@@ -291,10 +291,8 @@ impl<'s> Catalog<'s> {
                             let k = k as usize;
                             let index = *global[k]
                                 .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
-                            match per_item {
-                                0 => gr.add(index, &[]),
-                                _ => gr.add(index, inputs.next().unwrap_or_default()),
-                            }
+                            // (No aggregates: no chunks, an empty slice.)
+                            gr.add(index, inputs.next().unwrap_or_default());
                             Ok(())
                         }
                         (fast::Item::Fast(_), None) => unreachable!("fast items need a group step"),
