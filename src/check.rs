@@ -29,6 +29,9 @@ pub struct NumberChange {
     pub now: String,
     /// Input files of its sources that changed since the lock.
     pub inputs: Vec<String>,
+    /// When the text is the same but the full-precision value changed:
+    /// (committed, now), as JSON.
+    pub value: Option<(String, String)>,
 }
 
 /// What check found.
@@ -44,6 +47,8 @@ pub struct CheckReport {
     pub edited: Vec<(String, String)>,
     /// Other generated files that differ (missing, stale).
     pub stale_files: Vec<String>,
+    /// Temporary files left by a killed run (relative paths).
+    pub leftovers: Vec<String>,
     /// Input files added, removed or changed since the lock: (what, file).
     pub inputs: Vec<(&'static str, String)>,
     /// Things to mention without failing.
@@ -58,7 +63,8 @@ impl CheckReport {
         !(self.numbers.is_empty()
             && self.figures.is_empty()
             && self.edited.is_empty()
-            && self.stale_files.is_empty())
+            && self.stale_files.is_empty()
+            && self.leftovers.is_empty())
     }
 
     /// The report as a table for the terminal.
@@ -93,6 +99,12 @@ impl CheckReport {
         if !self.stale_files.is_empty() {
             parts.push(count(self.stale_files.len(), "other file"));
         }
+        if !self.leftovers.is_empty() {
+            parts.push(format!(
+                "{} left by a killed run",
+                count(self.leftovers.len(), "temporary file")
+            ));
+        }
         let _ = writeln!(s, "stale: {}", parts.join(", "));
         if !self.numbers.is_empty() {
             let w = self.numbers.iter().map(|n| n.key.len()).max().unwrap_or(0);
@@ -104,11 +116,14 @@ impl CheckReport {
                 .unwrap_or(0);
             let _ = writeln!(s, "\nnumbers (committed -> from the data now):");
             for n in &self.numbers {
-                let why = if n.inputs.is_empty() {
+                let mut why = if n.inputs.is_empty() {
                     "spec changed".to_string()
                 } else {
                     format!("input changed: {}", n.inputs.join(", "))
                 };
+                if let Some((old, now)) = &n.value {
+                    why = format!("same text, value {old} -> {now}; {why}");
+                }
                 let _ = writeln!(
                     s,
                     "  {:w$}  {:>wc$} -> {}   ({why})",
@@ -144,6 +159,15 @@ impl CheckReport {
         if !self.stale_files.is_empty() {
             let _ = writeln!(s, "\nother outputs that differ:");
             for f in &self.stale_files {
+                let _ = writeln!(s, "  {f}");
+            }
+        }
+        if !self.leftovers.is_empty() {
+            let _ = writeln!(
+                s,
+                "\ntemporary files left by a killed run (`artifact gen` removes them; do not commit them):"
+            );
+            for f in &self.leftovers {
                 let _ = writeln!(s, "  {f}");
             }
         }
@@ -216,6 +240,7 @@ fn tex_numbers(text: &str) -> Vec<(String, String)> {
 pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     let lock = Lock::read(&spec.root)?;
     let fix = fix_command(&spec.root);
+    let leftovers = crate::output::leftovers(&spec.root, &run::all_outputs(spec));
     if fast
         && let Some(l) = &lock
         && fast_current(spec, l)?
@@ -223,6 +248,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         return Ok(CheckReport {
             fast: true,
             fix,
+            leftovers,
             ..CheckReport::default()
         });
     }
@@ -232,6 +258,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     }
     let mut r = CheckReport {
         fix,
+        leftovers,
         ..CheckReport::default()
     };
     let fp = &build.fingerprint;
@@ -245,17 +272,23 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             .collect()
     };
     // Numbers: committed text (the lock's) against the text now.
+    // A value that changed under the same printed text is named too: the
+    // paper reads the same, but numbers.json (and any template printing the
+    // value) does not.
     for n in &build.numbers {
-        let committed = lock
-            .as_ref()
-            .and_then(|l| l.numbers.get(&n.key))
-            .map(|c| c.text.clone());
-        if committed.as_deref() != Some(n.text.as_str()) {
+        let locked = lock.as_ref().and_then(|l| l.numbers.get(&n.key));
+        let committed = locked.map(|c| c.text.clone());
+        let now_value = crate::lock::LockedNumber::from_number(n, String::new()).value;
+        let value = locked
+            .filter(|c| c.text == n.text && c.value != now_value)
+            .map(|c| (c.value.clone(), now_value));
+        if committed.as_deref() != Some(n.text.as_str()) || value.is_some() {
             r.numbers.push(NumberChange {
                 key: n.key.clone(),
                 committed,
                 now: n.text.clone(),
                 inputs: changed_inputs(&n.sources),
+                value,
             });
         }
     }

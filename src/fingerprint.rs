@@ -26,6 +26,9 @@ pub struct Fingerprint {
     pub parts: BTreeMap<String, String>,
     /// Source -> its files (relative path, hash); missing files hash as `missing`.
     pub files: BTreeMap<String, Vec<(String, String)>>,
+    /// The `[templates]` files (relative path, hash): inputs of the macro
+    /// files, so editing one makes `check --fast` look again.
+    pub templates: Vec<(String, String)>,
 }
 
 fn canonical(v: &toml::Value) -> String {
@@ -88,7 +91,9 @@ impl Fingerprint {
             let h = std::fs::read(&path)
                 .map(|b| hash_bytes(&b))
                 .unwrap_or_else(|_| "missing".into());
-            fp.parts.insert(format!("template.{}", t.get_ref()), h);
+            fp.parts
+                .insert(format!("template.{}", t.get_ref()), h.clone());
+            fp.templates.push((t.get_ref().clone(), h));
         }
         for (name, src) in &spec.spec.sources {
             let (files, missing) = sources::resolve(spec, src)?;
@@ -103,11 +108,13 @@ impl Fingerprint {
         Ok(fp)
     }
 
-    /// Every input file with its hash (missing files left out).
+    /// Every input file (data files and templates) with its hash (missing
+    /// files left out).
     pub fn inputs(&self) -> BTreeMap<String, String> {
         self.files
             .values()
             .flatten()
+            .chain(&self.templates)
             .filter(|(_, h)| h != "missing")
             .cloned()
             .collect()

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use artifact::{check, hook, lock::Lock, run, spec};
+use artifact::{check, hook, lock::Lock, output, run, spec};
 
 /// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
@@ -53,6 +53,8 @@ enum HookAction {
 }
 
 fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::Result<ExitCode> {
+    // Held until the lock is written: a concurrent gen reads it afterwards.
+    let _folder = output::FolderLock::exclusive(&spec.root)?;
     let old = Lock::read(&spec.root)?;
     let build = run::build(spec, names, if force { None } else { old.as_ref() })?;
     for n in &build.notes {
@@ -70,6 +72,9 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
         eprintln!("current (not rebuilt): {}", build.current.join(", "));
     }
     let report = run::write(spec, &build, old.as_ref())?;
+    for r in &report.removed {
+        eprintln!("removed {r} (a temporary file left by a run that was killed)");
+    }
     for w in &report.written {
         eprintln!("wrote {w}");
     }
@@ -115,6 +120,7 @@ fn group_errors(errors: &[artifact::Error]) -> Vec<String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::ignore_file_size_signal();
     let start = cli.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let result = (|| -> artifact::Result<ExitCode> {
         let path = spec::locate(&start)?;
@@ -122,6 +128,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Gen { names, force } => run_gen(&spec, &names, force),
             Command::Check { fast } => {
+                let _folder = output::FolderLock::shared(&spec.root)?;
                 let report = check::check(&spec, fast)?;
                 let text = report.render();
                 if report.stale() {

@@ -1,9 +1,21 @@
-//! Writing outputs: atomically (a temporary file in the same folder, then a
-//! rename), and only when the bytes changed, so a failed or interrupted run
-//! never leaves a half-written figure and unchanged files keep their times.
+//! Writing outputs as one transaction, as git writes its index and cargo
+//! its target files: every changed file is first written completely (and
+//! flushed to disk) to an exclusive temporary file beside it, and only when
+//! all of them are written are they renamed over the visible files, the
+//! lock last. A failure at any point (full disk, read-only folder, a folder
+//! where a file should be, `ulimit -f`) leaves every visible file as it
+//! was and removes the temporary files; a failure during the renames
+//! (which need no space) puts back the files already replaced.
+//!
+//! Temporary files are named `.NAME.artifact-XXXXXX.tmp` (created with
+//! `O_EXCL` by the `tempfile` crate, so never through a symlink). A run that
+//! was killed can leave one behind: [`leftovers`] finds them, the next `gen`
+//! removes them and `check` reports them.
+//!
+//! Concurrent runs on one folder serialise on [`FolderLock`].
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
@@ -16,29 +28,359 @@ pub struct OutputFile {
     pub bytes: Vec<u8>,
 }
 
-/// Writes `bytes` to `path` atomically; returns whether the file changed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(false);
+/// The marker in every temporary file's name (`.fig1.svg.artifact-Ab3xZ9.tmp`).
+const TMP_MARK: &str = ".artifact-";
+const TMP_SUFFIX: &str = ".tmp";
+
+/// An I/O error in words, without the `(os error N)` tail:
+/// `no space left on device`, `permission denied`.
+pub fn cause(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let words = match e.kind() {
+        K::StorageFull => "no space left on device".to_string(),
+        K::PermissionDenied => "permission denied".to_string(),
+        K::ReadOnlyFilesystem => "the file system is read-only".to_string(),
+        K::NotADirectory => "a file is in the way of a folder".to_string(),
+        K::IsADirectory => "a folder is in the way of the file".to_string(),
+        K::FileTooLarge => "file too large (the file size limit, `ulimit -f`)".to_string(),
+        K::InvalidFilename => "the file name is not allowed here".to_string(),
+        K::QuotaExceeded => "disk quota exceeded".to_string(),
+        _ => {
+            let s = e.to_string();
+            let s = match s.find(" (os error") {
+                Some(i) => s[..i].to_string(),
+                None => s,
+            };
+            let mut c = s.chars();
+            match c.next() {
+                Some(first) => first.to_lowercase().chain(c).collect(),
+                None => s,
+            }
+        }
+    };
+    words
+}
+
+fn failed(what: &str, rel: &str, e: &std::io::Error) -> Error {
+    Error::msg(format!(
+        "{} while {what} {rel}; nothing was changed",
+        cause(e)
+    ))
+}
+
+/// What a transaction did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// Files whose content changed (relative paths, in the order given).
+    pub written: Vec<String>,
+    /// Files already holding the same bytes (left untouched, times too).
+    pub unchanged: Vec<String>,
+}
+
+/// A file staged for the transaction: its complete temporary copy, and the
+/// old content to put back if a later rename fails.
+struct Staged {
+    rel: String,
+    path: PathBuf,
+    tmp: tempfile::NamedTempFile,
+    old: Option<Vec<u8>>,
+}
+
+/// Creates the missing folders of `rel`'s parent under `root`, recording
+/// them in `created` (deepest last) so a failed run can remove them.
+fn make_parents(root: &Path, rel: &str, created: &mut Vec<PathBuf>) -> Result<PathBuf> {
+    let mut dir = root.to_path_buf();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for part in &parts[..parts.len() - 1] {
+        dir.push(part);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() && dir.is_dir() => {}
+            Ok(_) => {
+                let shown = dir.strip_prefix(root).unwrap_or(&dir).display().to_string();
+                return Err(Error::msg(format!(
+                    "{shown} is a file, not a folder, so {rel} cannot be written; nothing was changed"
+                )));
+            }
+            Err(_) => {
+                std::fs::create_dir(&dir).map_err(|e| failed("creating the folder of", rel, &e))?;
+                created.push(dir.clone());
+            }
+        }
     }
+    // A folder reached through a symbolic link must still be inside the
+    // spec's folder: outputs never leave it.
+    let real = dir
+        .canonicalize()
+        .map_err(|e| failed("opening the folder of", rel, &e))?;
+    let real_root = root.canonicalize().map_err(|e| Error::io(root, e))?;
+    if !real.starts_with(&real_root) {
+        return Err(Error::msg(format!(
+            "the folder of {rel} resolves to {} (a symbolic link?), outside the spec's folder; nothing was changed",
+            real.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// The current content of `rel`: `None` when there is no such file.
+fn read_old(root: &Path, rel: &str) -> Result<Option<Vec<u8>>> {
+    let path = root.join(rel);
+    match std::fs::read(&path) {
+        Ok(old) => Ok(Some(old)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory || path.is_dir() => Err(Error::msg(
+            format!("{rel} is a folder, so the file cannot be written; nothing was changed"),
+        )),
+        // A file where a folder of the path should be: said by make_parents.
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Ok(None),
+        Err(e) => Err(failed("reading", rel, &e)),
+    }
+}
+
+fn stage(
+    root: &Path,
+    rel: &str,
+    bytes: &[u8],
+    old: Option<Vec<u8>>,
+    created: &mut Vec<PathBuf>,
+) -> Result<Staged> {
+    let path = root.join(rel);
+    let dir = make_parents(root, rel, created)?;
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!(".{name}{TMP_MARK}");
+    builder.prefix(&prefix).suffix(TMP_SUFFIX).rand_bytes(6);
+    #[cfg(unix)]
+    {
+        // As File::create: 0666 less the umask (tempfile's default is 0600).
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(&dir)
+        .map_err(|e| failed("writing", rel, &e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| failed("writing", rel, &e))?;
+    Ok(Staged {
+        rel: rel.to_string(),
+        path,
+        tmp,
+        old,
+    })
+}
+
+/// Puts back what `done` replaced (newest first); returns the files that
+/// could not be restored.
+fn roll_back(done: Vec<(String, PathBuf, Option<Vec<u8>>)>) -> Vec<String> {
+    let mut lost = Vec::new();
+    for (rel, path, old) in done.into_iter().rev() {
+        let ok = match old {
+            None => std::fs::remove_file(&path).is_ok(),
+            Some(bytes) => {
+                let dir = path.parent().unwrap_or(Path::new("."));
+                tempfile::Builder::new()
+                    .prefix(".restore")
+                    .suffix(TMP_SUFFIX)
+                    .tempfile_in(dir)
+                    .and_then(|mut t| {
+                        t.write_all(&bytes)?;
+                        t.as_file().sync_all()?;
+                        t.persist(&path).map(|_| ()).map_err(|e| e.error)
+                    })
+                    .is_ok()
+            }
+        };
+        if !ok {
+            lost.push(rel);
+        }
+    }
+    lost
+}
+
+fn remove_created(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        let _ = std::fs::remove_dir(d);
+    }
+}
+
+/// Writes `files` (relative path, bytes) under `root` as one transaction,
+/// in the order given (put the lock last). Files whose bytes are unchanged
+/// are not touched.
+///
+/// Errors: the first failure, naming the file and the cause in words
+/// (`no space left on device while writing figures/fig1.svg; nothing was
+/// changed`); every visible file is then as it was before the call.
+pub fn commit(root: &Path, files: &[(&str, &[u8])]) -> Result<Committed> {
+    let mut report = Committed::default();
+    let mut staged = Vec::new();
+    let mut created = Vec::new();
+    for (rel, bytes) in files {
+        let staged_one = read_old(root, rel).and_then(|old| {
+            if old.as_deref() == Some(*bytes) {
+                return Ok(None);
+            }
+            stage(root, rel, bytes, old, &mut created).map(Some)
+        });
+        match staged_one {
+            Ok(None) => report.unchanged.push(rel.to_string()),
+            Ok(Some(s)) => staged.push(s),
+            Err(e) => {
+                drop(staged); // removes the temporary files
+                remove_created(&created);
+                return Err(e);
+            }
+        }
+    }
+    let mut done: Vec<(String, PathBuf, Option<Vec<u8>>)> = Vec::new();
+    let mut rest = staged.into_iter();
+    while let Some(s) = rest.next() {
+        match s.tmp.persist(&s.path) {
+            Ok(_) => {
+                report.written.push(s.rel.clone());
+                done.push((s.rel, s.path, s.old));
+            }
+            Err(e) => {
+                drop(e.file);
+                drop(rest);
+                let lost = roll_back(done);
+                remove_created(&created);
+                if lost.is_empty() {
+                    return Err(failed("replacing", &s.rel, &e.error));
+                }
+                return Err(Error::msg(format!(
+                    "{} while replacing {}, and {} could not be put back: run `artifact gen` again",
+                    cause(&e.error),
+                    s.rel,
+                    lost.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Writes one file atomically (see [`commit`]); returns whether it changed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    commit(dir, &[(name.as_str(), bytes)]).map(|c| !c.written.is_empty())
+}
+
+/// Whether `file_name` is a temporary file of an artifact run: this
+/// version's `.NAME.artifact-XXXXXX.tmp`, or an older version's
+/// `.NAME.PID.tmp` for one of `outputs` (file names in the same folder).
+pub fn is_leftover(file_name: &str, outputs: &[&str]) -> bool {
+    let Some(inner) = file_name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_suffix(TMP_SUFFIX))
+    else {
+        return false;
+    };
+    if let Some(i) = inner.rfind(TMP_MARK) {
+        let token = &inner[i + TMP_MARK.len()..];
+        return i > 0 && !token.is_empty() && token.chars().all(|c| c.is_ascii_alphanumeric());
     }
-    Ok(true)
+    if inner.starts_with("restore") {
+        return true;
+    }
+    inner.rsplit_once('.').is_some_and(|(name, pid)| {
+        outputs.contains(&name) && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// Temporary files left by a killed run in the folders of `outputs`
+/// (relative paths), as sorted relative paths.
+pub fn leftovers(root: &Path, outputs: &[String]) -> Vec<String> {
+    let mut by_dir: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for o in outputs {
+        let (dir, name) = o.rsplit_once('/').unwrap_or(("", o.as_str()));
+        by_dir.entry(dir).or_default().push(name);
+    }
+    let mut found = Vec::new();
+    for (dir, names) in by_dir {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().is_ok_and(|t| t.is_file()) && is_leftover(&name, &names) {
+                found.push(if dir.is_empty() {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                });
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// An exclusive lock on the spec's folder, held while `gen` runs so two
+/// runs on one folder serialise (the second reads the lock the first
+/// wrote). The kernel releases it when the process ends, however it ends,
+/// so a killed run never leaves it behind; it is an advisory `flock` on the
+/// folder itself, so no lock file appears in the paper's tree.
+#[derive(Debug)]
+pub struct FolderLock {
+    _dir: std::fs::File,
+}
+
+impl FolderLock {
+    /// Waits for the exclusive lock on `root` (saying so on stderr when
+    /// another run holds it).
+    pub fn exclusive(root: &Path) -> Result<FolderLock> {
+        Self::take(root, true)
+    }
+
+    /// Waits for a shared lock on `root` (`check`: no `gen` writes meanwhile).
+    pub fn shared(root: &Path) -> Result<FolderLock> {
+        Self::take(root, false)
+    }
+
+    fn take(root: &Path, exclusive: bool) -> Result<FolderLock> {
+        let dir = std::fs::File::open(root).map_err(|e| Error::io(root, e))?;
+        let tried = if exclusive {
+            dir.try_lock()
+        } else {
+            dir.try_lock_shared()
+        };
+        match tried {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                eprintln!(
+                    "waiting for another `artifact gen` in {} to finish",
+                    root.display()
+                );
+                let r = if exclusive {
+                    dir.lock()
+                } else {
+                    dir.lock_shared()
+                };
+                r.map_err(|e| Error::io(root, e))?;
+            }
+            // No advisory locks on this file system: run unlocked.
+            Err(std::fs::TryLockError::Error(_)) => {}
+        }
+        Ok(FolderLock { _dir: dir })
+    }
+}
+
+/// Makes writing past the file size limit (`ulimit -f`) an error instead
+/// of a fatal signal, so the run can say so and change nothing.
+pub fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler
+    // and is async-signal-safe; it is done once at start-up.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 #[cfg(test)]
@@ -55,5 +397,49 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let leftovers: Vec<_> = std::fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_file_in_the_way_of_a_folder_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.txt"), b"old").unwrap();
+        std::fs::write(root.join("figures"), b"not a folder").unwrap();
+        let e = commit(
+            root,
+            &[("a.txt", b"new"), ("figures/f.svg", b"svg"), ("lock", b"l")],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "figures is a file, not a folder, so figures/f.svg cannot be written; nothing was changed"
+        );
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"old");
+        assert!(!root.join("lock").exists());
+        let names: Vec<_> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+    }
+
+    #[test]
+    fn leftovers_are_recognised_by_name() {
+        assert!(is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &[]));
+        assert!(is_leftover(".fig3.csv.22407.tmp", &["fig3.csv"]));
+        assert!(!is_leftover(".fig3.csv.22407.tmp", &["fig4.csv"]));
+        assert!(!is_leftover("fig3.csv", &["fig3.csv"]));
+        assert!(!is_leftover(".notes.tmp", &["fig3.csv"]));
+    }
+
+    #[test]
+    fn causes_are_words() {
+        let e = std::io::Error::from_raw_os_error(28);
+        assert_eq!(cause(&e), "no space left on device");
+        let e = std::io::Error::from_raw_os_error(27);
+        assert_eq!(
+            cause(&e),
+            "file too large (the file size limit, `ulimit -f`)"
+        );
     }
 }

@@ -19,7 +19,7 @@ use crate::figures::{self, Outcome};
 use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, LockedFigure, LockedNumber, hash_bytes, tool};
 use crate::numbers::{self, Number};
-use crate::output::{OutputFile, write_atomic};
+use crate::output::OutputFile;
 use crate::spec::LoadedSpec;
 use crate::tables::Catalog;
 
@@ -72,20 +72,13 @@ impl Build {
     }
 }
 
-fn rel(dir: &str, file: &str) -> String {
-    let d = dir.trim_end_matches('/');
-    if d.is_empty() || d == "." {
-        file.to_string()
-    } else {
-        format!("{d}/{file}")
-    }
-}
+use crate::spec::paths::join as rel;
 
 /// The output files of figure `name` (svg, pdf, csv).
 pub fn figure_outputs(spec: &LoadedSpec, name: &str) -> Vec<String> {
     ["svg", "pdf", "csv"]
         .iter()
-        .map(|e| rel(&spec.spec.output.figures, &format!("{name}.{e}")))
+        .map(|e| rel(spec.spec.output.figures.get_ref(), &format!("{name}.{e}")))
         .collect()
 }
 
@@ -184,7 +177,7 @@ fn build_with<'a>(
                 b.number_outputs = files
                     .into_iter()
                     .map(|(f, bytes)| OutputFile {
-                        rel: rel(&spec.spec.output.generated, f),
+                        rel: rel(spec.spec.output.generated.get_ref(), f),
                         bytes,
                     })
                     .collect();
@@ -262,7 +255,7 @@ fn build_with<'a>(
             }
         }
     }
-    let dir = spec.spec.output.figures.clone();
+    let dir = spec.spec.output.figures.get_ref().clone();
     let rendered: Vec<(String, BTreeSet<String>, Result<Vec<OutputFile>>)> = plots
         .into_par_iter()
         .map(|(name, f)| {
@@ -357,7 +350,11 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
             }
         }
         for (out, h) in &o.outputs {
-            if out.starts_with(&spec.spec.output.generated) && !lock.outputs.contains_key(out) {
+            let generated = spec.spec.output.generated.get_ref();
+            let is_macro_file = crate::spec::paths::NUMBER_FILES
+                .iter()
+                .any(|f| rel(generated, f) == *out);
+            if is_macro_file && !lock.outputs.contains_key(out) {
                 lock.outputs.insert(out.clone(), h.clone());
             }
         }
@@ -372,31 +369,127 @@ pub struct GenReport {
     pub written: Vec<String>,
     /// Files already up to date.
     pub unchanged: Vec<String>,
+    /// Temporary files of a killed run, removed.
+    pub removed: Vec<String>,
+}
+
+/// Every output path `spec` can write (figures, macro files, the lock).
+pub fn all_outputs(spec: &LoadedSpec) -> Vec<String> {
+    let mut all: Vec<String> = spec
+        .spec
+        .figures
+        .keys()
+        .flat_map(|name| figure_outputs(spec, name))
+        .collect();
+    let generated = spec.spec.output.generated.get_ref();
+    all.extend(
+        crate::spec::paths::NUMBER_FILES
+            .iter()
+            .map(|f| rel(generated, f)),
+    );
+    all.push(crate::lock::LOCK_FILE.to_string());
+    all
+}
+
+/// The real path of `rel` under `root`: its folder resolved (symbolic
+/// links, `..`) as far as it exists, then the rest as written.
+fn real_path(root: &std::path::Path, rel: &str) -> std::path::PathBuf {
+    let full = root.join(rel);
+    let mut existing = full.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            return rest.iter().rev().fold(real, |p, r| p.join(r));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return full,
+        }
+    }
+}
+
+/// An output that would land on an input file of the spec (a data file,
+/// a template, the spec itself): refused before anything is written.
+fn output_over_input(spec: &LoadedSpec, build: &Build) -> Result<()> {
+    let mut inputs: BTreeMap<std::path::PathBuf, String> = BTreeMap::new();
+    for (rel_path, _) in build.fingerprint.files.values().flatten() {
+        inputs.insert(real_path(&spec.root, rel_path), rel_path.clone());
+    }
+    for files in build.files.values() {
+        for f in files {
+            inputs.insert(real_path(&spec.root, &f.rel), f.rel.clone());
+        }
+    }
+    let t = &spec.spec.templates;
+    for p in [&t.tex, &t.typ, &t.json].into_iter().flatten() {
+        inputs.insert(real_path(&spec.root, p.get_ref()), p.get_ref().clone());
+    }
+    inputs.insert(
+        real_path(&spec.root, crate::spec::SPEC_FILE),
+        crate::spec::SPEC_FILE.into(),
+    );
+    for out in build.outputs() {
+        if let Some(input) = inputs.get(&real_path(&spec.root, &out.rel)) {
+            let (span, what) = match build
+                .figures
+                .iter()
+                .find(|f| f.outputs.iter().any(|o| o.rel == out.rel))
+            {
+                Some(f) => (
+                    crate::spec::paths::key_span(
+                        spec,
+                        "figures",
+                        &f.name,
+                        spec.spec.figures[&f.name].span(),
+                    ),
+                    format!("figure `{}`", f.name),
+                ),
+                None => (spec.spec.output.generated.span(), "the numbers".to_string()),
+            };
+            return Err(spec.error(
+                span,
+                format!("{what} would write {}, which is the input {input}; nothing was changed (rename the figure or change [output])", out.rel),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Writes every output of `build` under the spec's folder, then the lock
-/// (only when nothing failed).
+/// (only when nothing failed), as one transaction (`output::commit`):
+/// either all of it is written or nothing is. Temporary files left by a
+/// killed run are removed first. Call with the spec's folder locked
+/// (`output::FolderLock::exclusive`).
 pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<GenReport> {
+    output_over_input(spec, build)?;
     let mut report = GenReport::default();
-    for out in build.outputs() {
-        let path = spec.root.join(&out.rel);
-        if write_atomic(&path, &out.bytes)? {
-            report.written.push(out.rel.clone());
-        } else {
-            report.unchanged.push(out.rel.clone());
-        }
+    for left in crate::output::leftovers(&spec.root, &all_outputs(spec)) {
+        std::fs::remove_file(spec.root.join(&left))
+            .map_err(|e| Error::io(&spec.root.join(&left), e))?;
+        report.removed.push(left);
     }
     // A run with failures leaves the lock as it was: it must keep describing
     // a state in which every output matched its data.
-    if !build.errors.is_empty() {
-        return Ok(report);
+    let lock = build
+        .errors
+        .is_empty()
+        .then(|| new_lock(spec, build, old).to_text());
+    let mut files: Vec<(&str, &[u8])> = build
+        .outputs()
+        .map(|o| (o.rel.as_str(), o.bytes.as_slice()))
+        .collect();
+    if let Some(l) = &lock {
+        files.push((crate::lock::LOCK_FILE, l.as_bytes()));
     }
-    let lock = new_lock(spec, build, old);
-    if write_atomic(
-        &spec.root.join(crate::lock::LOCK_FILE),
-        lock.to_text().as_bytes(),
-    )? {
-        report.written.push(crate::lock::LOCK_FILE.to_string());
-    }
+    let done = crate::output::commit(&spec.root, &files)?;
+    report.written = done.written;
+    report.unchanged = done
+        .unchanged
+        .into_iter()
+        .filter(|f| f != crate::lock::LOCK_FILE)
+        .collect();
     Ok(report)
 }

@@ -54,6 +54,13 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
 
 /// Checks `spec` as described in the module docs.
 pub fn validate(spec: &LoadedSpec) -> Result<()> {
+    if spec.spec.numbers.is_empty() && spec.spec.figures.is_empty() {
+        return Err(crate::error::Error::msg(format!(
+            "{}: the spec declares no [numbers] and no [figures], so there is nothing to generate",
+            crate::spec::SPEC_FILE
+        )));
+    }
+    crate::spec::paths::check(spec)?;
     for t in spec.spec.tables.values() {
         let t = t.get_ref();
         if !known(spec, t.from.get_ref()) {

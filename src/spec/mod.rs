@@ -20,6 +20,8 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 
+pub mod paths;
+
 /// The spec's file name, searched for from the working folder upwards.
 pub const SPEC_FILE: &str = "artifact.toml";
 
@@ -60,17 +62,17 @@ pub struct Spec {
 pub struct OutputSpec {
     /// Folder for `NAME.svg`, `NAME.pdf`, `NAME.csv` (default `figures`).
     #[serde(default = "default_figures_dir")]
-    pub figures: String,
+    pub figures: SpannedStr,
     /// Folder for `macros.tex`, `macros.typ`, `numbers.json` (default `generated`).
     #[serde(default = "default_generated_dir")]
-    pub generated: String,
+    pub generated: SpannedStr,
 }
 
-fn default_figures_dir() -> String {
-    "figures".into()
+fn default_figures_dir() -> SpannedStr {
+    Spanned::new(0..0, "figures".into())
 }
-fn default_generated_dir() -> String {
-    "generated".into()
+fn default_generated_dir() -> SpannedStr {
+    Spanned::new(0..0, "generated".into())
 }
 
 impl Default for OutputSpec {

@@ -1,0 +1,206 @@
+//! Output paths: every file `gen` writes resolves inside the spec's folder.
+//!
+//! Checked before anything runs, each error at the spec's line and column:
+//! - `[output] figures` / `generated` are relative folders without `..`,
+//!   control characters or over-long components (`.` is the spec's folder;
+//!   `./x`, `x/` and `x` are one folder);
+//! - a figure's name is the stem of its files (`NAME.svg`, `.pdf`, `.csv`):
+//!   not empty, `.` or `..`, without `/`, `\`, control characters or the
+//!   characters Windows refuses (`<>:"|?*`), and short enough that the file
+//!   and its temporary copy fit the 255-byte name limit of common file
+//!   systems;
+//! - no two outputs are one file (also when they differ only in case, as
+//!   they are on macOS and Windows).
+//!
+//! That no output lands on an input file of the spec is checked once the
+//! inputs are known (`run::write`), and that a folder reached through a
+//! symbolic link stays inside the spec's folder when it is written
+//! (`output::commit`).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::error::Result;
+use crate::spec::LoadedSpec;
+
+/// The longest file name (bytes) most file systems allow (ext4, APFS, NTFS).
+pub const NAME_MAX: usize = 255;
+
+/// What a temporary copy adds to a file's name (`.` + `.artifact-XXXXXX.tmp`).
+const TMP_EXTRA: usize = 1 + ".artifact-".len() + 6 + ".tmp".len();
+
+/// The longest figure name: its longest file (`NAME.svg`) as a temporary
+/// copy fits in [`NAME_MAX`].
+pub const FIGURE_NAME_MAX: usize = NAME_MAX - TMP_EXTRA - ".svg".len();
+
+/// The files each figure writes, by extension.
+pub const FIGURE_FILES: [&str; 3] = ["svg", "pdf", "csv"];
+
+/// The files the numbers write into the `generated` folder.
+pub const NUMBER_FILES: [&str; 3] = ["macros.tex", "macros.typ", "numbers.json"];
+
+/// `dir` as a clean relative folder: `.`, `./` and `` are the spec's
+/// folder (``); `./a//b/` is `a/b`. `None` when it has a `..` component or
+/// is absolute.
+pub fn normalize(dir: &str) -> Option<String> {
+    if dir.starts_with('/') || dir.starts_with('\\') || dir.get(1..2) == Some(":") {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for p in dir.split(['/', '\\']) {
+        match p {
+            "" | "." => {}
+            ".." => return None,
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// `file` in folder `dir` (a spec's `[output]` folder), relative to the
+/// spec's folder with `/` separators.
+pub fn join(dir: &str, file: &str) -> String {
+    let d = normalize(dir).unwrap_or_else(|| dir.to_string());
+    if d.is_empty() {
+        file.to_string()
+    } else {
+        format!("{d}/{file}")
+    }
+}
+
+fn bad_char(s: &str) -> Option<char> {
+    s.chars().find(|c| c.is_control())
+}
+
+fn shown(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// The byte span of key `name` in table `[section]` of the spec (the
+/// `NAME` of `[figures.NAME]`), or `fallback`.
+pub fn key_span(
+    spec: &LoadedSpec,
+    section: &str,
+    name: &str,
+    fallback: Range<usize>,
+) -> Range<usize> {
+    let Ok(doc) = toml::de::DeTable::parse(&spec.text) else {
+        return fallback;
+    };
+    let Some(toml::de::DeValue::Table(items)) = doc.get_ref().get(section).map(|v| v.get_ref())
+    else {
+        return fallback;
+    };
+    items
+        .keys()
+        .find(|k| k.get_ref().as_ref() == name)
+        .map(|k| k.span())
+        .unwrap_or(fallback)
+}
+
+fn check_folder(spec: &LoadedSpec, key: &str, dir: &crate::spec::SpannedStr) -> Result<String> {
+    let text = dir.get_ref();
+    let err = |m: String| spec.error(dir.span(), format!("[output] {key}: {m}"));
+    if let Some(c) = bad_char(text) {
+        return Err(err(format!(
+            "the folder name holds the control character {}",
+            shown(c)
+        )));
+    }
+    let Some(norm) = normalize(text) else {
+        return Err(err(format!(
+            "`{text}` leaves the spec's folder; outputs are written inside it (use a relative folder without `..`)"
+        )));
+    };
+    if let Some(long) = norm.split('/').find(|p| p.len() > NAME_MAX - TMP_EXTRA) {
+        return Err(err(format!(
+            "the folder name `{long}` is longer than the {} bytes a file system allows",
+            NAME_MAX - TMP_EXTRA
+        )));
+    }
+    Ok(norm)
+}
+
+/// Why `name` cannot be a figure's name, if it cannot.
+pub fn figure_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("a figure's name is the name of its files and cannot be empty".into());
+    }
+    if name == "." || name == ".." {
+        return Some(format!(
+            "a figure cannot be named `{name}`: it names a folder"
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| matches!(c, '/' | '\\')) {
+        return Some(format!(
+            "a figure's name cannot hold `{c}`: its files go in the [output] figures folder (set that to choose the folder)"
+        ));
+    }
+    if let Some(c) = bad_char(name) {
+        return Some(format!(
+            "a figure's name cannot hold the control character {}",
+            shown(c)
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| "<>:\"|?*".contains(*c)) {
+        return Some(format!(
+            "a figure's name cannot hold `{c}`: Windows and macOS refuse it in a file name"
+        ));
+    }
+    if name.len() > FIGURE_NAME_MAX {
+        return Some(format!(
+            "the figure's name is {} bytes long; its files' names allow at most {FIGURE_NAME_MAX}",
+            name.len()
+        ));
+    }
+    None
+}
+
+/// Checks every output path of `spec` as described in the module docs.
+pub fn check(spec: &LoadedSpec) -> Result<()> {
+    let out = &spec.spec.output;
+    let figures_dir = check_folder(spec, "figures", &out.figures)?;
+    let generated_dir = check_folder(spec, "generated", &out.generated)?;
+    // Every output file, lower-cased, with what writes it and where.
+    let mut seen: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut claim = |path: String, what: String, span: Range<usize>| -> Result<()> {
+        let folded = path.to_lowercase();
+        match seen.get(&folded) {
+            Some((other, other_path)) if *other_path == path => Err(spec.error(
+                span,
+                format!("{what} and {other} both write {path}"),
+            )),
+            Some((other, other_path)) => Err(spec.error(
+                span,
+                format!(
+                    "{what} writes {path} and {other} writes {other_path}: names that differ only in case are one file on macOS and Windows"
+                ),
+            )),
+            None => {
+                seen.insert(folded, (what, path));
+                Ok(())
+            }
+        }
+    };
+    for f in NUMBER_FILES {
+        claim(
+            join(&generated_dir, f),
+            "the numbers".into(),
+            out.generated.span(),
+        )?;
+    }
+    for (name, fig) in &spec.spec.figures {
+        let span = key_span(spec, "figures", name, fig.span());
+        if let Some(problem) = figure_name_problem(name) {
+            return Err(spec.error(span, problem));
+        }
+        for ext in FIGURE_FILES {
+            claim(
+                join(&figures_dir, &format!("{name}.{ext}")),
+                format!("figure `{name}`"),
+                span.clone(),
+            )?;
+        }
+    }
+    Ok(())
+}
