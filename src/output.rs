@@ -36,7 +36,7 @@ const TMP_SUFFIX: &str = ".tmp";
 /// `no space left on device`, `permission denied`.
 pub fn cause(e: &std::io::Error) -> String {
     use std::io::ErrorKind as K;
-    let words = match e.kind() {
+    match e.kind() {
         K::StorageFull => "no space left on device".to_string(),
         K::PermissionDenied => "permission denied".to_string(),
         K::ReadOnlyFilesystem => "the file system is read-only".to_string(),
@@ -57,8 +57,7 @@ pub fn cause(e: &std::io::Error) -> String {
                 None => s,
             }
         }
-    };
-    words
+    }
 }
 
 fn failed(what: &str, rel: &str, e: &std::io::Error) -> Error {
@@ -213,6 +212,16 @@ fn remove_created(created: &[PathBuf]) {
 /// (`no space left on device while writing figures/fig1.svg; nothing was
 /// changed`); every visible file is then as it was before the call.
 pub fn commit(root: &Path, files: &[(&str, &[u8])]) -> Result<Committed> {
+    commit_with(root, files, &|_| None)
+}
+
+/// [`commit`], with `fault(i)` standing in for the i-th rename's error
+/// (for tests of the rollback).
+fn commit_with(
+    root: &Path,
+    files: &[(&str, &[u8])],
+    fault: &dyn Fn(usize) -> Option<std::io::Error>,
+) -> Result<Committed> {
     let mut report = Committed::default();
     let mut staged = Vec::new();
     let mut created = Vec::new();
@@ -236,7 +245,11 @@ pub fn commit(root: &Path, files: &[(&str, &[u8])]) -> Result<Committed> {
     let mut done: Vec<(String, PathBuf, Option<Vec<u8>>)> = Vec::new();
     let mut rest = staged.into_iter();
     while let Some(s) = rest.next() {
-        match s.tmp.persist(&s.path) {
+        let persisted = match fault(done.len()) {
+            Some(error) => Err(tempfile::PersistError { error, file: s.tmp }),
+            None => s.tmp.persist(&s.path),
+        };
+        match persisted {
             Ok(_) => {
                 report.written.push(s.rel.clone());
                 done.push((s.rel, s.path, s.old));
@@ -421,6 +434,44 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+    }
+
+    #[test]
+    fn a_failed_rename_puts_back_the_files_already_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.txt"), b"old a").unwrap();
+        std::fs::write(root.join("lock"), b"old lock").unwrap();
+        let files: [(&str, &[u8]); 4] = [
+            ("a.txt", b"new a"),
+            ("new/b.txt", b"new b"),
+            ("c.txt", b"new c"),
+            ("lock", b"new lock"),
+        ];
+        // The third rename (c.txt) fails: a.txt and new/b.txt were replaced.
+        let e = commit_with(root, &files, &|i| {
+            (i == 2).then(|| std::io::Error::from_raw_os_error(5))
+        })
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "input/output error while replacing c.txt; nothing was changed"
+        );
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"old a");
+        assert_eq!(std::fs::read(root.join("lock")).unwrap(), b"old lock");
+        let mut names: Vec<_> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["a.txt", "lock"],
+            "no new file, folder or temporary file"
+        );
+        // Without a fault, all four land.
+        let done = commit(root, &files).unwrap();
+        assert_eq!(done.written, ["a.txt", "new/b.txt", "c.txt", "lock"]);
     }
 
     #[test]

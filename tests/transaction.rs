@@ -68,10 +68,6 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-fn names(files: &[(String, Vec<u8>)]) -> Vec<&str> {
-    files.iter().map(|(n, _)| n.as_str()).collect()
-}
-
 #[test]
 fn a_file_where_the_figures_folder_should_be_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
