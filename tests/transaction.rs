@@ -333,6 +333,14 @@ fn figure_names_that_are_no_file_names_are_errors() {
             "a figure's name cannot hold `:`: Windows and macOS refuse it in a file name",
         ),
         (
+            "nul",
+            "a figure cannot be named `nul`: Windows reserves it for a device, so a clone there could not hold its files",
+        ),
+        (
+            "\"fig \"",
+            "a figure's name cannot end with ` `: Windows drops it from file names",
+        ),
+        (
             &"f".repeat(300),
             "the figure's name is 300 bytes long; its files' names allow at most 230",
         ),
@@ -347,6 +355,11 @@ fn figure_names_that_are_no_file_names_are_errors() {
 
 #[test]
 fn output_folders_outside_the_spec_folder_are_errors() {
+    let e = spec_error(|s| format!("[output]\nfigures = \"\"\n{s}"));
+    assert!(
+        e.starts_with("error: artifact.toml:2:11: [output] figures: the folder name is empty (write \".\" for the spec's own folder)\n"),
+        "{e}"
+    );
     for folder in ["../out", "/tmp/out", "a/../../b"] {
         let e = spec_error(|s| format!("[output]\nfigures = \"{folder}\"\n{s}"));
         assert!(

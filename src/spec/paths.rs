@@ -107,6 +107,11 @@ fn check_folder(spec: &LoadedSpec, key: &str, dir: &crate::spec::SpannedStr) -> 
             shown(c)
         )));
     }
+    if text.is_empty() {
+        return Err(err(
+            "the folder name is empty (write \".\" for the spec's own folder)".into(),
+        ));
+    }
     let Some(norm) = normalize(text) else {
         return Err(err(format!(
             "`{text}` leaves the spec's folder; outputs are written inside it (use a relative folder without `..`)"
@@ -145,6 +150,22 @@ pub fn figure_name_problem(name: &str) -> Option<String> {
     if let Some(c) = name.chars().find(|c| "<>:\"|?*".contains(*c)) {
         return Some(format!(
             "a figure's name cannot hold `{c}`: Windows and macOS refuse it in a file name"
+        ));
+    }
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_uppercase();
+    let reserved = ["CON", "PRN", "AUX", "NUL"].contains(&stem.as_str())
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.as_bytes()[3].is_ascii_digit());
+    if reserved {
+        return Some(format!(
+            "a figure cannot be named `{name}`: Windows reserves it for a device, so a clone there could not hold its files"
+        ));
+    }
+    if name.ends_with(' ') || name.ends_with('.') {
+        return Some(format!(
+            "a figure's name cannot end with `{}`: Windows drops it from file names",
+            &name[name.len() - 1..]
         ));
     }
     if name.len() > FIGURE_NAME_MAX {
