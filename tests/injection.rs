@@ -198,3 +198,80 @@ fn demo_paper_keys_pass_the_key_rules() {
     let typ = read(dir.path(), "generated/macros.typ");
     assert!(typ.contains("\n#let fig5-bf16-split-ratio = "), "{typ}");
 }
+
+/// A project with `runs.csv` (row 3 holds ESC in `name`) and a figure made
+/// of `layer` (TOML inline table) plus `extra` figure keys.
+fn figure_project(layer: &str, extra: &str) -> tempfile::TempDir {
+    let spec = format!(
+        "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\n{extra}layers = [{layer}]\n"
+    );
+    let data = "id,name,v\n1,plain,1.5\n2,a\u{1b}[31mb,2.5\n";
+    project(&[("artifact.toml", &spec), ("runs.csv", data)])
+}
+
+#[test]
+fn escape_in_a_data_label_is_refused_with_file_line_field() {
+    // It used to fail only when the SVG was read back for the PDF:
+    // "cannot read the SVG: non-XML character '\u{1b}' found at 35:4".
+    let want = "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nerror: figure `f`: runs.csv:3: field `name`: control character U+001B in a label\n1 part(s) failed; their previous outputs are left as they were\n";
+    for (layer, extra) in [
+        // a category on an axis (a tick label)
+        (
+            "{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\" }",
+            "",
+        ),
+        // the text of a text mark
+        (
+            "{ mark = \"text\", data = \"runs\", x = \"id\", y = \"v\", text = \"<{{ name }}>\" }",
+            "",
+        ),
+        // a line series (a legend entry)
+        (
+            "{ mark = \"line\", data = \"runs\", x = \"id\", y = \"v\", series = \"name\" }",
+            "",
+        ),
+        // a colour scale's key (a legend entry)
+        (
+            "{ mark = \"point\", data = \"runs\", x = \"id\", y = \"v\", color = { field = \"name\" } }",
+            "",
+        ),
+        // tick labels read from a table
+        (
+            "{ mark = \"point\", data = \"runs\", x = \"id\", y = \"v\" }",
+            "x = { ticks = { data = \"runs\", value = \"id\", label = \"name\" } }\n",
+        ),
+    ] {
+        let dir = figure_project(layer, extra);
+        let out = artifact(dir.path(), &["gen"]);
+        assert_eq!(out.status.code(), Some(2), "{layer}: {}", stderr(&out));
+        assert_eq!(stderr(&out), want, "{layer}");
+        assert!(!dir.path().join("figures").exists(), "{layer}");
+    }
+}
+
+#[test]
+fn escape_in_a_title_from_the_spec_is_refused_at_the_template() {
+    let dir = figure_project(
+        "{ mark = \"point\", data = \"runs\", x = \"id\", y = \"v\" }",
+        "title = \"runs \\u001b[31m\"\n",
+    );
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nerror: figure `f`: artifact.toml:6:9: control character U+001B in a label (the text this template gives)\n  |\n6 | title = \"runs \\u001b[31m\"\n  |         ^^^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
+    );
+}
+
+#[test]
+fn a_line_break_in_a_data_label_still_breaks_the_line() {
+    let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\" }]\n";
+    let data = "name,v\n\"two\nlines\",1.5\n";
+    let dir = project(&[("artifact.toml", spec), ("runs.csv", data)]);
+    gen_ok(dir.path());
+    let svg = read(dir.path(), "figures/f.svg");
+    assert!(
+        svg.contains(">\ntwo\n</text>") && svg.contains(">\nlines\n</text>"),
+        "{svg}"
+    );
+}

@@ -73,6 +73,26 @@ fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f
     }
 }
 
+/// A title or legend label: template `t` rendered over the numbers and the
+/// metadata; a character a figure cannot draw is an error at the template.
+pub fn label(
+    spec: &LoadedSpec,
+    t: &crate::spec::SpannedStr,
+    globals: &Arc<Globals>,
+) -> Result<String> {
+    let text = Template::compile(spec, t)?.render(spec, globals.context())?;
+    match crate::render::text::undrawable(&text) {
+        None => Ok(text),
+        Some(c) => Err(spec.error(
+            t.span(),
+            format!(
+                "{} (the text this template gives)",
+                crate::render::text::undrawable_message(c)
+            ),
+        )),
+    }
+}
+
 /// Compiles figure `name` against the built tables and numbers.
 pub fn compile(
     spec: &LoadedSpec,
@@ -98,7 +118,7 @@ pub fn compile(
     let title = f
         .title
         .as_ref()
-        .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+        .map(|t| label(spec, t, globals))
         .transpose()?;
     let spines = match &f.spines {
         None => Spines {
@@ -263,7 +283,7 @@ pub fn compile(
         let title = ps
             .title
             .as_ref()
-            .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+            .map(|t| label(spec, t, globals))
             .transpose()?;
         let x = resolve_axis(
             spec,
@@ -353,7 +373,7 @@ fn resolve_axis(
     let title = a
         .title
         .as_ref()
-        .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+        .map(|t| label(spec, t, globals))
         .transpose()?;
     let (dmin, dmax) = ext.range.unwrap_or((0.0, 1.0));
     if log && dmin <= 0.0 && ext.range.is_some() {
@@ -471,7 +491,9 @@ fn explicit_ticks(
                 .map(|r| {
                     let v = ve.eval_row(globals, r)?;
                     let x = crate::tables::aggregate::finite_number(r, value, &v)?;
-                    Ok((x, layers::csv_text(&le.eval_row(globals, r)?)))
+                    let text = layers::csv_text(&le.eval_row(globals, r)?);
+                    encode::check_row_label(r, label, &text)?;
+                    Ok((x, text))
                 })
                 .collect()
         }
