@@ -275,3 +275,18 @@ fn a_line_break_in_a_data_label_still_breaks_the_line() {
         "{svg}"
     );
 }
+
+#[test]
+fn csv_formula_cells_in_a_figure_csv_get_a_quote_numbers_stay() {
+    let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\", detail = [\"note\"] }]\n";
+    let data = "name,v,note\n=1+1,-1.5,-\n+cmd,2,@SUM(A1)\n-x,-3e-2,a=b\n";
+    let dir = project(&[("artifact.toml", spec), ("runs.csv", data)]);
+    gen_ok(dir.path());
+    assert_eq!(
+        read(dir.path(), "figures/f.csv"),
+        "panel,layer,mark,x,y,y2,color,note\n\
+         0,0,bar,'=1+1,-1.5,0,#1f77b4,'-\n\
+         0,0,bar,'+cmd,2,0,#1f77b4,'@SUM(A1)\n\
+         0,0,bar,'-x,-0.03,0,#1f77b4,a=b\n"
+    );
+}
