@@ -306,4 +306,75 @@ mod tests {
         assert!(s.contains("if ! \"$bin\" hook run 'paper'; then"));
         assert!(s.contains("bin='/opt/artifact'"));
     }
+
+    #[test]
+    fn the_hook_checks_out_only_the_files_the_spec_reads() {
+        let text = r#"
+[output]
+figures = "../out/figs"
+
+[templates]
+typ = "../tpl/macros.typ.j2"
+
+[sources.a]
+path = "data/a.jsonl"
+
+[sources.b]
+path = ["../shared/b.csv", "../shared/runs/*.jsonl", "../deep/**/*.json"]
+
+[sources.c]
+rows = [{ x = 1 }]
+"#;
+        let spec = crate::spec::parse(text, Path::new("paper/artifact.toml")).unwrap();
+        let index: Vec<String> = [
+            "README.md",
+            "big/video.bin",
+            "deep/x/y/r.json",
+            "deep/z.json",
+            "out/figs/f.svg",
+            "out/other.txt",
+            "paper/artifact.lock",
+            "paper/artifact.toml",
+            "paper/data/a.jsonl",
+            "paper/data/unused.jsonl",
+            "paper/generated/macros.tex",
+            "paper/main.tex",
+            "shared/b.csv",
+            "shared/runs/1.jsonl",
+            "shared/runs/old/2.jsonl",
+            "tpl/macros.typ.j2",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            needed_paths(&spec, "paper", &index),
+            [
+                "deep/x/y/r.json",
+                "deep/z.json",
+                "out/figs/f.svg",
+                "paper/artifact.lock",
+                "paper/artifact.toml",
+                "paper/data/a.jsonl",
+                "paper/generated/macros.tex",
+                "shared/b.csv",
+                "shared/runs/1.jsonl",
+                "tpl/macros.typ.j2",
+            ]
+        );
+    }
+
+    #[test]
+    fn paths_resolve_from_the_top_and_spec_folders_are_not_patterns() {
+        assert_eq!(
+            from_top("paper", "../data/x", false).as_deref(),
+            Some("data/x")
+        );
+        assert_eq!(from_top("", "./a/./b", false).as_deref(), Some("a/b"));
+        assert_eq!(from_top("paper", "../../x", false), None);
+        assert_eq!(from_top("paper", "/abs/x", false), None);
+        assert_eq!(
+            from_top("p[1]", "*.csv", true).as_deref(),
+            Some("p[[]1[]]/*.csv")
+        );
+    }
 }
