@@ -364,6 +364,34 @@ rows = [{ x = 1 }]
     }
 
     #[test]
+    fn a_spec_at_the_top_does_not_check_out_the_whole_repository() {
+        let text = "[sources.a]\npath = \"data/*.csv\"\n";
+        let spec = crate::spec::parse(text, Path::new("artifact.toml")).unwrap();
+        let index: Vec<String> = [
+            "artifact.lock",
+            "artifact.toml",
+            "big/video.bin",
+            "data/a.csv",
+            "data/sub/b.csv",
+            "figures/f.svg",
+            "generated/macros.typ",
+            "main.tex",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            needed_paths(&spec, "", &index),
+            [
+                "artifact.lock",
+                "artifact.toml",
+                "data/a.csv",
+                "figures/f.svg",
+                "generated/macros.typ",
+            ]
+        );
+    }
+
+    #[test]
     fn paths_resolve_from_the_top_and_spec_folders_are_not_patterns() {
         assert_eq!(
             from_top("paper", "../data/x", false).as_deref(),
