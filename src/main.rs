@@ -50,6 +50,13 @@ enum HookAction {
         #[arg(long)]
         force: bool,
     },
+    /// Run by the hook: check the staged spec in DIR (from the repository's
+    /// top) against the staged data.
+    #[command(hide = true)]
+    Run {
+        /// The spec's folder, relative to the repository's top.
+        spec_dir: String,
+    },
 }
 
 fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::Result<ExitCode> {
@@ -123,6 +130,13 @@ fn main() -> ExitCode {
     output::ignore_file_size_signal();
     let start = cli.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let result = (|| -> artifact::Result<ExitCode> {
+        // The hook runs at the repository's top, where no spec may be.
+        if let Command::Hook {
+            action: HookAction::Run { spec_dir },
+        } = &cli.command
+        {
+            return hook::run(&start, spec_dir).map(ExitCode::from);
+        }
         let path = spec::locate(&start)?;
         let spec = spec::load(&path)?;
         match cli.command {
@@ -139,6 +153,9 @@ fn main() -> ExitCode {
                     Ok(ExitCode::SUCCESS)
                 }
             }
+            Command::Hook {
+                action: HookAction::Run { .. },
+            } => unreachable!("dispatched before the spec is located"),
             Command::Hook {
                 action: HookAction::Install { force },
             } => {

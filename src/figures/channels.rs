@@ -160,6 +160,8 @@ impl<'s> Chan<'s> {
                     .as_str()
                     .map(str::to_string)
                     .unwrap_or_else(|| key.to_string());
+                // A key becomes a legend entry's text.
+                super::encode::check_row_label(row, expr.text, &key)?;
                 let mut d = domain.borrow_mut();
                 let i = match d.iter().position(|k| *k == key) {
                     Some(i) => i,

@@ -10,6 +10,7 @@ use super::model::*;
 use crate::error::{Error, Result};
 use crate::expr::Globals;
 use crate::render::color::{self, Color, TAB10};
+use crate::render::text;
 use crate::spec::{LayerSpec, LoadedSpec};
 use crate::tables::aggregate::{field_error, finite_number};
 use crate::value::{Row, Value, as_number};
@@ -175,6 +176,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
     ) -> Result<(f64, Pos)> {
         let v = chan.eval(self.globals, row)?;
         if let Some(s) = v.as_str() {
+            check_row_label(row, channel_text(chan, field), s)?;
             if cats.numeric {
                 return Err(field_error(
                     row,
@@ -314,6 +316,26 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
         }
     }
+}
+
+/// Refuses a label drawn from `row` holding a character a figure cannot
+/// draw ([`text::undrawable`]), naming the file, the line and the row's
+/// field holding it (or `field`, when the text was made by a template).
+pub fn check_row_label(row: &Row, field: &str, label: &str) -> Result<()> {
+    let Some(c) = text::undrawable(label) else {
+        return Ok(());
+    };
+    let fields = row.flat_fields();
+    let holder = fields
+        .0
+        .iter()
+        .find(|(_, v)| v.as_str().is_some_and(|s| s.contains(c)))
+        .map(|(k, _)| k.to_string());
+    Err(field_error(
+        row,
+        holder.as_deref().unwrap_or(field),
+        text::undrawable_message(c),
+    ))
 }
 
 pub(super) fn channel_text<'x>(c: &'x Chan, field: &'x str) -> &'x str {

@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 
 use super::channels::Chan;
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
-use super::encode::{SeriesPoints, channel_text, num_text, pseudo_row};
+use super::encode::{SeriesPoints, channel_text, check_row_label, num_text, pseudo_row};
 use super::model::*;
 use crate::error::{Error, Result};
 use crate::expr::Template;
@@ -26,9 +26,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let mark = l.mark.get_ref().as_str();
         let dash = self.dash()?;
         let label = match &l.label {
-            Some(t) => {
-                Some(Template::compile(self.spec, t)?.render(self.spec, self.globals.context())?)
-            }
+            Some(t) => Some(super::label(self.spec, t, self.globals)?),
             None => None,
         };
         let text_tpl = l
@@ -298,7 +296,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 let opacity = self.number(ch.opacity.as_ref(), &pseudo_row(), "opacity", 1.0)?;
                 for row in rows {
                     let key = match &series_expr {
-                        Some(e) => csv_text(&e.eval_row(self.globals, row)?),
+                        Some(e) => {
+                            let key = csv_text(&e.eval_row(self.globals, row)?);
+                            check_row_label(row, e.text, &key)?;
+                            key
+                        }
                         None => String::new(),
                     };
                     let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
@@ -514,6 +516,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
                     let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
                     let text = tpl.render_row(self.globals, row)?;
+                    check_row_label(row, "text", &text)?;
                     let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
                     let col = self
                         .color(&ch.color, row, Some(Color::BLACK))?

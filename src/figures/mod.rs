@@ -10,6 +10,7 @@
 //! skipped and reported, never written empty.
 
 pub mod channels;
+mod data_csv;
 pub mod encode;
 pub mod layers;
 pub mod model;
@@ -73,6 +74,26 @@ fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f
     }
 }
 
+/// A title or legend label: template `t` rendered over the numbers and the
+/// metadata; a character a figure cannot draw is an error at the template.
+pub fn label(
+    spec: &LoadedSpec,
+    t: &crate::spec::SpannedStr,
+    globals: &Arc<Globals>,
+) -> Result<String> {
+    let text = Template::compile(spec, t)?.render(spec, globals.context())?;
+    match crate::render::text::undrawable(&text) {
+        None => Ok(text),
+        Some(c) => Err(spec.error(
+            t.span(),
+            format!(
+                "{} (the text this template gives)",
+                crate::render::text::undrawable_message(c)
+            ),
+        )),
+    }
+}
+
 /// Compiles figure `name` against the built tables and numbers.
 pub fn compile(
     spec: &LoadedSpec,
@@ -98,7 +119,7 @@ pub fn compile(
     let title = f
         .title
         .as_ref()
-        .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+        .map(|t| label(spec, t, globals))
         .transpose()?;
     let spines = match &f.spines {
         None => Spines {
@@ -263,7 +284,7 @@ pub fn compile(
         let title = ps
             .title
             .as_ref()
-            .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+            .map(|t| label(spec, t, globals))
             .transpose()?;
         let x = resolve_axis(
             spec,
@@ -322,7 +343,7 @@ pub fn compile(
             layout,
             panels,
         },
-        csv: write_csv(&csv_rows)?,
+        csv: data_csv::write_csv(&csv_rows)?,
         sources,
         notes,
     })))
@@ -353,7 +374,7 @@ fn resolve_axis(
     let title = a
         .title
         .as_ref()
-        .map(|t| Template::compile(spec, t)?.render(spec, globals.context()))
+        .map(|t| label(spec, t, globals))
         .transpose()?;
     let (dmin, dmax) = ext.range.unwrap_or((0.0, 1.0));
     if log && dmin <= 0.0 && ext.range.is_some() {
@@ -471,7 +492,9 @@ fn explicit_ticks(
                 .map(|r| {
                     let v = ve.eval_row(globals, r)?;
                     let x = crate::tables::aggregate::finite_number(r, value, &v)?;
-                    Ok((x, layers::csv_text(&le.eval_row(globals, r)?)))
+                    let text = layers::csv_text(&le.eval_row(globals, r)?);
+                    encode::check_row_label(r, label, &text)?;
+                    Ok((x, text))
                 })
                 .collect()
         }
@@ -520,30 +543,4 @@ fn resolve_legend(
         font_size: l.and_then(|l| l.font_size).unwrap_or(font_size),
         entries,
     })
-}
-
-/// Writes CSV records with the union of their columns (in first-seen order).
-fn write_csv(rows: &[CsvRecord]) -> Result<Vec<u8>> {
-    let mut cols: Vec<String> = Vec::new();
-    for r in rows {
-        for k in r.keys() {
-            if !cols.contains(k) {
-                cols.push(k.clone());
-            }
-        }
-    }
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    w.write_record(&cols)
-        .map_err(|e| Error::msg(format!("csv: {e}")))?;
-    for r in rows {
-        let rec: Vec<&str> = cols
-            .iter()
-            .map(|c| r.get(c).map_or("", String::as_str))
-            .collect();
-        w.write_record(&rec)
-            .map_err(|e| Error::msg(format!("csv: {e}")))?;
-    }
-    w.into_inner().map_err(|e| Error::msg(format!("csv: {e}")))
 }

@@ -47,14 +47,6 @@ pub struct Numbers {
     pub errors: Vec<Error>,
 }
 
-/// Whether `key` can be used from LaTeX and typst (letters, digits, `-`,
-/// `_`, starting with a letter).
-pub fn valid_key(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
 /// Computes every number; returns them and the globals extended with
 /// `n` (texts) and `v` (values) of those that succeeded. A failing number
 /// does not stop the others; failures are in [`Numbers::errors`].
@@ -69,12 +61,12 @@ pub fn compute(
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
     let mut errors = Vec::new();
+    let reserved = crate::emit::Reserved::of(spec);
     for (key, raw) in &spec.spec.numbers {
-        if !valid_key(key) {
-            errors.push(spec.error(
-                raw.span(),
-                format!("number key `{key}`: use letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"),
-            ));
+        // A key is a typst and a LaTeX name: checked before anything is
+        // computed, so a bad key is reported at its line and column.
+        if let Some(problem) = crate::emit::key_problem(key, &reserved) {
+            errors.push(spec.error(raw.span(), problem));
             continue;
         }
         if let Some(n) = reuse(key, &out.list) {
@@ -143,14 +135,47 @@ fn compute_one(
     {
         return Err(Error::msg(format!("the value is {x}, not a finite number")));
     }
-    let _ = key;
+    let text = fmt.apply(&value);
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(control_in_text(spec, raw, globals, &agg, &rows, &value, c));
+    }
     Ok(Some(Number {
         key: key.to_string(),
-        text: fmt.apply(&value),
+        text,
         value,
         description: n.description.clone(),
         table: table_name,
         rows: rows.len(),
         sources,
     }))
+}
+
+/// The error for a number whose printed text holds control character `c`
+/// (it would end a comment or a string in macros.typ or macros.tex, or has
+/// no LaTeX spelling): naming the row it was read from when the value is
+/// a string of the data (`cell`, `first`, ...), else the number in the spec
+/// (a `unit` or an `expr` over `meta`).
+fn control_in_text(
+    spec: &LoadedSpec,
+    raw: &toml::Spanned<crate::spec::NumberSpec>,
+    globals: &Arc<Globals>,
+    agg: &Agg<'_>,
+    rows: &[Row],
+    value: &Value,
+    c: char,
+) -> Error {
+    let msg = format!(
+        "control character {} in the number's text: it cannot be printed in LaTeX or typst",
+        crate::emit::codepoint(c)
+    );
+    if let (Some(s), Some(expr)) = (value.as_str(), &agg.expr)
+        && s.contains(c)
+        && let Some(row) = rows.iter().find(|r| {
+            expr.eval_row(globals, r)
+                .is_ok_and(|v| v.as_str() == Some(s))
+        })
+    {
+        return crate::tables::aggregate::field_error(row, expr.text, msg);
+    }
+    spec.error(raw.span(), msg)
 }

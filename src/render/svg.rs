@@ -219,6 +219,16 @@ pub fn render(scene: &Scene) -> Result<String> {
                     align,
                     vertical,
                 } => {
+                    // Labels are checked where they are made, with their
+                    // origin; this keeps any other path from writing an SVG
+                    // that no XML reader accepts.
+                    if let Some(c) = text::undrawable(t) {
+                        return Err(Error::msg(format!(
+                            "{}: \"{}\"",
+                            text::undrawable_message(c),
+                            t.escape_debug()
+                        )));
+                    }
                     let h = match align {
                         Align::Left => HPos::Left,
                         Align::Center => HPos::Center,
@@ -310,6 +320,27 @@ mod tests {
         assert_eq!(
             d,
             vec![vec![(0.0, 0.0), (3.0, 0.0)], vec![(5.0, 0.0), (8.0, 0.0)]]
+        );
+    }
+
+    #[test]
+    fn a_label_with_a_control_character_is_refused_not_written() {
+        let s = Scene {
+            width: 10.0,
+            height: 10.0,
+            prims: vec![Prim::Text {
+                x: 1.0,
+                y: 1.0,
+                text: "a\u{1b}b".into(),
+                size: 10.0,
+                color: Color::BLACK,
+                align: Align::Left,
+                vertical: false,
+            }],
+        };
+        assert_eq!(
+            render(&s).unwrap_err().to_string(),
+            "control character U+001B in a label: \"a\\u{1b}b\""
         );
     }
 

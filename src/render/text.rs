@@ -63,6 +63,21 @@ pub fn covers(text: &str) -> bool {
         .all(|c| c.is_whitespace() || f.glyph_id(c).0 != 0)
 }
 
+/// The first character of `text` a figure cannot draw: a control
+/// character other than `\n` (which breaks the line), or U+FFFE / U+FFFF.
+/// XML 1.0 forbids most of them (the SVG would not parse) and the others
+/// (tab, CR, DEL, the C1 controls) have no glyph; such a label is refused
+/// rather than changed, so what is drawn is what the data says.
+pub fn undrawable(text: &str) -> Option<char> {
+    text.chars()
+        .find(|&c| (c.is_control() && c != '\n') || c == '\u{FFFE}' || c == '\u{FFFF}')
+}
+
+/// The message for a label holding `c` (see [`undrawable`]).
+pub fn undrawable_message(c: char) -> String {
+    format!("control character U+{:04X} in a label", c as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +95,19 @@ mod tests {
         let (w, h) = block("C=16\nodd_remote", 7.0);
         assert_eq!(w, width("odd_remote", 7.0));
         assert!((h - (7.0 + 8.4)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn labels_may_break_lines_but_hold_no_other_control() {
+        assert_eq!(undrawable("C=16\nodd_remote"), None);
+        assert_eq!(undrawable("a\u{1b}[31m"), Some('\u{1b}'));
+        assert_eq!(undrawable("tab\there"), Some('\t'));
+        assert_eq!(undrawable("x\u{85}"), Some('\u{85}'));
+        assert_eq!(undrawable("x\u{FFFF}"), Some('\u{FFFF}'));
+        assert_eq!(
+            undrawable_message('\u{1b}'),
+            "control character U+001B in a label"
+        );
     }
 
     #[test]

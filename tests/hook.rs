@@ -1,0 +1,134 @@
+//! The pre-commit hook checks out only what the check reads, and still
+//! refuses a commit whose numbers are stale when the inputs live outside
+//! the spec's folder.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::*;
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.org")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.org")
+        .output()
+        .unwrap()
+}
+
+fn git_ok(dir: &Path, args: &[&str]) {
+    let out = git(dir, args);
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+}
+
+const PAIRS: &str = "data/compression/provenance/iter5/precheck_l/atlas_train.jsonl";
+
+/// A repository holding the demo paper in `paper/` whose data lives in
+/// `data/` beside it (read as `../data/...`, one source through a glob).
+fn repo_with_data_outside_the_spec_folder() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    let copy = paper_copy();
+    for (rel, bytes) in snapshot(copy.path()) {
+        let to = if rel.starts_with("data/") {
+            repo.path().join(&rel)
+        } else {
+            repo.path().join("paper").join(&rel)
+        };
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, bytes).unwrap();
+    }
+    let spec_path = repo.path().join("paper/artifact.toml");
+    let spec = std::fs::read_to_string(&spec_path).unwrap();
+    let spec = spec.replace("\"data/", "\"../data/").replace(
+        &format!("\"../{PAIRS}\""),
+        "\"../data/compression/provenance/iter5/precheck_l/*.jsonl\"",
+    );
+    assert!(spec.contains("precheck_l/*.jsonl"));
+    std::fs::write(&spec_path, spec).unwrap();
+    repo
+}
+
+#[test]
+fn hook_checks_out_only_what_the_spec_reads_with_inputs_outside_its_folder() {
+    let repo = repo_with_data_outside_the_spec_folder();
+    let paper = repo.path().join("paper");
+    gen_ok(&paper);
+    git_ok(repo.path(), &["init", "-q"]);
+    git_ok(repo.path(), &["add", "-A"]);
+    git_ok(repo.path(), &["commit", "-qm", "paper"]);
+    let out = artifact(&paper, &["hook", "install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // A staged file the spec does not read, whose content git cannot even
+    // produce: checking out the whole index (as the hook did) fails on it.
+    git_ok(
+        repo.path(),
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            "100644,1111111111111111111111111111111111111111,big/unrelated.bin",
+        ],
+    );
+    let out = artifact(repo.path(), &["hook", "run", "paper"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "all figures and numbers are current (hashes match artifact.lock)\n"
+    );
+    git_ok(
+        repo.path(),
+        &["update-index", "--force-remove", "big/unrelated.bin"],
+    );
+
+    // New data outside the spec's folder: the commit is refused.
+    let data = repo.path().join(PAIRS);
+    let text = std::fs::read_to_string(&data).unwrap();
+    std::fs::write(
+        &data,
+        text.replacen(
+            "\"corr_pearson\": 0.519367",
+            "\"corr_pearson\": 0.919367",
+            1,
+        ),
+    )
+    .unwrap();
+    git_ok(repo.path(), &["add", "-A"]);
+    let out = git(repo.path(), &["commit", "-qm", "new data"]);
+    assert!(!out.status.success(), "stale numbers must be refused");
+    let err = stderr(&out);
+    assert!(
+        err.contains("  fig4-ci-low   +0.1763 -> +0.1782   (input changed: ../data/compression/provenance/iter5/precheck_l/atlas_train.jsonl)\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\nto bring them up to date: artifact gen -C paper\n"),
+        "{err}"
+    );
+    assert!(err.contains("artifact: commit refused"), "{err}");
+
+    gen_ok(&paper);
+    git_ok(repo.path(), &["add", "-A"]);
+    let out = git(repo.path(), &["commit", "-qm", "new data"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn hook_run_without_a_staged_spec_is_an_error() {
+    let repo = tempfile::tempdir().unwrap();
+    git_ok(repo.path(), &["init", "-q"]);
+    let out = artifact(repo.path(), &["hook", "run", "paper"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), "error: paper/artifact.toml is not staged\n");
+}
