@@ -132,7 +132,7 @@ pub fn needed_paths(spec: &LoadedSpec, spec_dir: &str, index: &[String]) -> Vec<
         exact.extend(from_top(spec_dir, t.get_ref(), false));
     }
     for out in [&s.output.figures, &s.output.generated] {
-        folders.extend(from_top(spec_dir, out, false).map(|f| format!("{f}/")));
+        folders.extend(from_top(spec_dir, out.get_ref(), false).map(|f| format!("{f}/")));
     }
     for src in s.sources.values() {
         let Some(path) = &src.get_ref().path else {
