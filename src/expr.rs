@@ -25,6 +25,17 @@ use crate::error::{Error, Result};
 use crate::spec::{LoadedSpec, SpannedStr};
 use crate::value::{Origin, Record, Row, Value};
 
+pub mod depth;
+
+/// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
+/// `invalid expression: ` or `invalid template: `).
+fn too_deep() -> String {
+    format!(
+        "nested deeper than {} levels (each operator of a chain such as `a and b and c` is one level)",
+        depth::MAX_DEPTH
+    )
+}
+
 /// The template syntax every environment here uses: a trailing newline is
 /// kept, block tags do not leave blank lines.
 pub fn syntax() -> minijinja::syntax::SyntaxConfig {
@@ -243,6 +254,9 @@ impl<'s> Expr<'s> {
 
     /// Compiles `text` found at `span` of the spec.
     pub fn compile_str(spec: &LoadedSpec, text: &'s str, span: Range<usize>) -> Result<Expr<'s>> {
+        if depth::expression_depth(text) > depth::MAX_DEPTH {
+            return Err(spec.error(span, format!("invalid expression: {}", too_deep())));
+        }
         match environment().compile_expression(text) {
             Ok(compiled) => Ok(Expr {
                 compiled,
@@ -402,6 +416,9 @@ pub struct Template<'s> {
 impl<'s> Template<'s> {
     /// Compiles `src`; a syntax error points at it in the spec.
     pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
+        if depth::template_depth(src.get_ref()) > depth::MAX_DEPTH {
+            return Err(spec.error(src.span(), format!("invalid template: {}", too_deep())));
+        }
         match environment().template_from_str(src.get_ref()) {
             Ok(compiled) => Ok(Template {
                 compiled,
@@ -485,5 +502,62 @@ mod tests {
         let s = spec();
         let e = Expr::compile_str(&s, "a ==", 0..4).unwrap_err();
         assert!(matches!(e, Error::Spec { .. }));
+    }
+
+    #[test]
+    fn deepest_allowed_chains_compile_and_evaluate() {
+        // The unit-test thread has a 2 MiB stack: what passes here passes
+        // on any thread the tool uses (minijinja overflowed it at 1,600
+        // levels, the fast path at 200, in a debug build).
+        for m in [crate::fastexpr::MAX_DEPTH, depth::MAX_DEPTH] {
+            let cases = [
+                (vec!["x"; m].join(" and "), "1".to_string()),
+                (vec!["x"; m].join(" + "), m.to_string()),
+                (vec!["x"; m].join(" ~ "), "1".repeat(m)),
+                (
+                    format!("{}x", "not ".repeat(m - 1)),
+                    if m % 2 == 1 { "True" } else { "False" }.into(),
+                ),
+                (
+                    format!("{}x", "-".repeat(m - 1)),
+                    if m % 2 == 1 { "1" } else { "-1" }.into(),
+                ),
+                (format!("x{}", "|abs".repeat(m - 1)), "1".to_string()),
+                // minijinja stops brackets itself at 75 levels.
+                (
+                    format!("{}x{}", "(".repeat(m / 4), ")".repeat(m / 4)),
+                    "1".into(),
+                ),
+            ];
+            for (src, want) in cases {
+                assert!(depth::expression_depth(&src) <= m, "{src}");
+                let got = eval(&src, r#"{"x": 1}"#).expect(&src);
+                assert_eq!(got.to_string(), want, "{src}");
+            }
+            let attrs = format!("x{}", ".a".repeat(m - 1));
+            let e = eval(&attrs, r#"{"x": 1}"#).unwrap_err().to_string();
+            assert!(e.starts_with("f.jsonl:7: cannot evaluate `x.a.a"), "{e}");
+        }
+    }
+
+    #[test]
+    fn fast_path_declines_beyond_its_depth() {
+        let m = crate::fastexpr::MAX_DEPTH;
+        assert!(crate::fastexpr::compile(&vec!["x"; m].join(" and ")).is_some());
+        assert!(crate::fastexpr::compile(&vec!["x"; m + 1].join(" and ")).is_none());
+    }
+
+    #[test]
+    fn expression_nested_too_deep_is_a_spec_error() {
+        let s = spec();
+        let src = vec!["x"; depth::MAX_DEPTH + 1].join(" and ");
+        let e = Expr::compile_str(&s, &src, 0..0).unwrap_err();
+        let Error::Spec { message, .. } = e else {
+            panic!("{e}")
+        };
+        assert_eq!(
+            message,
+            "invalid expression: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
+        );
     }
 }

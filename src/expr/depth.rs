@@ -1,0 +1,220 @@
+//! A bound on how deeply an expression or a template nests, measured on the
+//! text before minijinja or the fast parser sees it.
+//!
+//! Both parsers build a tree that later passes walk recursively (minijinja's
+//! code generator, the fast path's evaluator, dropping the tree), and
+//! minijinja bounds only the nesting of brackets: a chain such as `a and b
+//! and ... and z` or `not not ... x` is a tree one level deeper per
+//! operator, and 100,000 of them overflow the stack. So the text is scanned
+//! first, in one pass without recursion, for an upper bound of the depth of
+//! any tree a parser could build from it; beyond [`MAX_DEPTH`] it is an
+//! error. A spec a person writes nests a few levels; a chain of 200
+//! operators is far beyond any real paper.
+
+/// The deepest an expression (or one `{{ }}` / `{% %}` tag of a template)
+/// may nest: each operator of a chain (`and`, `or`, `not`, `+`, `~`, `.a`,
+/// `| f`, `is t`, unary `-`, ...) and each bracket counts one level.
+pub const MAX_DEPTH: usize = 200;
+
+/// Open bracket: the deepest operand seen so far among its items, and the
+/// item being read.
+#[derive(Default)]
+struct Frame {
+    best: usize,
+    ops: usize,
+    child: usize,
+}
+
+impl Frame {
+    fn item(&self) -> usize {
+        self.ops + self.child
+    }
+}
+
+/// Scans expression text from byte `i`; in a template tag, stops after the
+/// closing `}}` or `%}` met outside brackets and strings. Returns the depth
+/// bound and where the scan stopped.
+fn scan(b: &[u8], mut i: usize, in_tag: bool) -> (usize, usize) {
+    let mut stack = vec![Frame::default()];
+    // Whether the last token ends an operand: a bracket after one is a
+    // call or a subscript (`f(x)`, `x[0]`), a node of its own.
+    let mut after_operand = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_tag && stack.len() == 1 && (c == b'}' || c == b'%') && b.get(i + 1) == Some(&b'}') {
+            i += 2;
+            break;
+        }
+        match c {
+            b'\'' | b'"' => {
+                // A string literal: skip it, escapes included.
+                i += 1;
+                while i < b.len() && b[i] != c {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                after_operand = true;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                if after_operand {
+                    stack.last_mut().expect("root frame").ops += 1;
+                }
+                stack.push(Frame::default());
+            }
+            b')' | b']' | b'}' if stack.len() > 1 => {
+                let f = stack.pop().expect("len > 1");
+                let d = f.best.max(f.item()) + 1;
+                let top = stack.last_mut().expect("root frame");
+                top.child = top.child.max(d);
+                after_operand = true;
+                i += 1;
+                continue;
+            }
+            b',' | b':' => {
+                let top = stack.last_mut().expect("root frame");
+                top.best = top.best.max(top.item());
+                top.ops = 0;
+                top.child = 0;
+            }
+            b'0'..=b'9' => {
+                // A number, `.` and exponent sign included (`1.5e-3`).
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric()
+                        || b[i] == b'_'
+                        || b[i] == b'.'
+                        || ((b[i] == b'-' || b[i] == b'+') && matches!(b[i - 1], b'e' | b'E')))
+                {
+                    i += 1;
+                }
+                after_operand = true;
+                continue;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let keyword = matches!(
+                    &b[start..i],
+                    b"and" | b"or" | b"not" | b"in" | b"is" | b"if" | b"else"
+                );
+                if keyword {
+                    stack.last_mut().expect("root frame").ops += 1;
+                }
+                after_operand = !keyword;
+                continue;
+            }
+            // Each operator character may be a node of its own (`--x`);
+            // counting `==` twice only makes the bound looser.
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'~' | b'<' | b'>' | b'!' | b'=' | b'.' | b'|' => {
+                stack.last_mut().expect("root frame").ops += 1;
+            }
+            c if c.is_ascii_whitespace() => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        after_operand = false;
+        i += 1;
+    }
+    // Unclosed brackets are a syntax error for the parser; fold them in.
+    let mut depth = 0;
+    while let Some(f) = stack.pop() {
+        depth = f.best.max(f.item()).max(depth) + 1;
+        if let Some(top) = stack.last_mut() {
+            top.child = top.child.max(depth);
+            depth = 0;
+        }
+    }
+    (depth, i.min(b.len()))
+}
+
+/// An upper bound on the depth of the syntax tree of expression `src`
+/// (a bare name is 1).
+pub fn expression_depth(src: &str) -> usize {
+    scan(src.as_bytes(), 0, false).0
+}
+
+/// An upper bound on the depth of the deepest `{{ }}` or `{% %}` tag of
+/// template `src` (0 without tags). Nesting of blocks (`{% if %}` inside
+/// `{% for %}`) is bounded by minijinja itself.
+pub fn template_depth(src: &str) -> usize {
+    let b = src.as_bytes();
+    let mut deepest = 0;
+    let mut i = 0;
+    while let Some(at) = memchr::memchr(b'{', &b[i..]) {
+        i += at + 1;
+        match b.get(i) {
+            Some(b'{' | b'%') => {
+                let (d, end) = scan(b, i + 1, true);
+                deepest = deepest.max(d);
+                i = end;
+            }
+            Some(b'#') => {
+                i = match memchr::memmem::find(&b[i..], b"#}") {
+                    Some(end) => i + end + 2,
+                    None => b.len(),
+                };
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_of_plain_expressions() {
+        assert_eq!(expression_depth("x"), 1);
+        assert_eq!(expression_depth("a + b"), 2);
+        assert_eq!(expression_depth("a and b and c"), 3);
+        assert_eq!(expression_depth("not not x"), 3);
+        assert_eq!(expression_depth("m.ratio"), 2);
+        assert_eq!(expression_depth("(a + b) * c"), 4);
+        assert_eq!(expression_depth("max(a + b, c)"), 4);
+        assert_eq!(expression_depth("x in [1, 2, 3, 4, 5, 6, 7, 8]"), 3);
+        assert_eq!(expression_depth("1.5e-3 * x"), 2);
+    }
+
+    #[test]
+    fn strings_do_not_count() {
+        assert_eq!(expression_depth("k == 'a + b (c'"), 3);
+        assert_eq!(expression_depth(r#"k == "it\"s + (""#), 3);
+    }
+
+    #[test]
+    fn unclosed_brackets_still_count() {
+        assert_eq!(expression_depth("((((x"), 5);
+    }
+
+    #[test]
+    fn long_flat_lists_are_shallow() {
+        let items: Vec<String> = (0..10_000).map(|i| format!("'m{i}'")).collect();
+        let src = format!("method in [{}]", items.join(", "));
+        assert_eq!(expression_depth(&src), 3);
+    }
+
+    #[test]
+    fn chains_count_one_level_per_operator() {
+        assert_eq!(expression_depth(&vec!["x"; 1000].join(" and ")), 1000);
+        assert_eq!(expression_depth(&format!("{}x", "-".repeat(500))), 501);
+        assert_eq!(expression_depth(&format!("x{}", ".a".repeat(300))), 301);
+        assert_eq!(expression_depth(&format!("x{}", "[0]".repeat(300))), 302);
+        assert_eq!(expression_depth(&format!("f{}", "()".repeat(300))), 302);
+    }
+
+    #[test]
+    fn templates_count_each_tag_alone() {
+        assert_eq!(template_depth("n = 5, it's {# a + b + c #} fine"), 0);
+        let t = "{{ n['a'] }} and {{ n['b'] }} {% if x or y or z %}{{ a ~ b }}{% endif %}";
+        assert_eq!(template_depth(t), 4);
+        assert_eq!(template_depth("{{ {'a': 1}['a'] }} {{ '}}' + x }}"), 3);
+        let chain = format!("title {{{{ {} }}}}", vec!["x"; 300].join(" ~ "));
+        assert_eq!(template_depth(&chain), 300);
+    }
+}
