@@ -52,9 +52,67 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     Ok(())
 }
 
+/// The tables each table reads (`from`, `lookup`, `union`), each with the
+/// span that names it; a source of the same name wins over a table, as
+/// when the tables are built, so it is no edge.
+type Edges<'a> = Vec<(&'a str, Vec<(String, Span)>)>;
+type Span = std::ops::Range<usize>;
+
+/// The first cycle of `edges`, searched from each table in declaration
+/// order, as an error at the reference that closes it
+/// (`cycle of tables: a -> b -> a`). Iterative: a chain of thousands of
+/// tables cannot overflow the stack.
+fn cycles(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
+    let index: std::collections::HashMap<&str, usize> = edges
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (*n, i))
+        .collect();
+    // 0: not seen, 1: on the current path, 2: done (no cycle through it).
+    let mut state = vec![0u8; edges.len()];
+    for start in 0..edges.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        // The path: (table, index of its next edge to follow).
+        let mut path = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some(&mut (node, ref mut next)) = path.last_mut() {
+            let Some((dep, span)) = edges[node].1.get(*next) else {
+                state[node] = 2;
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            let Some(&d) = index.get(dep.as_str()) else {
+                continue;
+            };
+            match state[d] {
+                0 => {
+                    state[d] = 1;
+                    path.push((d, 0));
+                }
+                1 => {
+                    let from = path.iter().position(|&(n, _)| n == d).expect("on path");
+                    let mut names: Vec<&str> =
+                        path[from..].iter().map(|&(n, _)| edges[n].0).collect();
+                    names.push(edges[d].0);
+                    return Err(spec.error(
+                        span.clone(),
+                        format!("cycle of tables: {}", names.join(" -> ")),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks `spec` as described in the module docs.
 pub fn validate(spec: &LoadedSpec) -> Result<()> {
-    for t in spec.spec.tables.values() {
+    let mut edges: Edges = Vec::with_capacity(spec.spec.tables.len());
+    for (name, t) in &spec.spec.tables {
         let t = t.get_ref();
         if !known(spec, t.from.get_ref()) {
             return Err(spec.error(
@@ -62,14 +120,25 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
                 format!("no source or table named `{}`", t.from.get_ref()),
             ));
         }
+        let mut reads = vec![(t.from.get_ref().clone(), t.from.span())];
         for raw in &t.steps {
+            let s = raw.get_ref();
+            let span = match (&s.lookup, &s.union) {
+                (Some(l), _) => l.span(),
+                (None, Some(u)) => u.span(),
+                _ => raw.span(),
+            };
             for dep in steps::compile(spec, raw)?.dependencies() {
                 if !known(spec, dep) {
                     return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
                 }
+                reads.push((dep.to_string(), span.clone()));
             }
         }
+        reads.retain(|(dep, _)| !spec.spec.sources.contains_key(dep));
+        edges.push((name.as_str(), reads));
     }
+    cycles(spec, &edges)?;
     for (key, n) in &spec.spec.numbers {
         let s = n.get_ref();
         if let Some(t) = &s.table
@@ -147,5 +216,63 @@ pub fn fuzz_expression(text: &str) {
     let owned = crate::spec::SpannedStr::new(0..text.len(), text.to_string());
     if let Ok(t) = Template::compile(&spec, &owned) {
         let _ = t.render_row(&globals, &row);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str) -> String {
+        let spec = crate::spec::parse(text, std::path::Path::new("artifact.toml")).unwrap();
+        match validate(&spec) {
+            Ok(()) => "ok".into(),
+            Err(e) => e.to_string().lines().next().unwrap().to_string(),
+        }
+    }
+
+    #[test]
+    fn table_reading_itself_is_a_cycle() {
+        let text = "[tables.a]\nfrom = \"a\"\n";
+        assert_eq!(check(text), "artifact.toml:2:8: cycle of tables: a -> a");
+    }
+
+    #[test]
+    fn cycle_through_lookup_and_union_is_named_in_order() {
+        let text = "[sources.s]\nrows = [{ k = 1 }]\n\
+            [tables.a]\nfrom = \"s\"\nsteps = [{ lookup = \"b\", on = \"k\" }]\n\
+            [tables.b]\nfrom = \"s\"\nsteps = [{ union = [\"c\"] }]\n\
+            [tables.c]\nfrom = \"a\"\n";
+        assert_eq!(
+            check(text),
+            "artifact.toml:10:8: cycle of tables: a -> b -> c -> a"
+        );
+    }
+
+    #[test]
+    fn a_source_of_the_same_name_is_no_cycle() {
+        let text = "[sources.a]\nrows = [{ k = 1 }]\n[tables.a]\nfrom = \"a\"\n";
+        assert_eq!(check(text), "ok");
+    }
+
+    #[test]
+    fn a_long_chain_of_tables_is_no_cycle() {
+        let mut text = "[sources.s]\nrows = [{ k = 1 }]\n[tables.t0]\nfrom = \"s\"\n".to_string();
+        for i in 1..5000 {
+            text.push_str(&format!("[tables.t{i}]\nfrom = \"t{}\"\n", i - 1));
+        }
+        assert_eq!(check(&text), "ok");
+        text.push_str("[tables.t0x]\nfrom = \"t4999\"\n");
+        text = text.replacen(
+            "[tables.t0]\nfrom = \"s\"",
+            "[tables.t0]\nfrom = \"t0x\"",
+            1,
+        );
+        let e = check(&text);
+        assert!(
+            e.starts_with("artifact.toml:6:8: cycle of tables: t0 -> t0x -> t4999 -> t4998 -> "),
+            "{e}"
+        );
+        assert!(e.ends_with(" -> t2 -> t1 -> t0"), "{e}");
     }
 }
