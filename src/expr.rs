@@ -73,6 +73,21 @@ fn environment() -> &'static Environment<'static> {
                 let percent: Option<bool> = kwargs.get("percent")?;
                 let unit: Option<String> = kwargs.get("unit")?;
                 kwargs.assert_all_used()?;
+                // The spec's bounds: `places = 4000000000` would allocate gigabytes.
+                use crate::spec::bounds::{FIGURES, PLACES};
+                for (what, v, range) in [("places", places, PLACES), ("figures", figures, FIGURES)]
+                {
+                    if let Some(v) = v.filter(|v| !range.contains(v)) {
+                        return Err(minijinja::Error::new(
+                            minijinja::ErrorKind::InvalidOperation,
+                            format!(
+                                "fmt: `{what}` must be between {} and {}, got {v}",
+                                range.start(),
+                                range.end()
+                            ),
+                        ));
+                    }
+                }
                 if crate::value::as_number(&v).is_none() {
                     return Err(minijinja::Error::new(
                         minijinja::ErrorKind::InvalidOperation,

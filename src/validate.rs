@@ -157,6 +157,7 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     }
     for f in spec.spec.figures.values() {
         let f = f.get_ref();
+        crate::spec::bounds::figure(spec, f)?;
         if let Some(t) = &f.title {
             Template::compile(spec, t)?;
         }
