@@ -575,4 +575,39 @@ mod tests {
             "invalid expression: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
         );
     }
+
+    fn render(text: &str) -> String {
+        let s = spec();
+        let src = SpannedStr::new(0..0, text.to_string());
+        let t = match Template::compile(&s, &src) {
+            Ok(t) => t,
+            Err(Error::Spec { message, .. }) => return message,
+            Err(e) => panic!("{e}"),
+        };
+        match t.render_row(&Arc::new(Globals::default()), &row(r#"{"x": 1}"#)) {
+            Ok(s) => s,
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn templates_nested_or_recursing_deeply_are_errors_not_crashes() {
+        let blocks = format!("{}x{}", "{% if x %}".repeat(300), "{% endif %}".repeat(300));
+        assert_eq!(
+            render(&blocks),
+            "invalid template: syntax error: template exceeds maximum recursion limits"
+        );
+        let chain = format!("{{{{ {} }}}}", vec!["x"; 300].join(" ~ "));
+        assert_eq!(
+            render(&chain),
+            "invalid template: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
+        );
+        let recursion = "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}";
+        assert_eq!(
+            render(recursion),
+            format!(
+                "f.jsonl:7: cannot render `{recursion}`: invalid operation: recursion limit exceeded"
+            )
+        );
+    }
 }
