@@ -30,10 +30,18 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 /// Builds the demo paper, appends `fragment` to its spec and runs `args`:
 /// requires exit status 2 and unchanged outputs, and returns the spec's new
-/// text and the first line of stderr.
+/// text and the first error line of stderr.
 fn hostile(fragment: &str, args: &[&str]) -> (String, String) {
+    hostile_with(fragment, &[], args)
+}
+
+/// [`hostile`], with `files` (relative path, text) written beside the spec.
+fn hostile_with(fragment: &str, files: &[(&str, String)], args: &[&str]) -> (String, String) {
     let dir = paper_copy();
     gen_ok(dir.path());
+    for (rel, text) in files {
+        std::fs::write(dir.path().join(rel), text).unwrap();
+    }
     let before = outputs(dir.path());
     let spec = dir.path().join("artifact.toml");
     let text = format!("{}\n{fragment}", std::fs::read_to_string(&spec).unwrap());
@@ -52,8 +60,8 @@ fn hostile(fragment: &str, args: &[&str]) -> (String, String) {
     for ((name, a), (_, b)) in before.iter().zip(&after) {
         assert!(a == b, "{name} changed");
     }
-    let first = stderr.lines().next().unwrap_or("").to_string();
-    (text, first)
+    let error = stderr.lines().find(|l| l.starts_with("error: "));
+    (text, error.unwrap_or("").to_string())
 }
 
 /// A table `hostile` over the demo paper's `pairs` with one step.
@@ -166,6 +174,20 @@ fn title_of_100k_tildes_is_an_error_not_a_stack_overflow() {
             "error: artifact.toml:{line}:{}: invalid template: {TOO_DEEP}",
             col + 8
         )
+    );
+}
+
+#[test]
+fn user_template_of_100k_tildes_is_an_error_not_a_stack_overflow() {
+    let deep = format!("{{{{ {} }}}}", vec!["1"; 100_000].join(" ~ "));
+    let (_, err) = hostile_with(
+        "[templates]\ntex = \"deep.tex.j2\"\n",
+        &[("deep.tex.j2", deep)],
+        &["gen"],
+    );
+    assert_eq!(
+        err,
+        "error: numbers: template for macros.tex: nested deeper than 200 levels"
     );
 }
 
