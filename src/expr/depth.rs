@@ -217,4 +217,123 @@ mod tests {
         let chain = format!("title {{{{ {} }}}}", vec!["x"; 300].join(" ~ "));
         assert_eq!(template_depth(&chain), 300);
     }
+
+    use std::sync::Arc;
+
+    use crate::error::Error;
+    use crate::expr::{Expr, Globals, Template};
+    use crate::spec::{LoadedSpec, SpannedStr};
+    use crate::value::{Origin, Row, Value};
+
+    fn spec() -> LoadedSpec {
+        crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap()
+    }
+
+    fn row(json: &str) -> Row {
+        let v = crate::sources::json::parse(json.as_bytes()).unwrap();
+        let rec = crate::value::as_record(&v).unwrap().clone();
+        Row {
+            extra: Default::default(),
+            fields: Arc::new(rec),
+            origin: Origin::line("f.jsonl".into(), 7),
+        }
+    }
+
+    fn eval(expr: &str, json: &str) -> crate::Result<Value> {
+        let s = spec();
+        let e = Expr::compile_str(&s, expr, 0..0)?;
+        e.eval_row(&Arc::new(Globals::default()), &row(json))
+    }
+
+    #[test]
+    fn deepest_allowed_chains_compile_and_evaluate() {
+        // The unit-test thread has a 2 MiB stack: what passes here passes
+        // on any thread the tool uses (minijinja overflowed it at 1,600
+        // levels, the fast path at 200, in a debug build).
+        for m in [crate::fastexpr::MAX_DEPTH, MAX_DEPTH] {
+            let cases = [
+                (vec!["x"; m].join(" and "), "1".to_string()),
+                (vec!["x"; m].join(" + "), m.to_string()),
+                (vec!["x"; m].join(" ~ "), "1".repeat(m)),
+                (
+                    format!("{}x", "not ".repeat(m - 1)),
+                    if m % 2 == 1 { "True" } else { "False" }.into(),
+                ),
+                (
+                    format!("{}x", "-".repeat(m - 1)),
+                    if m % 2 == 1 { "1" } else { "-1" }.into(),
+                ),
+                (format!("x{}", "|abs".repeat(m - 1)), "1".to_string()),
+                // minijinja stops brackets itself at 75 levels.
+                (
+                    format!("{}x{}", "(".repeat(m / 4), ")".repeat(m / 4)),
+                    "1".into(),
+                ),
+            ];
+            for (src, want) in cases {
+                assert!(expression_depth(&src) <= m, "{src}");
+                let got = eval(&src, r#"{"x": 1}"#).expect(&src);
+                assert_eq!(got.to_string(), want, "{src}");
+            }
+            let attrs = format!("x{}", ".a".repeat(m - 1));
+            let e = eval(&attrs, r#"{"x": 1}"#).unwrap_err().to_string();
+            assert!(e.starts_with("f.jsonl:7: cannot evaluate `x.a.a"), "{e}");
+        }
+    }
+
+    #[test]
+    fn fast_path_declines_beyond_its_depth() {
+        let m = crate::fastexpr::MAX_DEPTH;
+        assert!(crate::fastexpr::compile(&vec!["x"; m].join(" and ")).is_some());
+        assert!(crate::fastexpr::compile(&vec!["x"; m + 1].join(" and ")).is_none());
+    }
+
+    #[test]
+    fn expression_nested_too_deep_is_a_spec_error() {
+        let s = spec();
+        let src = vec!["x"; MAX_DEPTH + 1].join(" and ");
+        let e = Expr::compile_str(&s, &src, 0..0).unwrap_err();
+        let Error::Spec { message, .. } = e else {
+            panic!("{e}")
+        };
+        assert_eq!(
+            message,
+            "invalid expression: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
+        );
+    }
+
+    fn render(text: &str) -> String {
+        let s = spec();
+        let src = SpannedStr::new(0..0, text.to_string());
+        let t = match Template::compile(&s, &src) {
+            Ok(t) => t,
+            Err(Error::Spec { message, .. }) => return message,
+            Err(e) => panic!("{e}"),
+        };
+        match t.render_row(&Arc::new(Globals::default()), &row(r#"{"x": 1}"#)) {
+            Ok(s) => s,
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn templates_nested_or_recursing_deeply_are_errors_not_crashes() {
+        let blocks = format!("{}x{}", "{% if x %}".repeat(300), "{% endif %}".repeat(300));
+        assert_eq!(
+            render(&blocks),
+            "invalid template: syntax error: template exceeds maximum recursion limits"
+        );
+        let chain = format!("{{{{ {} }}}}", vec!["x"; 300].join(" ~ "));
+        assert_eq!(
+            render(&chain),
+            "invalid template: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
+        );
+        let recursion = "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}";
+        assert_eq!(
+            render(recursion),
+            format!(
+                "f.jsonl:7: cannot render `{recursion}`: invalid operation: recursion limit exceeded"
+            )
+        );
+    }
 }
