@@ -178,6 +178,21 @@ fn title_of_100k_tildes_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn title_building_a_list_100k_deep_is_an_error_not_a_stack_overflow() {
+    let fragment = "[figures.hostile]\nsize = [4, 3]\n\
+        title = \"{% set ns = namespace(v=[]) %}{% for i in range(100000) %}{% set ns.v = [ns.v] %}{% endfor %}{{ ns.v }}\"\n\
+        layers = [{ mark = \"rule\", y = 1 }]\n";
+    let (text, err) = hostile(fragment, &["gen"]);
+    let (line, col) = line_col(&text, "\"{% set ns");
+    assert_eq!(
+        err,
+        format!(
+            "error: figure `hostile`: artifact.toml:{line}:{col}: cannot render: unknown function: namespace is unknown"
+        )
+    );
+}
+
+#[test]
 fn user_template_of_100k_tildes_is_an_error_not_a_stack_overflow() {
     let deep = format!("{{{{ {} }}}}", vec!["1"; 100_000].join(" ~ "));
     let (_, err) = hostile_with(

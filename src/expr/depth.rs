@@ -328,6 +328,12 @@ mod tests {
             render(&chain),
             "invalid template: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
         );
+        let nested = "{% set ns = namespace(v=[]) %}{% for i in range(100000) %}\
+            {% set ns.v = [ns.v] %}{% endfor %}{{ ns.v }}";
+        assert_eq!(
+            render(nested),
+            format!("f.jsonl:7: cannot render `{nested}`: unknown function: namespace is unknown")
+        );
         let recursion = "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}";
         assert_eq!(
             render(recursion),
