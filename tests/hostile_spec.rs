@@ -178,6 +178,24 @@ fn title_of_100k_tildes_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn title_of_100k_elifs_is_an_error_not_a_stack_overflow() {
+    let title = format!(
+        "{{% if x %}}{}{{% endif %}}",
+        "{% elif x %}".repeat(100_000)
+    );
+    let fragment = format!(
+        "[figures.hostile]\nsize = [4, 3]\ntitle = \"{title}\"\n\
+         layers = [{{ mark = \"rule\", y = 1 }}]\n"
+    );
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "\"{% if x %}{% elif");
+    assert_eq!(
+        err,
+        format!("error: artifact.toml:{line}:{col}: invalid template: {TOO_DEEP}")
+    );
+}
+
+#[test]
 fn title_building_a_list_100k_deep_is_an_error_not_a_stack_overflow() {
     let fragment = "[figures.hostile]\nsize = [4, 3]\n\
         title = \"{% set ns = namespace(v=[]) %}{% for i in range(100000) %}{% set ns.v = [ns.v] %}{% endfor %}{{ ns.v }}\"\n\

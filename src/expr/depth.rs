@@ -31,17 +31,17 @@ impl Frame {
     }
 }
 
-/// Scans expression text from byte `i`; in a template tag, stops after the
-/// closing `}}` or `%}` met outside brackets and strings. Returns the depth
-/// bound and where the scan stopped.
-fn scan(b: &[u8], mut i: usize, in_tag: bool) -> (usize, usize) {
+/// Scans expression text from byte `i`; in a template tag (`closer` is `}`
+/// for `{{`, `%` for `{%`), stops after the closing `}}` or `%}` met outside
+/// brackets and strings. Returns the depth bound and where the scan stopped.
+fn scan(b: &[u8], mut i: usize, closer: Option<u8>) -> (usize, usize) {
     let mut stack = vec![Frame::default()];
     // Whether the last token ends an operand: a bracket after one is a
     // call or a subscript (`f(x)`, `x[0]`), a node of its own.
     let mut after_operand = false;
     while i < b.len() {
         let c = b[i];
-        if in_tag && stack.len() == 1 && (c == b'}' || c == b'%') && b.get(i + 1) == Some(&b'}') {
+        if Some(c) == closer && stack.len() == 1 && b.get(i + 1) == Some(&b'}') {
             i += 2;
             break;
         }
@@ -134,22 +134,46 @@ fn scan(b: &[u8], mut i: usize, in_tag: bool) -> (usize, usize) {
 /// An upper bound on the depth of the syntax tree of expression `src`
 /// (a bare name is 1).
 pub fn expression_depth(src: &str) -> usize {
-    scan(src.as_bytes(), 0, false).0
+    scan(src.as_bytes(), 0, None).0
 }
 
-/// An upper bound on the depth of the deepest `{{ }}` or `{% %}` tag of
-/// template `src` (0 without tags). Nesting of blocks (`{% if %}` inside
-/// `{% for %}`) is bounded by minijinja itself.
+/// An upper bound on the depth of template `src`: of its deepest `{{ }}`
+/// or `{% %}` tag plus the blocks around it (0 without tags). Each `elif`
+/// counts as a block of its own: minijinja parses it as an `if` nested in
+/// the `else` of the one before, recursively, and without a bound.
 pub fn template_depth(src: &str) -> usize {
     let b = src.as_bytes();
     let mut deepest = 0;
+    // Open blocks, each with the levels it adds (an `if` and its `elif`s).
+    let mut blocks: Vec<usize> = Vec::new();
+    let mut around = 0;
     let mut i = 0;
     while let Some(at) = memchr::memchr(b'{', &b[i..]) {
         i += at + 1;
         match b.get(i) {
-            Some(b'{' | b'%') => {
-                let (d, end) = scan(b, i + 1, true);
-                deepest = deepest.max(d);
+            Some(&c @ (b'{' | b'%')) => {
+                let closer = if c == b'{' { b'}' } else { b'%' };
+                let (d, end) = scan(b, i + 1, Some(closer));
+                if c == b'%' {
+                    match tag_word(&b[i + 1..end]) {
+                        b"elif" => {
+                            if let Some(top) = blocks.last_mut() {
+                                *top += 1;
+                                around += 1;
+                            }
+                        }
+                        // `{% set x = 1 %}` is a statement, `{% set x %}` a block.
+                        b"set" if b[i + 1..end].contains(&b'=') => {}
+                        b"if" | b"for" | b"macro" | b"call" | b"filter" | b"with" | b"block"
+                        | b"autoescape" | b"set" | b"raw" => {
+                            blocks.push(1);
+                            around += 1;
+                        }
+                        w if w.starts_with(b"end") => around -= blocks.pop().unwrap_or(0),
+                        _ => {}
+                    }
+                }
+                deepest = deepest.max(around + d);
                 i = end;
             }
             Some(b'#') => {
@@ -162,6 +186,20 @@ pub fn template_depth(src: &str) -> usize {
         }
     }
     deepest
+}
+
+/// The first word of a `{% %}` tag's text (`if`, `endfor`).
+fn tag_word(tag: &[u8]) -> &[u8] {
+    let start = tag
+        .iter()
+        .position(|c| c.is_ascii_alphabetic())
+        .unwrap_or(tag.len());
+    let rest = &tag[start..];
+    let len = rest
+        .iter()
+        .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+        .unwrap_or(rest.len());
+    &rest[..len]
 }
 
 #[cfg(test)]
@@ -209,13 +247,30 @@ mod tests {
     }
 
     #[test]
-    fn templates_count_each_tag_alone() {
+    fn templates_count_their_tags() {
         assert_eq!(template_depth("n = 5, it's {# a + b + c #} fine"), 0);
         let t = "{{ n['a'] }} and {{ n['b'] }} {% if x or y or z %}{{ a ~ b }}{% endif %}";
-        assert_eq!(template_depth(t), 4);
+        assert_eq!(template_depth(t), 5);
         assert_eq!(template_depth("{{ {'a': 1}['a'] }} {{ '}}' + x }}"), 3);
         let chain = format!("title {{{{ {} }}}}", vec!["x"; 300].join(" ~ "));
         assert_eq!(template_depth(&chain), 300);
+        // `%}` does not close a `{{` tag, nor `}}` a `{%` one.
+        assert_eq!(template_depth("{{ x %} + x + x }}"), 4);
+    }
+
+    #[test]
+    fn blocks_and_elifs_add_to_the_depth() {
+        let t = "{% for a in b %}{% if a %}{{ a + 1 }}{% endif %}{% endfor %}{{ c }}";
+        assert_eq!(template_depth(t), 4);
+        let elifs = format!(
+            "{{% if x %}}{}{{% endif %}}{{{{ y }}}}",
+            "{% elif x %}".repeat(300)
+        );
+        assert_eq!(template_depth(&elifs), 302);
+        assert_eq!(
+            template_depth("{% set x = 1 %}{% set y %}a{% endset %}{{ x }}"),
+            2
+        );
     }
 
     use std::sync::Arc;
@@ -321,8 +376,20 @@ mod tests {
         let blocks = format!("{}x{}", "{% if x %}".repeat(300), "{% endif %}".repeat(300));
         assert_eq!(
             render(&blocks),
-            "invalid template: syntax error: template exceeds maximum recursion limits"
+            "invalid template: nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)"
         );
+        let elifs = format!(
+            "{{% if x %}}{}{{% endif %}}",
+            "{% elif x %}".repeat(100_000)
+        );
+        assert_eq!(render(&elifs), render(&blocks));
+        // The deepest allowed: an `if` with 198 `elif`s around `{{ x }}`.
+        let elifs = format!(
+            "{{% if x %}}{{{{ x }}}}{}{{% endif %}}",
+            "{% elif x %}".repeat(198)
+        );
+        assert_eq!(template_depth(&elifs), 200);
+        assert_eq!(render(&elifs), "1");
         let chain = format!("{{{{ {} }}}}", vec!["x"; 300].join(" ~ "));
         assert_eq!(
             render(&chain),
