@@ -42,6 +42,39 @@ pub const PLACES: RangeInclusive<u32> = 0..=20;
 /// A number format's `figures` (an f64 holds 17 significant digits).
 pub const FIGURES: RangeInclusive<u32> = 1..=17;
 
+/// The largest bootstrap `seed`: every whole number up to it is exact in
+/// the f64 a TOML number is read as.
+pub const MAX_SEED: f64 = 9_007_199_254_740_992.0;
+
+/// A `ci95`'s confidence `level` if it is above 0 and below 1, else the
+/// message.
+pub fn level(level: f64) -> std::result::Result<f64, String> {
+    if level > 0.0 && level < 1.0 {
+        Ok(level)
+    } else {
+        Err(format!("`level` must be above 0 and below 1, got {level}"))
+    }
+}
+
+/// A bootstrap's `resamples` (whole, in [`RESAMPLES`]) and `seed` (whole,
+/// 0 to [`MAX_SEED`]) as integers, else the message.
+pub fn bootstrap(resamples: f64, seed: f64) -> std::result::Result<(usize, u64), String> {
+    if !(seed >= 0.0 && seed.fract() == 0.0 && seed <= MAX_SEED) {
+        return Err(format!(
+            "`seed` must be a whole number from 0 to 2^53, got {seed}"
+        ));
+    }
+    if !(resamples.fract() == 0.0 && resamples >= 0.0 && RESAMPLES.contains(&(resamples as usize)))
+    {
+        return Err(format!(
+            "`resamples` must be a whole number between {} and {}, got {resamples}",
+            RESAMPLES.start(),
+            RESAMPLES.end()
+        ));
+    }
+    Ok((resamples as usize, seed as u64))
+}
+
 /// The error for `value` of setting `what` outside `range` (in `unit`).
 fn outside<T: std::fmt::Display>(
     spec: &LoadedSpec,
@@ -212,4 +245,31 @@ pub fn figure(spec: &LoadedSpec, f: &FigureSpec) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bootstrap_settings_are_whole_and_bounded() {
+        assert_eq!(bootstrap(10_000.0, 7.0), Ok((10_000, 7)));
+        assert_eq!(
+            bootstrap(10_000.0, 1.5),
+            Err("`seed` must be a whole number from 0 to 2^53, got 1.5".into())
+        );
+        assert_eq!(
+            bootstrap(0.0, 1.0),
+            Err("`resamples` must be a whole number between 1 and 1000000, got 0".into())
+        );
+        assert_eq!(
+            bootstrap(f64::NAN, 1.0),
+            Err("`resamples` must be a whole number between 1 and 1000000, got NaN".into())
+        );
+        assert_eq!(level(0.9), Ok(0.9));
+        assert_eq!(
+            level(1.0),
+            Err("`level` must be above 0 and below 1, got 1".into())
+        );
+    }
 }

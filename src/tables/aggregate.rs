@@ -20,10 +20,6 @@ use crate::spec::{LoadedSpec, Raw};
 use crate::stats::{self, Bound};
 use crate::value::{Row, Value, as_number, describe};
 
-/// The largest bootstrap `seed`: every whole number up to it is exact in
-/// the f64 a TOML number is read as.
-const MAX_SEED: f64 = 9_007_199_254_740_992.0;
-
 /// The operation of an aggregate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Op {
@@ -217,13 +213,8 @@ impl<'s> Agg<'s> {
                         );
                     }
                 };
-                let level = num_opt("level")?.unwrap_or(0.95);
-                if !(level > 0.0 && level < 1.0) {
-                    return Err(spec.error(
-                        span,
-                        format!("`level` must be above 0 and below 1, got {level}"),
-                    ));
-                }
+                let level = crate::spec::bounds::level(num_opt("level")?.unwrap_or(0.95))
+                    .map_err(|m| spec.error(span.clone(), m))?;
                 let bootstrap = match str_opt("method")? {
                     None | Some("t") => None,
                     Some("bootstrap") => {
@@ -233,25 +224,10 @@ impl<'s> Agg<'s> {
                                 "a bootstrap needs a fixed `seed` (it is recorded with the number)",
                             )
                         })?;
-                        if !(seed >= 0.0 && seed.fract() == 0.0 && seed <= MAX_SEED) {
-                            return Err(spec.error(
-                                span,
-                                format!("`seed` must be a whole number from 0 to 2^53, got {seed}"),
-                            ));
-                        }
                         let resamples = num_opt("resamples")?.unwrap_or(10_000.0);
-                        let range = crate::spec::bounds::RESAMPLES;
-                        if !(resamples.fract() == 0.0 && range.contains(&(resamples as usize))) {
-                            return Err(spec.error(
-                                span,
-                                format!(
-                                    "`resamples` must be a whole number between {} and {}, got {resamples}",
-                                    range.start(),
-                                    range.end()
-                                ),
-                            ));
-                        }
-                        Some((resamples as usize, seed as u64))
+                        let (resamples, seed) = crate::spec::bounds::bootstrap(resamples, seed)
+                            .map_err(|m| spec.error(span.clone(), m))?;
+                        Some((resamples, seed))
                     }
                     Some(other) => {
                         return Err(spec.error(
