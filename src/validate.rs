@@ -1,5 +1,7 @@
 //! Checking a spec without reading any data: every name it refers to
-//! exists and every step, aggregate, expression and template compiles.
+//! exists, no table reads itself through a cycle of tables, every numeric
+//! setting is within its bounds (`spec::bounds`), and every step,
+//! aggregate, expression and template compiles.
 //! `gen` and `check` run this first, so a typo in the spec is reported
 //! with its line and column before any file is read. The fuzz targets use
 //! it too.
@@ -61,7 +63,8 @@ type Span = std::ops::Range<usize>;
 /// The first cycle of `edges`, searched from each table in declaration
 /// order, as an error at the reference that closes it
 /// (`cycle of tables: a -> b -> a`). Iterative: a chain of thousands of
-/// tables cannot overflow the stack.
+/// tables cannot overflow the stack. (A graph crate's topological sort
+/// names one table of a cycle, not the cycle and the reference closing it.)
 fn cycles(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
     let index: std::collections::HashMap<&str, usize> = edges
         .iter()
