@@ -1,5 +1,6 @@
 //! Checking a spec without reading any data: every name it refers to
-//! exists, no table reads itself through a cycle of tables, every numeric
+//! exists, no table reads itself through a cycle of tables (nor through a
+//! chain of more than 100), every numeric
 //! setting is within its bounds (`spec::bounds`), and every step,
 //! aggregate, expression and template compiles.
 //! `gen` and `check` run this first, so a typo in the spec is reported
@@ -60,12 +61,19 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
 type Edges<'a> = Vec<(&'a str, Vec<(String, Span)>)>;
 type Span = std::ops::Range<usize>;
 
+/// The longest chain of tables a table may read through (`from`, `lookup`,
+/// `union`): tables are built recursively, and a chain of 3,000 overflowed
+/// the stack. A paper chains a handful.
+pub const MAX_TABLE_CHAIN: usize = 100;
+
 /// The first cycle of `edges`, searched from each table in declaration
 /// order, as an error at the reference that closes it
-/// (`cycle of tables: a -> b -> a`). Iterative: a chain of thousands of
-/// tables cannot overflow the stack. (A graph crate's topological sort
-/// names one table of a cycle, not the cycle and the reference closing it.)
-fn cycles(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
+/// (`cycle of tables: a -> b -> a`); then the first table at the end of a
+/// chain longer than [`MAX_TABLE_CHAIN`]. Iterative: a chain of thousands
+/// of tables cannot overflow the stack here. (A graph crate's topological
+/// sort names one table of a cycle, not the cycle and the reference
+/// closing it.)
+fn references(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
     let index: std::collections::HashMap<&str, usize> = edges
         .iter()
         .enumerate()
@@ -73,6 +81,8 @@ fn cycles(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
         .collect();
     // 0: not seen, 1: on the current path, 2: done (no cycle through it).
     let mut state = vec![0u8; edges.len()];
+    // For each done table, the length of the longest chain it ends.
+    let mut chain = vec![0usize; edges.len()];
     for start in 0..edges.len() {
         if state[start] != 0 {
             continue;
@@ -82,6 +92,22 @@ fn cycles(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
         state[start] = 1;
         while let Some(&mut (node, ref mut next)) = path.last_mut() {
             let Some((dep, span)) = edges[node].1.get(*next) else {
+                // Every table it reads is done: its chain is known.
+                let deepest = edges[node]
+                    .1
+                    .iter()
+                    .filter_map(|(dep, span)| index.get(dep.as_str()).map(|&d| (chain[d], span)))
+                    .max_by_key(|(len, _)| *len);
+                chain[node] = 1 + deepest.map_or(0, |(len, _)| len);
+                if let Some((_, span)) = deepest.filter(|_| chain[node] > MAX_TABLE_CHAIN) {
+                    return Err(spec.error(
+                        span.clone(),
+                        format!(
+                            "table `{}` reads through a chain of {} tables, more than the {MAX_TABLE_CHAIN} allowed",
+                            edges[node].0, chain[node]
+                        ),
+                    ));
+                }
                 state[node] = 2;
                 path.pop();
                 continue;
@@ -141,7 +167,7 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
         reads.retain(|(dep, _)| !spec.spec.sources.contains_key(dep));
         edges.push((name.as_str(), reads));
     }
-    cycles(spec, &edges)?;
+    references(spec, &edges)?;
     for (key, n) in &spec.spec.numbers {
         let s = n.get_ref();
         if let Some(t) = &s.table
@@ -260,12 +286,25 @@ mod tests {
     }
 
     #[test]
-    fn a_long_chain_of_tables_is_no_cycle() {
+    fn chain_of_more_than_100_tables_is_an_error() {
+        let mut text = "[sources.s]\nrows = [{ k = 1 }]\n[tables.t0]\nfrom = \"s\"\n".to_string();
+        for i in 1..100 {
+            text.push_str(&format!("[tables.t{i}]\nfrom = \"t{}\"\n", i - 1));
+        }
+        assert_eq!(check(&text), "ok");
+        text.push_str("[tables.t100]\nfrom = \"t99\"\n");
+        assert_eq!(
+            check(&text),
+            "artifact.toml:204:8: table `t100` reads through a chain of 101 tables, more than the 100 allowed"
+        );
+    }
+
+    #[test]
+    fn cycle_of_5000_tables_is_found_without_recursion() {
         let mut text = "[sources.s]\nrows = [{ k = 1 }]\n[tables.t0]\nfrom = \"s\"\n".to_string();
         for i in 1..5000 {
             text.push_str(&format!("[tables.t{i}]\nfrom = \"t{}\"\n", i - 1));
         }
-        assert_eq!(check(&text), "ok");
         text.push_str("[tables.t0x]\nfrom = \"t4999\"\n");
         text = text.replacen(
             "[tables.t0]\nfrom = \"s\"",

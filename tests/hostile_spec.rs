@@ -125,6 +125,23 @@ fn cycle_through_lookup_is_a_cycle() {
 }
 
 #[test]
+fn chain_of_3000_tables_is_an_error_not_a_stack_overflow() {
+    let mut fragment = "[tables.h0]\nfrom = \"pairs\"\n".to_string();
+    for i in 1..3000 {
+        fragment.push_str(&format!("[tables.h{i}]\nfrom = \"h{}\"\n", i - 1));
+    }
+    fragment.push_str("[numbers.hostile]\ntable = \"h2999\"\nvalue = \"count\"\n");
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "\"h99\"\n");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: table `h100` reads through a chain of 101 tables, more than the 100 allowed"
+        )
+    );
+}
+
+#[test]
 fn filter_of_10000_and_terms_is_an_error_not_a_stack_overflow() {
     deep_filter(&vec!["x"; 10_000].join(" and "));
 }
