@@ -373,6 +373,22 @@ fn layout_of_a_million_panels_is_an_error() {
 }
 
 #[test]
+fn figure_of_1001_panels_is_an_error() {
+    let mut fragment = "[figures.hostile]\nsize = [4, 3]\n".to_string();
+    for i in 0..1001 {
+        fragment.push_str(&format!("[[figures.hostile.panels]]\ntitle = \"p{i}\"\n"));
+    }
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "[[figures.hostile.panels]]\ntitle = \"p1000\"");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: a figure has at most 1000 panels; this is panel 1001"
+        )
+    );
+}
+
+#[test]
 fn format_places_beyond_20_are_an_error() {
     let fragment = "[numbers.hostile]\ntable = \"pairs\"\nvalue = \"count\"\nformat = { places = 4000000000 }\n";
     let (text, err) = hostile(fragment, &["gen"]);

@@ -19,7 +19,8 @@ use crate::spec::{AxisSpec, FigureSpec, FormatSpec, LayerSpec, LegendSpec, Loade
 pub const FONT_SIZE: RangeInclusive<f64> = 1.0..=200.0;
 /// A figure's width and height (`size`), in inches; 0 itself is excluded.
 pub const FIGURE_INCHES: RangeInclusive<f64> = 0.0..=100.0;
-/// Panels of a figure's `layout` (rows x columns); each at least 1.
+/// Panels of a figure: its `panels`, and its `layout` (rows x columns, each
+/// at least 1).
 pub const MAX_PANELS: usize = 1000;
 /// A legend's `columns`.
 pub const LEGEND_COLUMNS: RangeInclusive<usize> = 1..=100;
@@ -223,6 +224,15 @@ pub fn figure(spec: &LoadedSpec, f: &FigureSpec) -> Result<()> {
                 ),
             ));
         }
+    }
+    if let Some(p) = f.panels.as_ref().and_then(|p| p.get(MAX_PANELS)) {
+        return Err(spec.error(
+            p.span(),
+            format!(
+                "a figure has at most {MAX_PANELS} panels; this is panel {}",
+                MAX_PANELS + 1
+            ),
+        ));
     }
     for a in [&f.x, &f.y].into_iter().flatten() {
         axis(spec, a)?;
