@@ -447,6 +447,13 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 })?
             }
         };
+        // minijinja's code generator recurses over a 100k-deep chain.
+        if crate::expr::depth::template_depth(&source) > crate::expr::depth::MAX_DEPTH {
+            return Err(Error::msg(format!(
+                "template for {file}: nested deeper than {} levels",
+                crate::expr::depth::MAX_DEPTH
+            )));
+        }
         let text = environment()
             .render_str(&source, ctx.clone())
             .map_err(|e| Error::msg(format!("template for {file}: {e:#}")))?;

@@ -25,6 +25,17 @@ use crate::error::{Error, Result};
 use crate::spec::{LoadedSpec, SpannedStr};
 use crate::value::{Origin, Record, Row, Value};
 
+pub mod depth;
+
+/// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
+/// `invalid expression: ` or `invalid template: `).
+fn too_deep() -> String {
+    format!(
+        "nested deeper than {} levels (each operator of a chain such as `a and b and c` is one level)",
+        depth::MAX_DEPTH
+    )
+}
+
 /// The template syntax every environment here uses: a trailing newline is
 /// kept, block tags do not leave blank lines.
 pub fn syntax() -> minijinja::syntax::SyntaxConfig {
@@ -45,6 +56,10 @@ fn environment() -> &'static Environment<'static> {
         // is tiny, so a runaway one (a huge range, say) fails instead of hanging.
         env.set_fuel(Some(200_000));
         env.set_syntax(syntax());
+        // `namespace()` is the one mutable value: with it a loop nests a
+        // list 100,000 deep, whose printing or dropping overflows the stack.
+        // A title or label has no use for it.
+        env.remove_global("namespace");
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
@@ -62,6 +77,21 @@ fn environment() -> &'static Environment<'static> {
                 let percent: Option<bool> = kwargs.get("percent")?;
                 let unit: Option<String> = kwargs.get("unit")?;
                 kwargs.assert_all_used()?;
+                // The spec's bounds: `places = 4000000000` would allocate gigabytes.
+                use crate::spec::bounds::{FIGURES, PLACES};
+                for (what, v, range) in [("places", places, PLACES), ("figures", figures, FIGURES)]
+                {
+                    if let Some(v) = v.filter(|v| !range.contains(v)) {
+                        return Err(minijinja::Error::new(
+                            minijinja::ErrorKind::InvalidOperation,
+                            format!(
+                                "fmt: `{what}` must be between {} and {}, got {v}",
+                                range.start(),
+                                range.end()
+                            ),
+                        ));
+                    }
+                }
                 if crate::value::as_number(&v).is_none() {
                     return Err(minijinja::Error::new(
                         minijinja::ErrorKind::InvalidOperation,
@@ -243,6 +273,9 @@ impl<'s> Expr<'s> {
 
     /// Compiles `text` found at `span` of the spec.
     pub fn compile_str(spec: &LoadedSpec, text: &'s str, span: Range<usize>) -> Result<Expr<'s>> {
+        if depth::expression_depth(text) > depth::MAX_DEPTH {
+            return Err(spec.error(span, format!("invalid expression: {}", too_deep())));
+        }
         match environment().compile_expression(text) {
             Ok(compiled) => Ok(Expr {
                 compiled,
@@ -402,6 +435,9 @@ pub struct Template<'s> {
 impl<'s> Template<'s> {
     /// Compiles `src`; a syntax error points at it in the spec.
     pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
+        if depth::template_depth(src.get_ref()) > depth::MAX_DEPTH {
+            return Err(spec.error(src.span(), format!("invalid template: {}", too_deep())));
+        }
         match environment().template_from_str(src.get_ref()) {
             Ok(compiled) => Ok(Template {
                 compiled,

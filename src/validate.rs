@@ -1,5 +1,8 @@
 //! Checking a spec without reading any data: every name it refers to
-//! exists and every step, aggregate, expression and template compiles.
+//! exists, no table reads itself through a cycle of tables (nor through a
+//! chain of more than 100), every numeric
+//! setting is within its bounds (`spec::bounds`), and every step,
+//! aggregate, expression and template compiles.
 //! `gen` and `check` run this first, so a typo in the spec is reported
 //! with its line and column before any file is read. The fuzz targets use
 //! it too.
@@ -52,16 +55,94 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     Ok(())
 }
 
+/// The tables each table reads (`from`, `lookup`, `union`), each with the
+/// span that names it; a source of the same name wins over a table, as
+/// when the tables are built, so it is no edge.
+type Edges<'a> = Vec<(&'a str, Vec<(String, Span)>)>;
+type Span = std::ops::Range<usize>;
+
+/// The longest chain of tables a table may read through (`from`, `lookup`,
+/// `union`): tables are built recursively, and a chain of 3,000 overflowed
+/// the stack. A paper chains a handful.
+pub const MAX_TABLE_CHAIN: usize = 100;
+
+/// The first cycle of `edges`, searched from each table in declaration
+/// order, as an error at the reference that closes it
+/// (`cycle of tables: a -> b -> a`); then the first table at the end of a
+/// chain longer than [`MAX_TABLE_CHAIN`]. Iterative: a chain of thousands
+/// of tables cannot overflow the stack here. (A graph crate's topological
+/// sort names one table of a cycle, not the cycle and the reference
+/// closing it.)
+fn references(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
+    let index: std::collections::HashMap<&str, usize> = edges
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (*n, i))
+        .collect();
+    // 0: not seen, 1: on the current path, 2: done (no cycle through it).
+    let mut state = vec![0u8; edges.len()];
+    // For each done table, the length of the longest chain it ends.
+    let mut chain = vec![0usize; edges.len()];
+    for start in 0..edges.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        // The path: (table, index of its next edge to follow).
+        let mut path = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some(&mut (node, ref mut next)) = path.last_mut() {
+            let Some((dep, span)) = edges[node].1.get(*next) else {
+                // Every table it reads is done: its chain is known.
+                let deepest = edges[node]
+                    .1
+                    .iter()
+                    .filter_map(|(dep, span)| index.get(dep.as_str()).map(|&d| (chain[d], span)))
+                    .max_by_key(|(len, _)| *len);
+                chain[node] = 1 + deepest.map_or(0, |(len, _)| len);
+                if let Some((_, span)) = deepest.filter(|_| chain[node] > MAX_TABLE_CHAIN) {
+                    return Err(spec.error(
+                        span.clone(),
+                        format!(
+                            "table `{}` reads through a chain of {} tables, more than the {MAX_TABLE_CHAIN} allowed",
+                            edges[node].0, chain[node]
+                        ),
+                    ));
+                }
+                state[node] = 2;
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            let Some(&d) = index.get(dep.as_str()) else {
+                continue;
+            };
+            match state[d] {
+                0 => {
+                    state[d] = 1;
+                    path.push((d, 0));
+                }
+                1 => {
+                    let from = path.iter().position(|&(n, _)| n == d).expect("on path");
+                    let mut names: Vec<&str> =
+                        path[from..].iter().map(|&(n, _)| edges[n].0).collect();
+                    names.push(edges[d].0);
+                    return Err(spec.error(
+                        span.clone(),
+                        format!("cycle of tables: {}", names.join(" -> ")),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks `spec` as described in the module docs.
 pub fn validate(spec: &LoadedSpec) -> Result<()> {
-    if spec.spec.numbers.is_empty() && spec.spec.figures.is_empty() {
-        return Err(crate::error::Error::msg(format!(
-            "{}: the spec declares no [numbers] and no [figures], so there is nothing to generate",
-            crate::spec::SPEC_FILE
-        )));
-    }
     crate::spec::paths::check(spec)?;
-    for t in spec.spec.tables.values() {
+    let mut edges: Edges = Vec::with_capacity(spec.spec.tables.len());
+    for (name, t) in &spec.spec.tables {
         let t = t.get_ref();
         if !known(spec, t.from.get_ref()) {
             return Err(spec.error(
@@ -69,14 +150,25 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
                 format!("no source or table named `{}`", t.from.get_ref()),
             ));
         }
+        let mut reads = vec![(t.from.get_ref().clone(), t.from.span())];
         for raw in &t.steps {
+            let s = raw.get_ref();
+            let span = match (&s.lookup, &s.union) {
+                (Some(l), _) => l.span(),
+                (None, Some(u)) => u.span(),
+                _ => raw.span(),
+            };
             for dep in steps::compile(spec, raw)?.dependencies() {
                 if !known(spec, dep) {
                     return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
                 }
+                reads.push((dep.to_string(), span.clone()));
             }
         }
+        reads.retain(|(dep, _)| !spec.spec.sources.contains_key(dep));
+        edges.push((name.as_str(), reads));
     }
+    references(spec, &edges)?;
     for (key, n) in &spec.spec.numbers {
         let s = n.get_ref();
         if let Some(t) = &s.table
@@ -95,6 +187,7 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     }
     for f in spec.spec.figures.values() {
         let f = f.get_ref();
+        crate::spec::bounds::figure(spec, f)?;
         if let Some(t) = &f.title {
             Template::compile(spec, t)?;
         }
@@ -109,6 +202,13 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
                 layer(spec, l.get_ref())?;
             }
         }
+    }
+    // Last, so a spec of tables alone still has them checked.
+    if spec.spec.numbers.is_empty() && spec.spec.figures.is_empty() {
+        return Err(crate::error::Error::msg(format!(
+            "{}: the spec declares no [numbers] and no [figures], so there is nothing to generate",
+            crate::spec::SPEC_FILE
+        )));
     }
     Ok(())
 }
@@ -154,5 +254,78 @@ pub fn fuzz_expression(text: &str) {
     let owned = crate::spec::SpannedStr::new(0..text.len(), text.to_string());
     if let Ok(t) = Template::compile(&spec, &owned) {
         let _ = t.render_row(&globals, &row);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str) -> String {
+        // One number, so the spec is not empty (its tables are checked first).
+        let text = format!("{text}\n[numbers.one]\nvalue = {{ expr = \"1\" }}\n");
+        let spec = crate::spec::parse(&text, std::path::Path::new("artifact.toml")).unwrap();
+        match validate(&spec) {
+            Ok(()) => "ok".into(),
+            Err(e) => e.to_string().lines().next().unwrap().to_string(),
+        }
+    }
+
+    #[test]
+    fn table_reading_itself_is_a_cycle() {
+        let text = "[tables.a]\nfrom = \"a\"\n";
+        assert_eq!(check(text), "artifact.toml:2:8: cycle of tables: a -> a");
+    }
+
+    #[test]
+    fn cycle_through_lookup_and_union_is_named_in_order() {
+        let text = "[sources.s]\nrows = [{ k = 1 }]\n\
+            [tables.a]\nfrom = \"s\"\nsteps = [{ lookup = \"b\", on = \"k\" }]\n\
+            [tables.b]\nfrom = \"s\"\nsteps = [{ union = [\"c\"] }]\n\
+            [tables.c]\nfrom = \"a\"\n";
+        assert_eq!(
+            check(text),
+            "artifact.toml:10:8: cycle of tables: a -> b -> c -> a"
+        );
+    }
+
+    #[test]
+    fn a_source_of_the_same_name_is_no_cycle() {
+        let text = "[sources.a]\nrows = [{ k = 1 }]\n[tables.a]\nfrom = \"a\"\n";
+        assert_eq!(check(text), "ok");
+    }
+
+    #[test]
+    fn chain_of_more_than_100_tables_is_an_error() {
+        let mut text = "[sources.s]\nrows = [{ k = 1 }]\n[tables.t0]\nfrom = \"s\"\n".to_string();
+        for i in 1..100 {
+            text.push_str(&format!("[tables.t{i}]\nfrom = \"t{}\"\n", i - 1));
+        }
+        assert_eq!(check(&text), "ok");
+        text.push_str("[tables.t100]\nfrom = \"t99\"\n");
+        assert_eq!(
+            check(&text),
+            "artifact.toml:204:8: table `t100` reads through a chain of 101 tables, more than the 100 allowed"
+        );
+    }
+
+    #[test]
+    fn cycle_of_5000_tables_is_found_without_recursion() {
+        let mut text = "[sources.s]\nrows = [{ k = 1 }]\n[tables.t0]\nfrom = \"s\"\n".to_string();
+        for i in 1..5000 {
+            text.push_str(&format!("[tables.t{i}]\nfrom = \"t{}\"\n", i - 1));
+        }
+        text.push_str("[tables.t0x]\nfrom = \"t4999\"\n");
+        text = text.replacen(
+            "[tables.t0]\nfrom = \"s\"",
+            "[tables.t0]\nfrom = \"t0x\"",
+            1,
+        );
+        let e = check(&text);
+        assert!(
+            e.starts_with("artifact.toml:6:8: cycle of tables: t0 -> t0x -> t4999 -> t4998 -> "),
+            "{e}"
+        );
+        assert!(e.ends_with(" -> t2 -> t1 -> t0"), "{e}");
     }
 }

@@ -133,8 +133,17 @@ pub enum Node {
     Call(Func, Vec<Node>),
 }
 
-/// Compiles `src`, or `None` when it is outside the fast subset.
+/// The deepest expression the fast path takes; deeper ones (rare) go to
+/// minijinja. The parser and the evaluator recurse over the tree, with large
+/// frames in a debug build (200 levels overflow a 2 MiB thread stack).
+pub const MAX_DEPTH: usize = 64;
+
+/// Compiles `src`, or `None` when it is outside the fast subset or nests
+/// deeper than [`MAX_DEPTH`] (as bounded by [`crate::expr::depth`]).
 pub fn compile(src: &str) -> Option<Node> {
+    if crate::expr::depth::expression_depth(src) > MAX_DEPTH {
+        return None;
+    }
     let mut p = parse::Parser {
         toks: parse::lex(src)?,
         pos: 0,

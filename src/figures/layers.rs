@@ -10,6 +10,7 @@ use super::model::*;
 use crate::error::{Error, Result};
 use crate::expr::Template;
 use crate::render::color::{self, Color, TAB10};
+use crate::spec::value;
 use crate::tables::aggregate::finite_number;
 use crate::value::{Row, Value};
 
@@ -78,7 +79,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let default_fill = color::parse(TAB10[0]).ok().flatten();
         let built = match mark {
             "bar" => {
-                let band = l.band.unwrap_or(0.8);
+                let band = value(&l.band).unwrap_or(0.8);
                 let (pc, vc, bc) = if horizontal {
                     (
                         need_of(&ch.y, || missing("y"))?,
@@ -161,7 +162,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
             "hist" => {
                 let xc = need_of(&ch.x, || missing("x"))?;
-                let bins = l.bins.unwrap_or(10);
+                let bins = value(&l.bins).unwrap_or(10);
                 if bins == 0 {
                     return Err(self.err("`bins` must be at least 1"));
                 }
@@ -330,7 +331,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     None => None,
                     Some(m) => Some((
                         Shape::parse(m).ok_or_else(|| self.err(format!("unknown marker `{m}`")))?,
-                        l.marker_size.unwrap_or(6.0),
+                        value(&l.marker_size).unwrap_or(6.0),
                     )),
                 };
                 let mut out = Vec::new();
@@ -535,11 +536,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         x,
                         y,
                         text,
-                        dx: l.dx.unwrap_or(0.0),
-                        dy: l.dy.unwrap_or(0.0),
+                        dx: value(&l.dx).unwrap_or(0.0),
+                        dy: value(&l.dy).unwrap_or(0.0),
                         align,
                         baseline,
-                        size: l.font_size.unwrap_or(self.font_size),
+                        size: value(&l.font_size).unwrap_or(self.font_size),
                         color: col,
                     });
                 }

@@ -23,7 +23,7 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals, Template};
 use crate::render::ticks;
-use crate::spec::{AxisSpec, FigureSpec, LayerSpec, LegendSpec, LoadedSpec, PanelSpec, Raw};
+use crate::spec::{AxisSpec, FigureSpec, LayerSpec, LegendSpec, LoadedSpec, PanelSpec, Raw, value};
 use crate::tables::Catalog;
 use crate::value::{Record, Row, Value, as_number};
 use layers::{CsvRecord, Extent, LayerCtx, PanelState};
@@ -57,7 +57,11 @@ pub const PT_PER_IN: f64 = 72.0;
 fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f64> {
     match raw.get_ref() {
         toml::Value::Integer(i) => Ok(*i as f64),
-        toml::Value::Float(f) => Ok(*f),
+        toml::Value::Float(f) if f.is_finite() => Ok(*f),
+        toml::Value::Float(f) => Err(spec.error(
+            raw.span(),
+            format!("{what} must be a finite number, got {f}"),
+        )),
         toml::Value::String(s) => {
             let e = Expr::compile_str(spec, s, raw.span())?;
             let v = e
@@ -103,19 +107,12 @@ pub fn compile(
     fig: &Spanned<FigureSpec>,
 ) -> Result<Outcome> {
     let f = fig.get_ref();
-    let width = eval_number(spec, &f.size[0], globals.context(), "the width")? * PT_PER_IN;
-    let height = eval_number(spec, &f.size[1], globals.context(), "the height")? * PT_PER_IN;
-    if !(width > 0.0 && height > 0.0 && width < 100.0 * PT_PER_IN && height < 100.0 * PT_PER_IN) {
-        return Err(spec.error(
-            fig.span(),
-            format!(
-                "size must be positive and under 100 inches, got {:.2} x {:.2}",
-                width / PT_PER_IN,
-                height / PT_PER_IN
-            ),
-        ));
-    }
-    let font_size = f.font_size.unwrap_or(10.0);
+    let width = eval_number(spec, &f.size[0], globals.context(), "the width")?;
+    crate::spec::bounds::figure_inches(spec, f.size[0].span(), "width", width)?;
+    let height = eval_number(spec, &f.size[1], globals.context(), "the height")?;
+    crate::spec::bounds::figure_inches(spec, f.size[1].span(), "height", height)?;
+    let (width, height) = (width * PT_PER_IN, height * PT_PER_IN);
+    let font_size = value(&f.font_size).unwrap_or(10.0);
     let title = f
         .title
         .as_ref()
@@ -173,7 +170,8 @@ pub fn compile(
     };
     let layout = f
         .layout
-        .map(|[r, c]| (r, c))
+        .as_ref()
+        .map(|l| (l.get_ref()[0], l.get_ref()[1]))
         .unwrap_or((panel_specs.len(), 1));
     if layout.0 * layout.1 < panel_specs.len() || layout.0 == 0 || layout.1 == 0 {
         return Err(spec.error(
@@ -278,7 +276,7 @@ pub fn compile(
                 index: (pi, li),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
-                marks.push((l.z.unwrap_or(li as f64), m));
+                marks.push((value(&l.z).unwrap_or(li as f64), m));
             }
         }
         let title = ps
@@ -338,7 +336,7 @@ pub fn compile(
             height,
             title,
             font_size,
-            title_size: f.title_size.unwrap_or(1.2 * font_size),
+            title_size: value(&f.title_size).unwrap_or(1.2 * font_size),
             spines,
             layout,
             panels,
@@ -427,7 +425,7 @@ fn resolve_axis(
         domain,
         ticks,
         reverse,
-        tick_font_size: a.tick_font_size.unwrap_or(font_size),
+        tick_font_size: value(&a.tick_font_size).unwrap_or(font_size),
     })
 }
 
@@ -469,7 +467,11 @@ fn explicit_ticks(
                     .iter()
                     .map(|v| match v {
                         toml::Value::Integer(i) => Ok(*i as f64),
-                        toml::Value::Float(f) => Ok(*f),
+                        toml::Value::Float(f) if f.is_finite() => Ok(*f),
+                        toml::Value::Float(f) => Err(spec.error(
+                            span.clone(),
+                            format!("ticks must be finite numbers, got {f}"),
+                        )),
                         _ => Err(spec
                             .error(span.clone(), "ticks are numbers, or { data, value, label }")),
                     })
@@ -532,7 +534,7 @@ fn resolve_legend(
             }
         },
     };
-    let columns = l.and_then(|l| l.columns).unwrap_or(1);
+    let columns = l.and_then(|l| value(&l.columns)).unwrap_or(1);
     if columns == 0 {
         return Err(Error::msg("legend columns must be at least 1"));
     }
@@ -540,7 +542,7 @@ fn resolve_legend(
         position,
         columns,
         frame: l.and_then(|l| l.frame).unwrap_or(true),
-        font_size: l.and_then(|l| l.font_size).unwrap_or(font_size),
+        font_size: l.and_then(|l| value(&l.font_size)).unwrap_or(font_size),
         entries,
     })
 }

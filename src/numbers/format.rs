@@ -56,9 +56,7 @@ impl Format {
         if f.places.is_some() && f.figures.is_some() {
             return Err(spec.error(span, "a format has `places` or `figures`, not both"));
         }
-        if f.figures == Some(0) {
-            return Err(spec.error(span, "`figures` must be at least 1"));
-        }
+        crate::spec::bounds::format(spec, f)?;
         let plus = match f.sign.as_ref().map(|s| s.get_ref().as_str()) {
             None | Some("negative") => false,
             Some("always") => true,
@@ -70,8 +68,8 @@ impl Format {
             }
         };
         Ok(Format {
-            places: f.places,
-            figures: f.figures,
+            places: crate::spec::value(&f.places),
+            figures: crate::spec::value(&f.figures),
             plus,
             percent: f.percent,
             group: f

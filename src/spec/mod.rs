@@ -20,6 +20,7 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 
+pub mod bounds;
 pub mod paths;
 
 /// The spec's file name, searched for from the working folder upwards.
@@ -204,10 +205,10 @@ pub struct NumberSpec {
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct FormatSpec {
-    /// Fixed decimal places (siunitx `round-mode = places`).
-    pub places: Option<u32>,
-    /// Significant figures (siunitx `round-mode = figures`).
-    pub figures: Option<u32>,
+    /// Fixed decimal places (siunitx `round-mode = places`), 0 to 20.
+    pub places: Option<Spanned<u32>>,
+    /// Significant figures (siunitx `round-mode = figures`), 1 to 17.
+    pub figures: Option<Spanned<u32>>,
     /// `always` prints `+` for non-negative values (siunitx `print-implicit-plus`).
     pub sign: Option<SpannedStr>,
     /// Multiply by 100 and append `%`.
@@ -226,19 +227,22 @@ pub struct FormatSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FigureSpec {
-    /// Width and height in inches (as matplotlib's `figsize`); each a number
-    /// or an expression over `v` (numbers' values), e.g. `"0.22 * v['sweep-bars'] + 1.2"`.
+    /// Width and height in inches (as matplotlib's `figsize`), each above 0
+    /// and at most 100; each a number or an expression over `v` (numbers'
+    /// values), e.g. `"0.22 * v['sweep-bars'] + 1.2"`.
     pub size: [Raw; 2],
     /// Figure title (a template over `n`, `v`, `meta`).
     pub title: Option<SpannedStr>,
-    /// Base font size in points (default 10, as matplotlib).
-    pub font_size: Option<f64>,
-    /// Title font size in points (default 1.2 x `font_size`, matplotlib's "large").
-    pub title_size: Option<f64>,
+    /// Base font size in points (default 10, as matplotlib; 1 to 200).
+    pub font_size: Option<Spanned<f64>>,
+    /// Title font size in points (default 1.2 x `font_size`, matplotlib's
+    /// "large"; 1 to 200).
+    pub title_size: Option<Spanned<f64>>,
     /// Which axis lines to draw: any of `left`, `right`, `top`, `bottom` (default all).
     pub spines: Option<Vec<String>>,
-    /// Panels as `[rows, columns]` (default one column).
-    pub layout: Option<[usize; 2]>,
+    /// Panels as `[rows, columns]` (default one column); each at least 1,
+    /// at most 1000 panels.
+    pub layout: Option<Spanned<[usize; 2]>>,
     /// Several panels; without it, the figure-level `x`, `y`, `layers`, `legend` and `grid` form one.
     pub panels: Option<Vec<Spanned<PanelSpec>>>,
     /// Single-panel shorthand: the x axis.
@@ -286,8 +290,8 @@ pub struct AxisSpec {
     pub domain: Option<[Raw; 2]>,
     /// Explicit ticks: a list of numbers, or `{ data, value, label }` from a table.
     pub ticks: Option<Raw>,
-    /// Tick label font size in points.
-    pub tick_font_size: Option<f64>,
+    /// Tick label font size in points (1 to 200).
+    pub tick_font_size: Option<Spanned<f64>>,
     /// Put the first category at the far end (categorical axes) or flip the scale.
     #[serde(default)]
     pub reverse: bool,
@@ -301,12 +305,12 @@ pub struct LegendSpec {
     /// right`, `center left`, `upper center`, `lower center`, or outside the
     /// plot: `right`, `bottom`. `none` hides it.
     pub position: Option<SpannedStr>,
-    /// Columns of entries (default 1).
-    pub columns: Option<usize>,
+    /// Columns of entries (default 1; at most 100).
+    pub columns: Option<Spanned<usize>>,
     /// Draw a frame (default true).
     pub frame: Option<bool>,
-    /// Font size in points.
-    pub font_size: Option<f64>,
+    /// Font size in points (1 to 200).
+    pub font_size: Option<Spanned<f64>>,
 }
 
 /// One layer: a mark, its data and its encoding.
@@ -334,11 +338,11 @@ pub struct LayerSpec {
     pub stroke: Option<Raw>,
     /// Point shape: `circle`, `square`, `triangle`, `diamond`; same forms as `color`.
     pub shape: Option<Raw>,
-    /// Point area in pt² (matplotlib's `s`): a number or an expression.
+    /// Point area in pt² (matplotlib's `s`): a number (0 to 10,000) or an expression.
     pub size: Option<Raw>,
-    /// Opacity 0..1.
+    /// Opacity 0..1: a number or an expression.
     pub opacity: Option<Raw>,
-    /// Line width / outline width in points: a number or an expression.
+    /// Line width / outline width in points: a number (0 to 100) or an expression.
     pub stroke_width: Option<Raw>,
     /// `solid`, `dashed`, `dotted`, `dashdot`.
     pub dash: Option<SpannedStr>,
@@ -350,34 +354,42 @@ pub struct LayerSpec {
     pub label: Option<SpannedStr>,
     /// Show this layer in the legend (default true).
     pub legend: Option<bool>,
-    /// hist: number of equal-width bins over the data range (numpy's default range).
-    pub bins: Option<usize>,
+    /// hist: number of equal-width bins over the data range (numpy's default
+    /// range); 1 to 10,000.
+    pub bins: Option<Spanned<usize>>,
     /// bar: `vertical` (default) or `horizontal`.
     pub orient: Option<SpannedStr>,
-    /// bar: thickness as a fraction of a category slot or in data units (default 0.8).
-    pub band: Option<f64>,
+    /// bar: thickness as a fraction of a category slot or in data units
+    /// (default 0.8; finite, above 0).
+    pub band: Option<Spanned<f64>>,
     /// line: marker shape drawn at each point.
     pub marker: Option<String>,
-    /// line: marker diameter in points.
-    pub marker_size: Option<f64>,
+    /// line: marker diameter in points (0 to 100).
+    pub marker_size: Option<Spanned<f64>>,
     /// text: `left`, `center` (default), `right`.
     pub align: Option<String>,
     /// text: `bottom` (default; text sits above its point), `middle`, `top`.
     pub baseline: Option<String>,
-    /// text: offset in points (right, up).
-    pub dx: Option<f64>,
+    /// text: offset in points (right, up), -7200 to 7200.
+    pub dx: Option<Spanned<f64>>,
     /// See `dx`.
-    pub dy: Option<f64>,
-    /// text: font size in points.
-    pub font_size: Option<f64>,
+    pub dy: Option<Spanned<f64>>,
+    /// text: font size in points (1 to 200).
+    pub font_size: Option<Spanned<f64>>,
     /// text: move labels so they overlap neither each other, nor points, nor the legend.
     #[serde(default)]
     pub avoid_overlap: bool,
     /// Extra row fields written to the figure's CSV.
     pub detail: Option<Vec<String>>,
     /// Drawing order, as matplotlib's `zorder`: lower is drawn first (default:
-    /// the layer's position). The legend keeps the layers' written order.
-    pub z: Option<f64>,
+    /// the layer's position; -1e6 to 1e6). The legend keeps the layers'
+    /// written order.
+    pub z: Option<Spanned<f64>>,
+}
+
+/// The value of an optional spanned setting (`font_size`, `bins`, ...).
+pub fn value<T: Copy>(v: &Option<Spanned<T>>) -> Option<T> {
+    v.as_ref().map(|s| *s.get_ref())
 }
 
 /// The spec text, its parsed form and where it lives.

@@ -213,7 +213,8 @@ impl<'s> Agg<'s> {
                         );
                     }
                 };
-                let level = num_opt("level")?.unwrap_or(0.95);
+                let level = crate::spec::bounds::level(num_opt("level")?.unwrap_or(0.95))
+                    .map_err(|m| spec.error(span.clone(), m))?;
                 let bootstrap = match str_opt("method")? {
                     None | Some("t") => None,
                     Some("bootstrap") => {
@@ -223,10 +224,10 @@ impl<'s> Agg<'s> {
                                 "a bootstrap needs a fixed `seed` (it is recorded with the number)",
                             )
                         })?;
-                        Some((
-                            num_opt("resamples")?.unwrap_or(10_000.0) as usize,
-                            seed as u64,
-                        ))
+                        let resamples = num_opt("resamples")?.unwrap_or(10_000.0);
+                        let (resamples, seed) = crate::spec::bounds::bootstrap(resamples, seed)
+                            .map_err(|m| spec.error(span.clone(), m))?;
+                        Some((resamples, seed))
                     }
                     Some(other) => {
                         return Err(spec.error(

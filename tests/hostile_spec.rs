@@ -1,0 +1,416 @@
+//! Hostile specs: cycles of tables, expressions and templates nested or
+//! chained 100,000 deep, TOML nested 100,000 deep, numeric settings beyond
+//! any figure. Each is a clear error at the spec's line and column (never a
+//! stack overflow, never gigabytes), and the outputs of the previous good
+//! run are left byte for byte as they were.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// Line and column (1-based) of the last `needle` in `text` (the
+/// appended fragment's).
+fn line_col(text: &str, needle: &str) -> (usize, usize) {
+    let at = text
+        .rfind(needle)
+        .unwrap_or_else(|| panic!("no `{needle}`"));
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+/// Every file of a built paper but the spec.
+fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut s = snapshot(dir);
+    s.retain(|(rel, _)| rel != "artifact.toml");
+    s
+}
+
+/// Builds the demo paper, appends `fragment` to its spec and runs `args`:
+/// requires exit status 2 and unchanged outputs, and returns the spec's new
+/// text and the first error line of stderr.
+fn hostile(fragment: &str, args: &[&str]) -> (String, String) {
+    hostile_with(fragment, &[], args)
+}
+
+/// [`hostile`], with `files` (relative path, text) written beside the spec.
+fn hostile_with(fragment: &str, files: &[(&str, String)], args: &[&str]) -> (String, String) {
+    let dir = paper_copy();
+    gen_ok(dir.path());
+    for (rel, text) in files {
+        std::fs::write(dir.path().join(rel), text).unwrap();
+    }
+    let before = outputs(dir.path());
+    let spec = dir.path().join("artifact.toml");
+    let text = format!("{}\n{fragment}", std::fs::read_to_string(&spec).unwrap());
+    std::fs::write(&spec, &text).unwrap();
+    let out = artifact(dir.path(), args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    let after = outputs(dir.path());
+    let names = |s: &[(String, Vec<u8>)]| s.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&before), names(&after));
+    for ((name, a), (_, b)) in before.iter().zip(&after) {
+        assert!(a == b, "{name} changed");
+    }
+    let error = stderr.lines().find(|l| l.starts_with("error: "));
+    (text, error.unwrap_or("").to_string())
+}
+
+/// A table `hostile` over the demo paper's `pairs` with one step.
+fn table_with_step(step: &str) -> String {
+    format!("[tables.hostile]\nfrom = \"pairs\"\nsteps = [{{ {step} }}]\n")
+}
+
+const TOO_DEEP: &str =
+    "nested deeper than 200 levels (each operator of a chain such as `a and b and c` is one level)";
+
+/// Runs gen on a `filter` of `expr` and checks the depth error at it.
+fn deep_filter(expr: &str) {
+    let (text, err) = hostile(&table_with_step(&format!("filter = \"{expr}\"")), &["gen"]);
+    let (line, col) = line_col(&text, "filter = \"");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{}: invalid expression: {TOO_DEEP}",
+            col + 9
+        )
+    );
+}
+
+#[test]
+fn table_from_itself_is_a_cycle_not_a_stack_overflow() {
+    for args in [&["gen"][..], &["check"]] {
+        let (text, err) = hostile("[tables.selfish]\nfrom = \"selfish\"\n", args);
+        let (line, col) = line_col(&text, "\"selfish\"\n");
+        assert_eq!(
+            err,
+            format!("error: artifact.toml:{line}:{col}: cycle of tables: selfish -> selfish")
+        );
+    }
+}
+
+#[test]
+fn two_tables_reading_each_other_are_a_cycle() {
+    let (text, err) = hostile(
+        "[tables.ping]\nfrom = \"pong\"\n[tables.pong]\nfrom = \"ping\"\n",
+        &["gen"],
+    );
+    let (line, col) = line_col(&text, "\"ping\"\n");
+    assert_eq!(
+        err,
+        format!("error: artifact.toml:{line}:{col}: cycle of tables: ping -> pong -> ping")
+    );
+}
+
+#[test]
+fn cycle_through_lookup_is_a_cycle() {
+    let (text, err) = hostile(
+        "[tables.left]\nfrom = \"pairs\"\nsteps = [{ lookup = \"right\", on = \"name\" }]\n\
+         [tables.right]\nfrom = \"pairs\"\nsteps = [{ union = [\"left\"] }]\n",
+        &["gen"],
+    );
+    let (line, col) = line_col(&text, "[\"left\"]");
+    assert_eq!(
+        err,
+        format!("error: artifact.toml:{line}:{col}: cycle of tables: left -> right -> left")
+    );
+}
+
+#[test]
+fn chain_of_3000_tables_is_an_error_not_a_stack_overflow() {
+    let mut fragment = "[tables.h0]\nfrom = \"pairs\"\n".to_string();
+    for i in 1..3000 {
+        fragment.push_str(&format!("[tables.h{i}]\nfrom = \"h{}\"\n", i - 1));
+    }
+    fragment.push_str("[numbers.hostile]\ntable = \"h2999\"\nvalue = \"count\"\n");
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "\"h99\"\n");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: table `h100` reads through a chain of 101 tables, more than the 100 allowed"
+        )
+    );
+}
+
+#[test]
+fn filter_of_10000_and_terms_is_an_error_not_a_stack_overflow() {
+    deep_filter(&vec!["x"; 10_000].join(" and "));
+}
+
+#[test]
+fn chain_of_100k_plus_is_an_error_not_a_stack_overflow() {
+    deep_filter(&vec!["x"; 100_000].join(" + "));
+}
+
+#[test]
+fn chain_of_100k_not_is_an_error_not_a_stack_overflow() {
+    deep_filter(&format!("{}x", "not ".repeat(100_000)));
+}
+
+#[test]
+fn chain_of_100k_tilde_is_an_error_not_a_stack_overflow() {
+    deep_filter(&vec!["x"; 100_000].join(" ~ "));
+}
+
+#[test]
+fn chain_of_100k_attributes_is_an_error_not_a_stack_overflow() {
+    deep_filter(&format!("x{}", ".a".repeat(100_000)));
+}
+
+#[test]
+fn chain_of_100k_minus_signs_is_an_error_not_a_stack_overflow() {
+    deep_filter(&format!("{}x", "-".repeat(100_000)));
+}
+
+#[test]
+fn chain_of_100k_filters_is_an_error_not_a_stack_overflow() {
+    deep_filter(&format!("x{}", " | abs".repeat(100_000)));
+}
+
+#[test]
+fn title_of_100k_tildes_is_an_error_not_a_stack_overflow() {
+    let title = format!("{{{{ {} }}}}", vec!["'a'"; 100_000].join(" ~ "));
+    let fragment = format!(
+        "[figures.hostile]\nsize = [4, 3]\ntitle = \"{title}\"\n\
+         layers = [{{ mark = \"rule\", y = 1 }}]\n"
+    );
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "title = \"{{ 'a'");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{}: invalid template: {TOO_DEEP}",
+            col + 8
+        )
+    );
+}
+
+#[test]
+fn title_of_100k_elifs_is_an_error_not_a_stack_overflow() {
+    let title = format!(
+        "{{% if x %}}{}{{% endif %}}",
+        "{% elif x %}".repeat(100_000)
+    );
+    let fragment = format!(
+        "[figures.hostile]\nsize = [4, 3]\ntitle = \"{title}\"\n\
+         layers = [{{ mark = \"rule\", y = 1 }}]\n"
+    );
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "\"{% if x %}{% elif");
+    assert_eq!(
+        err,
+        format!("error: artifact.toml:{line}:{col}: invalid template: {TOO_DEEP}")
+    );
+}
+
+#[test]
+fn title_building_a_list_100k_deep_is_an_error_not_a_stack_overflow() {
+    let fragment = "[figures.hostile]\nsize = [4, 3]\n\
+        title = \"{% set ns = namespace(v=[]) %}{% for i in range(100000) %}{% set ns.v = [ns.v] %}{% endfor %}{{ ns.v }}\"\n\
+        layers = [{ mark = \"rule\", y = 1 }]\n";
+    let (text, err) = hostile(fragment, &["gen"]);
+    let (line, col) = line_col(&text, "\"{% set ns");
+    assert_eq!(
+        err,
+        format!(
+            "error: figure `hostile`: artifact.toml:{line}:{col}: cannot render: unknown function: namespace is unknown"
+        )
+    );
+}
+
+#[test]
+fn user_template_of_100k_tildes_is_an_error_not_a_stack_overflow() {
+    let deep = format!("{{{{ {} }}}}", vec!["1"; 100_000].join(" ~ "));
+    let (_, err) = hostile_with(
+        "[templates]\ntex = \"deep.tex.j2\"\n",
+        &[("deep.tex.j2", deep)],
+        &["gen"],
+    );
+    assert_eq!(
+        err,
+        "error: numbers: template for macros.tex: nested deeper than 200 levels"
+    );
+}
+
+#[test]
+fn toml_array_nested_100k_deep_is_an_error_not_a_stack_overflow() {
+    let fragment = format!(
+        "[tables.hostile]\nfrom = \"pairs\"\nx = {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, _) = line_col(&text, "x = [[");
+    // The toml crate bounds its own recursion.
+    assert_eq!(
+        err,
+        format!("error: artifact.toml:{line}:85: cannot recurse further; max recursion depth met")
+    );
+}
+
+/// A figure `hostile` with `settings` and one `layer` of demo data.
+fn figure(settings: &str, layer: &str) -> String {
+    format!("[figures.hostile]\nsize = [4, 3]\n{settings}\nlayers = [{{ {layer} }}]\n")
+}
+
+const HIST: &str = "mark = \"hist\", data = \"fig4_corr\", x = \"corr_pearson\"";
+
+/// Runs gen with `fragment` and checks `message` at the value of the
+/// setting `at` (`bins = `) in the fragment.
+fn out_of_range(fragment: &str, at: &str, message: &str) {
+    let (text, err) = hostile(fragment, &["gen"]);
+    let (line, col) = line_col(&text, at);
+    let col = col + at.find("= ").map_or(0, |i| i + 2);
+    assert_eq!(err, format!("error: artifact.toml:{line}:{col}: {message}"));
+}
+
+#[test]
+fn bins_of_ten_million_is_an_error_not_gigabytes() {
+    out_of_range(
+        &figure("", &format!("{HIST}, bins = 10000000")),
+        "bins = ",
+        "`bins` must be between 1 and 10000, got 10000000",
+    );
+}
+
+#[test]
+fn font_sizes_beyond_200_points_are_errors() {
+    for (settings, at, what, got) in [
+        ("font_size = 1e9", "font_size = ", "font_size", "1000000000"),
+        ("title_size = 0", "title_size = ", "title_size", "0"),
+        (
+            "x = { tick_font_size = 500 }",
+            "tick_font_size = ",
+            "tick_font_size",
+            "500",
+        ),
+        (
+            "legend = { font_size = -3 }",
+            "font_size = ",
+            "font_size",
+            "-3",
+        ),
+    ] {
+        out_of_range(
+            &figure(settings, HIST),
+            at,
+            &format!("`{what}` must be between 1 and 200 points, got {got}"),
+        );
+    }
+}
+
+#[test]
+fn legend_columns_beyond_100_are_an_error() {
+    out_of_range(
+        &figure("legend = { columns = 100000 }", HIST),
+        "columns = ",
+        "`columns` must be between 1 and 100, got 100000",
+    );
+}
+
+#[test]
+fn layer_sizes_beyond_their_bounds_are_errors() {
+    for (extra, at, message) in [
+        (
+            "marker_size = 1e6",
+            "marker_size = ",
+            "`marker_size` must be between 0 and 100 points, got 1000000",
+        ),
+        (
+            "size = 1e12",
+            "size = 1e12",
+            "`size` must be between 0 and 10000 pt², got 1000000000000",
+        ),
+        (
+            "stroke_width = -1",
+            "stroke_width = ",
+            "`stroke_width` must be between 0 and 100 points, got -1",
+        ),
+        (
+            "opacity = 2",
+            "opacity = ",
+            "`opacity` must be between 0 and 1, got 2",
+        ),
+        (
+            "z = nan",
+            "z = ",
+            "`z` must be between -1000000 and 1000000, got NaN",
+        ),
+    ] {
+        out_of_range(&figure("", &format!("{HIST}, {extra}")), at, message);
+    }
+}
+
+#[test]
+fn figure_size_beyond_100_inches_is_an_error() {
+    let fragment = "[figures.hostile]\nsize = [4, 1e9]\nlayers = [{ mark = \"rule\", y = 1 }]\n";
+    let (text, err) = hostile(fragment, &["gen"]);
+    let (line, col) = line_col(&text, "1e9]");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: the figure's height must be above 0 and at most 100 inches, got 1000000000"
+        )
+    );
+}
+
+#[test]
+fn layout_of_a_million_panels_is_an_error() {
+    out_of_range(
+        &figure("layout = [1000, 1000]", HIST),
+        "layout = ",
+        "`layout` must have at least 1 row and 1 column and at most 1000 panels, got 1000 x 1000",
+    );
+}
+
+#[test]
+fn figure_of_1001_panels_is_an_error() {
+    let mut fragment = "[figures.hostile]\nsize = [4, 3]\n".to_string();
+    for i in 0..1001 {
+        fragment.push_str(&format!("[[figures.hostile.panels]]\ntitle = \"p{i}\"\n"));
+    }
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, col) = line_col(&text, "[[figures.hostile.panels]]\ntitle = \"p1000\"");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: a figure has at most 1000 panels; this is panel 1001"
+        )
+    );
+}
+
+#[test]
+fn format_places_beyond_20_are_an_error() {
+    let fragment = "[numbers.hostile]\ntable = \"pairs\"\nvalue = \"count\"\nformat = { places = 4000000000 }\n";
+    let (text, err) = hostile(fragment, &["gen"]);
+    let (line, col) = line_col(&text, "4000000000 }");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: `places` must be between 0 and 20, got 4000000000"
+        )
+    );
+}
+
+#[test]
+fn bootstrap_of_a_trillion_resamples_is_an_error() {
+    let fragment = "[numbers.hostile]\ntable = \"pairs\"\n\
+        value = { ci95 = \"corr_pearson\", bound = \"low\", method = \"bootstrap\", seed = 1, resamples = 1e12 }\n";
+    let (text, err) = hostile(fragment, &["gen"]);
+    let (line, col) = line_col(&text, "{ ci95");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: `resamples` must be a whole number between 1 and 1000000, got 1000000000000"
+        )
+    );
+}
