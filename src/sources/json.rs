@@ -200,11 +200,17 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(self.projection.fields.len());
-        let mut seen: Vec<std::borrow::Cow<'de, str>> = Vec::with_capacity(16);
+        let mut seen = KeySet::default();
         while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
             match self.projection.fields.get(&*key) {
                 None => {
-                    map.next_value::<de::IgnoredAny>()?;
+                    map.next_value_seed(SkipSeed {
+                        path: self.path,
+                        at: &Link {
+                            key: &key,
+                            up: None,
+                        },
+                    })?;
                 }
                 Some(keep) => {
                     let k: Arc<str> = intern(&key);
@@ -221,10 +227,9 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                 }
             }
             // Checked after the value, where the full parser notices it too.
-            if seen.contains(&key) {
+            if !seen.insert(key.clone()) {
                 return Err(duplicate_key(&key));
             }
-            seen.push(key.clone());
         }
         Ok(rec.into_value())
     }
@@ -298,23 +303,150 @@ impl<'de> Visitor<'de> for KeepSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut rec = Record::with_capacity(self.keys.len());
-        let mut seen: Vec<std::borrow::Cow<'de, str>> = Vec::with_capacity(8);
+        let mut seen = KeySet::default();
         while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
             if self.keys.contains(&*key) {
+                let k = intern(&key);
+                self.path.borrow_mut().push(k.clone());
                 let value = map.next_value_seed(CellSeed { path: self.path })?;
-                rec.0.insert(intern(&key), value);
+                self.path.borrow_mut().pop();
+                rec.0.insert(k, value);
             } else {
-                map.next_value::<de::IgnoredAny>()?;
+                map.next_value_seed(SkipSeed {
+                    path: self.path,
+                    at: &Link {
+                        key: &key,
+                        up: None,
+                    },
+                })?;
             }
-            if seen.contains(&key) {
+            if !seen.insert(key.clone()) {
                 let dotted = format!("{}.{key}", self.path.borrow().join("."));
                 return Err(duplicate_key(&dotted));
             }
-            seen.push(key.clone());
         }
         Ok(rec.into_value())
     }
     plain_visits!();
+}
+
+/// The keys of one object so far, for the repeat check: a list while
+/// short, a hash set past that, so an object of a million keys is read in
+/// linear time.
+#[derive(Default)]
+struct KeySet<'de> {
+    list: Vec<std::borrow::Cow<'de, str>>,
+    set: rustc_hash::FxHashSet<std::borrow::Cow<'de, str>>,
+}
+
+impl<'de> KeySet<'de> {
+    /// Past this many keys, the set.
+    const SHORT: usize = 16;
+
+    /// Adds `key`; `false` when the object already has it.
+    fn insert(&mut self, key: std::borrow::Cow<'de, str>) -> bool {
+        if self.set.is_empty() {
+            if self.list.contains(&key) {
+                return false;
+            }
+            if self.list.len() < Self::SHORT {
+                self.list.push(key);
+                return true;
+            }
+            self.set.extend(self.list.drain(..));
+        }
+        self.set.insert(key)
+    }
+}
+
+/// The keys from a skipped top-level field (or entry attribute) down to a
+/// value, for the repeat error's path; kept on the stack, not allocated.
+struct Link<'k> {
+    key: &'k str,
+    up: Option<&'k Link<'k>>,
+}
+
+/// A value the projection does not keep, validated as the full parser
+/// reads it and built into nothing: every string's UTF-8 and escapes, the
+/// nesting depth, keys repeated at any depth. (serde's `IgnoredAny` checks
+/// none of these, so a line's validity depended on what a table read.)
+struct SkipSeed<'p, 'k> {
+    /// The kept keys above the skipped value (a map of maps' entry).
+    path: &'p RefCell<Vec<Arc<str>>>,
+    /// The skipped keys from the kept path down to this value.
+    at: &'k Link<'k>,
+}
+
+impl<'de> DeserializeSeed<'de> for SkipSeed<'_, '_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SkipSeed<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq
+            .next_element_seed(SkipSeed {
+                path: self.path,
+                at: self.at,
+            })?
+            .is_some()
+        {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = KeySet::default();
+        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
+            map.next_value_seed(SkipSeed {
+                path: self.path,
+                at: &Link {
+                    key: &key,
+                    up: Some(self.at),
+                },
+            })?;
+            if !seen.insert(key.clone()) {
+                // The path: the kept keys, then the skipped ones.
+                let mut skipped = vec![&*key];
+                let mut link = Some(self.at);
+                while let Some(l) = link {
+                    skipped.push(l.key);
+                    link = l.up;
+                }
+                let mut dotted: Vec<&str> = Vec::new();
+                let kept = self.path.borrow();
+                dotted.extend(kept.iter().map(|k| &**k));
+                dotted.extend(skipped.iter().rev());
+                return Err(duplicate_key(&dotted.join(".")));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Parses one JSON value (a JSONL line or a whole document) into a cell.

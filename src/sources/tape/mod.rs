@@ -135,6 +135,8 @@ pub struct Tape<'a> {
     seen: Vec<&'a str>,
     /// The keys of the kept map being read (for the repeat check).
     inner: Vec<&'a str>,
+    /// The keys of the skipped objects being read (for the repeat check).
+    skipped: Vec<&'a str>,
     /// The keys of the last line, with their slots.
     line_shape: Shape,
     /// The keys of the last kept map, with their ids.
@@ -152,6 +154,7 @@ impl<'a> Tape<'a> {
         self.entries.clear();
         self.stack.clear();
         self.seen.clear();
+        self.skipped.clear();
         for s in slots.iter_mut() {
             *s = Cell::Undef;
         }

@@ -18,20 +18,48 @@ pub(super) enum Level {
 /// Reading one object's keys: how many came in the shape's order, and the
 /// repeat filter once they stop doing so.
 #[derive(Debug)]
-pub(super) struct Keys {
+pub(super) struct Keys<'a> {
     matched: usize,
     on_shape: bool,
     bits: u64,
+    /// The keys, once there are [`MANY`] of them.
+    set: Repeats<'a>,
 }
 
-impl Default for Keys {
-    fn default() -> Keys {
+impl Default for Keys<'_> {
+    fn default() -> Self {
         Keys {
             matched: 0,
             on_shape: true,
             bits: 0,
+            set: Repeats::default(),
         }
     }
+}
+
+/// Past this many keys in one object, repeats are found with a hash set:
+/// the 64-bit filter is then full, and each key would be compared with
+/// every key before it (a line of a million keys took minutes).
+const MANY: usize = 32;
+
+/// The keys of one large object (empty, unallocated, for a small one).
+pub(super) type Repeats<'a> = rustc_hash::FxHashSet<&'a str>;
+
+/// Whether `key` repeats one of `seen` (the object's keys so far, all
+/// distinct; `bits`: their filter, `set`: filled from `seen` once they are
+/// [`MANY`]). Adds it to the filter and the set, not to `seen`.
+#[inline(always)]
+fn repeats<'a>(key: &'a str, seen: &[&'a str], bits: &mut u64, set: &mut Repeats<'a>) -> bool {
+    let bit = key_bit(key);
+    if seen.len() < MANY {
+        let hit = *bits & bit != 0 && seen.contains(&key);
+        *bits |= bit;
+        return hit;
+    }
+    if set.is_empty() {
+        set.extend(seen.iter().copied());
+    }
+    !set.insert(key)
 }
 
 /// A position in a line, writing what it keeps to a tape.
@@ -342,7 +370,7 @@ impl<'a> Scanner<'a, '_> {
     pub(super) fn key(
         &mut self,
         level: Level,
-        run: &mut Keys,
+        run: &mut Keys<'a>,
         lookup: impl FnOnce(&str) -> u32,
     ) -> Option<(&'a str, u32)> {
         let (b, at) = (self.b, self.i);
@@ -368,12 +396,10 @@ impl<'a> Scanner<'a, '_> {
         let key = self.string()?;
         // Most keys are told apart by a 64-bit filter on length and end
         // bytes, without comparing.
-        let bit = key_bit(key);
         let seen = self.lists(level).1;
-        if run.bits & bit != 0 && seen.contains(&key) {
+        if repeats(key, seen, &mut run.bits, &mut run.set) {
             return None;
         }
-        run.bits |= bit;
         seen.push(key);
         self.ws();
         self.eat(b':')?;
@@ -407,13 +433,22 @@ impl<'a> Scanner<'a, '_> {
                 if self.open(b'{', b'}')? {
                     return Some(());
                 }
+                // A skipped object's keys are checked for repeats too (as
+                // the full parser does); a key with an escape is left to it.
+                let base = self.tape.skipped.len();
+                let (mut bits, mut set) = (0, Repeats::default());
                 loop {
-                    self.skip_string()?;
+                    let key = self.string()?;
+                    if repeats(key, &self.tape.skipped[base..], &mut bits, &mut set) {
+                        return None;
+                    }
+                    self.tape.skipped.push(key);
                     self.ws();
                     self.eat(b':')?;
                     self.ws();
                     self.skip(depth + 1)?;
                     if self.next(b'}')? {
+                        self.tape.skipped.truncate(base);
                         return Some(());
                     }
                 }
@@ -453,15 +488,27 @@ impl<'a> Scanner<'a, '_> {
             b'{' => {
                 let base = self.tape.stack.len();
                 if !self.open(b'{', b'}')? {
-                    let mut bits = 0u64;
+                    let (mut bits, mut set) = (0u64, Repeats::default());
                     loop {
                         let key = self.string()?;
                         // Every key is checked, kept or not (as the full parser does).
-                        let bit = key_bit(key);
-                        if bits & bit != 0 && self.tape.stack[base..].iter().any(|e| e.key == key) {
-                            return None;
+                        let n = self.tape.stack.len() - base;
+                        if n < MANY {
+                            let bit = key_bit(key);
+                            if bits & bit != 0
+                                && self.tape.stack[base..].iter().any(|e| e.key == key)
+                            {
+                                return None;
+                            }
+                            bits |= bit;
+                        } else {
+                            if set.is_empty() {
+                                set.extend(self.tape.stack[base..].iter().map(|e| e.key));
+                            }
+                            if !set.insert(key) {
+                                return None;
+                            }
                         }
-                        bits |= bit;
                         self.ws();
                         self.eat(b':')?;
                         self.ws();
