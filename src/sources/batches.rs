@@ -116,10 +116,13 @@ fn read_batches(
             }
         }
         let eof = filled < start + BATCH;
+        // Only the bytes just read can hold a newline (the carried start
+        // of a line has none): a long line is not scanned again each time
+        // it grows (that was quadratic in its length).
         let cut = if eof {
             filled
         } else {
-            memchr::memrchr(b'\n', &buf[..filled]).map_or(0, |i| i + 1)
+            memchr::memrchr(b'\n', &buf[start..filled]).map_or(0, |i| start + i + 1)
         };
         if cut == 0 && !eof {
             // One line longer than the batch: keep reading it, but not
