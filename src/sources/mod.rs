@@ -13,7 +13,17 @@
 //!   file, line and column (Python reports "line 1" of the string it parsed);
 //! - a missing file is an error unless the source is `optional`, in which
 //!   case the run reports the skip;
-//! - an empty or truncated compressed file is an error naming it.
+//! - an empty or truncated compressed file is an error naming it;
+//! - a line is valid or not whatever a table reads of it: every path (the
+//!   whole parse, the projected one, the tape) checks the whole line: JSON
+//!   syntax, the UTF-8 of every string, at most 127 levels of nesting
+//!   (serde_json's limit), no key repeated in any object, read or skipped;
+//! - a CSV header that repeats a column name is an error naming both;
+//! - memory per read is bounded by the source's `max_line` (see [`limit`]):
+//!   a JSONL line (plain or zstd: batches of whole lines of 256 KiB, a
+//!   longer line grows its own buffer up to the limit and no further), a
+//!   CSV record, a JSON document (read whole). Past it, an error names the
+//!   file, the line and the byte offset.
 
 pub mod batches;
 mod csvfile;

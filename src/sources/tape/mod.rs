@@ -9,6 +9,12 @@
 //! it answers `None`, and the caller parses that line with the full parser,
 //! which gives the same value or the canonical error. The differential test
 //! below checks that both agree wherever this reader answers.
+//!
+//! It validates what it skips as well (strings' UTF-8, syntax, repeated
+//! keys in skipped objects; a key with an escape there, or nesting past
+//! 100, is left to the full parser): a line it reads is a line every other
+//! path reads too. Repeats are found with a 64-bit filter, and a hash set
+//! past 32 keys of one object (linear time for a million keys).
 
 mod bytes;
 mod scanner;
