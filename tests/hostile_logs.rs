@@ -334,13 +334,11 @@ fn max_line_that_is_not_a_size_is_an_error_at_its_line_and_column() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         let carets = "^".repeat(value.len());
-        assert!(
-            stderr.contains(&format!("`max_line` must be a positive size such as \"256 MiB\" or a byte count, found {found}")),
-            "{stderr}"
-        );
-        assert!(
-            stderr.contains(&format!("3 | max_line = {value}\n  |            {carets}")),
-            "{stderr}"
+        assert_eq!(
+            stderr,
+            format!(
+                "error: artifact.toml:3:12: `max_line` must be a positive size such as \"256 MiB\" or a byte count, found {found}\n  |\n3 | max_line = {value}\n  |            {carets}\n"
+            )
         );
         assert_eq!(outputs(dir.path()), before);
     }
@@ -348,4 +346,15 @@ fn max_line_that_is_not_a_size_is_an_error_at_its_line_and_column() {
     let text = spec("log.jsonl", "max_line = \"256 MiB\"");
     std::fs::write(dir.path().join("artifact.toml"), text).unwrap();
     assert!(run_gen(dir.path(), false).status.success());
+    // Inline rows read no file: a limit there is not silently ignored.
+    let text = spec("log.jsonl", "max_line = 100")
+        .replace("path = \"log.jsonl\"", "rows = [{ k = \"a\", x = 1 }]");
+    std::fs::write(dir.path().join("artifact.toml"), text).unwrap();
+    let out = run_gen(dir.path(), false);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: artifact.toml:3:12: `max_line` bounds what is read from files; this source has inline `rows`\n  |\n3 | max_line = 100\n  |            ^^^\n"
+    );
 }

@@ -126,6 +126,12 @@ pub fn resolve(
 ) -> Result<(Vec<SourceFile>, Vec<String>)> {
     let s = src.get_ref();
     let max_line = limit::max_line(spec, s)?;
+    if let (Some(m), Some(_)) = (&s.max_line, &s.rows) {
+        return Err(spec.error(
+            m.span(),
+            "`max_line` bounds what is read from files; this source has inline `rows`",
+        ));
+    }
     let Some(raw) = &s.path else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -266,12 +272,7 @@ pub fn stream_with<T: Send>(
         if s.path.is_some() {
             return Err(spec.error(src.span(), "a source has either `path` or `rows`, not both"));
         }
-        if let Some(m) = &s.max_line {
-            return Err(spec.error(
-                m.span(),
-                "`max_line` bounds what is read from files; this source has inline `rows`",
-            ));
-        }
+
         let origin_path: Arc<str> = Arc::from(format!("artifact.toml [sources.{name}]"));
         for (i, table) in rows.iter().enumerate() {
             let mut rec = Record::with_capacity(table.len());
