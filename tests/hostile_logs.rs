@@ -264,6 +264,14 @@ fn nesting_of_128_levels_in_an_unread_field_fails_every_table_alike() {
 }
 
 #[test]
+fn number_beyond_f64_in_an_unread_field_fails_every_table_alike() {
+    unread_defect_fails_every_table_alike(
+        b"[1.5, 1e400]",
+        "invalid JSON at column 38: number out of range (line starts `{\"k\": \"b\", \"x\": 2, \"junk\": [1.5, 1e400]}`)",
+    );
+}
+
+#[test]
 fn repeated_key_in_an_unread_object_fails_every_table_alike() {
     unread_defect_fails_every_table_alike(
         b"{\"a\": [{\"b\": 1, \"b\": 2}]}",

@@ -277,13 +277,15 @@ impl<'a> Scanner<'a, '_> {
     #[inline(always)]
     pub(super) fn skip_number(&mut self) -> Option<Cell<'a>> {
         let b = self.b;
-        let mut i = self.i;
+        let start = self.i;
+        let mut i = start;
         i += (b.get(i) == Some(&b'-')) as usize;
-        match b.get(i)? {
-            b'0' => i += 1,
-            b'1'..=b'9' => i += digit_run(b, i),
+        let whole = match b.get(i)? {
+            b'0' => 1,
+            b'1'..=b'9' => digit_run(b, i),
             _ => return None,
-        }
+        };
+        i += whole;
         if b.get(i) == Some(&b'.') {
             i += 1;
             let n = digit_run(b, i);
@@ -292,6 +294,7 @@ impl<'a> Scanner<'a, '_> {
             }
             i += n;
         }
+        let mut exponent = false;
         if let Some(b'e' | b'E') = b.get(i) {
             i += 1;
             if let Some(b'+' | b'-') = b.get(i) {
@@ -302,6 +305,16 @@ impl<'a> Scanner<'a, '_> {
                 return None;
             }
             i += n;
+            exponent = true;
+        }
+        // A number beyond f64 is an error of the full parser ("number out
+        // of range"), skipped or not: only one with an exponent or over
+        // 300 digits can be one, and only such a number is parsed here.
+        if exponent || whole > 300 {
+            let x: f64 = std::str::from_utf8(&b[start..i]).ok()?.parse().ok()?;
+            if !x.is_finite() {
+                return None;
+            }
         }
         self.i = i;
         Some(Cell::Null)

@@ -413,6 +413,16 @@ fn projection_never_changes_whether_a_line_is_valid() {
         r#"{"methods": {"m": {"ratio": 1, "x": {"y": 1, "y": 2}}}}"#.to_string(),
         r#"{"other": {"\u0061": 1, "a": 2}}"#.to_string(),
         r#"{"other": {"a": "\ud800"}}"#.to_string(),
+        r#"{"other": [1e400]}"#.to_string(),
+        r#"{"other": -1.5E+309}"#.to_string(),
+        r#"{"other": 1.7976931348623157e308, "x": 1e-400}"#.to_string(),
+        r#"{"other": 0e999999999999999999999}"#.to_string(),
+        format!(r#"{{"other": {}}}"#, "9".repeat(309)),
+        format!(r#"{{"other": {}}}"#, "9".repeat(308)),
+        format!(
+            r#"{{"methods": {{"m": {{"ratio": 1, "x": {}.5}}}}}}"#,
+            "9".repeat(400)
+        ),
     ] {
         lines.push(text.into_bytes());
     }
