@@ -21,9 +21,8 @@ pub(super) enum Level {
 pub(super) struct Keys<'a> {
     matched: usize,
     on_shape: bool,
-    bits: u64,
-    /// The keys, once there are [`MANY`] of them.
-    set: Repeats<'a>,
+    /// The repeat check, once the keys stop following the shape.
+    rep: Repeats<'a>,
 }
 
 impl Default for Keys<'_> {
@@ -31,35 +30,55 @@ impl Default for Keys<'_> {
         Keys {
             matched: 0,
             on_shape: true,
-            bits: 0,
-            set: Repeats::default(),
+            rep: Repeats::default(),
         }
     }
 }
 
-/// Past this many keys in one object, repeats are found with a hash set:
-/// the 64-bit filter is then full, and each key would be compared with
-/// every key before it (a line of a million keys took minutes).
+/// Past this many keys in one object, repeats are confirmed with a hash
+/// set: the 64-bit filter is then full, and each key would be compared
+/// with every key before it (a line of a million keys took minutes).
 const MANY: usize = 32;
 
-/// The keys of one large object (empty, unallocated, for a small one).
-pub(super) type Repeats<'a> = rustc_hash::FxHashSet<&'a str>;
+/// The repeat check of one object's keys: most keys are told apart by a
+/// 64-bit filter on length and end bytes, without comparing; a filter hit
+/// is confirmed by comparing with the keys so far, or, past [`MANY`] keys,
+/// by a hash set that takes each key once (filled lazily, so an object of
+/// ordinary size never builds one).
+#[derive(Debug, Default)]
+pub(super) struct Repeats<'a> {
+    bits: u64,
+    set: Option<Box<rustc_hash::FxHashSet<&'a str>>>,
+    /// How many of the object's keys the set holds.
+    synced: usize,
+}
 
-/// Whether `key` repeats one of `seen` (the object's keys so far, all
-/// distinct; `bits`: their filter, `set`: filled from `seen` once they are
-/// [`MANY`]). Adds it to the filter and the set, not to `seen`.
-#[inline(always)]
-fn repeats<'a>(key: &'a str, seen: &[&'a str], bits: &mut u64, set: &mut Repeats<'a>) -> bool {
-    let bit = key_bit(key);
-    if seen.len() < MANY {
-        let hit = *bits & bit != 0 && seen.contains(&key);
-        *bits |= bit;
-        return hit;
+impl<'a> Repeats<'a> {
+    /// Whether `key` repeats one of `seen` (the object's keys so far, all
+    /// distinct, each named by `name`); the caller then adds it to `seen`.
+    #[inline(always)]
+    fn hit<T>(&mut self, key: &'a str, seen: &[T], name: impl Fn(&T) -> &'a str) -> bool {
+        let bit = key_bit(key);
+        let maybe = self.bits & bit != 0;
+        self.bits |= bit;
+        maybe && self.confirm(key, seen, name)
     }
-    if set.is_empty() {
-        set.extend(seen.iter().copied());
+
+    /// Adds `seen`'s keys to the filter (the keys read before the check
+    /// started: a shape's, known distinct).
+    fn add(&mut self, seen: &[&'a str]) {
+        self.bits = seen.iter().fold(self.bits, |bits, k| bits | key_bit(k));
     }
-    !set.insert(key)
+
+    fn confirm<T>(&mut self, key: &'a str, seen: &[T], name: impl Fn(&T) -> &'a str) -> bool {
+        if seen.len() < MANY {
+            return seen.iter().any(|t| name(t) == key);
+        }
+        let set = self.set.get_or_insert_with(Default::default);
+        set.extend(seen[self.synced..].iter().map(name));
+        self.synced = seen.len();
+        set.contains(key)
+    }
 }
 
 /// A position in a line, writing what it keeps to a tape.
@@ -280,12 +299,18 @@ impl<'a> Scanner<'a, '_> {
         let start = self.i;
         let mut i = start;
         i += (b.get(i) == Some(&b'-')) as usize;
-        let whole = match b.get(i)? {
-            b'0' => 1,
-            b'1'..=b'9' => digit_run(b, i),
+        // Whether the number may be beyond f64: only one with an exponent
+        // or over 300 digits can be.
+        let mut big = false;
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                let n = digit_run(b, i);
+                i += n;
+                big = n > 300;
+            }
             _ => return None,
-        };
-        i += whole;
+        }
         if b.get(i) == Some(&b'.') {
             i += 1;
             let n = digit_run(b, i);
@@ -294,7 +319,6 @@ impl<'a> Scanner<'a, '_> {
             }
             i += n;
         }
-        let mut exponent = false;
         if let Some(b'e' | b'E') = b.get(i) {
             i += 1;
             if let Some(b'+' | b'-') = b.get(i) {
@@ -305,19 +329,27 @@ impl<'a> Scanner<'a, '_> {
                 return None;
             }
             i += n;
-            exponent = true;
+            big = true;
         }
-        // A number beyond f64 is an error of the full parser ("number out
-        // of range"), skipped or not: only one with an exponent or over
-        // 300 digits can be one, and only such a number is parsed here.
-        if exponent || whole > 300 {
-            let x: f64 = std::str::from_utf8(&b[start..i]).ok()?.parse().ok()?;
-            if !x.is_finite() {
-                return None;
-            }
+        if big {
+            return self.finite(start, i);
         }
         self.i = i;
         Some(Cell::Null)
+    }
+
+    /// A skipped number `b[start..end]` that may be beyond f64: that is an
+    /// error of the full parser ("number out of range"), read or skipped,
+    /// so such a line is left to it.
+    #[cold]
+    #[inline(never)]
+    fn finite(&mut self, start: usize, end: usize) -> Option<Cell<'a>> {
+        let x: f64 = std::str::from_utf8(&self.b[start..end])
+            .ok()?
+            .parse()
+            .ok()?;
+        self.i = end;
+        x.is_finite().then_some(Cell::Null)
     }
 
     pub(super) fn literal(&mut self, word: &[u8]) -> Option<()> {
@@ -403,14 +435,14 @@ impl<'a> Scanner<'a, '_> {
             // The keys so far (distinct) join the repeat check.
             run.on_shape = false;
             let (shape, seen) = self.lists(level);
-            run.bits = seen.iter().fold(0, |bits, k| bits | key_bit(k));
+            run.rep.add(seen);
             shape.truncate(run.matched);
         }
         let key = self.string()?;
         // Most keys are told apart by a 64-bit filter on length and end
         // bytes, without comparing.
         let seen = self.lists(level).1;
-        if repeats(key, seen, &mut run.bits, &mut run.set) {
+        if run.rep.hit(key, seen, |k| *k) {
             return None;
         }
         seen.push(key);
@@ -449,10 +481,10 @@ impl<'a> Scanner<'a, '_> {
                 // A skipped object's keys are checked for repeats too (as
                 // the full parser does); a key with an escape is left to it.
                 let base = self.tape.skipped.len();
-                let (mut bits, mut set) = (0, Repeats::default());
+                let mut rep = Repeats::default();
                 loop {
                     let key = self.string()?;
-                    if repeats(key, &self.tape.skipped[base..], &mut bits, &mut set) {
+                    if rep.hit(key, &self.tape.skipped[base..], |k| *k) {
                         return None;
                     }
                     self.tape.skipped.push(key);
@@ -501,26 +533,12 @@ impl<'a> Scanner<'a, '_> {
             b'{' => {
                 let base = self.tape.stack.len();
                 if !self.open(b'{', b'}')? {
-                    let (mut bits, mut set) = (0u64, Repeats::default());
+                    let mut rep = Repeats::default();
                     loop {
                         let key = self.string()?;
                         // Every key is checked, kept or not (as the full parser does).
-                        let n = self.tape.stack.len() - base;
-                        if n < MANY {
-                            let bit = key_bit(key);
-                            if bits & bit != 0
-                                && self.tape.stack[base..].iter().any(|e| e.key == key)
-                            {
-                                return None;
-                            }
-                            bits |= bit;
-                        } else {
-                            if set.is_empty() {
-                                set.extend(self.tape.stack[base..].iter().map(|e| e.key));
-                            }
-                            if !set.insert(key) {
-                                return None;
-                            }
+                        if rep.hit(key, &self.tape.stack[base..], |e| e.key) {
+                            return None;
                         }
                         self.ws();
                         self.eat(b':')?;
