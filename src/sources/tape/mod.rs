@@ -17,12 +17,14 @@
 //! past 32 keys of one object (linear time for a million keys).
 
 mod bytes;
+mod keys;
 mod scanner;
 mod shape;
 #[cfg(test)]
 mod tests;
 
-use scanner::{Keys, Level, Scanner};
+use keys::Keys;
+use scanner::{Level, Scanner};
 use shape::Shape;
 
 /// A cell read from a line: scalars by value, strings borrowed, maps and
