@@ -272,7 +272,6 @@ pub fn stream_with<T: Send>(
         if s.path.is_some() {
             return Err(spec.error(src.span(), "a source has either `path` or `rows`, not both"));
         }
-
         let origin_path: Arc<str> = Arc::from(format!("artifact.toml [sources.{name}]"));
         for (i, table) in rows.iter().enumerate() {
             let mut rec = Record::with_capacity(table.len());
