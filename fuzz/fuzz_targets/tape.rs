@@ -2,7 +2,9 @@
 //! bytes as JSONL lines, read in order by one tape (which remembers the
 //! last line's and map's keys). The tape never panics; wherever it reads a
 //! line (rather than leaving it to the full parser), the full projected
-//! parser reads it too and builds the same value for every field.
+//! parser reads it too and builds the same value for every field; and the
+//! projected parser refuses exactly the lines the whole parser refuses,
+//! with the same error (defects in skipped parts included).
 #![no_main]
 
 use artifact::sources::json::{Projection, parse_projected};
@@ -29,10 +31,17 @@ fuzz_target!(|data: &[u8]| {
     let mut tape = Tape::default();
     for line in data.split(|&b| b == b'\n') {
         let mut slots = [Cell::Undef; 3];
+        let projected = parse_projected(line, &p);
+        let whole = artifact::sources::json::parse(line);
+        assert_eq!(
+            projected.as_ref().err(),
+            whole.as_ref().err(),
+            "a projection changed whether the line is valid"
+        );
         if tape.read(line, &fields, &mut slots).is_none() {
             continue;
         }
-        let full = parse_projected(line, &p)
+        let full = projected
             .unwrap_or_else(|e| panic!("the tape read a line the full parser refuses: {e:?}"));
         let rec = artifact::value::as_record(&full).expect("an object");
         for ((name, _), cell) in fields.fields.iter().zip(slots) {

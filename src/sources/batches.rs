@@ -1,16 +1,18 @@
 //! JSONL on two cores: one thread decompresses and cuts the stream into
 //! batches of whole lines; the batches are parsed (and run through the
 //! caller's row-wise work) in parallel; the results are consumed in file
-//! order. Memory is a few batches in flight, whatever the file size, and
-//! the output is the same as reading line by line: results are taken in
-//! order and the first error in file order wins.
+//! order. Memory is a few batches in flight, whatever the file size (a
+//! batch holds whole lines: a line longer than a batch grows its own, up to
+//! the source's `max_line` and no further, see [`super::limit`]), and the
+//! output is the same as reading line by line: results are taken in order
+//! and the first error in file order wins.
 
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 
 use super::json::Projection;
-use super::{SourceFile, open_counted, parse_line, parse_line_projected};
+use super::{SourceFile, limit, open_counted, parse_line, parse_line_projected};
 use crate::error::{Error, Result};
 use crate::value::{Origin, Row};
 
@@ -62,6 +64,19 @@ fn read_batches(
     let mut carry: Vec<u8> = Vec::new();
     let mut long: Option<Vec<u8>> = None;
     let mut line = 1u64;
+    // The stream offset of the buffer's first byte (a line's start).
+    let mut base = 0u64;
+    let limit = file.max_line;
+    let too_long = |line: u64, at: usize, base: u64| {
+        Err(limit::too_long(
+            &file.rel,
+            file.zstd,
+            "line",
+            line,
+            base + at as u64,
+            limit,
+        ))
+    };
     loop {
         let (mut buf, start) = match long.take() {
             // A line longer than a batch grows in its own buffer.
@@ -101,21 +116,63 @@ fn read_batches(
             }
         }
         let eof = filled < start + BATCH;
+        // Only the bytes just read can hold a newline (the carried start
+        // of a line has none): a long line is not scanned again each time
+        // it grows (that was quadratic in its length).
         let cut = if eof {
             filled
         } else {
-            memchr::memrchr(b'\n', &buf[..filled]).map_or(0, |i| i + 1)
+            memchr::memrchr(b'\n', &buf[start..filled]).map_or(0, |i| start + i + 1)
         };
         if cut == 0 && !eof {
-            // One line longer than the batch: keep reading it.
+            // One line longer than the batch: keep reading it, but not
+            // past `max_line` (a line of gigabytes is not held whole).
+            if filled as u64 > limit {
+                let _ = tx.send(too_long(line, 0, base));
+                return;
+            }
             buf.truncate(filled);
             long = Some(buf);
             continue;
+        }
+        if filled as u64 > limit {
+            // Some line here may exceed the limit (with the default limit,
+            // only a line of over 64 MiB): measure each. The lines before
+            // it are sent first, so an earlier error still comes first.
+            let mut from = 0;
+            let mut n = line;
+            let mut over = None;
+            for nl in memchr::memchr_iter(b'\n', &buf[..filled]) {
+                if (nl - from) as u64 > limit {
+                    over = Some((n, from));
+                    break;
+                }
+                from = nl + 1;
+                n += 1;
+            }
+            if over.is_none() && (filled - from) as u64 > limit {
+                over = Some((n, from));
+            }
+            if let Some((n, from)) = over {
+                if from > 0 {
+                    let batch = Batch {
+                        first_line: line,
+                        bytes: buf,
+                        len: from,
+                    };
+                    if tx.send(Ok(batch)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(too_long(n, from, base));
+                return;
+            }
         }
         carry.extend_from_slice(&buf[cut..filled]);
         let lines = memchr::memchr_iter(b'\n', &buf[..cut]).count() as u64;
         let first_line = line;
         line += lines;
+        base += cut as u64;
         if cut > 0
             && tx
                 .send(Ok(Batch {

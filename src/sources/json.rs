@@ -6,7 +6,12 @@
 //!   `allow_nan=True` writes them) are read as floats;
 //! - a key repeated inside one object is an error naming the key (Python
 //!   silently keeps the last one);
-//! - objects keep their key order (as Python's `dict` does).
+//! - objects keep their key order (as Python's `dict` does);
+//! - a projected parse ([`parse_projected`]) builds only some fields but
+//!   validates the rest as the whole parse does (UTF-8 of every string,
+//!   nesting depth, repeated keys at any depth), with the same error at
+//!   the same column: a line's validity never depends on what is read;
+//! - repeats are checked in time linear in the number of keys.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -15,6 +20,9 @@ use std::sync::Arc;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::value::{Record, Value};
+
+mod projected;
+pub use projected::{Projection, parse_projected};
 
 // Strings that stand in for the non-standard tokens after rewriting. A NUL
 // character cannot appear unescaped in JSON and no logger writes "\u0000NaN"
@@ -114,32 +122,6 @@ fn rewrite_nonfinite(text: &[u8]) -> Option<Vec<u8>> {
     changed.then_some(out)
 }
 
-/// Which parts of a JSONL record a table reads: only these top-level fields
-/// are built (the rest is skipped without allocating); a field may further
-/// keep only some keys of each entry of its map (a map of maps, such as
-/// `methods`, exploded and read as `m.ratio`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Projection {
-    /// Field -> `None` (keep whole) or the keys kept in each entry.
-    pub fields: rustc_hash::FxHashMap<String, Option<rustc_hash::FxHashSet<String>>>,
-}
-
-/// Parses one JSONL line, building only the projected fields. A key
-/// repeated at the top level is still an error.
-pub fn parse_projected(text: &[u8], projection: &Projection) -> Result<Value, ParseError> {
-    let rewritten = rewrite_nonfinite(text);
-    let bytes = rewritten.as_deref().unwrap_or(text);
-    let path = RefCell::new(Vec::new());
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let result = TopSeed {
-        path: &path,
-        projection,
-    }
-    .deserialize(&mut de)
-    .and_then(|v| de.end().map(|_| v));
-    result.map_err(to_parse_error)
-}
-
 fn to_parse_error(e: serde_json::Error) -> ParseError {
     let full = e.to_string();
     let message = match full.rfind(" at line ") {
@@ -153,168 +135,11 @@ fn to_parse_error(e: serde_json::Error) -> ParseError {
     }
 }
 
-/// The visits every projecting seed answers as the full parser does:
-/// scalars as cells, lists whole.
-macro_rules! plain_visits {
-    () => {
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-            CellSeed { path: self.path }.visit_seq(seq)
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-            CellSeed { path: self.path }.visit_str(v)
-        }
-        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-            Ok(Value::from(v))
-        }
-        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-            Ok(Value::from(v))
-        }
-        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-            Ok(Value::from(v))
-        }
-        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-            Ok(Value::from(v))
-        }
-        fn visit_unit<E>(self) -> Result<Value, E> {
-            Ok(Value::from(()))
-        }
-    };
-}
-
-struct TopSeed<'p> {
-    path: &'p RefCell<Vec<Arc<str>>>,
-    projection: &'p Projection,
-}
-
-impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TopSeed<'_> {
-    type Value = Value;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut rec = Record::with_capacity(self.projection.fields.len());
-        let mut seen: Vec<std::borrow::Cow<'de, str>> = Vec::with_capacity(16);
-        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
-            match self.projection.fields.get(&*key) {
-                None => {
-                    map.next_value::<de::IgnoredAny>()?;
-                }
-                Some(keep) => {
-                    let k: Arc<str> = intern(&key);
-                    self.path.borrow_mut().push(k.clone());
-                    let value = match keep {
-                        None => map.next_value_seed(CellSeed { path: self.path })?,
-                        Some(keys) => map.next_value_seed(EntriesSeed {
-                            path: self.path,
-                            keys,
-                        })?,
-                    };
-                    self.path.borrow_mut().pop();
-                    rec.0.insert(k, value);
-                }
-            }
-            // Checked after the value, where the full parser notices it too.
-            if seen.contains(&key) {
-                return Err(duplicate_key(&key));
-            }
-            seen.push(key.clone());
-        }
-        Ok(rec.into_value())
-    }
-    // A line that is not an object is parsed whole, for the caller's error.
-    plain_visits!();
-}
-
 /// The error for a key repeated in one object (`dotted`: its path).
 fn duplicate_key<E: de::Error>(dotted: &str) -> E {
     E::custom(format!(
         "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
     ))
-}
-
-/// A map whose entries that are maps keep only `keys`; other entries whole.
-struct EntriesSeed<'p> {
-    path: &'p RefCell<Vec<Arc<str>>>,
-    keys: &'p rustc_hash::FxHashSet<String>,
-}
-
-impl<'de> DeserializeSeed<'de> for EntriesSeed<'_> {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for EntriesSeed<'_> {
-    type Value = Value;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut rec = Record::with_capacity(8);
-        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
-            let key: Arc<str> = intern(&key);
-            self.path.borrow_mut().push(key.clone());
-            let value = map.next_value_seed(KeepSeed {
-                path: self.path,
-                keys: self.keys,
-            })?;
-            if rec.0.contains_key(&key) {
-                let dotted = self.path.borrow().join(".");
-                return Err(duplicate_key(&dotted));
-            }
-            self.path.borrow_mut().pop();
-            rec.0.insert(key, value);
-        }
-        Ok(rec.into_value())
-    }
-    plain_visits!();
-}
-
-/// One entry of a projected map: a map keeps only `keys`, anything else whole.
-struct KeepSeed<'p> {
-    path: &'p RefCell<Vec<Arc<str>>>,
-    keys: &'p rustc_hash::FxHashSet<String>,
-}
-
-impl<'de> DeserializeSeed<'de> for KeepSeed<'_> {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeepSeed<'_> {
-    type Value = Value;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut rec = Record::with_capacity(self.keys.len());
-        let mut seen: Vec<std::borrow::Cow<'de, str>> = Vec::with_capacity(8);
-        while let Some(JsonKey(key)) = map.next_key::<JsonKey<'de>>()? {
-            if self.keys.contains(&*key) {
-                let value = map.next_value_seed(CellSeed { path: self.path })?;
-                rec.0.insert(intern(&key), value);
-            } else {
-                map.next_value::<de::IgnoredAny>()?;
-            }
-            if seen.contains(&key) {
-                let dotted = format!("{}.{key}", self.path.borrow().join("."));
-                return Err(duplicate_key(&dotted));
-            }
-            seen.push(key.clone());
-        }
-        Ok(rec.into_value())
-    }
-    plain_visits!();
 }
 
 /// Parses one JSON value (a JSONL line or a whole document) into a cell.

@@ -13,10 +13,22 @@
 //!   file, line and column (Python reports "line 1" of the string it parsed);
 //! - a missing file is an error unless the source is `optional`, in which
 //!   case the run reports the skip;
-//! - an empty or truncated compressed file is an error naming it.
+//! - an empty or truncated compressed file is an error naming it;
+//! - a line is valid or not whatever a table reads of it: every path (the
+//!   whole parse, the projected one, the tape) checks the whole line: JSON
+//!   syntax, the UTF-8 of every string, at most 127 levels of nesting
+//!   (serde_json's limit), no key repeated in any object, read or skipped;
+//! - a CSV header that repeats a column name is an error naming both;
+//! - memory per read is bounded by the source's `max_line` (see [`limit`]):
+//!   a JSONL line (plain or zstd: batches of whole lines of 256 KiB, a
+//!   longer line grows its own buffer up to the limit and no further), a
+//!   CSV record, a JSON document (read whole). Past it, an error names the
+//!   file, the line and the byte offset.
 
 pub mod batches;
+mod csvfile;
 pub mod json;
+pub mod limit;
 pub mod tape;
 
 use std::fs::File;
@@ -52,6 +64,9 @@ pub struct SourceFile {
     pub format: Format,
     /// Whether it is zstd-compressed.
     pub zstd: bool,
+    /// The longest line, CSV record or JSON document read, in bytes (the
+    /// source's `max_line`, see [`limit`]).
+    pub max_line: u64,
 }
 
 /// What a source yields.
@@ -110,6 +125,13 @@ pub fn resolve(
     src: &Spanned<SourceSpec>,
 ) -> Result<(Vec<SourceFile>, Vec<String>)> {
     let s = src.get_ref();
+    let max_line = limit::max_line(spec, s)?;
+    if let (Some(m), Some(_)) = (&s.max_line, &s.rows) {
+        return Err(spec.error(
+            m.span(),
+            "`max_line` bounds what is read from files; this source has inline `rows`",
+        ));
+    }
     let Some(raw) = &s.path else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -176,6 +198,7 @@ pub fn resolve(
                 abs,
                 format,
                 zstd,
+                max_line,
             });
         }
     }
@@ -316,7 +339,7 @@ pub fn stream_with<T: Send>(
                     Ok(())
                 };
                 if file.format == Format::Csv {
-                    read_csv(file, &mut counted)?;
+                    csvfile::read_csv(file, &mut counted)?;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let meta = read_json_document(file, pointer, &mut counted)?;
@@ -442,86 +465,14 @@ fn record_or_error(
     }
 }
 
-fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()>) -> Result<()> {
-    let path: Arc<str> = Arc::from(file.rel.as_str());
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(open(file)?);
-    let headers: Vec<Arc<str>> = rdr
-        .headers()
-        .map_err(|e| {
-            Error::input(
-                file.rel.clone(),
-                Some(1),
-                None,
-                format!("invalid CSV header: {e}"),
-            )
-        })?
-        .iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let h = if i == 0 {
-                h.trim_start_matches('\u{feff}')
-            } else {
-                h
-            };
-            Arc::from(h)
-        })
-        .collect();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| {
-            let line = e.position().map(|p| p.line());
-            Error::input(file.rel.clone(), line, None, format!("invalid CSV: {e}"))
-        })?;
-        let line = rec.position().map_or(0, |p| p.line());
-        let mut r = Record::with_capacity(headers.len());
-        for (h, cell) in headers.iter().zip(rec.iter()) {
-            r.insert(h.clone(), csv_cell(cell));
-        }
-        each(Row {
-            extra: Default::default(),
-            fields: Arc::new(r),
-            origin: Origin::line(path.clone(), line),
-        })?;
-    }
-    Ok(())
-}
-
-/// A CSV cell: empty is null, integers and decimals are numbers, anything
-/// else is a string (as pandas reads a CSV).
-fn csv_cell(cell: &str) -> Value {
-    let t = cell.trim();
-    if t.is_empty() {
-        return Value::from(());
-    }
-    // An identifier such as `007` keeps its zeros: it stays a string.
-    let digits = t.trim_start_matches(['-', '+']);
-    if digits.len() > 1 && digits.starts_with('0') && !digits.starts_with("0.") {
-        return Value::from(cell);
-    }
-    if let Ok(i) = t.parse::<i64>() {
-        return Value::from(i);
-    }
-    if let Ok(f) = t.parse::<f64>() {
-        return Value::from(f);
-    }
-    match t {
-        "true" | "True" | "TRUE" => Value::from(true),
-        "false" | "False" | "FALSE" => Value::from(false),
-        _ => Value::from(cell),
-    }
-}
-
 fn read_json_document(
     file: &SourceFile,
     pointer: Option<&str>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Value> {
-    let mut bytes = Vec::new();
-    open(file)?
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::input(file.rel.clone(), None, None, format!("cannot read: {e}")))?;
+    let bytes = limit::read_document(&file.rel, file.zstd, open(file)?, file.max_line, |e| {
+        Error::input(file.rel.clone(), None, None, format!("cannot read: {e}"))
+    })?;
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let doc = json::parse(text).map_err(|e| {
         Error::input(
@@ -633,17 +584,6 @@ mod tests {
         assert_eq!(format_of("x.json"), Some((Format::Json, false)));
         assert_eq!(format_of("x.CSV"), Some((Format::Csv, false)));
         assert_eq!(format_of("x.txt"), None);
-    }
-
-    #[test]
-    fn csv_cells_are_typed() {
-        assert_eq!(csv_cell("3"), Value::from(3));
-        assert_eq!(csv_cell("2.5"), Value::from(2.5));
-        assert!(csv_cell("").is_none());
-        assert_eq!(csv_cell("abc"), Value::from("abc"));
-        assert_eq!(csv_cell("007"), Value::from("007"));
-        assert_eq!(csv_cell("0.5"), Value::from(0.5));
-        assert_eq!(csv_cell("0"), Value::from(0));
     }
 
     #[test]

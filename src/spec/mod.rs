@@ -114,6 +114,10 @@ pub struct SourceSpec {
     pub optional: bool,
     /// Inline rows (instead of `path`), e.g. a category-to-class table.
     pub rows: Option<Vec<toml::Table>>,
+    /// The longest line (JSONL), record (CSV) or document (JSON) read, as
+    /// a byte count or a size (`"256 MiB"`); default 64 MiB. See
+    /// `sources::limit`.
+    pub max_line: Option<Raw>,
 }
 
 /// `[tables.NAME]`.

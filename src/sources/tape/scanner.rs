@@ -1,9 +1,8 @@
 //! The scanner behind [`super::Tape::read`]: a JSON value at a time, kept
 //! (as cells on the tape) or only validated.
 
-use super::bytes::{
-    POW10, digit_run, digits, key_bit, known_str, plain_run, short_decimal, utf8_char,
-};
+use super::bytes::{POW10, digit_run, digits, known_str, plain_run, short_decimal, utf8_char};
+use super::keys::{Keys, Repeats};
 use super::shape::Shape;
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
 
@@ -13,25 +12,6 @@ use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
 pub(super) enum Level {
     Line,
     Map,
-}
-
-/// Reading one object's keys: how many came in the shape's order, and the
-/// repeat filter once they stop doing so.
-#[derive(Debug)]
-pub(super) struct Keys {
-    matched: usize,
-    on_shape: bool,
-    bits: u64,
-}
-
-impl Default for Keys {
-    fn default() -> Keys {
-        Keys {
-            matched: 0,
-            on_shape: true,
-            bits: 0,
-        }
-    }
 }
 
 /// A position in a line, writing what it keeps to a tape.
@@ -249,11 +229,19 @@ impl<'a> Scanner<'a, '_> {
     #[inline(always)]
     pub(super) fn skip_number(&mut self) -> Option<Cell<'a>> {
         let b = self.b;
-        let mut i = self.i;
+        let start = self.i;
+        let mut i = start;
         i += (b.get(i) == Some(&b'-')) as usize;
+        // Whether the number may be beyond f64: only one with an exponent
+        // or over 300 digits can be.
+        let mut big = false;
         match b.get(i)? {
             b'0' => i += 1,
-            b'1'..=b'9' => i += digit_run(b, i),
+            b'1'..=b'9' => {
+                let n = digit_run(b, i);
+                i += n;
+                big = n > 300;
+            }
             _ => return None,
         }
         if b.get(i) == Some(&b'.') {
@@ -274,9 +262,27 @@ impl<'a> Scanner<'a, '_> {
                 return None;
             }
             i += n;
+            big = true;
+        }
+        if big {
+            return self.finite(start, i);
         }
         self.i = i;
         Some(Cell::Null)
+    }
+
+    /// A skipped number `b[start..end]` that may be beyond f64: that is an
+    /// error of the full parser ("number out of range"), read or skipped,
+    /// so such a line is left to it.
+    #[cold]
+    #[inline(never)]
+    fn finite(&mut self, start: usize, end: usize) -> Option<Cell<'a>> {
+        let x: f64 = std::str::from_utf8(&self.b[start..end])
+            .ok()?
+            .parse()
+            .ok()?;
+        self.i = end;
+        x.is_finite().then_some(Cell::Null)
     }
 
     pub(super) fn literal(&mut self, word: &[u8]) -> Option<()> {
@@ -342,7 +348,7 @@ impl<'a> Scanner<'a, '_> {
     pub(super) fn key(
         &mut self,
         level: Level,
-        run: &mut Keys,
+        run: &mut Keys<'a>,
         lookup: impl FnOnce(&str) -> u32,
     ) -> Option<(&'a str, u32)> {
         let (b, at) = (self.b, self.i);
@@ -362,18 +368,16 @@ impl<'a> Scanner<'a, '_> {
             // The keys so far (distinct) join the repeat check.
             run.on_shape = false;
             let (shape, seen) = self.lists(level);
-            run.bits = seen.iter().fold(0, |bits, k| bits | key_bit(k));
+            run.rep.add(seen);
             shape.truncate(run.matched);
         }
         let key = self.string()?;
         // Most keys are told apart by a 64-bit filter on length and end
         // bytes, without comparing.
-        let bit = key_bit(key);
         let seen = self.lists(level).1;
-        if run.bits & bit != 0 && seen.contains(&key) {
+        if run.rep.hit(key, seen, |k| *k) {
             return None;
         }
-        run.bits |= bit;
         seen.push(key);
         self.ws();
         self.eat(b':')?;
@@ -407,13 +411,22 @@ impl<'a> Scanner<'a, '_> {
                 if self.open(b'{', b'}')? {
                     return Some(());
                 }
+                // A skipped object's keys are checked for repeats too (as
+                // the full parser does); a key with an escape is left to it.
+                let base = self.tape.skipped.len();
+                let mut rep = Repeats::default();
                 loop {
-                    self.skip_string()?;
+                    let key = self.string()?;
+                    if rep.hit(key, &self.tape.skipped[base..], |k| *k) {
+                        return None;
+                    }
+                    self.tape.skipped.push(key);
                     self.ws();
                     self.eat(b':')?;
                     self.ws();
                     self.skip(depth + 1)?;
                     if self.next(b'}')? {
+                        self.tape.skipped.truncate(base);
                         return Some(());
                     }
                 }
@@ -453,15 +466,13 @@ impl<'a> Scanner<'a, '_> {
             b'{' => {
                 let base = self.tape.stack.len();
                 if !self.open(b'{', b'}')? {
-                    let mut bits = 0u64;
+                    let mut rep = Repeats::default();
                     loop {
                         let key = self.string()?;
                         // Every key is checked, kept or not (as the full parser does).
-                        let bit = key_bit(key);
-                        if bits & bit != 0 && self.tape.stack[base..].iter().any(|e| e.key == key) {
+                        if rep.hit(key, &self.tape.stack[base..], |e| e.key) {
                             return None;
                         }
-                        bits |= bit;
                         self.ws();
                         self.eat(b':')?;
                         self.ws();
