@@ -207,15 +207,29 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     if fp.inputs() != lock.inputs || fp.files.values().flatten().any(|(_, h)| h == "missing") {
         return Ok(false);
     }
-    for name in spec.spec.figures.keys() {
-        if !lock.figures.contains_key(name) {
+    // Every number's and figure's key as gen would compute it now: after
+    // `gen fig1`, the hashes of the spec and inputs are new while fig2's
+    // record still holds the key of the data it was drawn from.
+    let mut earlier = Vec::new();
+    for key in spec.spec.numbers.keys() {
+        // A number skipped by the last run has no record; it is skipped
+        // again unless its data changed, which the input hashes show.
+        let Some(n) = lock.numbers.get(key) else {
+            continue;
+        };
+        if n.key != fp.number_key(spec, key, &earlier) {
             return Ok(false);
+        }
+        earlier.push(n.to_number(key));
+    }
+    for name in spec.spec.figures.keys() {
+        match lock.figures.get(name) {
+            Some(f) if f.key == fp.figure_key(spec, name, &earlier) => {}
+            _ => return Ok(false),
         }
     }
     for (out, h) in &lock.outputs {
-        let disk = std::fs::read(spec.root.join(out))
-            .ok()
-            .map(|b| hash_bytes(&b));
+        let disk = crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b));
         if disk.as_ref() != Some(h) {
             return Ok(false);
         }
@@ -240,7 +254,9 @@ fn tex_numbers(text: &str) -> Vec<(String, String)> {
 pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     let lock = Lock::read(&spec.root)?;
     let fix = fix_command(&spec.root);
-    let leftovers = crate::output::leftovers(&spec.root, &run::all_outputs(spec));
+    let mut names = run::all_outputs(spec);
+    names.extend(lock.iter().flat_map(|l| l.outputs.keys().cloned()));
+    let leftovers = crate::output::leftovers(&spec.root, &names);
     if fast
         && let Some(l) = &lock
         && fast_current(spec, l)?
@@ -292,11 +308,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             });
         }
     }
-    let disk_hash = |rel: &str| {
-        std::fs::read(spec.root.join(rel))
-            .ok()
-            .map(|b| hash_bytes(&b))
-    };
+    let disk_hash = |rel: &str| crate::output::read_output(&spec.root, rel).map(|b| hash_bytes(&b));
     let edited = |rel: &str| -> bool {
         let locked = lock.as_ref().and_then(|l| l.outputs.get(rel));
         let disk = disk_hash(rel);
@@ -304,7 +316,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     };
     // The macro files.
     for out in &build.number_outputs {
-        let disk = std::fs::read(spec.root.join(&out.rel)).ok();
+        let disk = crate::output::read_output(&spec.root, &out.rel);
         if disk.as_deref() == Some(&out.bytes[..]) {
             continue;
         }
@@ -349,7 +361,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         let mut differing = Vec::new();
         let mut hand = false;
         for o in &f.outputs {
-            let disk = std::fs::read(spec.root.join(&o.rel)).ok();
+            let disk = crate::output::read_output(&spec.root, &o.rel);
             if disk.as_deref() != Some(&o.bytes[..]) {
                 differing.push(o.rel.clone());
                 if edited(&o.rel) {

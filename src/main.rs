@@ -5,6 +5,33 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// stdout and stderr may be a closed pipe (`artifact check | head -1`):
+// what cannot be printed is dropped, rather than panicking as `println!` does.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! warn {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! warn_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 use artifact::{check, hook, lock::Lock, output, run, spec};
 
 /// Every figure and every number in the paper, from the logged measurements.
@@ -65,36 +92,39 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     let old = Lock::read(&spec.root)?;
     let build = run::build(spec, names, if force { None } else { old.as_ref() })?;
     for n in &build.notes {
-        eprintln!("note: {n}");
+        warn!("note: {n}");
     }
     for (_, why) in &build.skipped {
-        eprintln!("skip: {why}");
+        warn!("skip: {why}");
     }
     for (name, why) in &build.rebuilt {
         if build.figures.iter().any(|f| &f.name == name) {
-            eprintln!("rebuilt {name} ({why})");
+            warn!("rebuilt {name} ({why})");
         }
     }
     if !build.current.is_empty() {
-        eprintln!("current (not rebuilt): {}", build.current.join(", "));
+        warn!("current (not rebuilt): {}", build.current.join(", "));
     }
     let report = run::write(spec, &build, old.as_ref())?;
+    for r in &report.deleted {
+        warn!("removed {r} (its figure has nothing to draw)");
+    }
     for r in &report.removed {
-        eprintln!("removed {r} (a temporary file left by a run that was killed)");
+        warn!("removed {r} (a temporary file left by a run that was killed)");
     }
     for w in &report.written {
-        eprintln!("wrote {w}");
+        warn!("wrote {w}");
     }
-    if !report.unchanged.is_empty() {
-        eprintln!("{} file(s) already up to date", report.unchanged.len());
+    if !report.unchanged.is_empty() && build.errors.is_empty() {
+        warn!("{} file(s) already up to date", report.unchanged.len());
     }
     if build.errors.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
     for line in group_errors(&build.errors) {
-        eprintln!("error: {line}");
+        warn!("error: {line}");
     }
-    eprintln!(
+    warn!(
         "{} part(s) failed; their previous outputs are left as they were",
         build.errors.len()
     );
@@ -146,10 +176,10 @@ fn main() -> ExitCode {
                 let report = check::check(&spec, fast)?;
                 let text = report.render();
                 if report.stale() {
-                    eprint!("{text}");
+                    warn_raw!("{text}");
                     Ok(ExitCode::from(1))
                 } else {
-                    print!("{text}");
+                    say_raw!("{text}");
                     Ok(ExitCode::SUCCESS)
                 }
             }
@@ -160,7 +190,7 @@ fn main() -> ExitCode {
                 action: HookAction::Install { force },
             } => {
                 let path = hook::install(&spec.root, force)?;
-                println!("installed {}", path.display());
+                say!("installed {}", path.display());
                 Ok(ExitCode::SUCCESS)
             }
         }
@@ -168,7 +198,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            warn!("error: {e}");
             ExitCode::from(2)
         }
     }

@@ -74,14 +74,52 @@ pub struct Committed {
     pub written: Vec<String>,
     /// Files already holding the same bytes (left untouched, times too).
     pub unchanged: Vec<String>,
+    /// Files removed.
+    pub removed: Vec<String>,
 }
 
-/// A file staged for the transaction: its complete temporary copy, and the
-/// old content to put back if a later rename fails.
+/// One change of a transaction: `rel` (relative to the spec's folder, `/`
+/// separators) gets `Some(bytes)`, or is removed (`None`).
+pub type Change<'a> = (&'a str, Option<&'a [u8]>);
+
+/// Reads `path` if it is a regular file (or a link to one). `Ok(None)`
+/// when there is nothing at `path`. A FIFO, a device or a socket is an
+/// error, not something to read: `/dev/zero` never ends, a FIFO blocks.
+pub fn read_regular(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // A dangling link: nothing to read, and a rename replaces the link.
+        Err(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+        Ok(m) if m.is_dir() => return Err(std::io::ErrorKind::IsADirectory.into()),
+        Ok(m) if !m.is_file() => {
+            return Err(std::io::Error::other(
+                "it is not a regular file (a FIFO, device or socket)",
+            ));
+        }
+        Ok(_) => {}
+    }
+    std::fs::read(path).map(Some)
+}
+
+/// The bytes of output `rel` under `root`, or `None` when it is missing,
+/// unreadable, not a regular file, or not a clean relative path (a lock
+/// edited to name `/dev/zero` or `../x` reads as missing).
+pub fn read_output(root: &Path, rel: &str) -> Option<Vec<u8>> {
+    if crate::spec::paths::normalize(rel).as_deref() != Some(rel) {
+        return None;
+    }
+    read_regular(&root.join(rel)).ok().flatten()
+}
+
+/// A file staged for the transaction: its complete temporary copy (`None`
+/// for a removal), and the old content to put back if a later step fails.
 struct Staged {
     rel: String,
     path: PathBuf,
-    tmp: tempfile::NamedTempFile,
+    tmp: Option<tempfile::NamedTempFile>,
     old: Option<Vec<u8>>,
 }
 
@@ -95,6 +133,12 @@ fn make_parents(root: &Path, rel: &str, created: &mut Vec<PathBuf>) -> Result<Pa
         match std::fs::symlink_metadata(&dir) {
             Ok(m) if m.is_dir() => {}
             Ok(m) if m.file_type().is_symlink() && dir.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() => {
+                let shown = dir.strip_prefix(root).unwrap_or(&dir).display().to_string();
+                return Err(Error::msg(format!(
+                    "{shown} is a symbolic link that leads to no folder, so {rel} cannot be written; nothing was changed"
+                )));
+            }
             Ok(_) => {
                 let shown = dir.strip_prefix(root).unwrap_or(&dir).display().to_string();
                 return Err(Error::msg(format!(
@@ -125,38 +169,58 @@ fn make_parents(root: &Path, rel: &str, created: &mut Vec<PathBuf>) -> Result<Pa
 /// The current content of `rel`: `None` when there is no such file.
 fn read_old(root: &Path, rel: &str) -> Result<Option<Vec<u8>>> {
     let path = root.join(rel);
-    match std::fs::read(&path) {
-        Ok(old) => Ok(Some(old)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory || path.is_dir() => Err(Error::msg(
-            format!("{rel} is a folder, so the file cannot be written; nothing was changed"),
-        )),
+    match read_regular(&path) {
+        Ok(old) => Ok(old),
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err(Error::msg(format!(
+            "{rel} is a folder, so the file cannot be written; nothing was changed"
+        ))),
         // A file where a folder of the path should be: said by make_parents.
         Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Ok(None),
         Err(e) => Err(failed("reading", rel, &e)),
     }
 }
 
+/// A builder of this module's temporary files (`.NAME.artifact-XXXXXX.tmp`),
+/// created with the mode `File::create` gives (0666 less the umask;
+/// tempfile's default is 0600).
+fn tmp_builder(prefix: &str) -> tempfile::Builder<'_, '_> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix).suffix(TMP_SUFFIX).rand_bytes(6);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder
+}
+
+fn tmp_prefix(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!(".{name}{TMP_MARK}")
+}
+
 fn stage(
     root: &Path,
     rel: &str,
-    bytes: &[u8],
+    bytes: Option<&[u8]>,
     old: Option<Vec<u8>>,
     created: &mut Vec<PathBuf>,
 ) -> Result<Staged> {
     let path = root.join(rel);
+    let Some(bytes) = bytes else {
+        return Ok(Staged {
+            rel: rel.to_string(),
+            path,
+            tmp: None,
+            old,
+        });
+    };
     let dir = make_parents(root, rel, created)?;
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let mut builder = tempfile::Builder::new();
-    let prefix = format!(".{name}{TMP_MARK}");
-    builder.prefix(&prefix).suffix(TMP_SUFFIX).rand_bytes(6);
-    #[cfg(unix)]
-    {
-        // As File::create: 0666 less the umask (tempfile's default is 0600).
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder
+    let prefix = tmp_prefix(&path);
+    let mut tmp = tmp_builder(&prefix)
         .tempfile_in(&dir)
         .map_err(|e| failed("writing", rel, &e))?;
     tmp.write_all(bytes)
@@ -165,23 +229,44 @@ fn stage(
     Ok(Staged {
         rel: rel.to_string(),
         path,
-        tmp,
+        tmp: Some(tmp),
         old,
     })
 }
 
-/// Puts back what `done` replaced (newest first); returns the files that
-/// could not be restored.
-fn roll_back(done: Vec<(String, PathBuf, Option<Vec<u8>>)>) -> Vec<String> {
+/// What a step replaced or removed, to put back on failure: a hard link to
+/// the old file (same inode, mode and times), or else its bytes.
+enum Backup {
+    /// There was no file: remove what the step made.
+    None,
+    /// A second name of the old file, in its folder.
+    Link(tempfile::NamedTempFile<()>),
+    /// The old bytes (where hard links are not allowed).
+    Bytes(Vec<u8>),
+}
+
+fn backup(path: &Path, old: Option<Vec<u8>>) -> Backup {
+    let Some(old) = old else {
+        return Backup::None;
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    match tmp_builder(&tmp_prefix(path)).make_in(dir, |p| std::fs::hard_link(path, p)) {
+        Ok(link) => Backup::Link(link),
+        Err(_) => Backup::Bytes(old),
+    }
+}
+
+/// Puts back what `done` replaced or removed (newest first); returns the
+/// files that could not be restored.
+fn roll_back(done: Vec<(String, PathBuf, Backup)>) -> Vec<String> {
     let mut lost = Vec::new();
-    for (rel, path, old) in done.into_iter().rev() {
-        let ok = match old {
-            None => std::fs::remove_file(&path).is_ok(),
-            Some(bytes) => {
+    for (rel, path, backup) in done.into_iter().rev() {
+        let ok = match backup {
+            Backup::None => std::fs::remove_file(&path).is_ok() || !path.exists(),
+            Backup::Link(link) => link.into_temp_path().persist(&path).is_ok(),
+            Backup::Bytes(bytes) => {
                 let dir = path.parent().unwrap_or(Path::new("."));
-                tempfile::Builder::new()
-                    .prefix(".restore")
-                    .suffix(TMP_SUFFIX)
+                tmp_builder(&tmp_prefix(&path))
                     .tempfile_in(dir)
                     .and_then(|mut t| {
                         t.write_all(&bytes)?;
@@ -204,36 +289,40 @@ fn remove_created(created: &[PathBuf]) {
     }
 }
 
-/// Writes `files` (relative path, bytes) under `root` as one transaction,
-/// in the order given (put the lock last). Files whose bytes are unchanged
-/// are not touched.
+/// Writes (or removes) `changes` under `root` as one transaction, in the
+/// order given (put the lock last). Files whose bytes are unchanged are not
+/// touched.
 ///
 /// Errors: the first failure, naming the file and the cause in words
 /// (`no space left on device while writing figures/fig1.svg; nothing was
 /// changed`); every visible file is then as it was before the call.
-pub fn commit(root: &Path, files: &[(&str, &[u8])]) -> Result<Committed> {
-    commit_with(root, files, &|_| None)
+pub fn commit(root: &Path, changes: &[Change]) -> Result<Committed> {
+    commit_with(root, changes, &|_| None)
 }
 
-/// [`commit`], with `fault(i)` standing in for the i-th rename's error
-/// (for tests of the rollback).
+/// [`commit`], with `fault(i)` standing in for the i-th replacement's
+/// error (for tests of the rollback).
 fn commit_with(
     root: &Path,
-    files: &[(&str, &[u8])],
+    changes: &[Change],
     fault: &dyn Fn(usize) -> Option<std::io::Error>,
 ) -> Result<Committed> {
     let mut report = Committed::default();
     let mut staged = Vec::new();
     let mut created = Vec::new();
-    for (rel, bytes) in files {
+    for (rel, bytes) in changes {
         let staged_one = read_old(root, rel).and_then(|old| {
-            if old.as_deref() == Some(*bytes) {
+            if old.as_deref() == *bytes {
                 return Ok(None);
             }
-            stage(root, rel, bytes, old, &mut created).map(Some)
+            stage(root, rel, *bytes, old, &mut created).map(Some)
         });
         match staged_one {
-            Ok(None) => report.unchanged.push(rel.to_string()),
+            Ok(None) => {
+                if bytes.is_some() {
+                    report.unchanged.push(rel.to_string());
+                }
+            }
             Ok(Some(s)) => staged.push(s),
             Err(e) => {
                 drop(staged); // removes the temporary files
@@ -242,35 +331,47 @@ fn commit_with(
             }
         }
     }
-    let mut done: Vec<(String, PathBuf, Option<Vec<u8>>)> = Vec::new();
+    let mut done: Vec<(String, PathBuf, Backup)> = Vec::new();
     let mut rest = staged.into_iter();
     while let Some(s) = rest.next() {
-        let persisted = match fault(done.len()) {
-            Some(error) => Err(tempfile::PersistError { error, file: s.tmp }),
-            None => s.tmp.persist(&s.path),
+        let is_removal = s.tmp.is_none();
+        let saved = backup(&s.path, s.old);
+        let result = match fault(done.len()) {
+            Some(error) => Err(error),
+            None => match s.tmp {
+                Some(tmp) => tmp.persist(&s.path).map(|_| ()).map_err(|e| e.error),
+                None => std::fs::remove_file(&s.path),
+            },
         };
-        match persisted {
-            Ok(_) => {
-                report.written.push(s.rel.clone());
-                done.push((s.rel, s.path, s.old));
+        match result {
+            Ok(()) => {
+                if is_removal {
+                    report.removed.push(s.rel.clone());
+                } else {
+                    report.written.push(s.rel.clone());
+                }
+                done.push((s.rel, s.path, saved));
             }
-            Err(e) => {
-                drop(e.file);
+            Err(error) => {
+                drop(saved);
                 drop(rest);
                 let lost = roll_back(done);
                 remove_created(&created);
+                let what = if is_removal { "removing" } else { "replacing" };
                 if lost.is_empty() {
-                    return Err(failed("replacing", &s.rel, &e.error));
+                    return Err(failed(what, &s.rel, &error));
                 }
                 return Err(Error::msg(format!(
-                    "{} while replacing {}, and {} could not be put back: run `artifact gen` again",
-                    cause(&e.error),
+                    "{} while {what} {}, and {} could not be put back: run `artifact gen` again",
+                    cause(&error),
                     s.rel,
                     lost.join(", ")
                 )));
             }
         }
     }
+    // Committed: the backups' second names go (dropping them removes them).
+    drop(done);
     Ok(report)
 }
 
@@ -282,12 +383,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    commit(dir, &[(name.as_str(), bytes)]).map(|c| !c.written.is_empty())
+    commit(dir, &[(name.as_str(), Some(bytes))]).map(|c| !c.written.is_empty())
 }
 
-/// Whether `file_name` is a temporary file of an artifact run: this
-/// version's `.NAME.artifact-XXXXXX.tmp`, or an older version's
-/// `.NAME.PID.tmp` for one of `outputs` (file names in the same folder).
+/// Whether `file_name` is a temporary file of an artifact run for one of
+/// `outputs` (file names in the same folder): this version's
+/// `.NAME.artifact-XXXXXX.tmp` (six letters or digits), or an older
+/// version's `.NAME.PID.tmp`. Nothing else matches: a user's own
+/// `.notes.tmp` is never touched.
 pub fn is_leftover(file_name: &str, outputs: &[&str]) -> bool {
     let Some(inner) = file_name
         .strip_prefix('.')
@@ -297,28 +400,42 @@ pub fn is_leftover(file_name: &str, outputs: &[&str]) -> bool {
     };
     if let Some(i) = inner.rfind(TMP_MARK) {
         let token = &inner[i + TMP_MARK.len()..];
-        return i > 0 && !token.is_empty() && token.chars().all(|c| c.is_ascii_alphanumeric());
-    }
-    if inner.starts_with("restore") {
-        return true;
+        if outputs.contains(&&inner[..i])
+            && token.len() == 6
+            && token.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return true;
+        }
     }
     inner.rsplit_once('.').is_some_and(|(name, pid)| {
         outputs.contains(&name) && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
     })
 }
 
-/// Temporary files left by a killed run in the folders of `outputs`
-/// (relative paths), as sorted relative paths.
+/// Temporary files left by a killed run beside `outputs` (relative paths
+/// of files a run writes or wrote), as sorted relative paths. Folders that
+/// resolve outside `root` (a symbolic link) are not looked into.
 pub fn leftovers(root: &Path, outputs: &[String]) -> Vec<String> {
     let mut by_dir: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
     for o in outputs {
+        if crate::spec::paths::normalize(o).as_deref() != Some(o.as_str()) {
+            continue;
+        }
         let (dir, name) = o.rsplit_once('/').unwrap_or(("", o.as_str()));
         by_dir.entry(dir).or_default().push(name);
     }
+    let Ok(real_root) = root.canonicalize() else {
+        return Vec::new();
+    };
     let mut found = Vec::new();
     for (dir, names) in by_dir {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
+        let inside = root
+            .join(dir)
+            .canonicalize()
+            .is_ok_and(|d| d.starts_with(&real_root));
+        let entries = match std::fs::read_dir(root.join(dir)) {
+            Ok(entries) if inside => entries,
+            _ => continue,
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -332,6 +449,7 @@ pub fn leftovers(root: &Path, outputs: &[String]) -> Vec<String> {
         }
     }
     found.sort();
+    found.dedup();
     found
 }
 
@@ -367,7 +485,9 @@ impl FolderLock {
         match tried {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                eprintln!(
+                // Not eprintln!: stderr may be a closed pipe.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "waiting for another `artifact gen` in {} to finish",
                     root.display()
                 );
@@ -420,7 +540,11 @@ mod tests {
         std::fs::write(root.join("figures"), b"not a folder").unwrap();
         let e = commit(
             root,
-            &[("a.txt", b"new"), ("figures/f.svg", b"svg"), ("lock", b"l")],
+            &[
+                ("a.txt", Some(b"new")),
+                ("figures/f.svg", Some(b"svg")),
+                ("lock", Some(b"l")),
+            ],
         )
         .unwrap_err();
         assert_eq!(
@@ -442,15 +566,24 @@ mod tests {
         let root = dir.path();
         std::fs::write(root.join("a.txt"), b"old a").unwrap();
         std::fs::write(root.join("lock"), b"old lock").unwrap();
-        let files: [(&str, &[u8]); 4] = [
-            ("a.txt", b"new a"),
-            ("new/b.txt", b"new b"),
-            ("c.txt", b"new c"),
-            ("lock", b"new lock"),
+        std::fs::write(root.join("gone.txt"), b"old gone").unwrap();
+        let files: [Change; 5] = [
+            ("a.txt", Some(b"new a")),
+            ("new/b.txt", Some(b"new b")),
+            ("gone.txt", None),
+            ("c.txt", Some(b"new c")),
+            ("lock", Some(b"new lock")),
         ];
-        // The third rename (c.txt) fails: a.txt and new/b.txt were replaced.
+        #[cfg(unix)]
+        let inode = |p: &str| {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(root.join(p)).unwrap().ino()
+        };
+        let a_inode = inode("a.txt");
+        // The fourth step (c.txt) fails: a.txt and new/b.txt were replaced,
+        // gone.txt removed.
         let e = commit_with(root, &files, &|i| {
-            (i == 2).then(|| std::io::Error::from_raw_os_error(5))
+            (i == 3).then(|| std::io::Error::from_raw_os_error(5))
         })
         .unwrap_err();
         assert_eq!(
@@ -458,6 +591,8 @@ mod tests {
             "input/output error while replacing c.txt; nothing was changed"
         );
         assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"old a");
+        assert_eq!(inode("a.txt"), a_inode, "the old file itself is back");
+        assert_eq!(std::fs::read(root.join("gone.txt")).unwrap(), b"old gone");
         assert_eq!(std::fs::read(root.join("lock")).unwrap(), b"old lock");
         let mut names: Vec<_> = std::fs::read_dir(root)
             .unwrap()
@@ -466,21 +601,51 @@ mod tests {
         names.sort();
         assert_eq!(
             names,
-            ["a.txt", "lock"],
+            ["a.txt", "gone.txt", "lock"],
             "no new file, folder or temporary file"
         );
-        // Without a fault, all four land.
+        // Without a fault, all of it lands.
         let done = commit(root, &files).unwrap();
         assert_eq!(done.written, ["a.txt", "new/b.txt", "c.txt", "lock"]);
+        assert_eq!(done.removed, ["gone.txt"]);
+        assert!(!root.join("gone.txt").exists());
     }
 
     #[test]
     fn leftovers_are_recognised_by_name() {
-        assert!(is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &[]));
+        assert!(is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &["fig3.csv"]));
+        assert!(!is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &["fig4.csv"]));
+        assert!(!is_leftover(
+            ".thesis.tex.artifact-abc123.tmp",
+            &["fig3.csv"]
+        ));
+        assert!(!is_leftover(".restore_points.tmp", &["fig3.csv"]));
         assert!(is_leftover(".fig3.csv.22407.tmp", &["fig3.csv"]));
         assert!(!is_leftover(".fig3.csv.22407.tmp", &["fig4.csv"]));
         assert!(!is_leftover("fig3.csv", &["fig3.csv"]));
         assert!(!is_leftover(".notes.tmp", &["fig3.csv"]));
+    }
+
+    #[test]
+    fn a_fifo_or_device_at_an_output_path_is_an_error_not_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero.txt")).unwrap();
+        let fifo = std::ffi::CString::new(root.join("fifo.txt").to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        for name in ["zero.txt", "fifo.txt"] {
+            let e = commit(root, &[(name, Some(b"x"))]).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "it is not a regular file (a FIFO, device or socket) while reading {name}; nothing was changed"
+                )
+            );
+            assert_eq!(read_output(root, name), None);
+        }
+        assert_eq!(read_output(root, "/etc/hostname"), None);
+        assert_eq!(read_output(root, "../x"), None);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //!
 //! Failures are kept apart: a spec error stops the run before any output; a
 //! broken source fails only the numbers and figures that read it; a failing
-//! figure is reported and the others are still built; failing numbers keep
-//! the macro files as they were.
+//! figure is reported and the others are still built; a failing number
+//! keeps its last text in the macro files (from the lock) while the others
+//! are updated, so every figure prints the text its macro prints.
 //!
 //! With a lock from the last run, numbers and figures whose dependency key
 //! is unchanged (and whose outputs on disk are as the lock recorded them)
@@ -94,9 +95,7 @@ fn figure_current(
         return Err("new".into());
     };
     for out in &f.outputs {
-        let disk = std::fs::read(spec.root.join(out))
-            .ok()
-            .map(|b| hash_bytes(&b));
+        let disk = crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b));
         if disk.as_ref() != lock.outputs.get(out) {
             return Err(format!("{out} is missing or was edited"));
         }
@@ -130,6 +129,7 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
         }
     }
     crate::validate::validate(spec)?;
+    outputs_apart_from_inputs(spec)?;
     let lock = lock.filter(|l| l.tool == tool());
     std::thread::scope(|scope| build_with(spec, only, lock, scope))
 }
@@ -171,8 +171,28 @@ fn build_with<'a>(
             .insert(n.key.clone(), fp.number_key(spec, &n.key, &nums.list[..i]));
     }
     b.numbers = nums.list.clone();
-    if nums.errors.is_empty() {
-        match crate::emit::emit(spec, &nums.list) {
+    // A number that fails keeps the text it had (the last lock's), the
+    // others are written: each figure and its macros print the same text,
+    // and a failing number stops nothing else (one without a previous text
+    // is left out, so the paper fails on it rather than print a stale one).
+    let emitted = if nums.errors.is_empty() {
+        nums.list.clone()
+    } else {
+        let last = crate::lock::Lock::read(&spec.root).ok().flatten();
+        let reserved = crate::emit::Reserved::of(spec);
+        spec.spec
+            .numbers
+            .keys()
+            .filter_map(|k| match nums.list.iter().find(|n| &n.key == k) {
+                Some(n) => Some(n.clone()),
+                None if nums.skipped.iter().any(|(s, _)| s == k) => None,
+                None if crate::emit::key_problem(k, &reserved).is_some() => None,
+                None => last.as_ref()?.numbers.get(k).map(|n| n.to_number(k)),
+            })
+            .collect()
+    };
+    {
+        match crate::emit::emit(spec, &emitted) {
             Ok(files) => {
                 b.number_outputs = files
                     .into_iter()
@@ -184,9 +204,8 @@ fn build_with<'a>(
             }
             Err(e) => b.errors.push(e.context("numbers")),
         }
-    } else {
-        b.errors.extend(nums.errors);
     }
+    b.errors.extend(nums.errors);
 
     // Compile each figure that is not current (cheap once its tables are
     // built), then render them in parallel.
@@ -371,6 +390,8 @@ pub struct GenReport {
     pub unchanged: Vec<String>,
     /// Temporary files of a killed run, removed.
     pub removed: Vec<String>,
+    /// Outputs of figures the data no longer draws, removed.
+    pub deleted: Vec<String>,
 }
 
 /// Every output path `spec` can write (figures, macro files, the lock).
@@ -411,47 +432,106 @@ fn real_path(root: &std::path::Path, rel: &str) -> std::path::PathBuf {
     }
 }
 
-/// An output that would land on an input file of the spec (a data file,
-/// a template, the spec itself): refused before anything is written.
-fn output_over_input(spec: &LoadedSpec, build: &Build) -> Result<()> {
-    let mut inputs: BTreeMap<std::path::PathBuf, String> = BTreeMap::new();
-    for (rel_path, _) in build.fingerprint.files.values().flatten() {
-        inputs.insert(real_path(&spec.root, rel_path), rel_path.clone());
+/// `path` with `.` and `..` components resolved lexically (a glob
+/// pattern cannot be canonicalized).
+fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
     }
-    for files in build.files.values() {
-        for f in files {
-            inputs.insert(real_path(&spec.root, &f.rel), f.rel.clone());
+    out
+}
+
+/// Which part of the spec writes output `rel`, for an error: its span and
+/// its name (`figure `fig1``, `the numbers`, `the lock`).
+fn writer_of(spec: &LoadedSpec, rel: &str) -> (std::ops::Range<usize>, String) {
+    for name in spec.spec.figures.keys() {
+        if figure_outputs(spec, name).iter().any(|o| o == rel) {
+            let span =
+                crate::spec::paths::key_span(spec, "figures", name, spec.spec.figures[name].span());
+            return (span, format!("figure `{name}`"));
+        }
+    }
+    if rel == crate::lock::LOCK_FILE {
+        return (0..0, "artifact gen (its lock)".into());
+    }
+    (spec.spec.output.generated.span(), "the numbers".into())
+}
+
+/// Refuses, before anything is read or written, any output of the spec
+/// (every figure's files, the macro files, the lock; not only those this
+/// run rebuilds) that is an input of the spec: a file a source reads or
+/// would read (its glob matches the output's path, so a later run would
+/// read what this one writes), a template, or the spec itself.
+pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
+    let outputs = all_outputs(spec);
+    let mut inputs: BTreeMap<std::path::PathBuf, String> = BTreeMap::new();
+    let mut patterns: Vec<(glob::Pattern, String, String)> = Vec::new();
+    for (name, src) in &spec.spec.sources {
+        let Some(raw) = &src.get_ref().path else {
+            continue;
+        };
+        let (files, missing) = crate::sources::resolve(spec, src)?;
+        for f in &files {
+            inputs.insert(
+                real_path(&spec.root, &f.rel),
+                format!("source `{name}` reads it"),
+            );
+        }
+        for m in &missing {
+            inputs.insert(
+                real_path(&spec.root, m),
+                format!("source `{name}` reads it when it exists"),
+            );
+        }
+        for p in crate::sources::path_list(spec, raw)? {
+            if p.contains(['*', '?', '[']) {
+                let full = lexical(&spec.root.join(&p));
+                if let Ok(pattern) = glob::Pattern::new(&full.to_string_lossy()) {
+                    patterns.push((pattern, name.clone(), p));
+                }
+            }
         }
     }
     let t = &spec.spec.templates;
     for p in [&t.tex, &t.typ, &t.json].into_iter().flatten() {
-        inputs.insert(real_path(&spec.root, p.get_ref()), p.get_ref().clone());
+        inputs.insert(
+            real_path(&spec.root, p.get_ref()),
+            "it is a template".into(),
+        );
     }
     inputs.insert(
         real_path(&spec.root, crate::spec::SPEC_FILE),
-        crate::spec::SPEC_FILE.into(),
+        "it is the spec".into(),
     );
-    for out in build.outputs() {
-        if let Some(input) = inputs.get(&real_path(&spec.root, &out.rel)) {
-            let (span, what) = match build
-                .figures
-                .iter()
-                .find(|f| f.outputs.iter().any(|o| o.rel == out.rel))
-            {
-                Some(f) => (
-                    crate::spec::paths::key_span(
-                        spec,
-                        "figures",
-                        &f.name,
-                        spec.spec.figures[&f.name].span(),
-                    ),
-                    format!("figure `{}`", f.name),
-                ),
-                None => (spec.spec.output.generated.span(), "the numbers".to_string()),
-            };
+    let literal = glob::MatchOptions {
+        require_literal_separator: true,
+        require_literal_leading_dot: true,
+        ..glob::MatchOptions::new()
+    };
+    for out in &outputs {
+        let why = inputs
+            .get(&real_path(&spec.root, out))
+            .cloned()
+            .or_else(|| {
+                let full = lexical(&spec.root.join(out));
+                patterns
+                    .iter()
+                    .find(|(pat, _, _)| pat.matches_path_with(&full, literal))
+                    .map(|(_, name, p)| format!("source `{name}` reads `{p}`, which matches it"))
+            });
+        if let Some(why) = why {
+            let (span, what) = writer_of(spec, out);
             return Err(spec.error(
                 span,
-                format!("{what} would write {}, which is the input {input}; nothing was changed (rename the figure or change [output])", out.rel),
+                format!("{what} would write {out}, but {why}: an output never overwrites an input (rename it or change [output])"),
             ));
         }
     }
@@ -464,32 +544,45 @@ fn output_over_input(spec: &LoadedSpec, build: &Build) -> Result<()> {
 /// killed run are removed first. Call with the spec's folder locked
 /// (`output::FolderLock::exclusive`).
 pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<GenReport> {
-    output_over_input(spec, build)?;
     let mut report = GenReport::default();
-    for left in crate::output::leftovers(&spec.root, &all_outputs(spec)) {
-        std::fs::remove_file(spec.root.join(&left))
-            .map_err(|e| Error::io(&spec.root.join(&left), e))?;
-        report.removed.push(left);
-    }
     // A run with failures leaves the lock as it was: it must keep describing
     // a state in which every output matched its data.
     let lock = build
         .errors
         .is_empty()
         .then(|| new_lock(spec, build, old).to_text());
-    let mut files: Vec<(&str, &[u8])> = build
+    let mut files: Vec<crate::output::Change> = build
         .outputs()
-        .map(|o| (o.rel.as_str(), o.bytes.as_slice()))
+        .map(|o| (o.rel.as_str(), Some(o.bytes.as_slice())))
         .collect();
+    // A figure the data no longer draws loses its old files: left, they
+    // would show old data, and `check` could never pass.
+    let skipped: Vec<String> = build
+        .skipped
+        .iter()
+        .flat_map(|(name, _)| figure_outputs(spec, name))
+        .collect();
+    files.extend(skipped.iter().map(|rel| (rel.as_str(), None)));
     if let Some(l) = &lock {
-        files.push((crate::lock::LOCK_FILE, l.as_bytes()));
+        files.push((crate::lock::LOCK_FILE, Some(l.as_bytes())));
     }
     let done = crate::output::commit(&spec.root, &files)?;
     report.written = done.written;
+    report.deleted = done.removed;
     report.unchanged = done
         .unchanged
         .into_iter()
         .filter(|f| f != crate::lock::LOCK_FILE)
         .collect();
+    // Only once the run has committed (a failed run changes nothing):
+    // temporary files of a killed run, beside this spec's outputs or the
+    // last lock's (a figure since renamed, a folder since moved).
+    let mut names = all_outputs(spec);
+    names.extend(old.into_iter().flat_map(|l| l.outputs.keys().cloned()));
+    for left in crate::output::leftovers(&spec.root, &names) {
+        if std::fs::remove_file(spec.root.join(&left)).is_ok() {
+            report.removed.push(left);
+        }
+    }
     Ok(report)
 }

@@ -169,7 +169,14 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
         edges.push((name.as_str(), reads));
     }
     references(spec, &edges)?;
+    let reserved = crate::emit::Reserved::of(spec);
     for (key, n) in &spec.spec.numbers {
+        // A key is a typst and a LaTeX name: a bad one is a spec error,
+        // found before anything runs.
+        if let Some(problem) = crate::emit::key_problem(key, &reserved) {
+            let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
+            return Err(spec.error(span, problem));
+        }
         let s = n.get_ref();
         if let Some(t) = &s.table
             && !known(spec, t.get_ref())

@@ -129,11 +129,16 @@ fn escape_in_a_number_text_from_data_is_refused_with_file_line_field() {
     let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[numbers.best]\ntable = \"runs\"\nwhere = \"id == 2\"\nvalue = { cell = \"name\" }\n";
     let data = "id,name\n1,plain\n2,a\u{1b}[31mb\n";
     let dir = project(&[("artifact.toml", spec), ("runs.csv", data)]);
-    let err = gen_fails(dir.path());
-    assert_eq!(
-        err,
-        "error: number `best`: runs.csv:3: field `name`: control character U+001B in the number's text: it cannot be printed in LaTeX or typst\n1 part(s) failed; their previous outputs are left as they were\n"
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.ends_with("error: number `best`: runs.csv:3: field `name`: control character U+001B in the number's text: it cannot be printed in LaTeX or typst\n1 part(s) failed; their previous outputs are left as they were\n"),
+        "{err}"
     );
+    // The number had no earlier text: it is left out, so the paper fails
+    // on it rather than print anything.
+    assert!(!read(dir.path(), "generated/macros.typ").contains("best"));
 }
 
 #[test]
@@ -144,7 +149,7 @@ fn number_key_artnum_cannot_shadow_the_typst_helper() {
     let err = gen_fails(dir.path());
     assert_eq!(
         err,
-        "error: artifact.toml:4:1: number key `artnum` would shadow `artnum`, which macros.typ defines; rename it\n  |\n4 | [numbers.artnum]\n  | ^^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
+        "error: artifact.toml:4:10: number key `artnum` would shadow `artnum`, which macros.typ defines; rename it\n  |\n4 | [numbers.artnum]\n  |          ^^^^^^\n"
     );
 }
 
@@ -161,9 +166,18 @@ fn number_key_cannot_shadow_a_name_of_the_users_templates() {
     let err = gen_fails(dir.path());
     assert_eq!(
         err,
-        "error: artifact.toml:5:1: number key `total` would shadow `total`, which macros.typ defines; rename it\n  |\n5 | [numbers.total]\n  | ^^^^^^^^^^^^^^^\n\
-         error: artifact.toml:8:1: number key `foo` becomes the LaTeX command \\artFoo, which macros.tex defines; rename it\n  |\n8 | [numbers.foo]\n  | ^^^^^^^^^^^^^\n\
-         2 part(s) failed; their previous outputs are left as they were\n"
+        "error: artifact.toml:5:10: number key `total` would shadow `total`, which macros.typ defines; rename it\n  |\n5 | [numbers.total]\n  |          ^^^^^\n"
+    );
+    // With `total` renamed, `foo` is the next key refused.
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        spec.replace("total", "sum"),
+    )
+    .unwrap();
+    let err = gen_fails(dir.path());
+    assert_eq!(
+        err,
+        "error: artifact.toml:8:10: number key `foo` becomes the LaTeX command \\artFoo, which macros.tex defines; rename it\n  |\n8 | [numbers.foo]\n  |          ^^^\n"
     );
 }
 
@@ -176,7 +190,7 @@ fn number_key_with_a_brace_is_refused_at_its_line() {
     let err = gen_fails(dir.path());
     assert_eq!(
         err,
-        "error: artifact.toml:4:1: number key `a}b` holds `}`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)\n  |\n4 | [numbers.\"a}b\"]\n  | ^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
+        "error: artifact.toml:4:10: number key `a}b` holds `}`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)\n  |\n4 | [numbers.\"a}b\"]\n  |          ^^^^^\n"
     );
 }
 
@@ -187,7 +201,7 @@ fn number_key_with_a_newline_is_refused_on_one_line() {
     let err = gen_fails(dir.path());
     assert_eq!(
         err,
-        "error: artifact.toml:2:10: number key `a\\u{a}b` holds `\\u{a}`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)\n  |\n2 | \"a\\nb\" = { value = { expr = \"2\" } }\n  |          ^^^^^^^^^^^^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
+        "error: artifact.toml:2:1: number key `a\\u{a}b` holds `\\u{a}`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)\n  |\n2 | \"a\\nb\" = { value = { expr = \"2\" } }\n  | ^^^^^^\n"
     );
 }
 

@@ -400,7 +400,7 @@ fn an_output_over_an_input_file_is_refused() {
         )
     });
     assert!(
-        e.starts_with("error: artifact.toml:17:10: figure `runs` would write data/runs.csv, which is the input data/runs.csv; nothing was changed (rename the figure or change [output])\n"),
+        e.starts_with("error: artifact.toml:17:10: figure `runs` would write data/runs.csv, but source `runs` reads it: an output never overwrites an input (rename it or change [output])\n"),
         "{e}"
     );
 }
@@ -493,4 +493,200 @@ fn a_value_that_changed_under_the_same_text_is_named() {
         "{}",
         stderr(&check)
     );
+}
+
+// Regression tests for what a review broke (issue 10).
+
+#[test]
+fn after_gen_of_one_figure_the_fast_check_still_sees_the_other_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    std::fs::write(dir.path().join("data/runs.csv"), format!("{DATA}4,9\n")).unwrap();
+    assert!(artifact(dir.path(), &["gen", "lat"]).status.success());
+    let check = artifact(dir.path(), &["check", "--fast"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+    assert!(
+        stderr(&check)
+            .contains("  lat2: figures/lat2.svg, figures/lat2.pdf, figures/lat2.csv differ"),
+        "{}",
+        stderr(&check)
+    );
+}
+
+#[test]
+fn an_output_a_source_would_read_is_refused_before_the_first_run() {
+    // The figures go into the data folder, which a source reads by glob:
+    // a second run would count the first run's figure CSVs as data.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data/runs.csv"), DATA).unwrap();
+    let spec = format!(
+        "[output]\nfigures = \"data\"\n{}",
+        SPEC.replace("path = \"data/runs.csv\"", "path = \"data/*.csv\"")
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).lines().next().unwrap(),
+        "error: artifact.toml:12:10: figure `lat` would write data/lat.csv, but source `runs` reads `data/*.csv`, which matches it: an output never overwrites an input (rename it or change [output])"
+    );
+    assert_eq!(names_in(&dir.path().join("data")), ["runs.csv"]);
+}
+
+#[test]
+fn an_output_that_is_not_rebuilt_is_still_refused_as_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let spec = format!(
+        "{SPEC}\n[sources.prev]\npath = \"figures/lat.csv\"\n\n[numbers.prevn]\ntable = \"prev\"\nvalue = \"count\"\n"
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let before = snapshot(dir.path());
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: artifact.toml:10:10: figure `lat` would write figures/lat.csv, but source `prev` reads it: an output never overwrites an input"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut n: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    n.sort();
+    n
+}
+
+#[test]
+fn the_leftover_sweep_touches_no_file_of_the_user_and_nothing_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    project(dir.path());
+    // A user's own dot-files that look like temporary files.
+    std::fs::write(dir.path().join("figures/.notes.tmp"), "mine").unwrap();
+    std::fs::write(dir.path().join(".restore_points.tmp"), "mine").unwrap();
+    std::fs::write(
+        dir.path().join("figures/.thesis.tex.artifact-abc123.tmp"),
+        "mine",
+    )
+    .unwrap();
+    // The figures folder moved outside behind a link, with a file there
+    // named like a leftover of one of this spec's outputs.
+    let figs = outside.path().join("figs");
+    std::fs::create_dir(&figs).unwrap();
+    std::fs::write(figs.join(".lat.svg.artifact-Ab3xZ9.tmp"), "precious").unwrap();
+    let real = dir.path().join("figures");
+    for e in std::fs::read_dir(&real).unwrap() {
+        let e = e.unwrap();
+        std::fs::rename(e.path(), figs.join(e.file_name())).unwrap();
+    }
+    std::fs::remove_dir(&real).unwrap();
+    std::os::unix::fs::symlink(&figs, &real).unwrap();
+    change_data(dir.path());
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(figs.join(".lat.svg.artifact-Ab3xZ9.tmp").exists());
+    assert!(
+        figs.join(".notes.tmp").exists() && figs.join(".thesis.tex.artifact-abc123.tmp").exists()
+    );
+    assert!(dir.path().join(".restore_points.tmp").exists());
+}
+
+#[test]
+fn a_failing_number_keeps_its_text_and_figures_print_what_the_macros_print() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data/runs.csv"), DATA).unwrap();
+    std::fs::write(dir.path().join("data/other.csv"), "v\n1\n2\n").unwrap();
+    let spec = format!(
+        "{SPEC}\n[sources.other]\npath = \"data/other.csv\"\n\n[numbers.o]\ntable = \"other\"\nvalue = {{ mean = \"v\" }}\n"
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    assert!(artifact(dir.path(), &["gen"]).status.success());
+    std::fs::write(dir.path().join("data/other.csv"), "v\n1\nabc\n").unwrap();
+    std::fs::write(dir.path().join("data/runs.csv"), format!("{DATA}4,9\n")).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let svg = std::fs::read_to_string(dir.path().join("figures/lat.svg")).unwrap();
+    let tex = std::fs::read_to_string(dir.path().join("generated/macros.tex")).unwrap();
+    assert!(svg.contains("mean 4.81 ms"), "the figure is rebuilt");
+    assert!(tex.contains("\\@namedef{artnum@mean-ms}{4.81}"), "{tex}");
+    assert!(
+        tex.contains("\\@namedef{artnum@o}{1.5}"),
+        "the failed number keeps its text: {tex}"
+    );
+}
+
+#[test]
+fn a_figure_the_data_no_longer_draws_loses_its_old_files() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    // lat2 reads only rows with n > 10: none.
+    let spec = SPEC.replace(
+        "{ mark = \"line\", data = \"runs\",",
+        "{ mark = \"line\", data = \"runs\", where = \"n > 10\",",
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("removed figures/lat2.svg (its figure has nothing to draw)\n"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("figures/lat2.pdf").exists());
+    let check = artifact(dir.path(), &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn a_lock_naming_a_path_outside_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let lock = std::fs::read_to_string(dir.path().join("artifact.lock")).unwrap();
+    let lock = lock.replace(
+        "[outputs]\n",
+        "[outputs]\n\"/dev/zero\" = \"00\"\n\"../x\" = \"00\"\n",
+    );
+    std::fs::write(dir.path().join("artifact.lock"), lock).unwrap();
+    // /dev/zero would never end; it reads as missing instead.
+    let check = artifact(dir.path(), &["check", "--fast"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn a_closed_output_pipe_is_no_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let bin = assert_cmd::cargo::cargo_bin("artifact");
+    for args in ["gen --force", "check"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("\"$0\" {args} 2>&1 | true; echo $?"))
+            .arg(&bin)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        // PIPESTATUS is bash's: run again to read the tool's own status.
+        let status = Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "\"$0\" {args} 2>&1 | true; echo ${{PIPESTATUS[0]}}"
+            ))
+            .arg(&bin)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&status.stdout),
+            "0\n",
+            "{args}: {}",
+            stderr(&out)
+        );
+    }
 }

@@ -61,14 +61,8 @@ pub fn compute(
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
     let mut errors = Vec::new();
-    let reserved = crate::emit::Reserved::of(spec);
+    // (Keys are checked as typst and LaTeX names by validation.)
     for (key, raw) in &spec.spec.numbers {
-        // A key is a typst and a LaTeX name: checked before anything is
-        // computed, so a bad key is reported at its line and column.
-        if let Some(problem) = crate::emit::key_problem(key, &reserved) {
-            errors.push(spec.error(raw.span(), problem));
-            continue;
-        }
         if let Some(n) = reuse(key, &out.list) {
             globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
             globals.v.insert(key.as_str(), n.value.clone());

@@ -104,7 +104,7 @@ fn format_of(rel: &str) -> Option<(Format, bool)> {
     Some((format, zstd))
 }
 
-fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
+pub(crate) fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
     match raw.get_ref() {
         toml::Value::String(s) => Ok(vec![s.clone()]),
         toml::Value::Array(items) => items
