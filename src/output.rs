@@ -43,7 +43,7 @@ pub fn cause(e: &std::io::Error) -> String {
         K::NotADirectory => "a file is in the way of a folder".to_string(),
         K::IsADirectory => "a folder is in the way of the file".to_string(),
         K::FileTooLarge => "file too large (the file size limit, `ulimit -f`)".to_string(),
-        K::InvalidFilename => "the file name is not allowed here".to_string(),
+        K::InvalidFilename => "the file name is too long or not allowed here".to_string(),
         K::QuotaExceeded => "disk quota exceeded".to_string(),
         _ => {
             let s = e.to_string();

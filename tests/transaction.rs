@@ -375,7 +375,7 @@ fn output_folders_outside_the_spec_folder_are_errors() {
 fn two_figures_writing_one_file_are_an_error() {
     let e = spec_error(|s| s.replace("[figures.lat2]", "[figures.LAT]"));
     assert!(
-        e.starts_with("error: artifact.toml:15:10: figure `LAT` writes figures/LAT.svg and figure `lat` writes figures/lat.svg: names that differ only in case are one file on macOS and Windows\n"),
+        e.starts_with("error: artifact.toml:15:10: figure `LAT` writes figures/LAT.svg and figure `lat` writes figures/lat.svg: names that differ only in case or Unicode form are one file on macOS and Windows\n"),
         "{e}"
     );
     // `./figures` and `figures` are one folder: the numbers and figures
@@ -688,5 +688,49 @@ fn a_closed_output_pipe_is_no_panic() {
             "{args}: {}",
             stderr(&out)
         );
+    }
+}
+
+#[test]
+fn output_folders_that_are_files_or_names_windows_refuses_are_errors() {
+    for (output, message) in [
+        (
+            "generated = \"artifact.lock\"",
+            "2:13: [output] generated: `artifact.lock` is the file artifact.lock (the lock), so it cannot be a folder",
+        ),
+        (
+            "figures = \"out\"\ngenerated = \"out/lat.svg\"",
+            "3:13: [output] generated: `out/lat.svg` is the file out/lat.svg (figure `lat`), so it cannot be a folder",
+        ),
+        (
+            "figures = \"a/aux\"",
+            "2:11: [output] figures: `aux` is a name Windows reserves for a device, so a clone there could not hold the folder",
+        ),
+        (
+            "figures = \"x\\u202Ey\"",
+            "2:11: [output] figures: the folder name holds the invisible or direction-changing character U+202E",
+        ),
+    ] {
+        let e = spec_error(|s| format!("[output]\n{output}\n{s}"));
+        assert!(
+            e.starts_with(&format!("error: artifact.toml:{message}\n")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn figure_names_in_two_unicode_forms_are_one_file() {
+    let e = spec_error(|s| {
+        s.replace("[figures.lat]", "[figures.\"caf\\u00e9\"]")
+            .replace("[figures.lat2]", "[figures.\"cafe\\u0301\"]")
+    });
+    assert!(
+        e.starts_with("error: artifact.toml:15:10: figure `cafe\u{301}` writes figures/cafe\u{301}.svg and figure `caf\u{e9}` writes figures/caf\u{e9}.svg: names that differ only in case or Unicode form are one file on macOS and Windows\n"),
+        "{e}"
+    );
+    for name in ["\"COM\\u00b9\"", "\"CONIN$\"", "\"a\\u200bb\""] {
+        let e = spec_error(|s| s.replace("[figures.lat2]", &format!("[figures.{name}]")));
+        assert!(e.starts_with("error: artifact.toml:15:10: a figure"), "{e}");
     }
 }

@@ -72,6 +72,43 @@ fn bad_char(s: &str) -> Option<char> {
     s.chars().find(|c| c.is_control())
 }
 
+/// An invisible or direction-changing character (Unicode format
+/// characters): a name holding one looks like another name, or reversed.
+fn invisible_char(s: &str) -> Option<char> {
+    s.chars().find(|c| {
+        matches!(*c as u32,
+            0xAD | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF)
+    })
+}
+
+/// Whether Windows reserves `component` (its part before the first dot)
+/// for a device: CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM1-9 and LPT1-9
+/// (with superscript digits too).
+fn windows_reserved(component: &str) -> bool {
+    let stem = component
+        .split('.')
+        .next()
+        .unwrap_or(component)
+        .trim_end()
+        .to_uppercase();
+    if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(&stem.as_str()) {
+        return true;
+    }
+    let mut chars = stem.chars();
+    let head: String = chars.by_ref().take(3).collect();
+    let digit: Vec<char> = chars.collect();
+    (head == "COM" || head == "LPT")
+        && matches!(digit.as_slice(), [d] if ('1'..='9').contains(d) || matches!(d, '¹' | '²' | '³'))
+}
+
+/// How two output paths are compared: NFC and lower case, as macOS and
+/// Windows compare file names (`Café`, `café` and `cafe\u{301}` are one
+/// file there).
+fn folded(path: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    path.nfc().collect::<String>().to_lowercase()
+}
+
 fn shown(c: char) -> String {
     format!("U+{:04X}", c as u32)
 }
@@ -117,6 +154,17 @@ fn check_folder(spec: &LoadedSpec, key: &str, dir: &crate::spec::SpannedStr) -> 
             "`{text}` leaves the spec's folder; outputs are written inside it (use a relative folder without `..`)"
         )));
     };
+    if let Some(c) = invisible_char(text) {
+        return Err(err(format!(
+            "the folder name holds the invisible or direction-changing character {}",
+            shown(c)
+        )));
+    }
+    if let Some(r) = norm.split('/').find(|p| windows_reserved(p)) {
+        return Err(err(format!(
+            "`{r}` is a name Windows reserves for a device, so a clone there could not hold the folder"
+        )));
+    }
     if let Some(long) = norm.split('/').find(|p| p.len() > NAME_MAX - TMP_EXTRA) {
         return Err(err(format!(
             "the folder name `{long}` is longer than the {} bytes a file system allows",
@@ -152,12 +200,13 @@ pub fn figure_name_problem(name: &str) -> Option<String> {
             "a figure's name cannot hold `{c}`: Windows and macOS refuse it in a file name"
         ));
     }
-    let stem = name.split('.').next().unwrap_or(name).to_ascii_uppercase();
-    let reserved = ["CON", "PRN", "AUX", "NUL"].contains(&stem.as_str())
-        || (stem.len() == 4
-            && (stem.starts_with("COM") || stem.starts_with("LPT"))
-            && stem.as_bytes()[3].is_ascii_digit());
-    if reserved {
+    if let Some(c) = invisible_char(name) {
+        return Some(format!(
+            "a figure's name cannot hold the invisible or direction-changing character {}",
+            shown(c)
+        ));
+    }
+    if windows_reserved(name) {
         return Some(format!(
             "a figure cannot be named `{name}`: Windows reserves it for a device, so a clone there could not hold its files"
         ));
@@ -185,7 +234,7 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
     // Every output file, lower-cased, with what writes it and where.
     let mut seen: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut claim = |path: String, what: String, span: Range<usize>| -> Result<()> {
-        let folded = path.to_lowercase();
+        let folded = folded(&path);
         match seen.get(&folded) {
             Some((other, other_path)) if *other_path == path => Err(spec.error(
                 span,
@@ -194,7 +243,7 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
             Some((other, other_path)) => Err(spec.error(
                 span,
                 format!(
-                    "{what} writes {path} and {other} writes {other_path}: names that differ only in case are one file on macOS and Windows"
+                    "{what} writes {path} and {other} writes {other_path}: names that differ only in case or Unicode form are one file on macOS and Windows"
                 ),
             )),
             None => {
@@ -203,6 +252,8 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
             }
         }
     };
+    claim(crate::lock::LOCK_FILE.into(), "the lock".into(), 0..0)?;
+    claim(crate::spec::SPEC_FILE.into(), "the spec".into(), 0..0)?;
     for f in NUMBER_FILES {
         claim(
             join(&generated_dir, f),
@@ -221,6 +272,23 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
                 format!("figure `{name}`"),
                 span.clone(),
             )?;
+        }
+    }
+    // No output folder may be one of those files (`generated =
+    // "artifact.lock"`, or a folder named like a figure's file).
+    for (key, dir, raw) in [
+        ("figures", &figures_dir, &out.figures),
+        ("generated", &generated_dir, &out.generated),
+    ] {
+        let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+        for i in 1..=parts.len() {
+            let prefix = parts[..i].join("/");
+            if let Some((what, path)) = seen.get(&folded(&prefix)) {
+                return Err(spec.error(
+                    raw.span(),
+                    format!("[output] {key}: `{prefix}` is the file {path} ({what}), so it cannot be a folder"),
+                ));
+            }
         }
     }
     Ok(())
