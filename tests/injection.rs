@@ -290,3 +290,42 @@ fn csv_formula_cells_in_a_figure_csv_get_a_quote_numbers_stay() {
          0,0,bar,'-x,-0.03,0,#1f77b4,a=b\n"
     );
 }
+
+#[test]
+fn control_characters_in_an_input_file_name_are_escaped_in_messages() {
+    // A glob-matched file name printed as it is faked a line of the report
+    // and hid what followed (ESC [8m).
+    let name = "x\n\nall figures and numbers are current\u{1b}[8m.csv";
+    let shown = "data/x\\u{a}\\u{a}all figures and numbers are current\\u{1b}[8m.csv";
+    let spec = "[sources.runs]\npath = \"data/*.csv\"\n\n[tables.t]\nfrom = \"runs\"\n\n[numbers.rows]\ntable = \"t\"\nvalue = \"count\"\n";
+    let dir = project(&[("artifact.toml", spec)]);
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data").join(name), "v\n1\n").unwrap();
+    gen_ok(dir.path());
+    let lock = read(dir.path(), "artifact.lock");
+    assert!(lock.contains(shown) && !lock.contains('\u{1b}'), "{lock}");
+    std::fs::write(dir.path().join("data").join(name), "v\n1\n2\n").unwrap();
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "stale: 1 number\n\n\
+             numbers (committed -> from the data now):\n  \
+             rows  1 -> 2   (input changed: {shown})\n\n\
+             inputs since artifact.lock:\n  changed  {shown}\n\n\
+             to bring them up to date: artifact gen\n"
+        )
+    );
+    // An error in the file names it the same way; the file is still read.
+    std::fs::write(dir.path().join("data").join(name), "v\n1\nx,y\n").unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: number `rows`: source `runs`: {shown}:3: invalid CSV: CSV error: record 2 (line: 3, byte: 4): found record with 2 fields, but the previous record has 1 fields\n\
+             1 part(s) failed; their previous outputs are left as they were\n"
+        )
+    );
+}
