@@ -292,6 +292,22 @@ fn csv_formula_cells_in_a_figure_csv_get_a_quote_numbers_stay() {
 }
 
 #[test]
+fn a_cr_or_crlf_in_a_data_label_breaks_the_line_like_lf() {
+    let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\ntitle = \"first\\r\\nsecond\\rthird\"\nlayers = [{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\" }]\n";
+    let data = "name,v\n\"two\r\nlines\",1.5\n\"three\rrows\",2\n";
+    let dir = project(&[("artifact.toml", spec), ("runs.csv", data)]);
+    gen_ok(dir.path());
+    let svg = read(dir.path(), "figures/f.svg");
+    for line in ["two", "lines", "three", "rows", "first", "second", "third"] {
+        assert!(
+            svg.contains(&format!(">\n{line}\n</text>")),
+            "{line}: {svg}"
+        );
+    }
+    assert!(!svg.contains('\r'), "{svg}");
+}
+
+#[test]
 fn control_characters_in_an_input_file_name_are_escaped_in_messages() {
     // A glob-matched file name printed as it is faked a line of the report
     // and hid what followed (ESC [8m).
