@@ -14,6 +14,9 @@
 //! Keys are checked by [`key_problem`] (alphabet, typst keywords, names the
 //! templates define such as `artnum`) before any number is computed.
 //!
+//! A macro template renders with the limits of the spec's templates
+//! ([`crate::expr::limit`]): a bounded number of steps, no `namespace()`.
+//!
 //! Text from the data or the spec cannot end a comment or a string: the
 //! comment filters turn every Unicode line terminator (LF, CR, CRLF, VT, FF,
 //! NEL, U+2028, U+2029) into a space and write other control characters as
@@ -22,7 +25,6 @@
 //! A number's own text holds no control character (refused when computed).
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use minijinja::Environment;
 use serde::Serialize;
@@ -162,19 +164,25 @@ fn json(v: minijinja::Value) -> std::result::Result<String, minijinja::Error> {
         .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
 }
 
-fn environment() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-        env.set_syntax(crate::expr::syntax());
-        env.add_filter("tex_escape", tex_escape);
-        env.add_filter("tex_comment", comment);
-        env.add_filter("typ_comment", comment);
-        env.add_filter("typ_string", typ_string);
-        env.add_filter("json", json);
-        env
-    })
+/// The steps a macro template may take per number, beyond
+/// [`crate::expr::FUEL`]: the built-in templates take a few dozen, a custom
+/// one may loop over the numbers more than once.
+const FUEL_PER_NUMBER: u64 = 1_000;
+
+/// The environment the macro templates render in, with the limits of the
+/// spec's own templates ([`crate::expr::limit`]): `fuel` steps at most, no
+/// `namespace()`.
+fn environment(fuel: u64) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.set_syntax(crate::expr::syntax());
+    crate::expr::limit(&mut env, fuel);
+    env.add_filter("tex_escape", tex_escape);
+    env.add_filter("tex_comment", comment);
+    env.add_filter("typ_comment", comment);
+    env.add_filter("typ_string", typ_string);
+    env.add_filter("json", json);
+    env
 }
 
 #[derive(Serialize)]
@@ -236,6 +244,8 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
         });
     }
     let ctx = minijinja::context! { version => env!("CARGO_PKG_VERSION"), numbers => minijinja::Value::from(minijinja::value::Serde(&entries)) };
+    let fuel = crate::expr::FUEL + FUEL_PER_NUMBER.saturating_mul(entries.len() as u64);
+    let env = environment(fuel);
     let t = &spec.spec.templates;
     let mut out = Vec::new();
     for (file, builtin, custom) in [
@@ -262,9 +272,29 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 crate::expr::depth::MAX_DEPTH
             )));
         }
-        let text = environment()
-            .render_str(&source, ctx.clone())
-            .map_err(|e| Error::msg(format!("template for {file}: {e:#}")))?;
+        // A custom template's errors name its file (as the spec writes it)
+        // and line; the built-in ones name the output.
+        let name = custom
+            .as_ref()
+            .map_or_else(|| format!("{file}.j2"), |p| p.get_ref().to_string());
+        let text = env
+            .render_named_str(&name, &source, ctx.clone())
+            .map_err(|e| {
+                let mut why = crate::expr::message(&e);
+                if e.kind() == minijinja::ErrorKind::OutOfFuel {
+                    why.push_str(&format!(
+                        " (a macro template may take {} steps, plus {FUEL_PER_NUMBER} per number: \
+                     is a loop too long?)",
+                        crate::expr::FUEL
+                    ));
+                }
+                Error::input(
+                    crate::error::shown(&name),
+                    e.line().map(|l| l as u64),
+                    None,
+                    format!("cannot render the template for {file}: {why}"),
+                )
+            })?;
         out.push((file, text.into_bytes()));
     }
     Ok(out)

@@ -414,3 +414,32 @@ fn bootstrap_of_a_trillion_resamples_is_an_error() {
         )
     );
 }
+
+#[test]
+fn macro_template_of_nested_huge_ranges_runs_out_of_fuel_not_for_minutes() {
+    let loops = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
+    let (_, err) = hostile_with(
+        "[templates]\ntyp = \"t.j2\"\n",
+        &[("t.j2", format!("// numbers\n{loops}\n"))],
+        &["gen"],
+    );
+    assert_eq!(
+        err,
+        "error: numbers: t.j2:2: cannot render the template for macros.typ: engine ran out of fuel \
+         (a macro template may take 200000 steps, plus 1000 per number: is a loop too long?)"
+    );
+}
+
+#[test]
+fn macro_template_building_a_list_100k_deep_is_an_error_not_a_stack_overflow() {
+    let t = "{% set ns = namespace(v=[]) %}{% for i in range(100000) %}{% set ns.v = [ns.v] %}{% endfor %}{{ ns.v }}";
+    let (_, err) = hostile_with(
+        "[templates]\ntyp = \"t.j2\"\n",
+        &[("t.j2", t.to_string())],
+        &["gen"],
+    );
+    assert_eq!(
+        err,
+        "error: numbers: t.j2:1: cannot render the template for macros.typ: unknown function: namespace is unknown"
+    );
+}
