@@ -11,8 +11,9 @@
 //! `\artnum{fig3-median}` plus a command whose name spells digits out
 //! (`\artFigThreeMedian`, since TeX names are letters only), checked for
 //! collisions; typst gets `#fig3-median` (typst identifiers may hold `-`).
-//! Keys are checked by [`key_problem`] (alphabet, typst keywords, names the
-//! templates define such as `artnum`) before any number is computed.
+//! Keys are checked by [`key_problem`] (alphabet, typst keywords, names of
+//! typst's global scope such as `text`, names the templates define such as
+//! `artnum`) before any number is computed.
 //!
 //! A macro template renders with the limits of the spec's templates
 //! ([`crate::expr::limit`]): a bounded number of steps, no `namespace()`.

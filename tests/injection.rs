@@ -292,6 +292,31 @@ fn csv_formula_cells_in_a_figure_csv_get_a_quote_numbers_stay() {
 }
 
 #[test]
+fn number_keys_text_page_std_cannot_shadow_typsts_standard_library() {
+    // With `#import "generated/macros.typ": *`, a binding `text` made
+    // `#set text(...)` fail: "expected function, found string".
+    let spec = "[numbers.fine]\nvalue = { expr = \"1\" }\n\n[numbers.text]\nvalue = { expr = \"2\" }\n\n[numbers.page]\nvalue = { expr = \"3\" }\n\n[numbers.std]\nvalue = { expr = \"4\" }\n";
+    let dir = project(&[("artifact.toml", spec)]);
+    let err = gen_fails(dir.path());
+    let shadow = |key: &str, line: usize| {
+        format!(
+            "error: artifact.toml:{line}:1: number key `{key}` would shadow typst's `{key}` when the paper imports macros.typ with `*`; rename it\n{pad} |\n{line} | [numbers.{key}]\n{pad} | {}\n",
+            "^".repeat(10 + key.len()),
+            pad = " ".repeat(line.to_string().len())
+        )
+    };
+    assert_eq!(
+        err,
+        format!(
+            "{}{}{}3 part(s) failed; their previous outputs are left as they were\n",
+            shadow("text", 4),
+            shadow("page", 7),
+            shadow("std", 10)
+        )
+    );
+}
+
+#[test]
 fn a_cr_or_crlf_in_a_data_label_breaks_the_line_like_lf() {
     let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\ntitle = \"first\\r\\nsecond\\rthird\"\nlayers = [{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\" }]\n";
     let data = "name,v\n\"two\r\nlines\",1.5\n\"three\rrows\",2\n";

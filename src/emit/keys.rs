@@ -13,6 +13,173 @@ const TYPST_KEYWORDS: &[&str] = &[
     "break", "continue", "return", "import", "include", "as", "context", "not", "and", "or",
 ];
 
+/// The names of typst's global scope (typst 0.15: `dictionary(std).keys()`
+/// plus `std` itself), sorted. The documented `#import "macros.typ": *`
+/// would let a number key shadow one, and `#set text(..)` then fails with
+/// "expected function, found string".
+const TYPST_GLOBALS: &[&str] = &[
+    "align",
+    "alignment",
+    "angle",
+    "aqua",
+    "arguments",
+    "array",
+    "assert",
+    "bibliography",
+    "black",
+    "block",
+    "blue",
+    "bool",
+    "bottom",
+    "box",
+    "btt",
+    "bytes",
+    "calc",
+    "cbor",
+    "center",
+    "circle",
+    "cite",
+    "cmyk",
+    "colbreak",
+    "color",
+    "columns",
+    "content",
+    "counter",
+    "csv",
+    "curve",
+    "datetime",
+    "decimal",
+    "dictionary",
+    "direction",
+    "divider",
+    "document",
+    "duration",
+    "eastern",
+    "ellipse",
+    "emoji",
+    "emph",
+    "end",
+    "enum",
+    "eval",
+    "figure",
+    "float",
+    "footnote",
+    "fraction",
+    "fuchsia",
+    "function",
+    "gradient",
+    "gray",
+    "green",
+    "grid",
+    "h",
+    "heading",
+    "here",
+    "hide",
+    "highlight",
+    "horizon",
+    "html",
+    "image",
+    "int",
+    "json",
+    "label",
+    "layout",
+    "left",
+    "length",
+    "lime",
+    "line",
+    "linebreak",
+    "link",
+    "list",
+    "locate",
+    "location",
+    "lorem",
+    "lower",
+    "ltr",
+    "luma",
+    "maroon",
+    "math",
+    "measure",
+    "metadata",
+    "module",
+    "move",
+    "navy",
+    "numbering",
+    "oklab",
+    "oklch",
+    "olive",
+    "orange",
+    "outline",
+    "overline",
+    "pad",
+    "page",
+    "pagebreak",
+    "panic",
+    "par",
+    "parbreak",
+    "path",
+    "pdf",
+    "place",
+    "plugin",
+    "polygon",
+    "purple",
+    "query",
+    "quote",
+    "range",
+    "ratio",
+    "raw",
+    "read",
+    "rect",
+    "red",
+    "ref",
+    "regex",
+    "relative",
+    "repeat",
+    "repr",
+    "rgb",
+    "right",
+    "rotate",
+    "rtl",
+    "scale",
+    "selector",
+    "silver",
+    "skew",
+    "smallcaps",
+    "smartquote",
+    "square",
+    "stack",
+    "start",
+    "state",
+    "std",
+    "str",
+    "strike",
+    "stroke",
+    "strong",
+    "sub",
+    "super",
+    "sym",
+    "symbol",
+    "sys",
+    "table",
+    "target",
+    "teal",
+    "terms",
+    "text",
+    "tiling",
+    "title",
+    "toml",
+    "top",
+    "ttb",
+    "type",
+    "underline",
+    "upper",
+    "v",
+    "version",
+    "white",
+    "xml",
+    "yaml",
+    "yellow",
+];
+
 /// Names the macro templates define themselves (typst bindings such as
 /// `artnum` and `artnums`, LaTeX commands such as `\artnum`): a number key
 /// must not shadow them.
@@ -121,8 +288,9 @@ fn tex_definitions(template: &str) -> BTreeSet<String> {
 /// typst's identifiers that is also safe in a LaTeX control sequence name
 /// argument: an ASCII letter, then ASCII letters, digits, `-` and `_` (no
 /// braces, backslash, `%`, `#`, whitespace or control character). A key
-/// must also not be a typst keyword, nor a name the templates define
-/// (`artnum`, `artnums` in typst; a command such as `\artnum` in LaTeX).
+/// must also not be a typst keyword, nor a name of typst's global scope
+/// (`text`, `page`, `std`), nor a name the templates define (`artnum`,
+/// `artnums` in typst; a command such as `\artnum` in LaTeX).
 pub fn key_problem(key: &str, reserved: &Reserved) -> Option<String> {
     const ALPHABET: &str = "use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)";
     let Some(first) = key.chars().next() else {
@@ -147,6 +315,11 @@ pub fn key_problem(key: &str, reserved: &Reserved) -> Option<String> {
     }
     if TYPST_KEYWORDS.contains(&key) {
         return Some(format!("number key `{key}` is a typst keyword; rename it"));
+    }
+    if TYPST_GLOBALS.binary_search(&key).is_ok() {
+        return Some(format!(
+            "number key `{key}` would shadow typst's `{key}` when the paper imports macros.typ with `*`; rename it"
+        ));
     }
     if reserved.typ.contains(key) {
         return Some(format!(
@@ -248,6 +421,11 @@ mod tests {
             key_problem("3x", &r).unwrap(),
             "number key `3x` starts with `3`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"
         );
+        assert_eq!(
+            key_problem("text", &r).unwrap(),
+            "number key `text` would shadow typst's `text` when the paper imports macros.typ with `*`; rename it"
+        );
+        assert!(TYPST_GLOBALS.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(
             key_problem("let", &r).unwrap(),
             "number key `let` is a typst keyword; rename it"
