@@ -147,6 +147,52 @@ fn filter_of_10000_and_terms_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn filter_of_1000_plus_terms_read_by_a_number_is_an_error_under_check() {
+    // The table is reached through a number, on the paths of `check`
+    // and `check --fast` (the other tests here run `gen`).
+    let expr = format!("{} > 0", vec!["ms"; 1000].join(" + "));
+    let fragment = format!(
+        "{}[numbers.hostile-n]\ntable = \"hostile\"\nvalue = \"count\"\n",
+        table_with_step(&format!("filter = \"{expr}\""))
+    );
+    for args in [&["check"][..], &["check", "--fast"]] {
+        let (text, err) = hostile(&fragment, args);
+        let (line, col) = line_col(&text, "filter = \"");
+        assert_eq!(
+            err,
+            format!(
+                "error: artifact.toml:{line}:{}: invalid expression: {TOO_DEEP}",
+                col + 9
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn chains_of_50k_and_abs_filters_and_not_are_errors_under_check() {
+    for expr in [
+        vec!["ms"; 50_000].join(" and "),
+        format!("ms{}", " | abs".repeat(50_000)),
+        format!("{}ms", "not ".repeat(50_000)),
+    ] {
+        let fragment = format!(
+            "{}[numbers.hostile-n]\ntable = \"hostile\"\nvalue = \"count\"\n",
+            table_with_step(&format!("filter = \"{expr}\""))
+        );
+        let (text, err) = hostile(&fragment, &["check"]);
+        let (line, col) = line_col(&text, "filter = \"");
+        assert_eq!(
+            err,
+            format!(
+                "error: artifact.toml:{line}:{}: invalid expression: {TOO_DEEP}",
+                col + 9
+            )
+        );
+    }
+}
+
+#[test]
 fn chain_of_100k_plus_is_an_error_not_a_stack_overflow() {
     deep_filter(&vec!["x"; 100_000].join(" + "));
 }
