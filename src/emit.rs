@@ -266,18 +266,23 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 })?
             }
         };
-        // minijinja's code generator recurses over a 100k-deep chain.
-        if crate::expr::depth::template_depth(&source) > crate::expr::depth::MAX_DEPTH {
-            return Err(Error::msg(format!(
-                "template for {file}: nested deeper than {} levels",
-                crate::expr::depth::MAX_DEPTH
-            )));
-        }
         // A custom template's errors name its file (as the spec writes it)
         // and line; the built-in ones name the output.
         let name = custom
             .as_ref()
             .map_or_else(|| format!("{file}.j2"), |p| p.get_ref().to_string());
+        // minijinja's code generator recurses over a 100k-deep chain.
+        if crate::expr::depth::template_depth(&source) > crate::expr::depth::MAX_DEPTH {
+            return Err(Error::input(
+                crate::error::shown(&name),
+                None,
+                None,
+                format!(
+                    "cannot compile the template for {file}: nested deeper than {} levels",
+                    crate::expr::depth::MAX_DEPTH
+                ),
+            ));
+        }
         let text = env
             .render_named_str(&name, &source, ctx.clone())
             .map_err(|e| {

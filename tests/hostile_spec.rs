@@ -283,7 +283,7 @@ fn user_template_of_100k_tildes_is_an_error_not_a_stack_overflow() {
     );
     assert_eq!(
         err,
-        "error: numbers: template for macros.tex: nested deeper than 200 levels"
+        "error: numbers: deep.tex.j2: cannot compile the template for macros.tex: nested deeper than 200 levels"
     );
 }
 
