@@ -178,6 +178,10 @@ fn environment(fuel: u64) -> Environment<'static> {
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.set_syntax(crate::expr::syntax());
     crate::expr::limit(&mut env, fuel);
+    // Templates are named after their files for errors; minijinja would
+    // pick an auto-escape from the name (`numbers.json.j2`: JSON). The
+    // filters escape what each output needs.
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.add_filter("tex_escape", tex_escape);
     env.add_filter("tex_comment", comment);
     env.add_filter("typ_comment", comment);
