@@ -317,6 +317,21 @@ fn number_keys_text_page_std_cannot_shadow_typsts_standard_library() {
 }
 
 #[test]
+fn demo_paper_importing_macros_with_star_can_set_page_and_text() {
+    // The documented import, then the set rules every paper starts with.
+    let dir = paper_copy();
+    gen_ok(dir.path());
+    std::fs::write(
+        dir.path().join("main.typ"),
+        "#import \"generated/macros.typ\": *\n#set page(width: 12cm, height: auto)\n#set text(size: 9pt)\n#set par(justify: true)\nThe median is #fig3-median; #artnum(\"fig4-n\") pairs.\n",
+    )
+    .unwrap();
+    if let Some(r) = typst_compile(dir.path()) {
+        r.unwrap();
+    }
+}
+
+#[test]
 fn a_cr_or_crlf_in_a_data_label_breaks_the_line_like_lf() {
     let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\ntitle = \"first\\r\\nsecond\\rthird\"\nlayers = [{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\" }]\n";
     let data = "name,v\n\"two\r\nlines\",1.5\n\"three\rrows\",2\n";
