@@ -11,8 +11,12 @@
 //! `\artnum{fig3-median}` plus a command whose name spells digits out
 //! (`\artFigThreeMedian`, since TeX names are letters only), checked for
 //! collisions; typst gets `#fig3-median` (typst identifiers may hold `-`).
-//! Keys are checked by [`key_problem`] (alphabet, typst keywords, names the
-//! templates define such as `artnum`) before any number is computed.
+//! Keys are checked by [`key_problem`] (alphabet, typst keywords, names of
+//! typst's global scope such as `text`, names the templates define such as
+//! `artnum`) before any number is computed.
+//!
+//! A macro template renders with the limits of the spec's templates
+//! ([`crate::expr::limit`]): a bounded number of steps, no `namespace()`.
 //!
 //! Text from the data or the spec cannot end a comment or a string: the
 //! comment filters turn every Unicode line terminator (LF, CR, CRLF, VT, FF,
@@ -21,8 +25,7 @@
 //! turns line terminators into spaces and refuses other control characters.
 //! A number's own text holds no control character (refused when computed).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
 
 use minijinja::Environment;
 use serde::Serialize;
@@ -35,200 +38,8 @@ const TEX: &str = include_str!("../templates/macros.tex.j2");
 const TYP: &str = include_str!("../templates/macros.typ.j2");
 const JSON: &str = include_str!("../templates/numbers.json.j2");
 
-/// Typst keywords, which cannot name a binding.
-const TYPST_KEYWORDS: &[&str] = &[
-    "none", "auto", "true", "false", "let", "set", "show", "if", "else", "for", "in", "while",
-    "break", "continue", "return", "import", "include", "as", "context", "not", "and", "or",
-];
-
-/// Names the macro templates define themselves (typst bindings such as
-/// `artnum` and `artnums`, LaTeX commands such as `\artnum`): a number key
-/// must not shadow them.
-#[derive(Debug, Default)]
-pub struct Reserved {
-    /// Names bound by `let NAME` in the typst template.
-    pub typ: BTreeSet<String>,
-    /// Commands defined by `\newcommand`, `\providecommand`, `\def`, ... in
-    /// the LaTeX template (without the backslash).
-    pub tex: BTreeSet<String>,
-}
-
-impl Reserved {
-    /// The names the spec's templates (or the built-in ones) define. A
-    /// custom template that cannot be read defines nothing here: [`emit`]
-    /// reports it.
-    pub fn of(spec: &LoadedSpec) -> Reserved {
-        let read = |custom: &Option<crate::spec::SpannedStr>, builtin: &str| match custom {
-            None => builtin.to_string(),
-            Some(p) => std::fs::read_to_string(spec.root.join(p.get_ref())).unwrap_or_default(),
-        };
-        let t = &spec.spec.templates;
-        Reserved {
-            typ: typst_lets(&read(&t.typ, TYP)),
-            tex: tex_definitions(&read(&t.tex, TEX)),
-        }
-    }
-}
-
-fn is_typst_ident_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_'
-}
-
-fn is_typst_ident_continue(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
-}
-
-/// Every `NAME` written literally after the word `let` (a name spelled by a
-/// template expression, `let {{ n.key }}`, is not one).
-fn typst_lets(template: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (i, _) in template.match_indices("let") {
-        let before = template[..i].chars().next_back();
-        if before.is_some_and(is_typst_ident_continue) {
-            continue;
-        }
-        let rest = &template[i + 3..];
-        let name_at = rest.trim_start_matches([' ', '\t']);
-        if name_at.len() == rest.len() || !name_at.starts_with(is_typst_ident_start) {
-            continue;
-        }
-        let end = name_at
-            .find(|c: char| !is_typst_ident_continue(c))
-            .unwrap_or(name_at.len());
-        out.insert(name_at[..end].to_string());
-    }
-    out
-}
-
-/// Every command defined in a LaTeX template by `\newcommand`,
-/// `\renewcommand`, `\providecommand`, `\DeclareRobustCommand`, `\def`,
-/// `\gdef`, `\edef`, `\xdef` or `\let` (`\newcommand*{\name}`, `\def\name`).
-fn tex_definitions(template: &str) -> BTreeSet<String> {
-    const DEFINERS: &[&str] = &[
-        "newcommand",
-        "renewcommand",
-        "providecommand",
-        "DeclareRobustCommand",
-        "def",
-        "gdef",
-        "edef",
-        "xdef",
-        "let",
-    ];
-    let mut out = BTreeSet::new();
-    for (i, _) in template.match_indices('\\') {
-        let rest = &template[i + 1..];
-        let word_end = rest
-            .find(|c: char| !c.is_ascii_alphabetic())
-            .unwrap_or(rest.len());
-        if !DEFINERS.contains(&&rest[..word_end]) {
-            continue;
-        }
-        let after = rest[word_end..]
-            .trim_start_matches('*')
-            .trim_start()
-            .trim_start_matches('{')
-            .trim_start();
-        if let Some(name) = after.strip_prefix('\\') {
-            let end = name
-                .find(|c: char| !(c.is_ascii_alphabetic() || c == '@'))
-                .unwrap_or(name.len());
-            if end > 0 {
-                out.insert(name[..end].to_string());
-            }
-        }
-    }
-    out
-}
-
-/// `key` as an error prints it: control characters and whitespace other
-/// than a space as `\u{...}`, so the message stays one readable line.
-fn shown(key: &str) -> String {
-    key.chars()
-        .map(|c| {
-            if c.is_control() || (c.is_whitespace() && c != ' ') {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// Why `key` cannot name a number, or `None` when it can.
-///
-/// A key becomes a typst binding (`#let KEY = ...`), a dictionary key, the
-/// argument of LaTeX's `\@namedef{artnum@KEY}` and, spelled out, a LaTeX
-/// command (`\artFigThreeMedian`). The alphabet allowed is the part of
-/// typst's identifiers that is also safe in a LaTeX control sequence name
-/// argument: an ASCII letter, then ASCII letters, digits, `-` and `_` (no
-/// braces, backslash, `%`, `#`, whitespace or control character). A key
-/// must also not be a typst keyword, nor a name the templates define
-/// (`artnum`, `artnums` in typst; a command such as `\artnum` in LaTeX).
-pub fn key_problem(key: &str, reserved: &Reserved) -> Option<String> {
-    const ALPHABET: &str = "use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)";
-    let Some(first) = key.chars().next() else {
-        return Some(format!("a number key cannot be empty: {ALPHABET}"));
-    };
-    if !first.is_ascii_alphabetic() {
-        return Some(format!(
-            "number key `{}` starts with `{}`: {ALPHABET}",
-            shown(key),
-            shown(&first.to_string())
-        ));
-    }
-    if let Some(bad) = key
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
-    {
-        return Some(format!(
-            "number key `{}` holds `{}`: {ALPHABET}",
-            shown(key),
-            shown(&bad.to_string())
-        ));
-    }
-    if TYPST_KEYWORDS.contains(&key) {
-        return Some(format!("number key `{key}` is a typst keyword; rename it"));
-    }
-    if reserved.typ.contains(key) {
-        return Some(format!(
-            "number key `{key}` would shadow `{key}`, which macros.typ defines; rename it"
-        ));
-    }
-    let name = tex_name(key);
-    if reserved.tex.contains(&name) {
-        return Some(format!(
-            "number key `{key}` becomes the LaTeX command \\{name}, which macros.tex defines; rename it"
-        ));
-    }
-    None
-}
-
-/// The LaTeX command name for `key`: `art` + CamelCase, digits spelled out
-/// (`fig3-median` -> `artFigThreeMedian`).
-pub fn tex_name(key: &str) -> String {
-    const DIGITS: [&str; 10] = [
-        "Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
-    ];
-    let mut out = String::from("art");
-    let mut upper = true;
-    for ch in key.chars() {
-        if let Some(d) = ch.to_digit(10) {
-            out.push_str(DIGITS[d as usize]);
-            upper = true;
-        } else if ch.is_ascii_alphabetic() {
-            if upper {
-                out.push(ch.to_ascii_uppercase());
-            } else {
-                out.push(ch);
-            }
-            upper = false;
-        } else {
-            upper = true;
-        }
-    }
-    out
-}
+mod keys;
+pub use keys::{Reserved, key_problem, tex_name};
 
 /// Whether `c` ends a line for some reader of the emitted files: LF, CR,
 /// VT, FF, NEL (U+0085), LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR
@@ -354,19 +165,29 @@ fn json(v: minijinja::Value) -> std::result::Result<String, minijinja::Error> {
         .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
 }
 
-fn environment() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-        env.set_syntax(crate::expr::syntax());
-        env.add_filter("tex_escape", tex_escape);
-        env.add_filter("tex_comment", comment);
-        env.add_filter("typ_comment", comment);
-        env.add_filter("typ_string", typ_string);
-        env.add_filter("json", json);
-        env
-    })
+/// The steps a macro template may take per number, beyond
+/// [`crate::expr::FUEL`]: the built-in templates take a few dozen, a custom
+/// one may loop over the numbers more than once.
+const FUEL_PER_NUMBER: u64 = 1_000;
+
+/// The environment the macro templates render in, with the limits of the
+/// spec's own templates ([`crate::expr::limit`]): `fuel` steps at most, no
+/// `namespace()`.
+fn environment(fuel: u64) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.set_syntax(crate::expr::syntax());
+    crate::expr::limit(&mut env, fuel);
+    // Templates are named after their files for errors; minijinja would
+    // pick an auto-escape from the name (`numbers.json.j2`: JSON). The
+    // filters escape what each output needs.
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.add_filter("tex_escape", tex_escape);
+    env.add_filter("tex_comment", comment);
+    env.add_filter("typ_comment", comment);
+    env.add_filter("typ_string", typ_string);
+    env.add_filter("json", json);
+    env
 }
 
 #[derive(Serialize)]
@@ -428,6 +249,8 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
         });
     }
     let ctx = minijinja::context! { version => env!("CARGO_PKG_VERSION"), numbers => minijinja::Value::from(minijinja::value::Serde(&entries)) };
+    let fuel = crate::expr::FUEL + FUEL_PER_NUMBER.saturating_mul(entries.len() as u64);
+    let env = environment(fuel);
     let t = &spec.spec.templates;
     let mut out = Vec::new();
     for (file, builtin, custom) in [
@@ -447,16 +270,41 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 })?
             }
         };
+        // A custom template's errors name its file (as the spec writes it)
+        // and line; the built-in ones name the output.
+        let name = custom
+            .as_ref()
+            .map_or_else(|| format!("{file}.j2"), |p| p.get_ref().to_string());
         // minijinja's code generator recurses over a 100k-deep chain.
         if crate::expr::depth::template_depth(&source) > crate::expr::depth::MAX_DEPTH {
-            return Err(Error::msg(format!(
-                "template for {file}: nested deeper than {} levels",
-                crate::expr::depth::MAX_DEPTH
-            )));
+            return Err(Error::input(
+                crate::error::shown(&name),
+                None,
+                None,
+                format!(
+                    "cannot compile the template for {file}: nested deeper than {} levels",
+                    crate::expr::depth::MAX_DEPTH
+                ),
+            ));
         }
-        let text = environment()
-            .render_str(&source, ctx.clone())
-            .map_err(|e| Error::msg(format!("template for {file}: {e:#}")))?;
+        let text = env
+            .render_named_str(&name, &source, ctx.clone())
+            .map_err(|e| {
+                let mut why = crate::expr::message(&e);
+                if e.kind() == minijinja::ErrorKind::OutOfFuel {
+                    why.push_str(&format!(
+                        " (a macro template may take {} steps, plus {FUEL_PER_NUMBER} per number: \
+                     is a loop too long?)",
+                        crate::expr::FUEL
+                    ));
+                }
+                Error::input(
+                    crate::error::shown(&name),
+                    e.line().map(|l| l as u64),
+                    None,
+                    format!("cannot render the template for {file}: {why}"),
+                )
+            })?;
         out.push((file, text.into_bytes()));
     }
     Ok(out)
@@ -465,16 +313,6 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tex_names_spell_digits_and_camel_case() {
-        assert_eq!(tex_name("fig3-median"), "artFigThreeMedian");
-        assert_eq!(
-            tex_name("fig5-bf16-split-ratio"),
-            "artFigFiveBfOneSixSplitRatio"
-        );
-        assert_eq!(tex_name("sim_t_read_ms"), "artSimTReadMs");
-    }
 
     #[test]
     fn tex_escape_protects_specials() {
@@ -520,58 +358,6 @@ mod tests {
         assert_eq!(
             typ_string("a\u{2028}b\u{2029}c\u{85}d\u{b}e\u{c}f\r\ng\u{1b}h\u{7f}\t".into()),
             "\"a\\u{2028}b\\u{2029}c\\u{85}d\\u{b}e\\u{c}f\\r\\ng\\u{1b}h\\u{7f}\\t\""
-        );
-    }
-
-    #[test]
-    fn builtin_templates_reserve_artnum_and_artnums() {
-        assert_eq!(
-            typst_lets(TYP).into_iter().collect::<Vec<_>>(),
-            ["artnum", "artnums"]
-        );
-        assert_eq!(
-            tex_definitions(TEX).into_iter().collect::<Vec<_>>(),
-            ["artnum"]
-        );
-        assert_eq!(
-            tex_definitions("\\newcommand*{\\artFoo}{1}\\def\\artBar{2}")
-                .into_iter()
-                .collect::<Vec<_>>(),
-            ["artBar", "artFoo"]
-        );
-    }
-
-    #[test]
-    fn key_alphabet_and_shadowing() {
-        let r = Reserved {
-            typ: typst_lets(TYP),
-            tex: ["artFoo".to_string()].into(),
-        };
-        assert_eq!(key_problem("fig3-median", &r), None);
-        assert_eq!(key_problem("sim_t_read_ms", &r), None);
-        assert_eq!(
-            key_problem("artnum", &r).unwrap(),
-            "number key `artnum` would shadow `artnum`, which macros.typ defines; rename it"
-        );
-        assert_eq!(
-            key_problem("foo", &r).unwrap(),
-            "number key `foo` becomes the LaTeX command \\artFoo, which macros.tex defines; rename it"
-        );
-        assert_eq!(
-            key_problem("a}b", &r).unwrap(),
-            "number key `a}b` holds `}`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"
-        );
-        assert_eq!(
-            key_problem("a\nb", &r).unwrap(),
-            "number key `a\\u{a}b` holds `\\u{a}`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"
-        );
-        assert_eq!(
-            key_problem("3x", &r).unwrap(),
-            "number key `3x` starts with `3`: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)"
-        );
-        assert_eq!(
-            key_problem("let", &r).unwrap(),
-            "number key `let` is a typst keyword; rename it"
         );
     }
 

@@ -116,6 +116,22 @@ impl Error {
     }
 }
 
+/// `text` (a key, a file name) as a message prints it: control characters
+/// and whitespace other than a space as `\u{...}`, so that the message stays
+/// one line and a name cannot move the cursor, colour the terminal or fake
+/// a line of the report.
+pub fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || (c.is_whitespace() && c != ' ') {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// 1-based line and column of byte offset `pos` in `text`, plus the line's text.
 pub fn line_col(text: &str, pos: usize) -> (usize, usize, &str) {
     let pos = pos.min(text.len());
@@ -154,7 +170,9 @@ impl fmt::Display for Error {
                 )
             }
             Error::Input { at, message } => write!(f, "{at}: {message}"),
-            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Io { path, source } => {
+                write!(f, "{}: {source}", shown(&path.to_string_lossy()))
+            }
             Error::Context { what, inner } => write!(f, "{what}: {inner}"),
             Error::Many(errors) => {
                 for (i, e) in errors.iter().enumerate() {

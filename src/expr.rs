@@ -47,19 +47,29 @@ pub fn syntax() -> minijinja::syntax::SyntaxConfig {
         .expect("valid syntax config")
 }
 
+/// The steps (minijinja's "fuel") one evaluation of an expression or one
+/// render of a template may take: a spec expression or title is tiny, so a
+/// runaway one (nested huge ranges, say) fails at once instead of running
+/// for minutes.
+pub const FUEL: u64 = 200_000;
+
+/// The limits every template environment of artifact shares: at most
+/// `fuel` steps per evaluation or render, and no `namespace()`.
+pub fn limit(env: &mut Environment<'_>, fuel: u64) {
+    env.set_fuel(Some(fuel));
+    // `namespace()` is the one mutable value: with it a loop nests a list
+    // 100,000 deep, whose printing or dropping overflows the stack. Titles,
+    // labels and macro templates have no use for it.
+    env.remove_global("namespace");
+}
+
 fn environment() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
-        // A bound on the work of one evaluation: a spec expression or title
-        // is tiny, so a runaway one (a huge range, say) fails instead of hanging.
-        env.set_fuel(Some(200_000));
         env.set_syntax(syntax());
-        // `namespace()` is the one mutable value: with it a loop nests a
-        // list 100,000 deep, whose printing or dropping overflows the stack.
-        // A title or label has no use for it.
-        env.remove_global("namespace");
+        limit(&mut env, FUEL);
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
@@ -240,7 +250,7 @@ impl Object for Ctx {
 }
 
 /// minijinja's message without its `(in <expression>:1)` suffix.
-fn message(e: &minijinja::Error) -> String {
+pub fn message(e: &minijinja::Error) -> String {
     let mut s = e.kind().to_string();
     if let Some(detail) = e.detail() {
         s.push_str(": ");

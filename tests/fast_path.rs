@@ -218,7 +218,7 @@ value = "count"
 table = "points"
 value = { sum = "n" }
 
-[numbers.ratio]
+[numbers.mean-ratio]
 table = "points"
 value = { mean = "ratio" }
 format = { places = 6 }

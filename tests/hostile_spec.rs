@@ -147,6 +147,52 @@ fn filter_of_10000_and_terms_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn filter_of_1000_plus_terms_read_by_a_number_is_an_error_under_check() {
+    // The table is reached through a number, on the paths of `check`
+    // and `check --fast` (the other tests here run `gen`).
+    let expr = format!("{} > 0", vec!["ms"; 1000].join(" + "));
+    let fragment = format!(
+        "{}[numbers.hostile-n]\ntable = \"hostile\"\nvalue = \"count\"\n",
+        table_with_step(&format!("filter = \"{expr}\""))
+    );
+    for args in [&["check"][..], &["check", "--fast"]] {
+        let (text, err) = hostile(&fragment, args);
+        let (line, col) = line_col(&text, "filter = \"");
+        assert_eq!(
+            err,
+            format!(
+                "error: artifact.toml:{line}:{}: invalid expression: {TOO_DEEP}",
+                col + 9
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn chains_of_50k_and_abs_filters_and_not_are_errors_under_check() {
+    for expr in [
+        vec!["ms"; 50_000].join(" and "),
+        format!("ms{}", " | abs".repeat(50_000)),
+        format!("{}ms", "not ".repeat(50_000)),
+    ] {
+        let fragment = format!(
+            "{}[numbers.hostile-n]\ntable = \"hostile\"\nvalue = \"count\"\n",
+            table_with_step(&format!("filter = \"{expr}\""))
+        );
+        let (text, err) = hostile(&fragment, &["check"]);
+        let (line, col) = line_col(&text, "filter = \"");
+        assert_eq!(
+            err,
+            format!(
+                "error: artifact.toml:{line}:{}: invalid expression: {TOO_DEEP}",
+                col + 9
+            )
+        );
+    }
+}
+
+#[test]
 fn chain_of_100k_plus_is_an_error_not_a_stack_overflow() {
     deep_filter(&vec!["x"; 100_000].join(" + "));
 }
@@ -237,7 +283,7 @@ fn user_template_of_100k_tildes_is_an_error_not_a_stack_overflow() {
     );
     assert_eq!(
         err,
-        "error: numbers: template for macros.tex: nested deeper than 200 levels"
+        "error: numbers: deep.tex.j2: cannot compile the template for macros.tex: nested deeper than 200 levels"
     );
 }
 
@@ -412,5 +458,34 @@ fn bootstrap_of_a_trillion_resamples_is_an_error() {
         format!(
             "error: artifact.toml:{line}:{col}: `resamples` must be a whole number between 1 and 1000000, got 1000000000000"
         )
+    );
+}
+
+#[test]
+fn macro_template_of_nested_huge_ranges_runs_out_of_fuel_not_for_minutes() {
+    let loops = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
+    let (_, err) = hostile_with(
+        "[templates]\ntyp = \"t.j2\"\n",
+        &[("t.j2", format!("// numbers\n{loops}\n"))],
+        &["gen"],
+    );
+    assert_eq!(
+        err,
+        "error: numbers: t.j2:2: cannot render the template for macros.typ: engine ran out of fuel \
+         (a macro template may take 200000 steps, plus 1000 per number: is a loop too long?)"
+    );
+}
+
+#[test]
+fn macro_template_building_a_list_100k_deep_is_an_error_not_a_stack_overflow() {
+    let t = "{% set ns = namespace(v=[]) %}{% for i in range(100000) %}{% set ns.v = [ns.v] %}{% endfor %}{{ ns.v }}";
+    let (_, err) = hostile_with(
+        "[templates]\ntyp = \"t.j2\"\n",
+        &[("t.j2", t.to_string())],
+        &["gen"],
+    );
+    assert_eq!(
+        err,
+        "error: numbers: t.j2:1: cannot render the template for macros.typ: unknown function: namespace is unknown"
     );
 }

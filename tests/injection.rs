@@ -304,3 +304,98 @@ fn csv_formula_cells_in_a_figure_csv_get_a_quote_numbers_stay() {
          0,0,bar,'-x,-0.03,0,#1f77b4,a=b\n"
     );
 }
+
+#[test]
+fn number_keys_text_page_std_cannot_shadow_typsts_standard_library() {
+    // With `#import "generated/macros.typ": *`, a binding `text` made
+    // `#set text(...)` fail: "expected function, found string".
+    let spec = "[numbers.fine]\nvalue = { expr = \"1\" }\n\n[numbers.text]\nvalue = { expr = \"2\" }\n\n[numbers.page]\nvalue = { expr = \"3\" }\n\n[numbers.std]\nvalue = { expr = \"4\" }\n";
+    let dir = project(&[("artifact.toml", spec)]);
+    let err = gen_fails(dir.path());
+    let shadow = |key: &str, line: usize| {
+        format!(
+            "error: artifact.toml:{line}:1: number key `{key}` would shadow typst's `{key}` when the paper imports macros.typ with `*`; rename it\n{pad} |\n{line} | [numbers.{key}]\n{pad} | {}\n",
+            "^".repeat(10 + key.len()),
+            pad = " ".repeat(line.to_string().len())
+        )
+    };
+    assert_eq!(
+        err,
+        format!(
+            "{}{}{}3 part(s) failed; their previous outputs are left as they were\n",
+            shadow("text", 4),
+            shadow("page", 7),
+            shadow("std", 10)
+        )
+    );
+}
+
+#[test]
+fn demo_paper_importing_macros_with_star_can_set_page_and_text() {
+    // The documented import, then the set rules every paper starts with.
+    let dir = paper_copy();
+    gen_ok(dir.path());
+    std::fs::write(
+        dir.path().join("main.typ"),
+        "#import \"generated/macros.typ\": *\n#set page(width: 12cm, height: auto)\n#set text(size: 9pt)\n#set par(justify: true)\nThe median is #fig3-median; #artnum(\"fig4-n\") pairs.\n",
+    )
+    .unwrap();
+    if let Some(r) = typst_compile(dir.path()) {
+        r.unwrap();
+    }
+}
+
+#[test]
+fn a_cr_or_crlf_in_a_data_label_breaks_the_line_like_lf() {
+    let spec = "[sources.runs]\npath = \"runs.csv\"\n\n[figures.f]\nsize = [4, 3]\ntitle = \"first\\r\\nsecond\\rthird\"\nlayers = [{ mark = \"bar\", data = \"runs\", x = \"name\", y = \"v\" }]\n";
+    let data = "name,v\n\"two\r\nlines\",1.5\n\"three\rrows\",2\n";
+    let dir = project(&[("artifact.toml", spec), ("runs.csv", data)]);
+    gen_ok(dir.path());
+    let svg = read(dir.path(), "figures/f.svg");
+    for line in ["two", "lines", "three", "rows", "first", "second", "third"] {
+        assert!(
+            svg.contains(&format!(">\n{line}\n</text>")),
+            "{line}: {svg}"
+        );
+    }
+    assert!(!svg.contains('\r'), "{svg}");
+}
+
+#[test]
+fn control_characters_in_an_input_file_name_are_escaped_in_messages() {
+    // A glob-matched file name printed as it is faked a line of the report
+    // and hid what followed (ESC [8m).
+    let name = "x\n\nall figures and numbers are current\u{1b}[8m.csv";
+    let shown = "data/x\\u{a}\\u{a}all figures and numbers are current\\u{1b}[8m.csv";
+    let spec = "[sources.runs]\npath = \"data/*.csv\"\n\n[tables.t]\nfrom = \"runs\"\n\n[numbers.rows]\ntable = \"t\"\nvalue = \"count\"\n";
+    let dir = project(&[("artifact.toml", spec)]);
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data").join(name), "v\n1\n").unwrap();
+    gen_ok(dir.path());
+    let lock = read(dir.path(), "artifact.lock");
+    assert!(lock.contains(shown) && !lock.contains('\u{1b}'), "{lock}");
+    std::fs::write(dir.path().join("data").join(name), "v\n1\n2\n").unwrap();
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "stale: 1 number\n\n\
+             numbers (committed -> from the data now):\n  \
+             rows  1 -> 2   (input changed: {shown})\n\n\
+             inputs since artifact.lock:\n  changed  {shown}\n\n\
+             to bring them up to date: artifact gen\n"
+        )
+    );
+    // An error in the file names it the same way; the file is still read.
+    std::fs::write(dir.path().join("data").join(name), "v\n1\nx,y\n").unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: number `rows`: source `runs`: {shown}:3: invalid CSV: CSV error: record 2 (line: 3, byte: 4): found record with 2 fields, but the previous record has 1 fields\n\
+             1 part(s) failed; their previous outputs are left as they were\n"
+        )
+    );
+}

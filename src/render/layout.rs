@@ -87,7 +87,7 @@ fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> (Vec<(f64, String)>, 
 
 /// Height of a text block measured to the bottom of its last line.
 fn lines_of(s: &str) -> usize {
-    s.split('\n').count()
+    text::lines(s).count()
 }
 
 /// Pushes a (possibly multi-line) text whose block top is `top`.
@@ -100,7 +100,7 @@ pub fn push_text(
     color: Color,
     align: Align,
 ) {
-    for (i, line) in s.split('\n').enumerate() {
+    for (i, line) in text::lines(s).enumerate() {
         out.push(Prim::Text {
             x,
             y: top + i as f64 * text::LINE_SPACING * size,

@@ -39,9 +39,34 @@ pub fn width(text: &str, size: f64) -> f64 {
 /// Size of a possibly multi-line text block: (widest line, height), where a
 /// line is `size` tall and lines are `LINE_SPACING * size` apart.
 pub fn block(text: &str, size: f64) -> (f64, f64) {
-    let lines: Vec<&str> = text.split('\n').collect();
+    let lines: Vec<&str> = lines(text).collect();
     let w = lines.iter().map(|l| width(l, size)).fold(0.0, f64::max);
     (w, block_height(lines.len(), size))
+}
+
+/// The lines of a label: it breaks at LF, CRLF and a lone CR, as a text
+/// file does (a CSV cell or a JSON string may hold any of them), so a label
+/// of `n` breaks has `n + 1` lines, the same on every path that draws it.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let s = rest?;
+        match s.find(['\n', '\r']) {
+            None => {
+                rest = None;
+                Some(s)
+            }
+            Some(i) => {
+                let next = if s[i..].starts_with("\r\n") {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                rest = Some(&s[next..]);
+                Some(&s[..i])
+            }
+        }
+    })
 }
 
 /// Height of `lines` lines of text at `size`.
@@ -64,13 +89,14 @@ pub fn covers(text: &str) -> bool {
 }
 
 /// The first character of `text` a figure cannot draw: a control
-/// character other than `\n` (which breaks the line), or U+FFFE / U+FFFF.
-/// XML 1.0 forbids most of them (the SVG would not parse) and the others
-/// (tab, CR, DEL, the C1 controls) have no glyph; such a label is refused
-/// rather than changed, so what is drawn is what the data says.
+/// character other than `\n` and `\r` (which break the line, see
+/// [`lines`]), or U+FFFE / U+FFFF. XML 1.0 forbids most of them (the SVG
+/// would not parse) and the others (tab, DEL, the C1 controls) have no
+/// glyph; such a label is refused rather than changed, so what is drawn is
+/// what the data says.
 pub fn undrawable(text: &str) -> Option<char> {
     text.chars()
-        .find(|&c| (c.is_control() && c != '\n') || c == '\u{FFFE}' || c == '\u{FFFF}')
+        .find(|&c| (c.is_control() && c != '\n' && c != '\r') || c == '\u{FFFE}' || c == '\u{FFFF}')
 }
 
 /// The message for a label holding `c` (see [`undrawable`]).
@@ -100,6 +126,7 @@ mod tests {
     #[test]
     fn labels_may_break_lines_but_hold_no_other_control() {
         assert_eq!(undrawable("C=16\nodd_remote"), None);
+        assert_eq!(undrawable("C=16\r\nodd\rremote"), None);
         assert_eq!(undrawable("a\u{1b}[31m"), Some('\u{1b}'));
         assert_eq!(undrawable("tab\there"), Some('\t'));
         assert_eq!(undrawable("x\u{85}"), Some('\u{85}'));
@@ -108,6 +135,14 @@ mod tests {
             undrawable_message('\u{1b}'),
             "control character U+001B in a label"
         );
+    }
+
+    #[test]
+    fn lf_crlf_and_a_lone_cr_break_lines() {
+        let all: Vec<&str> = lines("a\nb\r\nc\rd\r").collect();
+        assert_eq!(all, ["a", "b", "c", "d", ""]);
+        assert_eq!(lines("one").collect::<Vec<_>>(), ["one"]);
+        assert_eq!(block("a\r\nb", 7.0), block("a\nb", 7.0));
     }
 
     #[test]

@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use toml::Spanned;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 use crate::spec::{LoadedSpec, SourceSpec};
 use crate::value::{Origin, Record, Row, Value, as_record};
 
@@ -56,9 +56,11 @@ pub enum Format {
 /// One file of a source.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
-    /// The path as shown to the user (relative to the spec's folder).
+    /// The path as shown to the user (relative to the spec's folder, its
+    /// control characters escaped by [`shown`]): in messages, notes, rows'
+    /// `_source.path` and the lock's keys.
     pub rel: String,
-    /// The path on disk.
+    /// The path on disk, by which the file is read.
     pub abs: PathBuf,
     /// Its format.
     pub format: Format,
@@ -152,37 +154,43 @@ pub fn resolve(
     let mut files = Vec::new();
     let mut missing = Vec::new();
     for rel in path_list(spec, raw)? {
-        let rels: Vec<String> = if rel.contains(['*', '?', '[']) {
+        let rels: Vec<(String, PathBuf)> = if rel.contains(['*', '?', '[']) {
             let pattern = spec.root.join(&rel);
             let pattern = pattern.to_string_lossy();
-            let paths = glob::glob(&pattern)
-                .map_err(|e| spec.error(raw.span(), format!("invalid glob `{rel}`: {e}")))?;
-            let mut found: Vec<String> = paths
+            let paths = glob::glob(&pattern).map_err(|e| {
+                spec.error(raw.span(), format!("invalid glob `{}`: {e}", shown(&rel)))
+            })?;
+            let mut found: Vec<(String, PathBuf)> = paths
                 .filter_map(|p| p.ok())
                 .filter_map(|p| {
-                    p.strip_prefix(&spec.root)
-                        .ok()
-                        .map(|r| r.to_string_lossy().replace('\\', "/"))
+                    let rel = p.strip_prefix(&spec.root).ok()?;
+                    Some((rel.to_string_lossy().replace('\\', "/"), p.clone()))
                 })
                 .collect();
             found.sort();
             if found.is_empty() {
-                missing.push(format!("{rel} (no file matches)"));
+                missing.push(format!("{} (no file matches)", shown(&rel)));
             }
             found
         } else {
-            vec![rel]
-        };
-        for rel in rels {
             let abs = spec.root.join(&rel);
+            vec![(rel, abs)]
+        };
+        for (real, abs) in rels {
+            // The name every message, note and lock key shows; the file is
+            // opened by `abs`. A name matched by a glob is whatever is on
+            // disk: `x\n\nall figures ... current\x1b[8m.csv` printed as it
+            // is would fake lines of the report.
+            let rel = shown(&real);
             if !abs.is_file() {
                 missing.push(rel);
                 continue;
             }
-            let (format, zstd) = match (explicit, format_of(&rel)) {
-                (Some(f), inferred) => {
-                    (f, inferred.is_some_and(|(_, z)| z) || rel.ends_with(".zst"))
-                }
+            let (format, zstd) = match (explicit, format_of(&real)) {
+                (Some(f), inferred) => (
+                    f,
+                    inferred.is_some_and(|(_, z)| z) || real.ends_with(".zst"),
+                ),
                 (None, Some(fz)) => fz,
                 (None, None) => {
                     return Err(spec.error(
