@@ -481,7 +481,7 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
         let (files, missing) = crate::sources::resolve(spec, src)?;
         for f in &files {
             inputs.insert(
-                real_path(&spec.root, &f.rel),
+                real_path(&spec.root, &f.abs.to_string_lossy()),
                 format!("source `{name}` reads it"),
             );
         }
