@@ -287,6 +287,14 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 ),
             ));
         }
+        if let Some(why) = crate::expr::depth::too_long(&source) {
+            return Err(Error::input(
+                crate::error::shown(&name),
+                None,
+                None,
+                format!("cannot compile the template for {file}: {why}"),
+            ));
+        }
         let text = env
             .render_named_str(&name, &source, ctx.clone())
             .map_err(|e| {

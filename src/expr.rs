@@ -286,6 +286,9 @@ impl<'s> Expr<'s> {
         if depth::expression_depth(text) > depth::MAX_DEPTH {
             return Err(spec.error(span, format!("invalid expression: {}", too_deep())));
         }
+        if let Some(why) = depth::too_long(text) {
+            return Err(spec.error(span, format!("invalid expression: {why}")));
+        }
         match environment().compile_expression(text) {
             Ok(compiled) => Ok(Expr {
                 compiled,
@@ -447,6 +450,9 @@ impl<'s> Template<'s> {
     pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
         if depth::template_depth(src.get_ref()) > depth::MAX_DEPTH {
             return Err(spec.error(src.span(), format!("invalid template: {}", too_deep())));
+        }
+        if let Some(why) = depth::too_long(src.get_ref()) {
+            return Err(spec.error(src.span(), format!("invalid template: {why}")));
         }
         match environment().template_from_str(src.get_ref()) {
             Ok(compiled) => Ok(Template {

@@ -489,3 +489,19 @@ fn macro_template_building_a_list_100k_deep_is_an_error_not_a_stack_overflow() {
         "error: numbers: t.j2:1: cannot render the template for macros.typ: unknown function: namespace is unknown"
     );
 }
+
+#[test]
+fn filter_on_a_line_of_70000_characters_is_an_error_not_an_overflow() {
+    // minijinja counts columns in 16 bits: found by the `expr` fuzz target
+    // (a debug build panicked with "attempt to add with overflow").
+    let expr = format!("x > 0{}", " ".repeat(70_000));
+    let (text, err) = hostile(&table_with_step(&format!("filter = \"{expr}\"")), &["gen"]);
+    let (line, col) = line_col(&text, "filter = \"");
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{}: invalid expression: line 1 is longer than 60000 characters (the template engine counts columns in 16 bits)",
+            col + 9
+        )
+    );
+}

@@ -16,6 +16,29 @@
 /// `| f`, `is t`, unary `-`, ...) and each bracket counts one level.
 pub const MAX_DEPTH: usize = 200;
 
+/// The longest line of an expression or template, and the most lines, in
+/// characters: minijinja counts lines and columns in 16 bits (past 65,535
+/// its lexer overflows; a debug build panics).
+pub const MAX_LINE: usize = 60_000;
+
+/// Why `src` is too long for the template engine, if it is: a line longer
+/// than [`MAX_LINE`] characters, or more than [`MAX_LINE`] lines.
+pub fn too_long(src: &str) -> Option<String> {
+    let mut lines = 0usize;
+    for (i, line) in src.split('\n').enumerate() {
+        lines += 1;
+        if line.len() > MAX_LINE && line.chars().count() > MAX_LINE {
+            return Some(format!(
+                "line {} is longer than {MAX_LINE} characters (the template engine counts columns in 16 bits)",
+                i + 1
+            ));
+        }
+    }
+    (lines > MAX_LINE).then(|| {
+        format!("it has more than {MAX_LINE} lines (the template engine counts lines in 16 bits)")
+    })
+}
+
 /// Open bracket: the deepest operand seen so far among its items, and the
 /// item being read.
 #[derive(Default)]
