@@ -217,15 +217,25 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
         let Some(n) = lock.numbers.get(key) else {
             continue;
         };
-        if n.key != fp.number_key(spec, key, &earlier) {
+        if !n.matches(&fp.number_key(spec, key, &earlier)) {
             return Ok(false);
         }
         earlier.push(n.to_number(key));
     }
+    // The outputs are the spec's, not the lock's list of them: a record
+    // deleted from the lock must not hide an output edited by hand.
+    let mut outputs: Vec<String> = run::number_files(spec);
     for name in spec.spec.figures.keys() {
+        let wanted = run::figure_outputs(spec, name);
         match lock.figures.get(name) {
-            Some(f) if f.key == fp.figure_key(spec, name, &earlier) => {}
+            Some(f) if f.key == fp.figure_key(spec, name, &earlier) && f.outputs == wanted => {}
             _ => return Ok(false),
+        }
+        outputs.extend(wanted);
+    }
+    for out in &outputs {
+        if !lock.outputs.contains_key(out) {
+            return Ok(false);
         }
     }
     for (out, h) in &lock.outputs {

@@ -262,10 +262,14 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
             None => builtin.to_string(),
             Some(p) => {
                 let path = spec.root.join(p.get_ref());
-                std::fs::read_to_string(&path).map_err(|e| {
+                crate::output::read_template(&path).map_err(|e| {
                     spec.error(
                         p.span(),
-                        format!("cannot read template {}: {e}", path.display()),
+                        format!(
+                            "cannot read template {}: {}",
+                            crate::error::shown(p.get_ref()),
+                            crate::output::cause(&e)
+                        ),
                     )
                 })?
             }

@@ -88,8 +88,8 @@ impl Fingerprint {
         .flatten()
         {
             let path = spec.root.join(t.get_ref());
-            let h = std::fs::read(&path)
-                .map(|b| hash_bytes(&b))
+            let h = crate::output::read_template(&path)
+                .map(|t| hash_bytes(t.as_bytes()))
                 .unwrap_or_else(|_| "missing".into());
             fp.parts
                 .insert(format!("template.{}", t.get_ref()), h.clone());

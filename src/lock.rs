@@ -42,12 +42,14 @@ pub struct LockedNumber {
 }
 
 impl LockedNumber {
-    /// Records `n` under dependency key `key`.
-    pub fn from_number(n: &Number, key: String) -> LockedNumber {
+    /// Records `n`, whose dependencies hash to `dependencies` (the key is
+    /// sealed with its text and value: [`sealed_key`]).
+    pub fn from_number(n: &Number, dependencies: String) -> LockedNumber {
+        let value = serde_json::to_string(&n.value).unwrap_or_else(|_| "null".into());
         LockedNumber {
-            key,
+            key: sealed_key(&dependencies, &n.text, &value),
             text: n.text.clone(),
-            value: serde_json::to_string(&n.value).unwrap_or_else(|_| "null".into()),
+            value,
             description: n.description.clone(),
             table: n.table.clone(),
             rows: n.rows,
@@ -106,6 +108,27 @@ pub fn tool() -> String {
     format!("artifact {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// The key a number's record carries: the hash of what it depends on
+/// (`dependencies`, from `Fingerprint::number_key`) sealed with its text and
+/// value as recorded, so a record edited by hand or mangled by a merge no
+/// longer matches and is recomputed, never published.
+pub fn sealed_key(dependencies: &str, text: &str, value: &str) -> String {
+    let mut h = blake3::Hasher::new();
+    for part in [dependencies, text, value] {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().to_hex().to_string()
+}
+
+impl LockedNumber {
+    /// Whether this record is what gen wrote for a number whose
+    /// dependencies hash to `dependencies`.
+    pub fn matches(&self, dependencies: &str) -> bool {
+        self.key == sealed_key(dependencies, &self.text, &self.value)
+    }
+}
+
 /// blake3 of bytes, as hex.
 pub fn hash_bytes(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
@@ -134,10 +157,20 @@ impl Lock {
     /// Reads the lock beside the spec; `None` when there is none.
     pub fn read(root: &Path) -> Result<Option<Lock>> {
         let path = root.join(LOCK_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io(&path, e)),
+        // Not read_to_string: a FIFO or /dev/zero there would hang.
+        let text = match crate::output::read_regular(&path) {
+            Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|_| {
+                Error::msg(format!(
+                    "{LOCK_FILE}: not UTF-8 (delete it and run `artifact gen`)"
+                ))
+            })?,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                return Err(Error::msg(format!(
+                    "{LOCK_FILE}: {} (delete it and run `artifact gen`)",
+                    crate::output::cause(&e)
+                )));
+            }
         };
         toml::from_str(&text).map(Some).map_err(|e| {
             Error::msg(format!(

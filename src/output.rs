@@ -104,6 +104,30 @@ pub fn read_regular(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
     std::fs::read(path).map(Some)
 }
 
+/// The largest template read (`[templates]`): 1 MiB, far above any
+/// macro file's template.
+pub const TEMPLATE_MAX: u64 = 1 << 20;
+
+/// Reads a `[templates]` file: a regular file of at most
+/// [`TEMPLATE_MAX`] bytes, in UTF-8 (not a FIFO or `/dev/zero`).
+pub fn read_template(path: &Path) -> std::io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "it is not a regular file (a FIFO, device, socket or folder)",
+        ));
+    }
+    if meta.len() > TEMPLATE_MAX {
+        return Err(std::io::Error::other(format!(
+            "it is {} bytes, more than a template may be ({TEMPLATE_MAX})",
+            meta.len()
+        )));
+    }
+    let bytes = read_regular(path)?.unwrap_or_default();
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8"))
+}
+
 /// The bytes of output `rel` under `root`, or `None` when it is missing,
 /// unreadable, not a regular file, or not a clean relative path (a lock
 /// edited to name `/dev/zero` or `../x` reads as missing).
@@ -386,11 +410,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
     commit(dir, &[(name.as_str(), Some(bytes))]).map(|c| !c.written.is_empty())
 }
 
-/// Whether `file_name` is a temporary file of an artifact run for one of
-/// `outputs` (file names in the same folder): this version's
-/// `.NAME.artifact-XXXXXX.tmp` (six letters or digits), or an older
-/// version's `.NAME.PID.tmp`. Nothing else matches: a user's own
-/// `.notes.tmp` is never touched.
+/// Whether `file_name` is a temporary file of an artifact run: this
+/// version's `.NAME.artifact-XXXXXX.tmp` (six letters or digits) where NAME
+/// is one of `outputs` (file names in the same folder), the lock, or a file
+/// of a kind artifact writes (`.svg`, `.pdf`, `.csv`, `.tex`, `.typ`,
+/// `.json`: an output since renamed); or an older version's `.NAME.PID.tmp`
+/// for one of `outputs`. Nothing else matches: a user's own `.notes.tmp`
+/// is never touched.
 pub fn is_leftover(file_name: &str, outputs: &[&str]) -> bool {
     let Some(inner) = file_name
         .strip_prefix('.')
@@ -400,10 +426,15 @@ pub fn is_leftover(file_name: &str, outputs: &[&str]) -> bool {
     };
     if let Some(i) = inner.rfind(TMP_MARK) {
         let token = &inner[i + TMP_MARK.len()..];
-        if outputs.contains(&&inner[..i])
-            && token.len() == 6
-            && token.chars().all(|c| c.is_ascii_alphanumeric())
-        {
+        let name = &inner[..i];
+        // Also of an output since renamed: a name of the kinds artifact
+        // writes, in a folder it writes to.
+        let ours = outputs.contains(&name)
+            || name == crate::lock::LOCK_FILE
+            || [".svg", ".pdf", ".csv", ".tex", ".typ", ".json"]
+                .iter()
+                .any(|ext| name.len() > ext.len() && name.ends_with(ext));
+        if ours && token.len() == 6 && token.chars().all(|c| c.is_ascii_alphanumeric()) {
             return true;
         }
     }
@@ -614,11 +645,13 @@ mod tests {
     #[test]
     fn leftovers_are_recognised_by_name() {
         assert!(is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &["fig3.csv"]));
-        assert!(!is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &["fig4.csv"]));
+        // Of a figure since renamed.
+        assert!(is_leftover(".fig3.csv.artifact-Ab3xZ9.tmp", &["fig4.csv"]));
         assert!(!is_leftover(
-            ".thesis.tex.artifact-abc123.tmp",
-            &["fig3.csv"]
+            ".notes.txt.artifact-Ab3xZ9.tmp",
+            &["fig4.csv"]
         ));
+        assert!(!is_leftover(".fig3.csv.artifact-Ab3xZ.tmp", &["fig3.csv"]));
         assert!(!is_leftover(".restore_points.tmp", &["fig3.csv"]));
         assert!(is_leftover(".fig3.csv.22407.tmp", &["fig3.csv"]));
         assert!(!is_leftover(".fig3.csv.22407.tmp", &["fig4.csv"]));

@@ -94,6 +94,9 @@ fn figure_current(
     let Some(f) = lock.figures.get(name) else {
         return Err("new".into());
     };
+    if f.outputs != figure_outputs(spec, name) {
+        return Err("its record in artifact.lock lists other files".into());
+    }
     for out in &f.outputs {
         let disk = crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b));
         if disk.as_ref() != lock.outputs.get(out) {
@@ -153,7 +156,9 @@ fn build_with<'a>(
     let reuse = |key: &str, earlier: &[Number]| -> Option<Number> {
         let (l, fp) = (lock?, early.as_ref()?);
         let locked = l.numbers.get(key)?;
-        (locked.key == fp.number_key(spec, key, earlier)).then(|| locked.to_number(key))
+        locked
+            .matches(&fp.number_key(spec, key, earlier))
+            .then(|| locked.to_number(key))
     };
     let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
     let fp = match (early, later) {
@@ -190,6 +195,20 @@ fn build_with<'a>(
                 None => last.as_ref()?.numbers.get(k).map(|n| n.to_number(k)),
             })
             .collect()
+    };
+    // Figures quote a failing number's kept text too: as its macro does.
+    let globals = if nums.errors.is_empty() {
+        globals
+    } else {
+        let mut g = (*globals).clone();
+        for n in emitted
+            .iter()
+            .filter(|n| !nums.list.iter().any(|m| m.key == n.key))
+        {
+            g.n.insert(n.key.as_str(), crate::value::Value::from(n.text.as_str()));
+            g.v.insert(n.key.as_str(), n.value.clone());
+        }
+        std::sync::Arc::new(g)
     };
     {
         match crate::emit::emit(spec, &emitted) {
@@ -394,6 +413,16 @@ pub struct GenReport {
     pub deleted: Vec<String>,
 }
 
+/// The files the numbers are written to (macros.tex, macros.typ,
+/// numbers.json in the `generated` folder).
+pub fn number_files(spec: &LoadedSpec) -> Vec<String> {
+    let generated = spec.spec.output.generated.get_ref();
+    crate::spec::paths::NUMBER_FILES
+        .iter()
+        .map(|f| rel(generated, f))
+        .collect()
+}
+
 /// Every output path `spec` can write (figures, macro files, the lock).
 pub fn all_outputs(spec: &LoadedSpec) -> Vec<String> {
     let mut all: Vec<String> = spec
@@ -402,12 +431,7 @@ pub fn all_outputs(spec: &LoadedSpec) -> Vec<String> {
         .keys()
         .flat_map(|name| figure_outputs(spec, name))
         .collect();
-    let generated = spec.spec.output.generated.get_ref();
-    all.extend(
-        crate::spec::paths::NUMBER_FILES
-            .iter()
-            .map(|f| rel(generated, f)),
-    );
+    all.extend(number_files(spec));
     all.push(crate::lock::LOCK_FILE.to_string());
     all
 }
@@ -493,7 +517,21 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
         }
         for p in crate::sources::path_list(spec, raw)? {
             if p.contains(['*', '?', '[']) {
+                // The folders before the first wildcard resolved as a
+                // path (a link to the figures folder is that folder).
                 let full = lexical(&spec.root.join(&p));
+                let parts: Vec<String> = full
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                let wild = parts
+                    .iter()
+                    .position(|c| c.contains(['*', '?', '[']))
+                    .unwrap_or(parts.len());
+                let literal: std::path::PathBuf = parts[..wild].iter().collect();
+                let full = parts[wild..]
+                    .iter()
+                    .fold(real_path(&literal, ""), |acc, c| acc.join(c));
                 if let Ok(pattern) = glob::Pattern::new(&full.to_string_lossy()) {
                     patterns.push((pattern, name.clone(), p));
                 }
@@ -511,9 +549,10 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
         real_path(&spec.root, crate::spec::SPEC_FILE),
         "it is the spec".into(),
     );
+    // As the sources expand globs (glob::glob's options: `*` matches a
+    // leading dot, not a separator).
     let literal = glob::MatchOptions {
         require_literal_separator: true,
-        require_literal_leading_dot: true,
         ..glob::MatchOptions::new()
     };
     for out in &outputs {
@@ -521,7 +560,7 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
             .get(&real_path(&spec.root, out))
             .cloned()
             .or_else(|| {
-                let full = lexical(&spec.root.join(out));
+                let full = real_path(&spec.root, out);
                 patterns
                     .iter()
                     .find(|(pat, _, _)| pat.matches_path_with(&full, literal))

@@ -66,6 +66,11 @@ type Span = std::ops::Range<usize>;
 /// the stack. A paper chains a handful.
 pub const MAX_TABLE_CHAIN: usize = 100;
 
+/// The most steps one table may have: the streamed steps nest one call per
+/// step (a worker thread's stack held 1,000 in a debug build, not 5,000).
+/// A paper's tables have a dozen.
+pub const MAX_STEPS: usize = 200;
+
 /// The first cycle of `edges`, searched from each table in declaration
 /// order, as an error at the reference that closes it
 /// (`cycle of tables: a -> b -> a`); then the first table at the end of a
@@ -148,6 +153,15 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
             return Err(spec.error(
                 t.from.span(),
                 format!("no source or table named `{}`", t.from.get_ref()),
+            ));
+        }
+        if let Some(extra) = t.steps.get(MAX_STEPS) {
+            return Err(spec.error(
+                extra.span(),
+                format!(
+                    "table `{name}` has {} steps, more than the {MAX_STEPS} allowed",
+                    t.steps.len()
+                ),
             ));
         }
         let mut reads = vec![(t.from.get_ref().clone(), t.from.span())];

@@ -404,7 +404,7 @@ fn figure_size_beyond_100_inches_is_an_error() {
     assert_eq!(
         err,
         format!(
-            "error: artifact.toml:{line}:{col}: the figure's height must be above 0 and at most 100 inches, got 1000000000"
+            "error: artifact.toml:{line}:{col}: the figure's height must be from 0.5 to 100 inches, got 1000000000"
         )
     );
 }

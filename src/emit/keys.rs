@@ -199,7 +199,9 @@ impl Reserved {
     pub fn of(spec: &LoadedSpec) -> Reserved {
         let read = |custom: &Option<crate::spec::SpannedStr>, builtin: &str| match custom {
             None => builtin.to_string(),
-            Some(p) => std::fs::read_to_string(spec.root.join(p.get_ref())).unwrap_or_default(),
+            Some(p) => {
+                crate::output::read_template(&spec.root.join(p.get_ref())).unwrap_or_default()
+            }
         };
         let t = &spec.spec.templates;
         Reserved {

@@ -458,7 +458,8 @@ fn record_or_error(
             )),
         },
         Err(e) => {
-            let head = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
+            // Escaped: a log line's ESC sequences must not reach the terminal.
+            let head = crate::error::shown(&String::from_utf8_lossy(&line[..line.len().min(60)]));
             let ellipsis = if line.len() > 60 { "..." } else { "" };
             Err(Error::input(
                 rel.to_string(),

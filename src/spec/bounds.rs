@@ -17,8 +17,9 @@ use crate::spec::{AxisSpec, FigureSpec, FormatSpec, LayerSpec, LegendSpec, Loade
 /// Font sizes (`font_size`, `title_size`, `tick_font_size`, a legend's or a
 /// text layer's `font_size`), in points.
 pub const FONT_SIZE: RangeInclusive<f64> = 1.0..=200.0;
-/// A figure's width and height (`size`), in inches; 0 itself is excluded.
-pub const FIGURE_INCHES: RangeInclusive<f64> = 0.0..=100.0;
+/// A figure's width and height (`size`), in inches (below 0.5 in there is
+/// no room for an axis; the SVG reader refused 1e-5).
+pub const FIGURE_INCHES: RangeInclusive<f64> = 0.5..=100.0;
 /// Panels of a figure: its `panels`, and its `layout` (rows x columns, each
 /// at least 1).
 pub const MAX_PANELS: usize = 1000;
@@ -139,13 +140,14 @@ pub fn figure_inches(
     what: &str,
     inches: f64,
 ) -> Result<()> {
-    if inches > 0.0 && FIGURE_INCHES.contains(&inches) {
+    if FIGURE_INCHES.contains(&inches) {
         return Ok(());
     }
     Err(spec.error(
         span,
         format!(
-            "the figure's {what} must be above 0 and at most {} inches, got {inches}",
+            "the figure's {what} must be from {} to {} inches, got {inches}",
+            FIGURE_INCHES.start(),
             FIGURE_INCHES.end()
         ),
     ))

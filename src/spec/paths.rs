@@ -75,14 +75,20 @@ fn bad_char(s: &str) -> Option<char> {
 /// An invisible or direction-changing character (Unicode format
 /// characters): a name holding one looks like another name, or reversed.
 fn invisible_char(s: &str) -> Option<char> {
+    // Format characters, fillers that draw nothing, and every space but
+    // U+0020 (U+2028 and U+2029 end a line in typst).
     s.chars().find(|c| {
-        matches!(*c as u32,
-            0xAD | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF)
+        (c.is_whitespace() && *c != ' ')
+            || matches!(*c as u32,
+                0xAD | 0x34F | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+                | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164
+                | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB
+                | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
     })
 }
 
 /// Whether Windows reserves `component` (its part before the first dot)
-/// for a device: CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM1-9 and LPT1-9
+/// for a device: CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM0-9 and LPT0-9
 /// (with superscript digits too).
 fn windows_reserved(component: &str) -> bool {
     let stem = component
@@ -98,7 +104,7 @@ fn windows_reserved(component: &str) -> bool {
     let head: String = chars.by_ref().take(3).collect();
     let digit: Vec<char> = chars.collect();
     (head == "COM" || head == "LPT")
-        && matches!(digit.as_slice(), [d] if ('1'..='9').contains(d) || matches!(d, '¹' | '²' | '³'))
+        && matches!(digit.as_slice(), [d] if d.is_ascii_digit() || matches!(d, '¹' | '²' | '³'))
 }
 
 /// How two output paths are compared: NFC and lower case, as macOS and
