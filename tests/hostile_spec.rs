@@ -505,3 +505,27 @@ fn filter_on_a_line_of_70000_characters_is_an_error_not_an_overflow() {
         )
     );
 }
+
+#[test]
+fn table_of_201_steps_is_an_error_not_a_stack_overflow() {
+    // Streamed steps nest one call each: 5,000 overflowed the stack.
+    let steps = vec!["{ filter = \"x is defined\" }"; 201].join(", ");
+    let fragment = format!("[tables.hostile]\nfrom = \"results\"\nsteps = [{steps}]\n");
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let (line, _) = line_col(&text, "steps = [");
+    let col = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .match_indices("{ filter")
+        .nth(200)
+        .unwrap()
+        .0
+        + 1;
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: table `hostile` has 201 steps, more than the 200 allowed"
+        )
+    );
+}

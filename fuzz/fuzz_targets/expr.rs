@@ -34,6 +34,12 @@ fn recipe(data: &[u8]) -> Option<Vec<u8>> {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // A stack overflow leaves libFuzzer no stack to save the input with:
+    // with ARTIFACT_FUZZ_LAST set (a tmpfs path), each input is written
+    // there first, so the one that crashed the process is kept.
+    if let Some(path) = std::env::var_os("ARTIFACT_FUZZ_LAST") {
+        let _ = std::fs::write(path, data);
+    }
     let built;
     let data = if data.first() == Some(&0xFF) {
         match recipe(data) {

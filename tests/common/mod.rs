@@ -7,6 +7,8 @@ use std::process::Output;
 
 use assert_cmd::Command;
 
+pub mod small;
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
