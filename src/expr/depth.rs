@@ -101,13 +101,17 @@ fn scan(b: &[u8], mut i: usize, closer: Option<u8>) -> (usize, usize) {
                 top.child = 0;
             }
             b'0'..=b'9' => {
-                // A number, `.` and exponent sign included (`1.5e-3`).
+                // A number, one `.` and an exponent sign included
+                // (`1.5e-3`); a second `.` is an attribute access
+                // (`1.1.1` is `(1.1).1`), counted as an operator.
+                let mut dot = false;
                 while i < b.len()
                     && (b[i].is_ascii_alphanumeric()
                         || b[i] == b'_'
-                        || b[i] == b'.'
+                        || (b[i] == b'.' && !dot)
                         || ((b[i] == b'-' || b[i] == b'+') && matches!(b[i - 1], b'e' | b'E')))
                 {
+                    dot |= b[i] == b'.';
                     i += 1;
                 }
                 after_operand = true;
@@ -364,6 +368,15 @@ mod tests {
         let m = crate::fastexpr::MAX_DEPTH;
         assert!(crate::fastexpr::compile(&vec!["x"; m].join(" and ")).is_some());
         assert!(crate::fastexpr::compile(&vec!["x"; m + 1].join(" and ")).is_none());
+    }
+
+    #[test]
+    fn a_chain_of_numbers_and_dots_is_a_chain_of_attributes() {
+        // `1.1.1.1` is `((1.1).1).1`: found by the `expr` fuzz target (a
+        // 27,759-term chain overflowed the stack).
+        let chain = "1.".repeat(27_759) + "o";
+        assert!(expression_depth(&chain) > MAX_DEPTH);
+        assert_eq!(expression_depth("1.5e-3 + 2"), expression_depth("x + 2"));
     }
 
     #[test]
