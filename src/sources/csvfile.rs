@@ -85,8 +85,33 @@ fn csv_error(file: &SourceFile, e: csv::Error, line: Option<u64>, what: &str) ->
             file.max_line,
         );
     }
+    if let csv::ErrorKind::Io(io) = e.kind()
+        && let Some(open) = io.get_ref().and_then(|x| x.downcast_ref::<Unclosed>())
+    {
+        return Error::input(
+            file.rel.clone(),
+            Some(open.line),
+            None,
+            "a quoted field opened on this line is not closed before the end of the file (every later row would be read into it)",
+        );
+    }
     Error::input(file.rel.clone(), line, None, format!("{what}: {e}"))
 }
+
+/// The stream ended inside a quoted field: the line where it opened.
+/// (The `csv` crate reads the rest of the file into that field, silently.)
+#[derive(Debug)]
+struct Unclosed {
+    line: u64,
+}
+
+impl std::fmt::Display for Unclosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a quoted field is not closed")
+    }
+}
+
+impl std::error::Error for Unclosed {}
 
 /// A record over the limit: the line and byte offset where it starts.
 #[derive(Debug)]
@@ -127,6 +152,8 @@ struct RecordLimit<R> {
     start_line: u64,
     offset: u64,
     line: u64,
+    /// Line where the open quoted field started.
+    quote_line: u64,
 }
 
 impl<R: Read> RecordLimit<R> {
@@ -140,6 +167,7 @@ impl<R: Read> RecordLimit<R> {
             start_line: 1,
             offset: 0,
             line: 1,
+            quote_line: 1,
         }
     }
 }
@@ -147,7 +175,15 @@ impl<R: Read> RecordLimit<R> {
 impl<R: Read> Read for RecordLimit<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
+        if n == 0 && self.at == At::Quoted && !buf.is_empty() {
+            return Err(std::io::Error::other(Unclosed {
+                line: self.quote_line,
+            }));
+        }
         for &b in &buf[..n] {
+            if self.at == At::FieldStart && b == b'"' {
+                self.quote_line = self.line;
+            }
             self.offset += 1;
             let end = matches!(b, b'\n' | b'\r');
             self.at = match (self.at, b) {
@@ -229,6 +265,22 @@ mod tests {
         let e = read_limited(text, limit).unwrap_err();
         let t = e.get_ref().unwrap().downcast_ref::<TooLong>().unwrap();
         (t.line, t.offset)
+    }
+
+    #[test]
+    fn a_quote_left_open_is_an_error_not_the_rest_of_the_file_in_one_field() {
+        // The csv crate read every later row into the open field, silently:
+        // a count of 4 rows came out 1.
+        let unclosed = |text: &str| {
+            let e = read_limited(text, 1 << 20).unwrap_err();
+            e.get_ref()
+                .and_then(|x| x.downcast_ref::<Unclosed>())
+                .map(|u| u.line)
+        };
+        assert_eq!(unclosed("n,j\n1,\"x\n2,y\n3,z\n"), Some(2));
+        assert_eq!(unclosed("n,j\n1,x\"y\n2,\"y\"\"\n3,z\n"), Some(3));
+        // Closed quotes, doubled quotes and quoted newlines are fine.
+        assert!(read_limited("n,j\n1,\"x\ny\"\n2,\"q\"\"r\"\n", 1 << 20).is_ok());
     }
 
     #[test]
