@@ -197,6 +197,36 @@ fn git_bytes(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>>
     Ok(out.stdout)
 }
 
+/// Paths of `index` as seen through the staged symbolic links `links`
+/// (relative targets inside the repository, one level): `paper/data ->
+/// ../shared` makes `shared/a.csv` readable as `paper/data/a.csv`. Maps
+/// each such path to (the real path, the link).
+fn link_aliases(
+    top: &Path,
+    index: &[String],
+    links: &[String],
+) -> std::collections::BTreeMap<String, (String, String)> {
+    let mut aliases = std::collections::BTreeMap::new();
+    for link in links {
+        let Ok(target) = git_bytes(top, &["cat-file", "blob", &format!(":{link}")], None) else {
+            continue;
+        };
+        let target = String::from_utf8_lossy(&target).into_owned();
+        let parent = link.rsplit_once('/').map_or("", |(p, _)| p);
+        let Some(real) = from_top(parent, &target, false) else {
+            continue; // absolute, or outside the repository
+        };
+        let prefix = format!("{real}/");
+        for p in index.iter().filter(|p| p.starts_with(&prefix)) {
+            aliases.insert(
+                format!("{link}/{}", &p[prefix.len()..]),
+                (p.clone(), link.clone()),
+            );
+        }
+    }
+    aliases
+}
+
 /// `artifact hook run SPEC_DIR`, from the pre-commit hook: checks the staged
 /// spec in `spec_dir` (relative to the repository's top) against the staged
 /// data, from the git repository around `start`. Prints the check's report;
@@ -212,13 +242,31 @@ pub fn run(start: &Path, spec_dir: &str) -> Result<u8> {
     let text = String::from_utf8(text)
         .map_err(|_| Error::msg(format!("{spec_rel} (staged) is not UTF-8")))?;
     let staged = crate::spec::parse(&text, Path::new(&spec_rel))?;
-    let listing = git_bytes(&top, &["ls-files", "-z", "--cached"], None)?;
-    let index: Vec<String> = listing
-        .split(|b| *b == 0)
-        .filter(|p| !p.is_empty())
-        .map(|p| String::from_utf8_lossy(p).into_owned())
+    // `MODE OBJECT STAGE\tPATH` per entry; mode 120000 is a symbolic link.
+    let listing = git_bytes(&top, &["ls-files", "-s", "-z"], None)?;
+    let mut index = Vec::new();
+    let mut links = Vec::new();
+    for entry in listing.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        if meta.starts_with("120000 ") {
+            links.push(path.to_string());
+        }
+        index.push(path.to_string());
+    }
+    let aliases = link_aliases(&top, &index, &links);
+    index.extend(aliases.keys().cloned());
+    // A path read through a staged link (`paper/data -> ../shared`) is
+    // checked out as the link and the file it leads to.
+    let needed: std::collections::BTreeSet<String> = needed_paths(&staged, spec_dir, &index)
+        .into_iter()
+        .flat_map(|p| match aliases.get(&p) {
+            Some((real, link)) => vec![real.clone(), link.clone()],
+            None => vec![p],
+        })
         .collect();
-    let needed = needed_paths(&staged, spec_dir, &index);
     let tmp = tempfile::Builder::new()
         .prefix("artifact-hook-")
         .tempdir()
@@ -245,11 +293,12 @@ pub fn run(start: &Path, spec_dir: &str) -> Result<u8> {
     let _ = std::env::set_current_dir(back);
     let report = result?;
     let text = report.render();
+    // Not print!: the output may be a closed pipe.
     if report.stale() {
-        eprint!("{text}");
+        let _ = std::io::stderr().write_all(text.as_bytes());
         Ok(1)
     } else {
-        print!("{text}");
+        let _ = std::io::stdout().write_all(text.as_bytes());
         Ok(0)
     }
 }

@@ -132,3 +132,38 @@ fn hook_run_without_a_staged_spec_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "error: paper/artifact.toml is not staged\n");
 }
+
+#[test]
+fn hook_follows_a_staged_link_to_the_data() {
+    // `paper/data -> ../shared`: the spec reads `data/runs.csv`, which the
+    // index holds as `shared/runs.csv` (the hook refused every commit).
+    let repo = tempfile::tempdir().unwrap();
+    let paper = repo.path().join("paper");
+    std::fs::create_dir_all(repo.path().join("shared")).unwrap();
+    std::fs::create_dir_all(&paper).unwrap();
+    std::fs::write(repo.path().join("shared/runs.csv"), small::DATA).unwrap();
+    std::fs::write(paper.join("artifact.toml"), small::SPEC).unwrap();
+    std::os::unix::fs::symlink("../shared", paper.join("data")).unwrap();
+    gen_ok(&paper);
+    git_ok(repo.path(), &["init", "-q"]);
+    git_ok(repo.path(), &["add", "-A"]);
+    git_ok(repo.path(), &["commit", "-qm", "paper"]);
+    let out = artifact(&paper, &["hook", "install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    git_ok(
+        repo.path(),
+        &["commit", "-q", "--allow-empty", "-m", "current"],
+    );
+    std::fs::write(repo.path().join("shared/runs.csv"), "n,ms\n1,9\n").unwrap();
+    git_ok(repo.path(), &["add", "-A"]);
+    let refused = git(repo.path(), &["commit", "-qm", "stale"]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("input changed: data/runs.csv"),
+        "{}",
+        stderr(&refused)
+    );
+    gen_ok(&paper);
+    git_ok(repo.path(), &["add", "-A"]);
+    git_ok(repo.path(), &["commit", "-qm", "regenerated"]);
+}
