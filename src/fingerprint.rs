@@ -29,6 +29,9 @@ pub struct Fingerprint {
     /// The `[templates]` files (relative path, hash): inputs of the macro
     /// files, so editing one makes `check --fast` look again.
     pub templates: Vec<(String, String)>,
+    /// Each figure's canonical text and the tables it names (`data = ...`),
+    /// read from the spec once (a key is asked for each figure).
+    figures: BTreeMap<String, (String, BTreeSet<String>)>,
 }
 
 fn canonical(v: &toml::Value) -> String {
@@ -63,10 +66,14 @@ impl Fingerprint {
         ] {
             if let Some(toml::Value::Table(items)) = doc.get(section) {
                 for (name, v) in items {
-                    fp.parts.insert(
-                        format!("{kind}.{name}"),
-                        hash_bytes(canonical(v).as_bytes()),
-                    );
+                    let text = canonical(v);
+                    fp.parts
+                        .insert(format!("{kind}.{name}"), hash_bytes(text.as_bytes()));
+                    if kind == "figure" {
+                        let mut refs = BTreeSet::new();
+                        collect_data_refs(Some(v), &mut refs);
+                        fp.figures.insert(name.clone(), (text, refs));
+                    }
                 }
             }
         }
@@ -236,14 +243,7 @@ impl Fingerprint {
             )
             .as_bytes(),
         );
-        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
-        let text = doc
-            .get("figures")
-            .and_then(|f| f.get(name))
-            .map(canonical)
-            .unwrap_or_default();
-        let mut roots: BTreeSet<String> = BTreeSet::new();
-        collect_data_refs(doc.get("figures").and_then(|f| f.get(name)), &mut roots);
+        let (text, mut roots) = self.figures.get(name).cloned().unwrap_or_default();
         if text.contains("meta") {
             roots.extend(document_sources(spec));
         }
