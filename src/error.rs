@@ -123,7 +123,11 @@ impl Error {
 pub fn shown(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() || (c.is_whitespace() && c != ' ') {
+            // Control characters, line and paragraph separators, and the
+            // direction overrides that make a name read backwards.
+            let bidi =
+                matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069 | 0xFEFF);
+            if c.is_control() || (c.is_whitespace() && c != ' ') || bidi {
                 format!("\\u{{{:x}}}", c as u32)
             } else {
                 c.to_string()

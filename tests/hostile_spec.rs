@@ -529,3 +529,38 @@ fn table_of_201_steps_is_an_error_not_a_stack_overflow() {
         )
     );
 }
+
+#[test]
+fn panels_whose_bins_multiply_to_millions_are_an_error_not_13_gigabytes() {
+    // Each setting within its bound: 1,000 panels of 10,000 bins each.
+    let mut fragment = "[figures.hostile]\nsize = [100, 100]\nlayout = [40, 25]\n".to_string();
+    for _ in 0..3 {
+        fragment.push_str(&format!(
+            "[[figures.hostile.panels]]\nlayers = [{{ {HIST}, bins = 9000 }}]\n"
+        ));
+    }
+    let (text, err) = hostile(&fragment, &["gen"]);
+    let at = text.match_indices("bins = 9000").nth(2).unwrap().0;
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').unwrap() + 7;
+    assert_eq!(
+        err,
+        format!(
+            "error: artifact.toml:{line}:{col}: the figure's histograms draw 27000 bins so far, more than the 20000 a figure may draw (all panels together)"
+        )
+    );
+}
+
+#[test]
+fn an_axis_listing_1001_ticks_is_an_error() {
+    let ticks: Vec<String> = (0..1001).map(|i| i.to_string()).collect();
+    let fragment = figure(
+        &format!("x = {{ ticks = [{}] }}", ticks.join(", ")),
+        "mark = \"rule\", y = 1",
+    );
+    out_of_range(
+        &fragment,
+        "ticks = ",
+        "an axis lists at most 1000 ticks, got 1001",
+    );
+}

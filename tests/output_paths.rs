@@ -229,3 +229,12 @@ fn a_glob_matching_a_dot_folder_of_outputs_is_refused_before_the_first_run() {
         stderr(&out)
     );
 }
+
+#[test]
+fn an_output_folder_inside_dot_git_is_an_error() {
+    let e = spec_error(|s| format!("[output]\ngenerated = \".git/gen\"\n{s}"));
+    assert!(
+        e.starts_with("error: artifact.toml:2:13: [output] generated: `.git` is git's own folder: outputs there could never be committed\n"),
+        "{e}"
+    );
+}

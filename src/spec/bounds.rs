@@ -159,7 +159,26 @@ pub fn format(spec: &LoadedSpec, f: &FormatSpec) -> Result<()> {
     within(spec, &f.figures, "figures", &FIGURES, "")
 }
 
+/// The most histogram bins one figure draws, all panels together: each
+/// setting within its bound multiplied to ten million bars (13 GB).
+pub const FIGURE_BINS: usize = 20_000;
+
+/// The most ticks an axis lists.
+pub const MAX_TICKS: usize = 1_000;
+
 fn axis(spec: &LoadedSpec, a: &AxisSpec) -> Result<()> {
+    if let Some(t) = &a.ticks
+        && let toml::Value::Array(list) = t.get_ref()
+        && list.len() > MAX_TICKS
+    {
+        return Err(spec.error(
+            t.span(),
+            format!(
+                "an axis lists at most {MAX_TICKS} ticks, got {}",
+                list.len()
+            ),
+        ));
+    }
     within(
         spec,
         &a.tick_font_size,
@@ -254,6 +273,28 @@ pub fn figure(spec: &LoadedSpec, f: &FigureSpec) -> Result<()> {
         }
         for l in &p.layers {
             layer(spec, l.get_ref())?;
+        }
+    }
+    // Bins of every panel together (a hist without `bins` draws numpy's 10).
+    let mut bins = 0usize;
+    let layers = f.layers.iter().flatten().chain(
+        f.panels
+            .iter()
+            .flatten()
+            .flat_map(|p| p.get_ref().layers.iter()),
+    );
+    for l in layers {
+        let l = l.get_ref();
+        if l.mark.get_ref() != "hist" {
+            continue;
+        }
+        bins += l.bins.as_ref().map_or(10, |b| *b.get_ref());
+        if bins > FIGURE_BINS {
+            let span = l.bins.as_ref().map_or(l.mark.span(), |b| b.span());
+            return Err(spec.error(
+                span,
+                format!("the figure's histograms draw {bins} bins so far, more than the {FIGURE_BINS} a figure may draw (all panels together)"),
+            ));
         }
     }
     Ok(())

@@ -166,6 +166,11 @@ fn check_folder(spec: &LoadedSpec, key: &str, dir: &crate::spec::SpannedStr) -> 
             shown(c)
         )));
     }
+    if norm.split('/').any(|p| p.eq_ignore_ascii_case(".git")) {
+        return Err(err(
+            "`.git` is git's own folder: outputs there could never be committed".into(),
+        ));
+    }
     if let Some(r) = norm.split('/').find(|p| windows_reserved(p)) {
         return Err(err(format!(
             "`{r}` is a name Windows reserves for a device, so a clone there could not hold the folder"
