@@ -564,14 +564,19 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 }
                 pts.push(p);
             }
-            let dominated = |i: usize| {
-                pts.iter().enumerate().any(|(j, q)| {
-                    j != i
-                        && q.iter().zip(&pts[i]).all(|(a, b)| a >= b)
-                        && q.iter().zip(&pts[i]).any(|(a, b)| a > b)
-                })
+            let flags = if pts.first().is_some_and(|p| p.len() == 2) {
+                super::pareto::front_2d(&pts)
+            } else {
+                // More axes: every pair (a paper's fronts have two).
+                let dominated = |i: usize| {
+                    pts.iter().enumerate().any(|(j, q)| {
+                        j != i
+                            && q.iter().zip(&pts[i]).all(|(a, b)| a >= b)
+                            && q.iter().zip(&pts[i]).any(|(a, b)| a > b)
+                    })
+                };
+                (0..rows.len()).map(|i| !dominated(i)).collect()
             };
-            let flags: Vec<bool> = (0..rows.len()).map(|i| !dominated(i)).collect();
             rows.into_iter()
                 .zip(flags)
                 .map(|(r, on)| r.with(as_, Value::from(on)))

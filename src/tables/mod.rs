@@ -12,6 +12,7 @@
 pub mod aggregate;
 pub mod apply;
 pub mod fast;
+pub mod pareto;
 pub mod projection;
 pub mod steps;
 pub mod values;
