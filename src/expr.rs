@@ -485,15 +485,17 @@ impl<'s> Template<'s> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::path::Path;
 
-    fn spec() -> LoadedSpec {
+    /// An empty spec (for compiling expressions in tests).
+    pub(crate) fn spec() -> LoadedSpec {
         crate::spec::parse("", Path::new("artifact.toml")).unwrap()
     }
 
-    fn row(json: &str) -> Row {
+    /// A row of `f.jsonl`, line 7, from a JSON object.
+    pub(crate) fn row(json: &str) -> Row {
         let v = crate::sources::json::parse(json.as_bytes()).unwrap();
         let rec = crate::value::as_record(&v).unwrap().clone();
         Row {
@@ -503,7 +505,8 @@ mod tests {
         }
     }
 
-    fn eval(expr: &str, json: &str) -> Result<Value> {
+    /// `expr` evaluated on the row `json`.
+    pub(crate) fn eval(expr: &str, json: &str) -> Result<Value> {
         let s = spec();
         let e = Expr::compile_str(&s, expr, 0..0)?;
         e.eval_row(&Arc::new(Globals::default()), &row(json))

@@ -303,29 +303,9 @@ mod tests {
     use std::sync::Arc;
 
     use crate::error::Error;
+    use crate::expr::tests::{eval, row, spec};
     use crate::expr::{Expr, Globals, Template};
-    use crate::spec::{LoadedSpec, SpannedStr};
-    use crate::value::{Origin, Row, Value};
-
-    fn spec() -> LoadedSpec {
-        crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap()
-    }
-
-    fn row(json: &str) -> Row {
-        let v = crate::sources::json::parse(json.as_bytes()).unwrap();
-        let rec = crate::value::as_record(&v).unwrap().clone();
-        Row {
-            extra: Default::default(),
-            fields: Arc::new(rec),
-            origin: Origin::line("f.jsonl".into(), 7),
-        }
-    }
-
-    fn eval(expr: &str, json: &str) -> crate::Result<Value> {
-        let s = spec();
-        let e = Expr::compile_str(&s, expr, 0..0)?;
-        e.eval_row(&Arc::new(Globals::default()), &row(json))
-    }
+    use crate::spec::SpannedStr;
 
     #[test]
     fn deepest_allowed_chains_compile_and_evaluate() {

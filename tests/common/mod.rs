@@ -159,3 +159,19 @@ pub fn f(v: &serde_json::Value) -> f64 {
 pub fn num(s: &str) -> f64 {
     s.parse().unwrap()
 }
+
+/// Runs `git ARGS` in `dir`, with no user or system configuration and a
+/// fixed author.
+pub fn git(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.org")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.org")
+        .output()
+        .unwrap()
+}
