@@ -1,0 +1,145 @@
+//! Logs in the layouts other projects publish, read as they come: the
+//! pcodec project's benchmark CSV (`tests/fixtures/pcodec`, Apache-2.0) and
+//! Google Benchmark's JSON output with repetitions and aggregate rows
+//! (`tests/fixtures/gbench`). Expected values are what Python computes on
+//! the same files (`statistics.median`, plain division), written out here.
+
+mod common;
+
+use std::path::Path;
+
+use common::small::stderr;
+use common::*;
+use serde_json::Value;
+
+fn project(spec: &str, fixture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    for entry in std::fs::read_dir(root().join("tests/fixtures").join(fixture)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), data.join(entry.file_name())).unwrap();
+    }
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    dir
+}
+
+fn gen_numbers(dir: &Path) -> Value {
+    let out = artifact(dir, &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(dir.join("generated/numbers.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+const PCODEC: &str = r#"
+[sources.columnar]
+path = "data/columnar_intel_xeon_platinum_8488c_rust1_88.csv"
+
+[tables.runs]
+from = "columnar"
+steps = [
+  { derive = { ratio = "uncompressed_size / compressed_size", mbps = "uncompressed_size / decompress_dt / 1e6", family = "codec | split(':') | first" } },
+]
+
+[tables.taxi]
+from = "runs"
+steps = [ { filter = "input == 'taxi'" }, { pareto = ["ratio", "mbps"], as = "front" } ]
+
+[tables.best]
+from = "runs"
+steps = [ { group = ["input", "family"], aggregate = { best = { max = "ratio" } } } ]
+
+[numbers.pco-taxi]
+table = "best"
+where = "input == 'taxi' and family == 'pco'"
+value = { cell = "best" }
+format = { places = 2 }
+
+[numbers.zstd-taxi]
+table = "best"
+where = "input == 'taxi' and family == 'zstd'"
+value = { cell = "best" }
+format = { places = 2 }
+
+[numbers.pco-over-zstd]
+value = { expr = "v['pco-taxi'] / v['zstd-taxi']" }
+format = { places = 2 }
+
+[numbers.air-quality-runs]
+table = "runs"
+where = "input == 'air quality'"
+value = "count"
+
+[numbers.taxi-front]
+table = "taxi"
+where = "front"
+value = "count"
+"#;
+
+#[test]
+fn pcodec_best_ratios_and_front_match_python() {
+    let dir = project(PCODEC, "pcodec");
+    let n = gen_numbers(dir.path());
+    let value = |k: &str| n[k]["value"].as_f64().unwrap();
+    let text = |k: &str| n[k]["text"].as_str().unwrap().to_string();
+    // max(uncompressed_size / compressed_size) over the taxi rows per family.
+    assert_eq!(value("pco-taxi"), 7.021364754954809);
+    assert_eq!(value("zstd-taxi"), 4.502061325053442);
+    assert_eq!(text("pco-over-zstd"), "1.56");
+    assert_eq!(value("air-quality-runs"), 75.0);
+    // Seven pco settings and vortex are on taxi's front (pairwise check in Python).
+    assert_eq!(value("taxi-front"), 8.0);
+}
+
+const GBENCH: &str = r#"
+[sources.laptop]
+path = "data/laptop.json"
+records = "/benchmarks"
+
+[tables.reps]
+from = "laptop"
+steps = [ { filter = "run_type == 'iteration'" } ]
+
+[tables.medians]
+from = "reps"
+steps = [ { group = ["run_name"], aggregate = { median = { median = "real_time" }, reps = "count" } } ]
+
+[tables.theirs]
+from = "laptop"
+steps = [ { filter = "run_type == 'aggregate' and aggregate_name == 'median'" } ]
+
+[numbers.sort1k-median]
+table = "medians"
+where = "run_name == 'BM_sort/1024'"
+value = { cell = "median" }
+format = { places = 3 }
+
+[numbers.sort1k-theirs]
+table = "theirs"
+where = "run_name == 'BM_sort/1024'"
+value = { cell = "real_time" }
+format = { places = 3 }
+
+[numbers.sort4k-reps]
+table = "medians"
+where = "run_name == 'BM_sort/4096'"
+value = { cell = "reps" }
+
+[numbers.cpus]
+value = { expr = "meta.laptop.context.num_cpus" }
+"#;
+
+#[test]
+fn google_benchmark_repetitions_give_its_own_median() {
+    let dir = project(GBENCH, "gbench");
+    let n = gen_numbers(dir.path());
+    let value = |k: &str| n[k]["value"].as_f64().unwrap();
+    // statistics.median([105.25, 101.5, 103.75, 102.0]): the middle two averaged.
+    assert_eq!(value("sort1k-median"), 102.875);
+    assert_eq!(n["sort1k-median"]["text"], "102.875");
+    // The file's own `_median` aggregate row says the same.
+    assert_eq!(value("sort1k-theirs"), 102.875);
+    // Aggregate rows (mean, median, stddev, cv) are not repetitions.
+    assert_eq!(value("sort4k-reps"), 3.0);
+    assert_eq!(value("cpus"), 8.0);
+}
