@@ -68,9 +68,16 @@ fn is_document(spec: &LoadedSpec, name: &str) -> bool {
         return false;
     };
     let s = src.get_ref();
+    let document = |p: &toml::Value| {
+        p.as_str()
+            .is_some_and(|p| p.ends_with(".json") || p.ends_with(".json.zst"))
+    };
     s.records.is_some()
         || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
-        || matches!(s.path.as_ref().map(|p| p.get_ref()), Some(toml::Value::String(p)) if p.ends_with(".json") || p.ends_with(".json.zst"))
+        || s.path.as_ref().is_some_and(|p| match p.get_ref() {
+            toml::Value::Array(list) => list.iter().any(document),
+            one => document(one),
+        })
 }
 
 impl<'s> Catalog<'s> {
@@ -152,6 +159,18 @@ impl<'s> Catalog<'s> {
         let src = &self.spec.spec.sources[name];
         let loaded = sources::load(self.spec, name, src)
             .map_err(|e| e.context(format!("source `{name}`")))?;
+        let documents: Vec<&str> = loaded
+            .files
+            .iter()
+            .filter(|f| f.format == sources::Format::Json)
+            .map(|f| f.rel.as_str())
+            .collect();
+        // Which file's would `meta.NAME` be of several? None: reading it is
+        // an error naming them.
+        let meta = match documents.len() {
+            0 | 1 => loaded.meta,
+            _ => Some(crate::expr::several_documents(self.spec, name, &documents)),
+        };
         let mut notes = self.notes.borrow_mut();
         if let Some(reason) = &loaded.missing {
             notes.push(format!("skip: {reason}"));
@@ -175,7 +194,7 @@ impl<'s> Catalog<'s> {
                 sources: BTreeSet::from([name.to_string()]),
             })),
         );
-        Ok(loaded.meta)
+        Ok(meta)
     }
 
     /// Streams source `from` through the row-wise `steps[..prefix]` (and a
