@@ -384,9 +384,9 @@ impl<'s> Expr<'s> {
 
     /// Evaluates on a row with minijinja only.
     pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
-        self.compiled.eval(globals.row_context(row)).map_err(|e| {
-            spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(row, &e))
-        })
+        self.compiled
+            .eval(globals.row_context(row))
+            .map_err(|e| spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(row, &e)))
     }
 
     /// Evaluates on a prepared context (globals only, or with extras).

@@ -127,3 +127,37 @@ pub fn several_documents(spec: &LoadedSpec, name: &str, files: &[&str]) -> Value
         Some(Arc::from(spec.text.as_str())),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{eval, row, spec};
+    use super::*;
+    use crate::expr::{Expr, Globals};
+
+    #[test]
+    fn a_row_without_a_document_lists_no_meta_and_refuses_to_read_it() {
+        let keys = eval("_source | list", r#"{"a": 1}"#).unwrap();
+        assert_eq!(keys.to_string(), "['path', 'line']");
+        let e = eval("_source.meta is defined", r#"{"a": 1}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.jsonl:7: cannot evaluate `_source.meta is defined`: `_source.meta`: only rows of JSON documents (`format = \"json\"`) have metadata, and this row is not from one"
+        );
+    }
+
+    #[test]
+    fn a_row_of_a_document_reads_its_files_meta() {
+        let meta = crate::sources::json::parse(br#"{"config": {"loaders": 8}}"#).unwrap();
+        let mut r = row(r#"{"ms": 3.5}"#);
+        r.origin.meta = Some(Arc::new(FileMeta::Document(meta)));
+        let s = spec();
+        let g = Arc::new(Globals::default());
+        let e = Expr::compile_str(&s, "_source.meta['config'].loaders * ms", 0..0).unwrap();
+        assert_eq!(e.eval_row(&g, &r).unwrap(), Value::from(28.0));
+        let keys = Expr::compile_str(&s, "_source | list", 0..0).unwrap();
+        assert_eq!(
+            keys.eval_row(&g, &r).unwrap().to_string(),
+            "['path', 'line', 'meta']"
+        );
+    }
+}
