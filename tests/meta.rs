@@ -264,3 +264,33 @@ fn rows_of_jsonl_and_csv_have_no_meta() {
         }
     }
 }
+
+#[test]
+fn a_number_over_the_meta_of_a_listed_document_is_rebuilt_when_it_changes() {
+    // A list of one `.json` path: a document, so `meta.doc` is its metadata
+    // (here the whole array: no `records` pointer) and its number's key
+    // depends on the file.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        "[sources.doc]\npath = [\"data/doc.json\"]\n\n[numbers.n]\nvalue = { expr = \"meta.doc | length\" }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("data/doc.json"),
+        r#"[{"ms": 1}, {"ms": 2}]"#,
+    )
+    .unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(numbers(dir.path())["n"]["value"], serde_json::json!(2));
+    std::fs::write(
+        dir.path().join("data/doc.json"),
+        r#"[{"ms": 1}, {"ms": 2}, {"ms": 3}]"#,
+    )
+    .unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(numbers(dir.path())["n"]["value"], serde_json::json!(3));
+}

@@ -3,8 +3,16 @@
 //! Formats: JSONL (one object per line), zstd-compressed JSONL (every frame
 //! of a multi-frame file; streamed line by line, never decompressed whole),
 //! JSON documents (records found by a JSON pointer; the rest of the document
-//! is the source's `meta`), CSV (a header row; cells that parse as numbers
+//! is the file's metadata), CSV (a header row; cells that parse as numbers
 //! are numbers, empty cells are null), and inline `rows` in the spec.
+//!
+//! A JSON document's metadata (the document without its records array, or
+//! the whole document when the pointer is not a top-level field) is shared
+//! by every row of the file through one `Arc` ([`Origin::meta`], read as
+//! `_source.meta`), so a source of many documents gives each row its own
+//! file's. It is also the source's `meta` ([`Loaded::meta`], `meta.NAME`)
+//! when the source read one document; of several, none is. JSONL, CSV and
+//! inline rows have no metadata.
 //!
 //! Policies, each deliberate:
 //! - a UTF-8 BOM at the start and CRLF line ends are accepted; blank lines

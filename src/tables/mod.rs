@@ -61,9 +61,10 @@ impl std::fmt::Debug for Catalog<'_> {
 /// not mistaken for an error of the source.
 const STEP_FAILED: &str = "\u{0}step";
 
-/// Whether a source is a JSON document (its `meta` is loaded up front,
-/// because any template may read it).
-fn is_document(spec: &LoadedSpec, name: &str) -> bool {
+/// Whether a source reads JSON documents (`records`, `format = "json"`, or
+/// a path or one of a list of paths ending in `.json`): its `meta` is
+/// loaded up front, because any template may read it.
+pub(crate) fn is_document(spec: &LoadedSpec, name: &str) -> bool {
     let Some(src) = spec.spec.sources.get(name) else {
         return false;
     };
