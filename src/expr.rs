@@ -3,8 +3,19 @@
 //! Expressions (`dtype == 'bf16'`, `ceiling_ratio or R_marginal`) see a
 //! row's fields as variables, plus:
 //! - `_source.path`, `_source.line`: where the row came from;
+//! - `_source.meta`: the metadata of the JSON document the row came from
+//!   (the document without its records array, shared by all its rows), so
+//!   each row of a source of many documents sees its own file's
+//!   (`_source.meta.config.loaders`). Rows of JSONL, CSV or inline `rows`
+//!   have none, and reading it is an error saying so. After a `group` step
+//!   `_source` is the group's first row's (as `_source.path` always was);
+//!   `_source.meta` is defined there only when all the group's rows came
+//!   from one file, else reading it is an error naming two of the files;
 //! - `n['KEY']`: a number's printed text, `v['KEY']`: its full-precision value;
-//! - `meta['SOURCE']`: the non-record part of a JSON document source.
+//! - `meta['SOURCE']`: the non-record part of a JSON document source of one
+//!   file; for a source of several documents, reading it is an error naming
+//!   the files (at the expression's line and column in the spec), never one
+//!   file's metadata.
 //!
 //! A row field shadows those names. Undefined behaviour is minijinja's
 //! `SemiStrict`, chosen deliberately: a missing field is `undefined` and
@@ -26,6 +37,10 @@ use crate::spec::{LoadedSpec, SpannedStr};
 use crate::value::{Origin, Record, Row, Value};
 
 pub mod depth;
+mod source;
+
+pub use source::several_documents;
+use source::{SourceObj, spec_mistake, unreadable_of};
 
 /// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
 /// `invalid expression: ` or `invalid template: `).
@@ -225,12 +240,10 @@ impl Object for Ctx {
             return Some(v.clone());
         }
         match key {
-            "_source" => self.origin.as_ref().map(|o| {
-                let mut r = Record::with_capacity(2);
-                r.insert("path", Value::from(&*o.path));
-                r.insert("line", Value::from(o.line));
-                r.into_value()
-            }),
+            "_source" => self
+                .origin
+                .as_ref()
+                .map(|o| Value::from_object(SourceObj(o.clone()))),
             "n" => Some(Value::from_object(self.globals.n.clone())),
             "v" => Some(Value::from_object(self.globals.v.clone())),
             "meta" => Some(Value::from_object(self.globals.meta.clone())),
@@ -251,6 +264,9 @@ impl Object for Ctx {
 
 /// minijinja's message without its `(in <expression>:1)` suffix.
 pub fn message(e: &minijinja::Error) -> String {
+    if let Some(u) = unreadable_of(e) {
+        return u.message.clone();
+    }
     let mut s = e.kind().to_string();
     if let Some(detail) = e.detail() {
         s.push_str(": ");
@@ -370,14 +386,16 @@ impl<'s> Expr<'s> {
     pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
         self.compiled
             .eval(globals.row_context(row))
-            .map_err(|e| self.row_error(row, &e))
+            .map_err(|e| spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(row, &e)))
     }
 
     /// Evaluates on a prepared context (globals only, or with extras).
     pub fn eval(&self, ctx: Value) -> Result<Value> {
-        self.compiled
-            .eval(ctx)
-            .map_err(|e| Error::msg(format!("cannot evaluate `{}`: {}", self.text, message(&e))))
+        self.compiled.eval(ctx).map_err(|e| {
+            spec_mistake(&e, &self.span).unwrap_or_else(|| {
+                Error::msg(format!("cannot evaluate `{}`: {}", self.text, message(&e)))
+            })
+        })
     }
 
     /// The rows for which the expression is true (a `where` clause).
@@ -466,14 +484,19 @@ impl<'s> Template<'s> {
 
     /// Renders with a context; errors point at the template in the spec.
     pub fn render(&self, spec: &LoadedSpec, ctx: Value) -> Result<String> {
-        self.compiled
-            .render(ctx)
-            .map_err(|e| spec.error(self.span.clone(), format!("cannot render: {}", message(&e))))
+        self.compiled.render(ctx).map_err(|e| {
+            spec_mistake(&e, &self.span).unwrap_or_else(|| {
+                spec.error(self.span.clone(), format!("cannot render: {}", message(&e)))
+            })
+        })
     }
 
     /// Renders for one row; an error names the row's file and line.
     pub fn render_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<String> {
         self.compiled.render(globals.row_context(row)).map_err(|e| {
+            if let Some(mistake) = spec_mistake(&e, &self.span) {
+                return mistake;
+            }
             Error::input(
                 row.origin.path.to_string(),
                 row.origin.line_opt(),

@@ -41,12 +41,9 @@ fn canonical(v: &toml::Value) -> String {
 fn document_sources(spec: &LoadedSpec) -> Vec<String> {
     spec.spec
         .sources
-        .iter()
-        .filter(|(_, s)| {
-            let s = s.get_ref();
-            s.records.is_some() || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
-        })
-        .map(|(n, _)| n.clone())
+        .keys()
+        .filter(|n| crate::tables::is_document(spec, n))
+        .cloned()
         .collect()
 }
 

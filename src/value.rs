@@ -86,6 +86,34 @@ pub struct Origin {
     pub line: u64,
     /// For JSON documents: the JSON pointer of the records array and the index.
     pub record: Option<(Arc<str>, u64)>,
+    /// Its file's metadata, `_source.meta` in expressions: `None` for a
+    /// row of JSONL, CSV or inline rows, which have none.
+    pub meta: Option<Arc<FileMeta>>,
+}
+
+/// The metadata of the file a row came from (`_source.meta`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum FileMeta {
+    /// A JSON document without its records array (what `meta.NAME` is for
+    /// a source of that one file): one value per file, shared through the
+    /// `Arc` by all its rows, never copied per row.
+    Document(Value),
+    /// A group's row whose rows came from several files: the group's first
+    /// row's file and the first other one. Its metadata would be one file's
+    /// among several, so reading it is an error.
+    Several(Arc<str>, Arc<str>),
+}
+
+impl FileMeta {
+    /// Whether two rows have one file's metadata (the same shared value),
+    /// or none both.
+    pub fn same(a: &Option<Arc<FileMeta>>, b: &Option<Arc<FileMeta>>) -> bool {
+        match (a, b) {
+            (None, None) => true,
+            (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+            _ => false,
+        }
+    }
 }
 
 impl Origin {
@@ -95,6 +123,7 @@ impl Origin {
             path,
             line,
             record: None,
+            meta: None,
         }
     }
 

@@ -64,9 +64,11 @@ fn eval_number(spec: &LoadedSpec, raw: &Raw, ctx: Value, what: &str) -> Result<f
         )),
         toml::Value::String(s) => {
             let e = Expr::compile_str(spec, s, raw.span())?;
-            let v = e
-                .eval(ctx)
-                .map_err(|e| spec.error(raw.span(), e.to_string()))?;
+            let v = e.eval(ctx).map_err(|e| match e {
+                // Already at its place in the spec (`meta.NAME` of several files).
+                e @ Error::Spec { .. } => e,
+                e => spec.error(raw.span(), e.to_string()),
+            })?;
             as_number(&v).filter(|x| x.is_finite()).ok_or_else(|| {
                 spec.error(
                     raw.span(),

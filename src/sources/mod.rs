@@ -3,8 +3,16 @@
 //! Formats: JSONL (one object per line), zstd-compressed JSONL (every frame
 //! of a multi-frame file; streamed line by line, never decompressed whole),
 //! JSON documents (records found by a JSON pointer; the rest of the document
-//! is the source's `meta`), CSV (a header row; cells that parse as numbers
+//! is the file's metadata), CSV (a header row; cells that parse as numbers
 //! are numbers, empty cells are null), and inline `rows` in the spec.
+//!
+//! A JSON document's metadata (the document without its records array, or
+//! the whole document when the pointer is not a top-level field) is shared
+//! by every row of the file through one `Arc` ([`Origin::meta`], read as
+//! `_source.meta`), so a source of many documents gives each row its own
+//! file's. It is also the source's `meta` ([`Loaded::meta`], `meta.NAME`)
+//! when the source read one document; of several, none is. JSONL, CSV and
+//! inline rows have no metadata.
 //!
 //! Policies, each deliberate:
 //! - a UTF-8 BOM at the start and CRLF line ends are accepted; blank lines
@@ -40,7 +48,7 @@ use toml::Spanned;
 
 use crate::error::{Error, Result, shown};
 use crate::spec::{LoadedSpec, SourceSpec};
-use crate::value::{Origin, Record, Row, Value, as_record};
+use crate::value::{FileMeta, Origin, Record, Row, Value, as_record};
 
 /// The file formats a source can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +84,9 @@ pub struct SourceFile {
 pub struct Loaded {
     /// All rows of all files, in file order then line order.
     pub rows: Vec<Row>,
-    /// For JSON documents: the document without its records.
+    /// For a source of one JSON document: the document without its
+    /// records (`meta.NAME`). `None` when it read several documents: each
+    /// row then carries its own file's as [`Origin::meta`] (`_source.meta`).
     pub meta: Option<Value>,
     /// The files read.
     pub files: Vec<SourceFile>,
@@ -293,6 +303,7 @@ pub fn stream_with<T: Send>(
                     path: origin_path.clone(),
                     line: 0,
                     record: Some((Arc::from("rows"), i as u64)),
+                    meta: None,
                 },
             });
         }
@@ -328,6 +339,7 @@ pub fn stream_with<T: Send>(
     if s.records.is_some() && files.iter().any(|f| f.format != Format::Json) {
         return Err(spec.error(src.span(), "`records` applies only to JSON documents"));
     }
+    let mut documents = 0usize;
     for file in &files {
         let mut count = 0u64;
         match file.format {
@@ -351,9 +363,10 @@ pub fn stream_with<T: Send>(
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let meta = read_json_document(file, pointer, &mut counted)?;
-                    if out.meta.is_none() {
-                        out.meta = Some(meta);
-                    }
+                    documents += 1;
+                    // One document's metadata is the source's; of several,
+                    // none is (each row has its own file's as `_source.meta`).
+                    out.meta = (documents == 1).then_some(meta);
                 }
                 flush(&mut pending, each_batch)?;
             }
@@ -512,6 +525,19 @@ fn read_json_document(
             ),
         ));
     }
+    // The metadata: the document without the records array (when the
+    // pointer names a top-level field), so `meta.sim.t_read_ms` reads it.
+    // Every row of the file shares it as `_source.meta`.
+    let top_key = ptr.strip_prefix('/').filter(|k| !k.contains('/'));
+    let meta = match (as_record(&doc), top_key) {
+        (Some(rec), Some(k)) => {
+            let mut m = rec.clone();
+            m.0.shift_remove(unescape_pointer(k).as_str());
+            m.into_value()
+        }
+        _ => doc.clone(),
+    };
+    let shared = Some(Arc::new(FileMeta::Document(meta.clone())));
     let ptr_arc: Arc<str> = Arc::from(ptr);
     for (i, item) in records.try_iter().into_iter().flatten().enumerate() {
         let rec = as_record(&item).ok_or_else(|| {
@@ -532,20 +558,10 @@ fn read_json_document(
                 path: path.clone(),
                 line: 0,
                 record: Some((ptr_arc.clone(), i as u64)),
+                meta: shared.clone(),
             },
         })?;
     }
-    // The metadata: the document without the records array (when the
-    // pointer names a top-level field), so `meta.sim.t_read_ms` reads it.
-    let top_key = ptr.strip_prefix('/').filter(|k| !k.contains('/'));
-    let meta = match (as_record(&doc), top_key) {
-        (Some(rec), Some(k)) => {
-            let mut m = rec.clone();
-            m.0.shift_remove(unescape_pointer(k).as_str());
-            m.into_value()
-        }
-        _ => doc.clone(),
-    };
     Ok(meta)
 }
 

@@ -107,7 +107,9 @@ pub struct SourceSpec {
     /// `jsonl`, `json` or `csv`; inferred from the extension when absent
     /// (`.zst` on any of them means zstd-compressed).
     pub format: Option<SpannedStr>,
-    /// For JSON documents: a JSON pointer to the records array (`/results`).
+    /// For JSON documents: a JSON pointer to the records array (`/results`);
+    /// the rest of each document is its rows' `_source.meta` (and
+    /// `meta.NAME` when the source reads one document).
     pub records: Option<SpannedStr>,
     /// A missing file is a reported skip instead of an error.
     #[serde(default)]

@@ -10,7 +10,7 @@ use super::aggregate::{Agg, field_error, finite_number};
 use super::steps::{Step, Unmatched};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
-use crate::value::{Key, Record, Row, Value, as_record, compare};
+use crate::value::{FileMeta, Key, Record, Row, Value, as_record, compare};
 
 /// Everything a step may read besides its input rows.
 pub struct StepEnv<'a> {
@@ -272,6 +272,16 @@ impl<'a, 's> Grouper<'a, 's> {
         let entry = self.group_of(&vals, &row);
         self.scratch = vals;
         let (first, accs) = &mut self.groups[entry];
+        // The group's row is its first row's, `_source` included; its
+        // `_source.meta` is that file's only if every row came from it.
+        if !FileMeta::same(&first.origin.meta, &row.origin.meta)
+            && !matches!(first.origin.meta.as_deref(), Some(FileMeta::Several(..)))
+        {
+            first.origin.meta = Some(Arc::new(FileMeta::Several(
+                first.origin.path.clone(),
+                row.origin.path.clone(),
+            )));
+        }
         for ((name, _), acc) in self.aggs.iter().zip(accs.iter_mut()) {
             let before = acc.buffered();
             acc.push(g, &row).map_err(|e| {

@@ -61,16 +61,24 @@ impl std::fmt::Debug for Catalog<'_> {
 /// not mistaken for an error of the source.
 const STEP_FAILED: &str = "\u{0}step";
 
-/// Whether a source is a JSON document (its `meta` is loaded up front,
-/// because any template may read it).
-fn is_document(spec: &LoadedSpec, name: &str) -> bool {
+/// Whether a source reads JSON documents (`records`, `format = "json"`, or
+/// a path or one of a list of paths ending in `.json`): its `meta` is
+/// loaded up front, because any template may read it.
+pub(crate) fn is_document(spec: &LoadedSpec, name: &str) -> bool {
     let Some(src) = spec.spec.sources.get(name) else {
         return false;
     };
     let s = src.get_ref();
+    let document = |p: &toml::Value| {
+        p.as_str()
+            .is_some_and(|p| p.ends_with(".json") || p.ends_with(".json.zst"))
+    };
     s.records.is_some()
         || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
-        || matches!(s.path.as_ref().map(|p| p.get_ref()), Some(toml::Value::String(p)) if p.ends_with(".json") || p.ends_with(".json.zst"))
+        || s.path.as_ref().is_some_and(|p| match p.get_ref() {
+            toml::Value::Array(list) => list.iter().any(document),
+            one => document(one),
+        })
 }
 
 impl<'s> Catalog<'s> {
@@ -152,6 +160,18 @@ impl<'s> Catalog<'s> {
         let src = &self.spec.spec.sources[name];
         let loaded = sources::load(self.spec, name, src)
             .map_err(|e| e.context(format!("source `{name}`")))?;
+        let documents: Vec<&str> = loaded
+            .files
+            .iter()
+            .filter(|f| f.format == sources::Format::Json)
+            .map(|f| f.rel.as_str())
+            .collect();
+        // Which file's would `meta.NAME` be of several? None: reading it is
+        // an error naming them.
+        let meta = match documents.len() {
+            0 | 1 => loaded.meta,
+            _ => Some(crate::expr::several_documents(self.spec, name, &documents)),
+        };
         let mut notes = self.notes.borrow_mut();
         if let Some(reason) = &loaded.missing {
             notes.push(format!("skip: {reason}"));
@@ -175,7 +195,7 @@ impl<'s> Catalog<'s> {
                 sources: BTreeSet::from([name.to_string()]),
             })),
         );
-        Ok(loaded.meta)
+        Ok(meta)
     }
 
     /// Streams source `from` through the row-wise `steps[..prefix]` (and a
