@@ -143,3 +143,64 @@ fn google_benchmark_repetitions_give_its_own_median() {
     assert_eq!(value("sort4k-reps"), 3.0);
     assert_eq!(value("cpus"), 8.0);
 }
+
+const GBENCH_MACHINES: &str = r#"
+[sources.machines]
+path = "data/*.json"
+records = "/benchmarks"
+
+[tables.medians]
+from = "machines"
+steps = [
+  { filter = "run_type == 'iteration'" },
+  { derive = { host = "_source.meta.context.host_name", cpus = "_source.meta.context.num_cpus" } },
+  { group = ["host", "cpus", "run_name"], aggregate = { median = { median = "real_time" } } },
+]
+
+[numbers.server-sort1k]
+table = "medians"
+where = "host == 'server' and run_name == 'BM_sort/1024'"
+value = { cell = "median" }
+format = { places = 3 }
+
+[numbers.server-cpus]
+table = "medians"
+where = "host == 'server' and run_name == 'BM_sort/1024'"
+value = { cell = "cpus" }
+
+[numbers.laptop-sort1k]
+table = "medians"
+where = "host == 'laptop' and run_name == 'BM_sort/1024'"
+value = { cell = "median" }
+
+[numbers.speedup]
+value = { expr = "v['laptop-sort1k'] / v['server-sort1k']" }
+format = { places = 4 }
+"#;
+
+#[test]
+fn google_benchmark_files_of_two_machines_each_keep_their_context() {
+    let dir = project(GBENCH_MACHINES, "gbench");
+    let n = gen_numbers(dir.path());
+    // statistics.median([88.5, 87.25, 90.0, 86.75]) on the server's file.
+    assert_eq!(n["server-sort1k"]["value"].as_f64().unwrap(), 87.875);
+    assert_eq!(n["server-cpus"]["value"].as_f64().unwrap(), 64.0);
+    // 102.875 / 87.875
+    assert_eq!(n["speedup"]["text"], "1.1707");
+}
+
+#[test]
+fn meta_of_a_source_of_two_machines_is_an_error_naming_both_files() {
+    let spec = format!("{GBENCH_MACHINES}\n[numbers.cpus]\nvalue = {{ expr = \"meta.machines.context.num_cpus\" }}\n");
+    let dir = project(&spec, "gbench");
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "meta.machines: source `machines` reads 2 files (data/laptop.json, data/server.json); \
+             each row has its own file's metadata as `_source.meta`, or read one file"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
