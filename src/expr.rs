@@ -85,6 +85,10 @@ fn environment() -> &'static Environment<'static> {
         env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
         env.set_syntax(syntax());
         limit(&mut env, FUEL);
+        // Python's str and dict methods (`codec.split(':')[0]`,
+        // `name.startswith('BM_')`, `d.get('k', 0)`): researchers write
+        // their filters as they would in pandas.
+        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());

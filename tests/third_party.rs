@@ -38,7 +38,7 @@ path = "data/columnar_intel_xeon_platinum_8488c_rust1_88.csv"
 [tables.runs]
 from = "columnar"
 steps = [
-  { derive = { ratio = "uncompressed_size / compressed_size", mbps = "uncompressed_size / decompress_dt / 1e6", family = "codec | split(':') | first" } },
+  { derive = { ratio = "uncompressed_size / compressed_size", mbps = "uncompressed_size / decompress_dt / 1e6", family = "codec.split(':')[0]" } },
 ]
 
 [tables.taxi]
