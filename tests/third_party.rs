@@ -191,7 +191,9 @@ fn google_benchmark_files_of_two_machines_each_keep_their_context() {
 
 #[test]
 fn meta_of_a_source_of_two_machines_is_an_error_naming_both_files() {
-    let spec = format!("{GBENCH_MACHINES}\n[numbers.cpus]\nvalue = {{ expr = \"meta.machines.context.num_cpus\" }}\n");
+    let spec = format!(
+        "{GBENCH_MACHINES}\n[numbers.cpus]\nvalue = {{ expr = \"meta.machines.context.num_cpus\" }}\n"
+    );
     let dir = project(&spec, "gbench");
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
@@ -199,6 +201,89 @@ fn meta_of_a_source_of_two_machines_is_an_error_naming_both_files() {
         stderr(&out).contains(
             "meta.machines: source `machines` reads 2 files (data/laptop.json, data/server.json); \
              each row has its own file's metadata as `_source.meta`, or read one file"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+const COMMITS: &str = r#"
+[sources.history]
+path = "data/history.json"
+records_key = "commit"
+
+[tables.bench]
+from = "history"
+steps = [
+  { explode = "bench", key = "task", value = "r" },
+  { derive = { mean_ns = "r.mean_ns" } },
+]
+
+[numbers.parse-first]
+table = "bench"
+where = "task == 'parse' and commit == '3f2a9c1'"
+value = { cell = "mean_ns" }
+
+[numbers.parse-last]
+table = "bench"
+where = "task == 'parse' and commit == 'c77e020'"
+value = { cell = "mean_ns" }
+
+[numbers.parse-gain]
+value = { expr = "1 - v['parse-last'] / v['parse-first']" }
+format = { places = 1, percent = true }
+
+[numbers.commits]
+table = "history"
+value = "count"
+
+[numbers.first-date]
+table = "history"
+where = "commit == '3f2a9c1'"
+value = { cell = "date" }
+"#;
+
+#[test]
+fn per_commit_json_mapping_is_one_row_per_commit_with_records_key() {
+    let dir = project(COMMITS, "commits");
+    let n = gen_numbers(dir.path());
+    assert_eq!(n["commits"]["value"].as_f64().unwrap(), 3.0);
+    assert_eq!(n["first-date"]["text"], "2026-10-02");
+    assert_eq!(n["parse-first"]["value"].as_f64().unwrap(), 1520.5);
+    // 1 - 1210.0 / 1520.5 = 0.20421...
+    assert_eq!(n["parse-gain"]["text"], "20.4%");
+}
+
+#[test]
+fn per_commit_json_mapping_without_records_key_says_how_to_read_it() {
+    let dir = project(
+        &COMMITS.replace("records_key = \"commit\"\n", ""),
+        "commits",
+    );
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "error: source `history`: data/history.json: expected an array of records at the top level, \
+             found a mapping of 3 records; to read each entry as a row, set `records_key` to the field \
+             that gets its key (`records_key = \"key\"`), or set `records` to the JSON pointer of an array"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn records_key_naming_a_field_the_records_have_is_an_error() {
+    let dir = project(
+        &COMMITS.replace("records_key = \"commit\"", "records_key = \"date\""),
+        "commits",
+    );
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "data/history.json: field `/3f2a9c1`: the record already has a field `date`; choose another `records_key`"
         ),
         "{}",
         stderr(&out)

@@ -339,6 +339,11 @@ pub fn stream_with<T: Send>(
     if s.records.is_some() && files.iter().any(|f| f.format != Format::Json) {
         return Err(spec.error(src.span(), "`records` applies only to JSON documents"));
     }
+    if let Some(k) = &s.records_key
+        && files.iter().any(|f| f.format != Format::Json)
+    {
+        return Err(spec.error(k.span(), "`records_key` applies only to JSON documents"));
+    }
     let mut documents = 0usize;
     for file in &files {
         let mut count = 0u64;
@@ -362,7 +367,8 @@ pub fn stream_with<T: Send>(
                     csvfile::read_csv(file, &mut counted)?;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
-                    let meta = read_json_document(file, pointer, &mut counted)?;
+                    let key = s.records_key.as_ref().map(|k| k.get_ref().as_str());
+                    let meta = read_json_document(file, pointer, key, &mut counted)?;
                     documents += 1;
                     // One document's metadata is the source's; of several,
                     // none is (each row has its own file's as `_source.meta`).
@@ -490,6 +496,7 @@ fn record_or_error(
 fn read_json_document(
     file: &SourceFile,
     pointer: Option<&str>,
+    records_key: Option<&str>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Value> {
     let bytes = limit::read_document(&file.rel, file.zstd, open(file)?, file.max_line, |e| {
@@ -514,13 +521,50 @@ fn read_json_document(
             format!("the document has nothing at JSON pointer `{ptr}`"),
         )
     })?;
+    // Where the records were looked for, as messages say it.
+    let at = if ptr.is_empty() {
+        "the top level".to_string()
+    } else {
+        format!("`{ptr}`")
+    };
+    let field = (!ptr.is_empty()).then(|| ptr.to_string());
+    let records = match (records_key, as_record(&records)) {
+        (Some(key), Some(map)) => keyed_records(file, ptr, key, map)?,
+        (Some(_), None) => {
+            return Err(Error::input(
+                file.rel.clone(),
+                None,
+                field.clone(),
+                format!(
+                    "`records_key` reads a mapping of records at {at}, found {}",
+                    crate::value::describe(&records)
+                ),
+            ));
+        }
+        (None, Some(map))
+            if !map.0.is_empty() && map.0.values().all(|v| as_record(v).is_some()) =>
+        {
+            return Err(Error::input(
+                file.rel.clone(),
+                None,
+                field.clone(),
+                format!(
+                    "expected an array of records at {at}, found a mapping of {} records; \
+                     to read each entry as a row, set `records_key` to the field that gets its key \
+                     (`records_key = \"key\"`), or set `records` to the JSON pointer of an array",
+                    map.0.len()
+                ),
+            ));
+        }
+        (None, _) => records,
+    };
     if records.kind() != minijinja::value::ValueKind::Seq {
         return Err(Error::input(
             file.rel.clone(),
             None,
-            Some(ptr.to_string()),
+            field,
             format!(
-                "expected an array of records at `{ptr}`, found {} (set `records` to the JSON pointer of the array)",
+                "expected an array of records at {at}, found {} (set `records` to the JSON pointer of the array)",
                 crate::value::describe(&records)
             ),
         ));
@@ -563,6 +607,44 @@ fn read_json_document(
         })?;
     }
     Ok(meta)
+}
+
+/// The entries of a mapping of records as a list of rows, each with its
+/// key in field `key` (in the document's order). An entry that is not an
+/// object, or that has a field named `key` already, is an error naming it.
+fn keyed_records(
+    file: &SourceFile,
+    ptr: &str,
+    key: &str,
+    map: &crate::value::Record,
+) -> Result<Value> {
+    let mut rows = Vec::with_capacity(map.0.len());
+    for (k, v) in map.0.iter() {
+        let at = format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1"));
+        let rec = as_record(v).ok_or_else(|| {
+            Error::input(
+                file.rel.clone(),
+                None,
+                Some(at.clone()),
+                format!("expected an object, found {}", crate::value::describe(v)),
+            )
+        })?;
+        if rec.get(key).is_some() {
+            return Err(Error::input(
+                file.rel.clone(),
+                None,
+                Some(at),
+                format!("the record already has a field `{key}`; choose another `records_key`"),
+            ));
+        }
+        let mut row = crate::value::Record::with_capacity(rec.0.len() + 1);
+        row.insert(key, Value::from(&**k));
+        for (f, x) in rec.0.iter() {
+            row.insert(f.clone(), x.clone());
+        }
+        rows.push(row.into_value());
+    }
+    Ok(Value::from(rows))
 }
 
 fn unescape_pointer(token: &str) -> String {

@@ -111,6 +111,10 @@ pub struct SourceSpec {
     /// the rest of each document is its rows' `_source.meta` (and
     /// `meta.NAME` when the source reads one document).
     pub records: Option<SpannedStr>,
+    /// For JSON documents whose records are a mapping (`{"3f2a9c1": {...},
+    /// ...}`, one entry per commit, say): each entry is a row, its key in
+    /// this field (pandas' `from_dict(orient="index")`).
+    pub records_key: Option<SpannedStr>,
     /// A missing file is a reported skip instead of an error.
     #[serde(default)]
     pub optional: bool,
