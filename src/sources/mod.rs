@@ -2,8 +2,9 @@
 //!
 //! Formats: JSONL (one object per line), zstd-compressed JSONL (every frame
 //! of a multi-frame file; streamed line by line, never decompressed whole),
-//! JSON documents (records found by a JSON pointer; the rest of the document
-//! is the file's metadata), CSV (a header row; cells that parse as numbers
+//! JSON documents (records found by a JSON pointer: an array or, with
+//! `records_key`, a mapping of records; the rest of the document is the
+//! file's metadata), CSV (a header row; cells that parse as numbers
 //! are numbers, empty cells are null), and inline `rows` in the spec.
 //!
 //! A JSON document's metadata (the document without its records array, or
