@@ -5,7 +5,8 @@
 //! with its line, the table it reads and the tables that one comes from,
 //! each step on one line with its spec line, how many rows fed it (the
 //! table's rows left by `where`), the numbers it reads (`n['KEY']`,
-//! `v['KEY']`), and every input file with its blake3 hash, hashed as the
+//! `v['KEY']`), and every input file (its own and those of the numbers it
+//! reads) with its blake3 hash, hashed as the
 //! lock hashes it ([`crate::lock::hash_file`]), and whether that matches
 //! `artifact.lock`.
 //!
@@ -151,10 +152,15 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         Some(t) => Some(cat.table(t)?.rows.len()),
         None => None,
     };
-    let sources = match &table {
-        Some(t) => Fingerprint::sources_of(spec, [t.clone()]),
-        None => meta_read(spec, &spec_text),
-    };
+    // Its own inputs, and those of the numbers it reads.
+    let mut sources = std::collections::BTreeSet::new();
+    for k in reads.iter().map(String::as_str).chain([key]) {
+        let n = &spec.spec.numbers[k];
+        sources.extend(match &n.get_ref().table {
+            Some(t) => Fingerprint::sources_of(spec, [t.get_ref().clone()]),
+            None => meta_read(spec, &spec_block(spec, "numbers", k, n.span()).1),
+        });
+    }
     let inline = sources
         .iter()
         .filter(|s| spec.spec.sources[*s].get_ref().rows.is_some())

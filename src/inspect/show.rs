@@ -9,7 +9,8 @@
 //!   steps)`), one line per field (name, type, distinct values, first
 //!   non-null value), then the first rows aligned in columns (a cell longer
 //!   than 32 columns cut with `…`, control characters escaped);
-//! - csv: the first rows with a header (the `csv` crate);
+//! - csv: the first rows with a header (the `csv` crate), a null or
+//!   missing cell empty (as a CSV source reads it back);
 //! - json: `{"name", "kind", "rows", "fields": [{"name", "type",
 //!   "distinct"}], "first_rows": [...]}`, keys in that order.
 //!
@@ -298,7 +299,11 @@ fn csv(fields: &[Field], first: &[Row]) -> Result<String> {
         w.write_record(
             fields
                 .iter()
-                .map(|f| row.get(&f.name).map_or_else(String::new, cell_text)),
+                .map(|f| match row.get(&f.name) {
+                    // As a CSV source reads it back: an empty cell is null.
+                    Some(v) if !v.is_none() => cell_text(v),
+                    _ => String::new(),
+                }),
         )
         .map_err(err)?;
     }
