@@ -81,7 +81,7 @@ fn show_a_table_after_its_steps() {
     assert_eq!(
         ok(dir.path(), &["show", "fast"]),
         "\
-table fast: 2 rows, 5 fields (after 2 steps)
+table fast: 2 rows, 5 fields (from runs, after 2 steps)
 
 field   type         distinct  example
 n       int                 2  1

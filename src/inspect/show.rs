@@ -5,8 +5,8 @@
 //! streamed or not, through the same code), so what `show` prints is what
 //! a number or a figure reading the table sees. Three forms:
 //!
-//! - text: a header (`table fig5_points: 26 rows, 9 fields (after 9
-//!   steps)`), one line per field (name, type, distinct values, first
+//! - text: a header (`table fig5_points: 26 rows, 9 fields (from
+//!   results, after 9 steps)`), one line per field (name, type, distinct values, first
 //!   non-null value), then the first rows aligned in columns (a cell longer
 //!   than 32 columns cut with `…`, control characters escaped);
 //! - csv: the first rows with a header (the `csv` crate), a null or
@@ -72,8 +72,8 @@ impl Field {
 }
 
 /// Every field of `rows` in the order first seen, with its types, its
-/// distinct values (by their JSON text, so `1` and `1.0` differ) and its
-/// first non-null value.
+/// distinct values (by type and JSON text, so `1` and `1.0` differ, and a
+/// NaN from the string `"NaN"`) and its first non-null value.
 fn survey(rows: &[Row]) -> Vec<Field> {
     let mut fields: IndexMap<String, Field> = IndexMap::new();
     for (i, row) in rows.iter().enumerate() {
@@ -89,7 +89,7 @@ fn survey(rows: &[Row]) -> Vec<Field> {
             if !f.types.contains(&t) {
                 f.types.push(t);
             }
-            f.distinct.insert(to_json(v).to_string());
+            f.distinct.insert(format!("{t}:{}", to_json(v)));
             if f.example.is_none() && !v.is_none() && !v.is_undefined() {
                 f.example = Some(cell_text(v));
             }
@@ -151,8 +151,12 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
 /// Where the rows come from: the number of steps, or the source's files.
 fn origin(spec: &LoadedSpec, cat: &Catalog<'_>, name: &str, kind: &str) -> String {
     if kind == "table" {
-        let n = spec.spec.tables[name].get_ref().steps.len();
-        return format!("after {}", plural(n, "step"));
+        let t = spec.spec.tables[name].get_ref();
+        return format!(
+            "from {}, after {}",
+            shown(t.from.get_ref()),
+            plural(t.steps.len(), "step")
+        );
     }
     let files = cat.files();
     let files = files.get(name).map(Vec::as_slice).unwrap_or_default();
