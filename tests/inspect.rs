@@ -423,3 +423,36 @@ fn a_closed_pipe_is_no_panic() {
         assert_eq!(out.status.code(), Some(0), "{err}");
     }
 }
+
+#[test]
+fn explain_a_failing_number_gives_the_error_gen_gives() {
+    let dir = project();
+    let spec = format!("{SPEC}\n[numbers.one-ms]\ntable = \"runs\"\nvalue = {{ cell = \"ms\" }}\n");
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["explain", "one-ms"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: number `one-ms`: "), "{err}");
+    let built = artifact(dir.path(), &["gen"]);
+    let cause = err.trim_start_matches("error: ").trim_end();
+    assert!(stderr(&built).contains(cause), "{}\n{err}", stderr(&built));
+}
+
+#[test]
+fn an_optional_source_that_is_missing() {
+    let dir = project();
+    let spec = format!(
+        "{SPEC}\n[sources.extra]\npath = \"data/extra.jsonl\"\noptional = true\n\n[numbers.extra-n]\ntable = \"extra\"\nvalue = \"count\"\n"
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    assert_eq!(
+        ok(dir.path(), &["show", "extra"]),
+        "source extra: 0 rows, 0 fields (no file)\nunavailable: optional source `extra`: data/extra.jsonl not found\n"
+    );
+    let out = artifact(dir.path(), &["explain", "extra-n"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        common::small::last_line(&out),
+        "error: number `extra-n` is skipped: optional source `extra`: data/extra.jsonl not found"
+    );
+}
