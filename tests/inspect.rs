@@ -159,7 +159,10 @@ fn show_as_csv() {
         "n,ms,host,per op,tag\n1,2.5,a,2.5,run 1\n2,3.5,,1.75,run 2\n"
     );
     assert_eq!(
-        ok(dir.path(), &["show", "labels", "--format", "csv", "--rows", "1"]),
+        ok(
+            dir.path(),
+            &["show", "labels", "--format", "csv", "--rows", "1"]
+        ),
         "name,note,size\nred\u{1b}[31m,a note that is much longer than thirty-two columns,\n"
     );
 }
@@ -167,7 +170,10 @@ fn show_as_csv() {
 #[test]
 fn show_as_json() {
     let dir = project();
-    let out = ok(dir.path(), &["show", "fast", "--format", "json", "--rows", "1"]);
+    let out = ok(
+        dir.path(),
+        &["show", "fast", "--format", "json", "--rows", "1"],
+    );
     assert_eq!(
         out,
         r#"{
@@ -256,12 +262,19 @@ fn show_an_unknown_name_suggests_one() {
 #[test]
 fn show_reports_a_bad_row_as_gen_does() {
     let dir = project();
-    std::fs::write(dir.path().join("data/runs.csv"), "n,ms,host\n1,2.5,a\n2,x,b\n").unwrap();
+    std::fs::write(
+        dir.path().join("data/runs.csv"),
+        "n,ms,host\n1,2.5,a\n2,x,b\n",
+    )
+    .unwrap();
     let out = artifact(dir.path(), &["show", "fast"]);
     assert_eq!(out.status.code(), Some(2));
     let built = artifact(dir.path(), &["gen"]);
     let err = stderr(&out);
-    assert!(err.starts_with("error: table `fast`, step 1 (filter, artifact.toml line 13): "), "{err}");
+    assert!(
+        err.starts_with("error: table `fast`, step 1 (filter, artifact.toml line 13): "),
+        "{err}"
+    );
     assert!(err.contains("data/runs.csv:3"), "{err}");
     let cause = err.trim_start_matches("error: ").trim_end();
     assert!(stderr(&built).contains(cause), "{}\n{err}", stderr(&built));
@@ -365,8 +378,11 @@ fn explain_as_json() {
 #[test]
 fn explain_after_the_data_changed_says_what_the_lock_records() {
     let dir = project();
-    std::fs::write(dir.path().join("data/runs.csv"), "n,ms,host\n1,2.5,a\n2,3.5,\n3,9.75,b\n")
-        .unwrap();
+    std::fs::write(
+        dir.path().join("data/runs.csv"),
+        "n,ms,host\n1,2.5,a\n2,3.5,\n3,9.75,b\n",
+    )
+    .unwrap();
     let hash = blake3_of(&dir.path().join("data/runs.csv"));
     let lock = std::fs::read_to_string(dir.path().join("artifact.lock")).unwrap();
     let old = lock
@@ -376,7 +392,10 @@ fn explain_after_the_data_changed_says_what_the_lock_records() {
         .trim_end_matches('"')
         .to_string();
     let out = ok(dir.path(), &["explain", "mean-ms"]);
-    assert!(out.starts_with("number mean-ms\nvalue: 5.25\ntext: 5.25\n"), "{out}");
+    assert!(
+        out.starts_with("number mean-ms\nvalue: 5.25\ntext: 5.25\n"),
+        "{out}"
+    );
     assert!(
         out.ends_with(&format!(
             "inputs:\n  data/runs.csv  blake3 {hash}  (artifact.lock has {old}: changed since the last gen)\nartifact.lock: records text `3.42`: stale, `artifact gen` updates it\n"

@@ -200,8 +200,8 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
     };
     let output = match format {
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&e)
-                .map_err(|e| Error::msg(format!("json: {e}")))?;
+            let mut s =
+                serde_json::to_string_pretty(&e).map_err(|e| Error::msg(format!("json: {e}")))?;
             s.push('\n');
             s
         }
@@ -439,7 +439,8 @@ mod tests {
 
     #[test]
     fn a_number_block_runs_to_the_next_header() {
-        let text = "[numbers.a]\nvalue = { expr = \"1\" }\n\n# b\n[numbers.b]\nvalue = { expr = \"2\" }\n";
+        let text =
+            "[numbers.a]\nvalue = { expr = \"1\" }\n\n# b\n[numbers.b]\nvalue = { expr = \"2\" }\n";
         let spec = crate::spec::parse(text, std::path::Path::new("artifact.toml")).unwrap();
         let raw = &spec.spec.numbers["a"];
         assert_eq!(
@@ -447,9 +448,6 @@ mod tests {
             (1, "[numbers.a]\nvalue = { expr = \"1\" }".to_string())
         );
         let raw = &spec.spec.numbers["b"];
-        assert_eq!(
-            spec_block(&spec, "numbers", "b", raw.span()).0,
-            5
-        );
+        assert_eq!(spec_block(&spec, "numbers", "b", raw.span()).0, 5);
     }
 }

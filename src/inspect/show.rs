@@ -276,7 +276,10 @@ fn text(
         lines.push(
             fields
                 .iter()
-                .map(|f| row.get(&f.name).map_or_else(String::new, |v| fit(&cell_text(v))))
+                .map(|f| {
+                    row.get(&f.name)
+                        .map_or_else(String::new, |v| fit(&cell_text(v)))
+                })
                 .collect(),
         );
     }
@@ -300,15 +303,11 @@ fn csv(fields: &[Field], first: &[Row]) -> Result<String> {
     w.write_record(fields.iter().map(|f| f.name.as_str()))
         .map_err(err)?;
     for row in first {
-        w.write_record(
-            fields
-                .iter()
-                .map(|f| match row.get(&f.name) {
-                    // As a CSV source reads it back: an empty cell is null.
-                    Some(v) if !v.is_none() => cell_text(v),
-                    _ => String::new(),
-                }),
-        )
+        w.write_record(fields.iter().map(|f| match row.get(&f.name) {
+            // As a CSV source reads it back: an empty cell is null.
+            Some(v) if !v.is_none() => cell_text(v),
+            _ => String::new(),
+        }))
         .map_err(err)?;
     }
     let bytes = w
