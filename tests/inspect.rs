@@ -252,6 +252,19 @@ fn show_an_unknown_name_suggests_one() {
         "error: no source or table named `fats` (did you mean `fast`?)\n  sources: `runs`, `labels`\n  tables: `fast`\n"
     );
     assert_eq!(stdout(&out), "");
+    let out = artifact(dir.path(), &["show", "mean-ms"]);
+    assert_eq!(
+        stderr(&out),
+        "error: no source or table named `mean-ms` (`mean-ms` is a number: `artifact explain mean-ms`)\n  sources: `runs`, `labels`\n  tables: `fast`\n"
+    );
+    let out = artifact(dir.path(), &["show", "lat"]);
+    assert!(
+        stderr(&out).starts_with(
+            "error: no source or table named `lat` (`lat` is a figure; it draws `runs`)\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
     let out = artifact(dir.path(), &["show", "zzzzzz"]);
     assert_eq!(
         stderr(&out),
@@ -412,6 +425,11 @@ fn explain_an_unknown_key_suggests_one() {
     assert_eq!(
         stderr(&out),
         "error: no number named `mean_ms` (did you mean `mean-ms`?)\n  numbers: `mean-ms`, `fast-n`, `double`\n"
+    );
+    let out = artifact(dir.path(), &["explain", "fast"]);
+    assert_eq!(
+        stderr(&out),
+        "error: no number named `fast` (`fast` is a table: `artifact show fast`)\n  numbers: `mean-ms`, `fast-n`, `double`\n"
     );
 }
 

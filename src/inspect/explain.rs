@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Format, did_you_mean, listed, one_line, spec_block, to_json};
+use super::{Format, did_you_mean, listed, one_line, other_kind, spec_block, to_json};
 use crate::error::{Error, Result, shown};
 use crate::fingerprint::{Fingerprint, document_sources};
 use crate::lock::{Lock, hash_file};
@@ -109,7 +109,10 @@ struct Explanation {
 /// The error for a key that is not a number of the spec.
 fn unknown(spec: &LoadedSpec, key: &str) -> Error {
     let keys = spec.spec.numbers.keys();
-    let hint = did_you_mean(key, keys.clone().map(String::as_str));
+    let hint = match other_kind(spec, key) {
+        h if h.is_empty() => did_you_mean(key, keys.clone().map(String::as_str)),
+        h => h,
+    };
     Error::msg(format!(
         "no number named `{}`{hint}\n  numbers: {}",
         shown(key),

@@ -40,6 +40,46 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         .unwrap_or_default()
 }
 
+/// ` (`NAME` is a number: ...)` when `name` names something of another
+/// kind than asked for (`show` of a number or a figure, `explain` of a
+/// table), with the command that looks at it; else empty.
+pub fn other_kind(spec: &LoadedSpec, name: &str) -> String {
+    let s = &spec.spec;
+    let n = shown(name);
+    if s.numbers.contains_key(name) {
+        return format!(" (`{n}` is a number: `artifact explain {n}`)");
+    }
+    if s.sources.contains_key(name) || s.tables.contains_key(name) {
+        let kind = if s.sources.contains_key(name) {
+            "source"
+        } else {
+            "table"
+        };
+        return format!(" (`{n}` is a {kind}: `artifact show {n}`)");
+    }
+    if let Some(f) = s.figures.get(name) {
+        let f = f.get_ref();
+        let mut tables: Vec<&String> = Vec::new();
+        let layers = f
+            .layers
+            .iter()
+            .flatten()
+            .chain(f.panels.iter().flatten().flat_map(|p| &p.get_ref().layers));
+        for l in layers {
+            if let Some(d) = &l.get_ref().data
+                && !tables.contains(&d.get_ref())
+            {
+                tables.push(d.get_ref());
+            }
+        }
+        return match tables.as_slice() {
+            [] => format!(" (`{n}` is a figure)"),
+            _ => format!(" (`{n}` is a figure; it draws {})", listed(tables)),
+        };
+    }
+    String::new()
+}
+
 /// The names of `names`, quoted and comma-separated, or `none`.
 pub fn listed<'a>(names: impl IntoIterator<Item = &'a String>) -> String {
     let all: Vec<String> = names

@@ -25,7 +25,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use super::{Format, cell_text, did_you_mean, listed, to_json, type_name};
+use super::{Format, cell_text, did_you_mean, listed, other_kind, to_json, type_name};
 use crate::error::{Error, Result, shown};
 use crate::spec::LoadedSpec;
 use crate::tables::{Catalog, Table};
@@ -110,10 +110,13 @@ fn plural(n: usize, what: &str) -> String {
 /// The error for a name that is neither a source nor a table.
 fn unknown(spec: &LoadedSpec, name: &str) -> Error {
     let s = &spec.spec;
-    let hint = did_you_mean(
-        name,
-        s.sources.keys().chain(s.tables.keys()).map(String::as_str),
-    );
+    let hint = match other_kind(spec, name) {
+        h if h.is_empty() => did_you_mean(
+            name,
+            s.sources.keys().chain(s.tables.keys()).map(String::as_str),
+        ),
+        h => h,
+    };
     Error::msg(format!(
         "no source or table named `{}`{hint}\n  sources: {}\n  tables: {}",
         shown(name),
