@@ -493,3 +493,33 @@ fn an_optional_source_that_is_missing() {
         "error: number `extra-n` is skipped: optional source `extra`: data/extra.jsonl not found"
     );
 }
+
+#[test]
+fn explain_lists_every_table_the_number_reads() {
+    let dir = project();
+    let spec = format!(
+        "{SPEC}\n[tables.joined]\nfrom = \"runs\"\nsteps = [{{ lookup = \"fast\", on = \"n\", as = \"f\", unmatched = \"keep\" }}]\n\n[numbers.joined-n]\ntable = \"joined\"\nvalue = \"count\"\n"
+    );
+    let base = SPEC.lines().count();
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = ok(dir.path(), &["explain", "joined-n"]);
+    let hash = blake3_of(&dir.path().join("data/runs.csv"));
+    let tables = &out[out.find("\ntable `").unwrap() + 1..];
+    assert_eq!(
+        tables,
+        format!(
+            "\
+table `joined` (artifact.toml:{}), from source `runs`:
+  artifact.toml:{}: {{ lookup = \"fast\", on = \"n\", as = \"f\", unmatched = \"keep\" }}
+table `fast` (artifact.toml:10), from source `runs`:
+  artifact.toml:13: {{ filter = \"ms < 4\" }}
+  artifact.toml:14: {{ derive = {{ \"per op\" = \"ms / n\", tag = \"'run ' ~ n\" }} }}
+inputs:
+  data/runs.csv  blake3 {hash}  (matches artifact.lock)
+artifact.lock: no record of this number
+",
+            base + 2,
+            base + 4
+        )
+    );
+}

@@ -2,8 +2,8 @@
 //!
 //! Prints the number's full-precision value (the shortest text that reads
 //! back as the same `f64`) and its printed text, its block of the spec
-//! with its line, the table it reads and the tables that one comes from,
-//! each step on one line with its spec line, how many rows fed it (the
+//! with its line, the table it reads and every table that one reads
+//! (`from`, `lookup`, `union`), each step on one line with its spec line, how many rows fed it (the
 //! table's rows left by `where`), the numbers it reads (`n['KEY']`,
 //! `v['KEY']`), and every input file (its own and those of the numbers it
 //! reads) with its blake3 hash, hashed as the
@@ -257,19 +257,21 @@ fn lock_state(lock: Option<&Lock>, n: &Number) -> (&'static str, Option<String>)
     }
 }
 
-/// Table `first` and the tables it comes from (`from`), each with its
-/// steps as written.
+/// Table `first` and every table it reads (its `from`, then what its
+/// steps look up or add by `union`, and so on), each once with its steps
+/// as written.
 fn table_chain(spec: &LoadedSpec, first: Option<&str>) -> Result<Vec<TableLine>> {
-    let mut out = Vec::new();
-    let mut next = first.map(str::to_string);
-    while let Some(name) = next.take() {
-        let Some(t) = spec.spec.tables.get(&name) else {
-            break;
-        };
-        // (A chain is at most 100 tables and has no cycle: validated.)
-        if out.iter().any(|l: &TableLine| l.name == name) {
-            break;
+    let mut out: Vec<TableLine> = Vec::new();
+    let mut queue: std::collections::VecDeque<String> =
+        first.map(str::to_string).into_iter().collect();
+    while let Some(name) = queue.pop_front() {
+        // A source of the same name wins, as when the tables are built.
+        if spec.spec.sources.contains_key(&name) || out.iter().any(|l| l.name == name) {
+            continue;
         }
+        let Some(t) = spec.spec.tables.get(&name) else {
+            continue;
+        };
         let ts = t.get_ref();
         let from = ts.from.get_ref().clone();
         let from_kind = if spec.spec.sources.contains_key(&from) {
@@ -277,27 +279,24 @@ fn table_chain(spec: &LoadedSpec, first: Option<&str>) -> Result<Vec<TableLine>>
         } else {
             "table"
         };
-        let steps = ts
-            .steps
-            .iter()
-            .map(|s| {
-                Ok(StepLine {
-                    line: super::spec_line(spec, s.span().start),
-                    verb: crate::tables::steps::compile(spec, s)?.verb(),
-                    text: one_line(spec, s.span()),
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+        queue.push_back(from.clone());
+        let mut steps = Vec::new();
+        for s in &ts.steps {
+            let step = crate::tables::steps::compile(spec, s)?;
+            queue.extend(step.dependencies().into_iter().map(String::from));
+            steps.push(StepLine {
+                line: super::spec_line(spec, s.span().start),
+                verb: step.verb(),
+                text: one_line(spec, s.span()),
+            });
+        }
         out.push(TableLine {
             line: spec_block(spec, "tables", &name, t.span()).0,
             name,
-            from: from.clone(),
+            from,
             from_kind,
             steps,
         });
-        if from_kind == "table" {
-            next = Some(from);
-        }
     }
     Ok(out)
 }
