@@ -38,7 +38,9 @@ fn canonical(v: &toml::Value) -> String {
     toml::to_string(&toml::Table::from_iter([("x".to_string(), v.clone())])).unwrap_or_default()
 }
 
-fn document_sources(spec: &LoadedSpec) -> Vec<String> {
+/// The JSON-document sources (whose `meta` any expression may read): what
+/// a number without a table depends on, with the numbers before it.
+pub fn document_sources(spec: &LoadedSpec) -> Vec<String> {
     spec.spec
         .sources
         .keys()

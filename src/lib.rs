@@ -13,6 +13,7 @@ pub mod fastexpr;
 pub mod figures;
 pub mod fingerprint;
 pub mod hook;
+pub mod inspect;
 pub mod lock;
 pub mod numbers;
 pub mod output;

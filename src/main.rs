@@ -32,7 +32,7 @@ macro_rules! warn_raw {
     }};
 }
 
-use artifact::{check, hook, lock::Lock, output, run, spec};
+use artifact::{check, hook, inspect, lock::Lock, output, run, spec};
 
 /// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
@@ -62,11 +62,47 @@ enum Command {
         #[arg(long)]
         fast: bool,
     },
+    /// Print a source's or table's fields (with their types) and first rows,
+    /// after all of the table's steps.
+    Show {
+        /// The source or table.
+        name: String,
+        /// How many rows to print.
+        #[arg(long, default_value_t = 10, value_name = "N")]
+        rows: usize,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
+        format: OutFormat,
+    },
+    /// Print where a number comes from: value, text, spec, table, steps,
+    /// rows and input files (with their hashes).
+    Explain {
+        /// The number's key.
+        key: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+        format: ExplainFormat,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
         action: HookAction,
     },
+}
+
+/// `show --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OutFormat {
+    Text,
+    Csv,
+    Json,
+}
+
+/// `explain --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ExplainFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -182,6 +218,33 @@ fn main() -> ExitCode {
                     say_raw!("{text}");
                     Ok(ExitCode::SUCCESS)
                 }
+            }
+            Command::Show { name, rows, format } => {
+                let _folder = output::FolderLock::shared(&spec.root)?;
+                let format = match format {
+                    OutFormat::Text => inspect::Format::Text,
+                    OutFormat::Csv => inspect::Format::Csv,
+                    OutFormat::Json => inspect::Format::Json,
+                };
+                let shown = inspect::show::show(&spec, &name, rows, format)?;
+                for n in &shown.notes {
+                    warn!("note: {n}");
+                }
+                say_raw!("{}", shown.output);
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Explain { key, format } => {
+                let _folder = output::FolderLock::shared(&spec.root)?;
+                let format = match format {
+                    ExplainFormat::Text => inspect::Format::Text,
+                    ExplainFormat::Json => inspect::Format::Json,
+                };
+                let e = inspect::explain::explain(&spec, &key, format)?;
+                for n in &e.notes {
+                    warn!("note: {n}");
+                }
+                say_raw!("{}", e.output);
+                Ok(ExitCode::SUCCESS)
             }
             Command::Hook {
                 action: HookAction::Run { .. },

@@ -58,11 +58,23 @@ pub fn compute(
     cat: &Catalog<'_>,
     reuse: &dyn Fn(&str, &[Number]) -> Option<Number>,
 ) -> (Numbers, Arc<Globals>) {
+    compute_selected(spec, cat, reuse, &|_| true)
+}
+
+/// As [`compute`], for only the numbers `want` selects (in spec order; the
+/// others are neither computed nor in the globals): `artifact explain`
+/// computes one number and those it reads ([`reads`]).
+pub fn compute_selected(
+    spec: &LoadedSpec,
+    cat: &Catalog<'_>,
+    reuse: &dyn Fn(&str, &[Number]) -> Option<Number>,
+    want: &dyn Fn(&str) -> bool,
+) -> (Numbers, Arc<Globals>) {
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
     let mut errors = Vec::new();
     // (Keys are checked as typst and LaTeX names by validation.)
-    for (key, raw) in &spec.spec.numbers {
+    for (key, raw) in spec.spec.numbers.iter().filter(|(k, _)| want(k)) {
         if let Some(n) = reuse(key, &out.list) {
             globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
             globals.v.insert(key.as_str(), n.value.clone());
@@ -88,6 +100,42 @@ pub fn compute(
     }
     out.errors = errors;
     (out, Arc::new(globals))
+}
+
+/// The numbers that number `key` reads through `n['KEY']` / `v['KEY']`
+/// anywhere in its part of the spec (its `where` or its `expr`), directly
+/// or through those it reads, in spec order; all numbers before it when it
+/// names one by a computed key (`n[k]`). Empty for an unknown key.
+pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
+    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let keys: Vec<&String> = spec.spec.numbers.keys().collect();
+    let mut wanted = std::collections::BTreeSet::new();
+    let mut stack = vec![key.to_string()];
+    while let Some(k) = stack.pop() {
+        let Some(pos) = keys.iter().position(|x| **x == k) else {
+            continue;
+        };
+        let text = doc
+            .get("numbers")
+            .and_then(|n| n.get(&k))
+            .and_then(|v| toml::to_string(&toml::Table::from_iter([(k.clone(), v.clone())])).ok())
+            .unwrap_or_default();
+        let q = crate::fingerprint::quoted_numbers(&text);
+        let read: Vec<String> = if q.all {
+            keys[..pos].iter().map(|s| s.to_string()).collect()
+        } else {
+            q.keys.into_iter().collect()
+        };
+        for r in read {
+            if r != key && wanted.insert(r.clone()) {
+                stack.push(r);
+            }
+        }
+    }
+    keys.into_iter()
+        .filter(|k| wanted.contains(*k))
+        .cloned()
+        .collect()
 }
 
 fn compute_one(
