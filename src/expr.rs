@@ -4,9 +4,13 @@
 //! row's fields as variables, plus:
 //! - `_source.path`, `_source.line`: where the row came from;
 //! - `n['KEY']`: a number's printed text, `v['KEY']`: its full-precision value;
-//! - `meta['SOURCE']`: the non-record part of a JSON document source.
+//! - `meta['SOURCE']`: the non-record part of a JSON document source;
+//! - `_`: the whole row, so that any field can be read, whatever its name:
+//!   `_['execution time']`, `_[' code']`, `_['p50 (ms)']` (and `_.x` for
+//!   an identifier).
 //!
-//! A row field shadows those names. Undefined behaviour is minijinja's
+//! A row field shadows `n`, `v`, `meta` and `_source`, but not `_`: `_` is
+//! always the row, and a field named `_` is read as `_['_']`. Undefined behaviour is minijinja's
 //! `SemiStrict`, chosen deliberately: a missing field is `undefined` and
 //! falsy (so `a or b` fallback chains and `x is defined` work), but printing
 //! it, iterating it or reading an attribute of it is an error, so a typo in a
@@ -16,16 +20,22 @@
 //! that need a finite number check for it and name the row.
 
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
+use minijinja::Expression;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
-use minijinja::{Environment, Expression, UndefinedBehavior};
 
 use crate::error::{Error, Result};
 use crate::spec::{LoadedSpec, SpannedStr};
 use crate::value::{Origin, Record, Row, Value};
 
 pub mod depth;
+mod env;
+pub mod reads;
+pub mod undefined;
+
+use env::environment;
+pub use env::{FUEL, limit, syntax};
 
 /// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
 /// `invalid expression: ` or `invalid template: `).
@@ -34,127 +44,6 @@ fn too_deep() -> String {
         "nested deeper than {} levels (each operator of a chain such as `a and b and c` is one level)",
         depth::MAX_DEPTH
     )
-}
-
-/// The template syntax every environment here uses: a trailing newline is
-/// kept, block tags do not leave blank lines.
-pub fn syntax() -> minijinja::syntax::SyntaxConfig {
-    minijinja::syntax::SyntaxConfig::builder()
-        .keep_trailing_newline(true)
-        .trim_blocks(true)
-        .lstrip_blocks(true)
-        .build()
-        .expect("valid syntax config")
-}
-
-/// The steps (minijinja's "fuel") one evaluation of an expression or one
-/// render of a template may take: a spec expression or title is tiny, so a
-/// runaway one (nested huge ranges, say) fails at once instead of running
-/// for minutes.
-pub const FUEL: u64 = 200_000;
-
-/// The limits every template environment of artifact shares: at most
-/// `fuel` steps per evaluation or render, and no `namespace()`.
-pub fn limit(env: &mut Environment<'_>, fuel: u64) {
-    env.set_fuel(Some(fuel));
-    // `namespace()` is the one mutable value: with it a loop nests a list
-    // 100,000 deep, whose printing or dropping overflows the stack. Titles,
-    // labels and macro templates have no use for it.
-    env.remove_global("namespace");
-}
-
-fn environment() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
-        env.set_syntax(syntax());
-        limit(&mut env, FUEL);
-        // `x is none` is true for a missing field too, as Python's
-        // `r.get("x") is None` is: the seed scripts' idiom for "absent".
-        env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
-        env.add_test("finite", |v: Value| {
-            crate::value::as_number(&v).is_some_and(f64::is_finite)
-        });
-        // `x | fmt(places=1, sign="always")`: number formatting in siunitx's
-        // terms, the same code that prints numbers for the macros.
-        env.add_filter(
-            "fmt",
-            |v: Value, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
-                let places: Option<u32> = kwargs.get("places")?;
-                let figures: Option<u32> = kwargs.get("figures")?;
-                let sign: Option<String> = kwargs.get("sign")?;
-                let percent: Option<bool> = kwargs.get("percent")?;
-                let unit: Option<String> = kwargs.get("unit")?;
-                kwargs.assert_all_used()?;
-                // The spec's bounds: `places = 4000000000` would allocate gigabytes.
-                use crate::spec::bounds::{FIGURES, PLACES};
-                for (what, v, range) in [("places", places, PLACES), ("figures", figures, FIGURES)]
-                {
-                    if let Some(v) = v.filter(|v| !range.contains(v)) {
-                        return Err(minijinja::Error::new(
-                            minijinja::ErrorKind::InvalidOperation,
-                            format!(
-                                "fmt: `{what}` must be between {} and {}, got {v}",
-                                range.start(),
-                                range.end()
-                            ),
-                        ));
-                    }
-                }
-                if crate::value::as_number(&v).is_none() {
-                    return Err(minijinja::Error::new(
-                        minijinja::ErrorKind::InvalidOperation,
-                        format!("fmt needs a number, got {}", crate::value::describe(&v)),
-                    ));
-                }
-                let f = crate::numbers::format::Format::new(
-                    places,
-                    figures,
-                    sign.as_deref() == Some("always"),
-                    percent.unwrap_or(false),
-                    unit,
-                );
-                Ok(f.apply(&v))
-            },
-        );
-        for (name, f) in [
-            ("log", f64::ln as fn(f64) -> f64),
-            ("log10", f64::log10),
-            ("log1p", f64::ln_1p),
-            ("sqrt", f64::sqrt),
-            ("exp", f64::exp),
-        ] {
-            env.add_function(name, move |x: f64| f(x));
-        }
-        env.add_function("max", |a: Value, b: Value| {
-            if crate::value::compare(&a, &b).is_ge() {
-                a
-            } else {
-                b
-            }
-        });
-        env.add_function("min", |a: Value, b: Value| {
-            if crate::value::compare(&a, &b).is_le() {
-                a
-            } else {
-                b
-            }
-        });
-        env.add_filter("basename", |s: String| -> String {
-            std::path::Path::new(&s)
-                .file_name()
-                .map(|x| x.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        env.add_filter("dirname", |s: String| -> String {
-            std::path::Path::new(&s)
-                .parent()
-                .map(|x| x.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        env
-    })
 }
 
 /// The numbers and document metadata every expression and template can read.
@@ -166,6 +55,8 @@ pub struct Globals {
     pub v: Record,
     /// `meta`: source name -> document metadata.
     pub meta: Record,
+    /// Source name -> the file its metadata is from (for messages).
+    pub meta_files: std::collections::BTreeMap<String, String>,
 }
 
 impl Globals {
@@ -218,6 +109,9 @@ impl Object for Ctx {
     }
 
     fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        if key == "_" {
+            return self.fields.clone().map(Value::from_dyn_object);
+        }
         if let Some(v) = self.fields.as_ref().and_then(|f| f.get(key)) {
             return Some(v.clone());
         }
@@ -249,6 +143,26 @@ impl Object for Ctx {
     }
 }
 
+/// What went wrong, in words: an undefined field, number or metadata key
+/// named with where it was looked for ([`undefined::explain`]), else
+/// minijinja's message.
+fn why(e: &minijinja::Error, globals: &Globals, row: Option<&Row>, table: Option<&str>) -> String {
+    let scope = undefined::Scope {
+        row,
+        table,
+        globals,
+    };
+    undefined::explain(e, &scope).unwrap_or_else(|| message(e))
+}
+
+/// [`why`] for an evaluation on a context made by [`Globals`].
+fn why_in(e: &minijinja::Error, ctx: &Value) -> String {
+    match ctx.downcast_object_ref::<Ctx>() {
+        Some(c) => why(e, &c.globals, None, None),
+        None => message(e),
+    }
+}
+
 /// minijinja's message without its `(in <expression>:1)` suffix.
 pub fn message(e: &minijinja::Error) -> String {
     let mut s = e.kind().to_string();
@@ -263,6 +177,10 @@ pub fn message(e: &minijinja::Error) -> String {
 pub struct Expr<'s> {
     compiled: Expression<'s, 's>,
     fast: Option<crate::fastexpr::Node>,
+    /// The fields read through `_`, when the expression uses `_`.
+    row_reads: Option<reads::RowReads>,
+    /// The table whose rows it reads, for messages.
+    table: Option<Arc<str>>,
     /// The expression as written.
     pub text: &'s str,
     /// Its span in the spec.
@@ -291,7 +209,12 @@ impl<'s> Expr<'s> {
         }
         match environment().compile_expression(text) {
             Ok(compiled) => Ok(Expr {
+                row_reads: compiled
+                    .undeclared_variables(false)
+                    .contains("_")
+                    .then(|| reads::row_reads(text)),
                 compiled,
+                table: None,
                 fast: crate::fastexpr::compile(text),
                 text,
                 span,
@@ -300,24 +223,67 @@ impl<'s> Expr<'s> {
         }
     }
 
+    /// Names the table whose rows the expression reads, for messages
+    /// (`no field `x` in table `runs``).
+    pub fn set_table(&mut self, table: &str) {
+        self.table = Some(Arc::from(table));
+    }
+
+    /// The expression with [`Expr::set_table`] applied.
+    pub fn in_table(mut self, table: &str) -> Self {
+        self.set_table(table);
+        self
+    }
+
+    /// The value `v` of the expression on `row` as a finite number; when the
+    /// expression is a field the row lacks, the error names the table's
+    /// fields and the closest one.
+    pub fn number(&self, row: &Row, v: &Value) -> Result<f64> {
+        if let (true, Some(crate::fastexpr::Node::Var(name))) = (v.is_undefined(), &self.fast)
+            && row.get(name).is_none()
+        {
+            return Err(Error::input(
+                row.origin.path.to_string(),
+                row.origin.line_opt(),
+                None,
+                undefined::no_field(name, self.table.as_deref(), row),
+            ));
+        }
+        crate::tables::aggregate::finite_number(row, self.text, v)
+    }
+
     /// The expression in the fast subset ([`crate::fastexpr`]), if it is in it.
     pub fn fast(&self) -> Option<&crate::fastexpr::Node> {
         self.fast.as_ref()
     }
 
-    /// The top-level names the expression reads (for projection and checks).
+    /// The top-level names the expression reads (for projection and checks):
+    /// a field read as `_['x y']` is `x y`; `_` itself is not listed (see
+    /// [`Expr::reads_whole_row`]).
     pub fn variables(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
             .undeclared_variables(false)
             .into_iter()
+            .filter(|n| n != "_")
             .collect();
+        if let Some(r) = &self.row_reads {
+            v.extend(r.paths.iter().map(|p| p[0].clone()));
+        }
         v.sort();
+        v.dedup();
         v
     }
 
+    /// Whether the expression may read any field of the row: it uses `_`
+    /// other than as `_['name']` or `_.name` (`_ | tojson`).
+    pub fn reads_whole_row(&self) -> bool {
+        self.row_reads.as_ref().is_some_and(|r| r.whole)
+    }
+
     /// The variable paths the expression reads (`m.ratio`, `H_byte1`),
-    /// without the globals (`n`, `v`, `meta`, `_source`).
+    /// without the globals (`n`, `v`, `meta`, `_source`); `_['m'].ratio` is
+    /// `m.ratio`.
     pub fn paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
@@ -325,10 +291,14 @@ impl<'s> Expr<'s> {
             .into_iter()
             .filter(|p| {
                 let head = p.split('.').next().unwrap_or("");
-                !["n", "v", "meta", "_source", "loop"].contains(&head)
+                !["n", "v", "meta", "_source", "loop", "_"].contains(&head)
             })
             .collect();
+        if let Some(r) = &self.row_reads {
+            v.extend(r.paths.iter().map(|p| p.join(".")));
+        }
         v.sort();
+        v.dedup();
         v
     }
 
@@ -337,8 +307,22 @@ impl<'s> Expr<'s> {
     pub fn uses_only_attrs_of(&self, var: &str) -> bool {
         match &self.fast {
             Some(node) => node.uses_only_attrs_of(var),
-            None => !self.variables().iter().any(|v| v == var),
+            None => !self.reads_whole_row() && !self.variables().iter().any(|v| v == var),
         }
+    }
+
+    /// The attributes of variable `var` the expression reads (`m.ratio`,
+    /// `m['a b']`, `_['m'].ratio`): exact when [`Expr::uses_only_attrs_of`].
+    pub fn attrs_of(&self, var: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        match &self.fast {
+            Some(node) => node.attrs_of(var, &mut out),
+            None => out.extend(self.paths().iter().filter_map(|p| {
+                let rest = p.strip_prefix(var)?.strip_prefix('.')?;
+                Some(rest.split('.').next().unwrap_or("").to_string())
+            })),
+        }
+        out
     }
 
     /// Whether the expression reads variable `var` only through type tests
@@ -346,7 +330,7 @@ impl<'s> Expr<'s> {
     pub fn uses_only_tests_of(&self, var: &str) -> bool {
         match &self.fast {
             Some(node) => node.uses_only_tests_of(var),
-            None => !self.variables().iter().any(|v| v == var),
+            None => !self.reads_whole_row() && !self.variables().iter().any(|v| v == var),
         }
     }
 
@@ -370,14 +354,27 @@ impl<'s> Expr<'s> {
     pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
         self.compiled
             .eval(globals.row_context(row))
-            .map_err(|e| self.row_error(row, &e))
+            .map_err(|e| self.row_error(globals, row, &e))
     }
 
     /// Evaluates on a prepared context (globals only, or with extras).
+    /// An undefined value is an error naming what is missing (`meta.sim.x`
+    /// would otherwise print as nothing).
     pub fn eval(&self, ctx: Value) -> Result<Value> {
-        self.compiled
-            .eval(ctx)
-            .map_err(|e| Error::msg(format!("cannot evaluate `{}`: {}", self.text, message(&e))))
+        let fail = |why: String| Error::msg(format!("cannot evaluate `{}`: {why}", self.text));
+        let v = self
+            .compiled
+            .eval(ctx.clone())
+            .map_err(|e| fail(why_in(&e, &ctx)))?;
+        if !v.is_undefined() {
+            return Ok(v);
+        }
+        // Printing an undefined value is an error that names it.
+        let printed = format!("{{{{ ({}) }}}}", self.text);
+        match environment().render_str(&printed, ctx.clone()) {
+            Err(e) => Err(fail(why_in(&e, &ctx))),
+            Ok(_) => Err(fail("the value is undefined".to_string())),
+        }
     }
 
     /// The rows for which the expression is true (a `where` clause).
@@ -396,7 +393,22 @@ impl<'s> Expr<'s> {
         Ok(self.eval_row(globals, row)?.is_true())
     }
 
-    fn row_error(&self, row: &Row, e: &minijinja::Error) -> Error {
+    fn row_error(&self, globals: &Globals, row: &Row, e: &minijinja::Error) -> Error {
+        if let Some(what) = undefined::explain(
+            e,
+            &undefined::Scope {
+                row: Some(row),
+                table: self.table.as_deref(),
+                globals,
+            },
+        ) {
+            return Error::input(
+                row.origin.path.to_string(),
+                row.origin.line_opt(),
+                None,
+                format!("cannot evaluate `{}`: {what}", self.text),
+            );
+        }
         // Name the values the expression read: `tokens = 0` explains
         // "unable to calculate 7.2 / 0" at once.
         let mut seen = Vec::new();
@@ -443,6 +455,8 @@ pub struct Template<'s> {
     pub text: &'s str,
     /// Its span in the spec.
     pub span: Range<usize>,
+    /// The table whose rows it renders, for messages.
+    table: Option<Arc<str>>,
 }
 
 impl<'s> Template<'s> {
@@ -457,6 +471,7 @@ impl<'s> Template<'s> {
         match environment().template_from_str(src.get_ref()) {
             Ok(compiled) => Ok(Template {
                 compiled,
+                table: None,
                 text: src.get_ref(),
                 span: src.span(),
             }),
@@ -464,11 +479,20 @@ impl<'s> Template<'s> {
         }
     }
 
+    /// The template, naming the table whose rows it renders (for messages).
+    pub fn in_table(mut self, table: &str) -> Self {
+        self.table = Some(Arc::from(table));
+        self
+    }
+
     /// Renders with a context; errors point at the template in the spec.
     pub fn render(&self, spec: &LoadedSpec, ctx: Value) -> Result<String> {
-        self.compiled
-            .render(ctx)
-            .map_err(|e| spec.error(self.span.clone(), format!("cannot render: {}", message(&e))))
+        self.compiled.render(ctx.clone()).map_err(|e| {
+            spec.error(
+                self.span.clone(),
+                format!("cannot render: {}", why_in(&e, &ctx)),
+            )
+        })
     }
 
     /// Renders for one row; an error names the row's file and line.
@@ -478,7 +502,11 @@ impl<'s> Template<'s> {
                 row.origin.path.to_string(),
                 row.origin.line_opt(),
                 None,
-                format!("cannot render `{}`: {}", self.text, message(&e)),
+                format!(
+                    "cannot render `{}`: {}",
+                    self.text,
+                    why(&e, globals, Some(row), self.table.as_deref())
+                ),
             )
         })
     }
@@ -521,9 +549,9 @@ pub(crate) mod tests {
     #[test]
     fn deep_access_through_a_missing_field_is_an_error_naming_the_row() {
         let e = eval("remote.wait", r#"{"a": 1}"#).unwrap_err().to_string();
-        assert!(
-            e.starts_with("f.jsonl:7: cannot evaluate `remote.wait`: undefined value"),
-            "{e}"
+        assert_eq!(
+            e,
+            "f.jsonl:7: cannot evaluate `remote.wait`: no field `remote` (fields: a)"
         );
     }
 

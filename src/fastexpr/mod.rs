@@ -19,6 +19,8 @@ use minijinja::value::ValueKind;
 
 mod parse;
 
+pub(crate) use parse::{Tok, lex};
+
 use crate::value::{Row, Value, as_number, as_record};
 
 /// Why the fast path gives no value.
@@ -163,6 +165,39 @@ impl Node {
     /// its contents).
     pub fn uses_only_tests_of(&self, var: &str) -> bool {
         self.uses_var_only(var, false)
+    }
+
+    /// The attributes read of variable `var` (`var.ratio`, `var['a b']`).
+    pub fn attrs_of(&self, var: &str, out: &mut Vec<String>) {
+        if let Node::Attr(x, name) = self {
+            if matches!(&**x, Node::Var(v) if &**v == var) {
+                out.push(name.to_string());
+                return;
+            }
+        }
+        match self {
+            Node::Var(_) | Node::Const(_) => {}
+            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => {
+                x.attrs_of(var, out)
+            }
+            Node::List(items) | Node::Call(_, items) => {
+                items.iter().for_each(|i| i.attrs_of(var, out))
+            }
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Compare(_, a, b)
+            | Node::In(a, b, _)
+            | Node::Arith(_, a, b)
+            | Node::Concat(a, b) => {
+                a.attrs_of(var, out);
+                b.attrs_of(var, out);
+            }
+            Node::If(a, b, c) => {
+                for n in [Some(&**a), Some(&**b), c.as_deref()].into_iter().flatten() {
+                    n.attrs_of(var, out);
+                }
+            }
+        }
     }
 
     fn uses_var_only(&self, var: &str, attrs: bool) -> bool {
@@ -441,8 +476,8 @@ pub(crate) mod tests {
 
     fn rows() -> Vec<Row> {
         let lines = [
-            r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "nan": NaN, "inf": Infinity, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27"}"#,
-            r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "nan": 1, "b": true, "zero": 0.0, "m": "not applicable", "t": 5}"#,
+            r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "nan": NaN, "inf": Infinity, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27", "execution time": 4.5, "p50 (ms)": "a", "_": {"x": 7}}"#,
+            r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "nan": 1, "b": true, "zero": 0.0, "m": "not applicable", "t": 5, "execution time": 2, "_": 3}"#,
             r#"{"x": 1e300, "n_items": 9223372036854775807, "m": {"error": "x", "compress_MBps": null}}"#,
         ];
         lines
@@ -558,6 +593,19 @@ pub(crate) mod tests {
         "e > 0",
         "missing <= 1",
         "m > 0",
+        "_['execution time']",
+        "_['execution time'] > 3",
+        "_.x + 1",
+        "_['x'] * 2",
+        "_['m'].ratio",
+        "_['m']['ratio'] > 1",
+        "_['p50 (ms)'] ~ '!'",
+        "_['missing'] or 'a'",
+        "_['missing'] is defined",
+        "_['_']",
+        "_['_'].x",
+        "_.x == x",
+        "_['n'] is defined",
     ];
 
     #[test]
@@ -611,11 +659,26 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn any_field_is_read_through_the_row() {
+        let r = &rows()[0];
+        let eval = |src: &str| compile(src).unwrap().eval(r);
+        assert_eq!(eval("_['execution time'] * 2"), Ok(Value::from(9.0)));
+        assert_eq!(eval("_[\"p50 (ms)\"]"), Ok(Value::from("a")));
+        // `_` is the row, even in a row with a field named `_`.
+        assert_eq!(eval("_.x"), Ok(Value::from(1.5)));
+        assert_eq!(eval("_['_'].x"), Ok(Value::from(7)));
+        assert_eq!(eval("_['missing']"), Err(Stop::Fallback));
+    }
+
+    #[test]
     fn outside_the_subset_is_not_compiled() {
         for src in [
             "x | abs",
             "n['fig3-median']",
             "_source.path",
+            "_",
+            "_ | length",
+            "_[s]",
             "x // 2",
             "'a\\'b'",
             "f(x)",

@@ -44,6 +44,10 @@ pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
         }
     }
     for e in &exprs {
+        // `_ | tojson` may read any field.
+        if e.reads_whole_row() {
+            return None;
+        }
         names.extend(e.variables());
     }
     let mut p = crate::sources::json::Projection::default();
@@ -66,14 +70,10 @@ pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
         if whole {
             continue;
         }
-        let keys: rustc_hash::FxHashSet<String> = exprs
-            .iter()
-            .flat_map(|e| e.paths())
-            .filter_map(|p| {
-                p.strip_prefix(&format!("{value}."))
-                    .map(|rest| rest.split('.').next().unwrap_or("").to_string())
-            })
-            .collect();
+        // From the expression tree where there is one: `value['ratio']`
+        // is a read of `ratio` too (minijinja's paths follow dots only).
+        let keys: rustc_hash::FxHashSet<String> =
+            exprs.iter().flat_map(|e| e.attrs_of(value)).collect();
         p.fields.insert(field.to_string(), Some(keys));
     }
     Some(p)

@@ -1,0 +1,140 @@
+//! Which fields an expression reads through `_`, the whole row.
+//!
+//! minijinja reports `_['execution time']` as a read of the variable `_`
+//! only (it follows attribute chains, not subscripts), so the text is
+//! scanned here: each `_` followed by `.name` or `['name']` is a read of
+//! field `name` (and of the attributes chained after it, as `name.a.b`);
+//! any other use of `_` (`_ | tojson`, `_[k]`) reads the whole row.
+
+use crate::fastexpr::{Tok, lex};
+
+/// The row reads of an expression through `_`.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct RowReads {
+    /// Field paths read as `_['x y']` or `_.x`, with the attributes chained
+    /// after them (`_['m'].ratio` is `m.ratio`): the first part is a field
+    /// name (it may hold spaces or dots), the rest attribute names.
+    pub paths: Vec<Vec<String>>,
+    /// Whether `_` is used other than by a literal field name: then every
+    /// field may be read.
+    pub whole: bool,
+}
+
+/// The reads through `_` of the expression `src`, whose variables (as
+/// minijinja reports them) include `_`. A text the scanner cannot read
+/// counts as reading the whole row.
+pub fn row_reads(src: &str) -> RowReads {
+    let Some(toks) = lex(src) else {
+        return RowReads {
+            paths: Vec::new(),
+            whole: true,
+        };
+    };
+    let mut out = RowReads::default();
+    let ident = |i: usize| match toks.get(i) {
+        Some(Tok::Ident(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let op = |i: usize, o: &str| matches!(toks.get(i), Some(Tok::Op(x)) if *x == o);
+    for i in 0..toks.len() {
+        // `x._` is an attribute, not the row.
+        if ident(i) != Some("_") || (i > 0 && op(i - 1, ".")) {
+            continue;
+        }
+        let mut path = Vec::new();
+        let mut j = i + 1;
+        loop {
+            if op(j, ".") {
+                if let Some(name) = ident(j + 1) {
+                    path.push(name.to_string());
+                    j += 2;
+                    continue;
+                }
+            } else if op(j, "[") && op(j + 2, "]") {
+                if let Some(Tok::Str(name)) = toks.get(j + 1) {
+                    path.push(name.clone());
+                    j += 3;
+                    continue;
+                }
+            }
+            break;
+        }
+        if path.is_empty() {
+            out.whole = true;
+        } else {
+            out.paths.push(path);
+        }
+    }
+    out
+}
+
+/// `name` as an expression reads it: itself when it is an identifier,
+/// else `_['name']`.
+pub fn field_ref(name: &str) -> String {
+    let mut chars = name.chars();
+    let ident = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "_";
+    if ident {
+        name.to_string()
+    } else {
+        format!("_[{}]", quoted(name))
+    }
+}
+
+/// `s` as a single-quoted minijinja string literal.
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(src: &str) -> (Vec<String>, bool) {
+        let r = row_reads(src);
+        (r.paths.iter().map(|p| p.join("|")).collect(), r.whole)
+    }
+
+    #[test]
+    fn literal_names_are_field_reads() {
+        assert_eq!(
+            paths("_['execution time'] > 3 and _.x == 1"),
+            (vec!["execution time".into(), "x".into()], false)
+        );
+        assert_eq!(
+            paths("_['m'].ratio['a b'] + _[\"p50 (ms)\"]"),
+            (vec!["m|ratio|a b".into(), "p50 (ms)".into()], false)
+        );
+        assert_eq!(paths("m._ + 1"), (vec![], false));
+    }
+
+    #[test]
+    fn any_other_use_reads_the_whole_row() {
+        assert_eq!(paths("_ | tojson"), (vec![], true));
+        assert_eq!(paths("_[k] and _.x"), (vec!["x".into()], true));
+        assert_eq!(paths("_['it\\'s']"), (vec![], true));
+    }
+
+    #[test]
+    fn references_quote_what_is_not_an_identifier() {
+        assert_eq!(field_ref("throughput"), "throughput");
+        assert_eq!(field_ref("execution time"), "_['execution time']");
+        assert_eq!(field_ref(" code"), "_[' code']");
+        assert_eq!(field_ref("it's"), "_['it\\'s']");
+        assert_eq!(field_ref("_"), "_['_']");
+    }
+}
