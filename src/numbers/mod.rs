@@ -99,7 +99,10 @@ fn compute_one(
 ) -> Result<Option<Number>> {
     let n = raw.get_ref();
     let fmt = format::Format::compile(spec, &n.format, raw.span())?;
-    let agg = Agg::compile(spec, &n.value, true)?;
+    let mut agg = Agg::compile(spec, &n.value, true)?;
+    if let Some(t) = &n.table {
+        agg.set_table(t.get_ref());
+    }
     let (rows, table_name, sources): (Vec<Row>, Option<String>, BTreeSet<String>) = match &n.table {
         None => {
             if agg.op != Op::Expr {
@@ -114,7 +117,9 @@ fn compute_one(
             }
             let mut rows = table.rows.clone();
             if let Some(w) = &n.where_ {
-                rows = Expr::compile(spec, w)?.keep(globals, rows)?;
+                rows = Expr::compile(spec, w)?
+                    .in_table(t.get_ref())
+                    .keep(globals, rows)?;
             }
             (rows, Some(t.get_ref().clone()), table.sources.clone())
         }
