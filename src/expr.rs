@@ -163,6 +163,36 @@ fn why_in(e: &minijinja::Error, ctx: &Value) -> String {
     }
 }
 
+/// For a syntax error where words separated by spaces look like one field
+/// name (`execution time > 3`): how to read such a field.
+fn spaced_hint(text: &str, e: &minijinja::Error) -> String {
+    e.range()
+        .and_then(|r| reads::spaced_name(text, r.start))
+        .map(|name| reads::hint(&name))
+        .unwrap_or_default()
+}
+
+/// For an error on `row` of an expression whose text holds the name of one
+/// of the row's fields that is not an identifier (`p50 (ms) > 3` parses as
+/// a call): how to read that field, unless `msg` already shows it.
+fn field_hint(text: &str, row: &Row, msg: &str) -> String {
+    row.flat_fields()
+        .0
+        .keys()
+        .find(|k| {
+            let r = reads::field_ref(k);
+            // (`_` is not a name with a symbol: `_['_']` is only its spelling.)
+            k.trim() != ""
+                && &***k != "_"
+                && r != ***k
+                && text.contains(&***k)
+                && !text.contains(&r)
+                && !msg.contains(&r)
+        })
+        .map(|k| reads::hint(k))
+        .unwrap_or_default()
+}
+
 /// minijinja's message without its `(in <expression>:1)` suffix.
 pub fn message(e: &minijinja::Error) -> String {
     let mut s = e.kind().to_string();
@@ -219,7 +249,14 @@ impl<'s> Expr<'s> {
                 text,
                 span,
             }),
-            Err(e) => Err(spec.error(span, format!("invalid expression: {}", message(&e)))),
+            Err(e) => Err(spec.error(
+                span,
+                format!(
+                    "invalid expression: {}{}",
+                    message(&e),
+                    spaced_hint(text, &e)
+                ),
+            )),
         }
     }
 
@@ -239,17 +276,26 @@ impl<'s> Expr<'s> {
     /// expression is a field the row lacks, the error names the table's
     /// fields and the closest one.
     pub fn number(&self, row: &Row, v: &Value) -> Result<f64> {
-        if let (true, Some(crate::fastexpr::Node::Var(name))) = (v.is_undefined(), &self.fast)
-            && row.get(name).is_none()
-        {
-            return Err(Error::input(
-                row.origin.path.to_string(),
-                row.origin.line_opt(),
-                None,
-                undefined::no_field(name, self.table.as_deref(), row),
-            ));
+        if let Some(e) = v.is_undefined().then(|| self.missing_field(row)).flatten() {
+            return Err(e);
         }
         crate::tables::aggregate::finite_number(row, self.text, v)
+    }
+
+    /// When the expression is a field (`x`, `_['x y']`) that `row` lacks:
+    /// the error naming the table's fields and the closest one.
+    pub fn missing_field(&self, row: &Row) -> Option<Error> {
+        match &self.fast {
+            Some(crate::fastexpr::Node::Var(name)) if row.get(name).is_none() => {
+                Some(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    None,
+                    undefined::no_field(name, self.table.as_deref(), row),
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// The expression in the fast subset ([`crate::fastexpr`]), if it is in it.
@@ -402,11 +448,12 @@ impl<'s> Expr<'s> {
                 globals,
             },
         ) {
+            let hint = field_hint(self.text, row, &what);
             return Error::input(
                 row.origin.path.to_string(),
                 row.origin.line_opt(),
                 None,
-                format!("cannot evaluate `{}`: {what}", self.text),
+                format!("cannot evaluate `{}`: {what}{hint}", self.text),
             );
         }
         // Name the values the expression read: `tokens = 0` explains
@@ -433,7 +480,12 @@ impl<'s> Expr<'s> {
             row.origin.path.to_string(),
             row.origin.line_opt(),
             None,
-            format!("cannot evaluate `{}`: {}{values}", self.text, message(e)),
+            format!(
+                "cannot evaluate `{}`: {}{values}{}",
+                self.text,
+                message(e),
+                field_hint(self.text, row, "")
+            ),
         )
     }
 }
@@ -475,7 +527,14 @@ impl<'s> Template<'s> {
                 text: src.get_ref(),
                 span: src.span(),
             }),
-            Err(e) => Err(spec.error(src.span(), format!("invalid template: {}", message(&e)))),
+            Err(e) => Err(spec.error(
+                src.span(),
+                format!(
+                    "invalid template: {}{}",
+                    message(&e),
+                    spaced_hint(src.get_ref(), &e)
+                ),
+            )),
         }
     }
 

@@ -84,6 +84,65 @@ pub fn field_ref(name: &str) -> String {
     }
 }
 
+/// The hint for a text that reads a field whose name holds a space or a
+/// symbol as if it were a name: ` — a field name with a space or symbol is
+/// read as _['execution time']`.
+pub fn hint(name: &str) -> String {
+    format!(
+        " — a field name with a space or symbol is read as {}",
+        field_ref(name)
+    )
+}
+
+/// Words that join expressions, so never part of a field name.
+const KEYWORDS: [&str; 10] = [
+    "and", "or", "not", "in", "is", "if", "else", "true", "false", "none",
+];
+
+/// For a syntax error at byte `at` of `text`: the words around it that only
+/// spaces separate (`execution time` in `execution time > 3`), when there
+/// are two or more, as the field name they probably are.
+pub fn spaced_name(text: &str, at: usize) -> Option<String> {
+    // The words outside string literals, with their byte ranges.
+    let b = text.as_bytes();
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\'' || c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            words.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    let word = |k: usize| &text[words[k].0..words[k].1];
+    let joinable =
+        |k: usize| !KEYWORDS.contains(&word(k)) && !word(k).as_bytes()[0].is_ascii_digit();
+    let spaced = |k: usize| text[words[k].1..words[k + 1].0].bytes().all(|c| c == b' ');
+    let mut k = words.iter().position(|&(_, end)| end > at)?;
+    if !joinable(k) {
+        return None;
+    }
+    let mut first = k;
+    while first > 0 && spaced(first - 1) && joinable(first - 1) {
+        first -= 1;
+    }
+    while k + 1 < words.len() && spaced(k) && joinable(k + 1) {
+        k += 1;
+    }
+    (k > first).then(|| text[words[first].0..words[k].1].to_string())
+}
+
 /// `s` as a single-quoted minijinja string literal.
 fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -127,6 +186,20 @@ mod tests {
         assert_eq!(paths("_ | tojson"), (vec![], true));
         assert_eq!(paths("_[k] and _.x"), (vec!["x".into()], true));
         assert_eq!(paths("_['it\\'s']"), (vec![], true));
+    }
+
+    #[test]
+    fn words_around_a_syntax_error_are_a_spaced_name() {
+        assert_eq!(
+            spaced_name("execution time > 3", 10).as_deref(),
+            Some("execution time")
+        );
+        assert_eq!(
+            spaced_name("a and total execution time > 3", 12).as_deref(),
+            Some("total execution time")
+        );
+        assert_eq!(spaced_name("a ==", 4), None);
+        assert_eq!(spaced_name("x == 'a b' c", 11), None);
     }
 
     #[test]

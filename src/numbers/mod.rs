@@ -129,6 +129,13 @@ fn compute_one(
         Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
         None => e,
     })?;
+    // `first = "cdoe"` would print nothing.
+    if value.is_undefined() {
+        let missing = agg.expr.as_ref().zip(rows.first());
+        return Err(missing
+            .and_then(|(e, r)| e.missing_field(r))
+            .unwrap_or_else(|| Error::msg("the value is undefined (nothing to print)")));
+    }
     if let Some(x) = as_number(&value)
         && !x.is_finite()
     {
