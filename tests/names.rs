@@ -229,3 +229,50 @@ fn a_missing_number_is_named_with_the_closest() {
         "1 part(s) failed; their previous outputs are left as they were"
     );
 }
+
+#[test]
+fn a_mapping_made_by_a_derive_explodes_in_the_order_written() {
+    let dir = project(
+        r#"[sources.runs]
+path = "data/runs.csv"
+
+[tables.t]
+from = "runs"
+steps = [
+  { derive = { m = "{'z': run, 'b': _['execution time']}" } },
+  { explode = "m" },
+  { derive = { kv = "key ~ '=' ~ value" } },
+]
+
+[numbers.first]
+table = "t"
+value = { first = "kv" }
+
+[numbers.last]
+table = "t"
+value = { last = "kv" }
+
+[numbers.count]
+table = "t"
+value = "count"
+"#,
+    );
+    gen_ok(dir.path());
+    let n = numbers(dir.path());
+    assert_eq!(n["first"]["text"], "z=a");
+    assert_eq!(n["last"]["text"], "b=6");
+    assert_eq!(n["count"]["text"], "6");
+    // What is not a collection is named as what it is.
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        std::fs::read_to_string(dir.path().join("artifact.toml"))
+            .unwrap()
+            .replace("{'z': run, 'b': _['execution time']}", "run ~ 'x'"),
+    )
+    .unwrap();
+    let e = gen_err(dir.path());
+    assert!(
+        e.contains("error: table `t`, step 2 (explode, artifact.toml line 8): data/runs.csv:2: field `m`: explode needs a mapping or a list, found string \"ax\" (filter such rows first, e.g. `m is mapping`)\n"),
+        "{e}"
+    );
+}

@@ -210,6 +210,13 @@ pub fn apply_row(
                 for (k, v) in &map.0 {
                     push(Value::from(&**k), v.clone());
                 }
+            } else if coll.kind() == minijinja::value::ValueKind::Map {
+                // A mapping made by an expression (`{'a': x, 'b': y}` in a
+                // derive): minijinja's own map, in its order.
+                for k in coll.try_iter().into_iter().flatten() {
+                    let v = coll.get_item(&k).unwrap_or(Value::UNDEFINED);
+                    push(k, v);
+                }
             } else if coll.kind() == minijinja::value::ValueKind::Seq {
                 for (i, v) in coll.try_iter().into_iter().flatten().enumerate() {
                     push(Value::from(i as i64), v);
