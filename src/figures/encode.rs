@@ -230,7 +230,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
             None => Ok(default),
             Some(c) => {
                 let s = self.style_text(c, row)?;
-                color::parse(&s).map_err(|e| field_error(row, "color", e))
+                color::parse(&s).map_err(|e| match c {
+                    // A colour written in the spec: point at it there.
+                    Chan::Const(_) => self.err(e),
+                    _ => field_error(row, "color", e),
+                })
             }
         }
     }
