@@ -421,8 +421,8 @@ impl<'s> Expr<'s> {
         // Printing an undefined value is an error that names it.
         let printed = format!("{{{{ ({}) }}}}", self.text);
         match environment().render_str(&printed, ctx.clone()) {
-            Err(e) => Err(fail(why_in(&e, &ctx))),
-            Ok(_) => Err(fail("the value is undefined".to_string())),
+            Err(e) if e.kind() != minijinja::ErrorKind::SyntaxError => Err(fail(why_in(&e, &ctx))),
+            _ => Err(fail("the value is undefined".to_string())),
         }
     }
 

@@ -17,6 +17,10 @@ use super::reads::field_ref;
 /// At most this many names are listed after "fields:" or "keys:".
 const LISTED: usize = 30;
 
+/// Names longer than this are not compared (Jaro-Winkler takes time
+/// quadratic in the length; no one misspells a 300-character name).
+const COMPARED: usize = 256;
+
 /// The candidate closest to `name`, if one is close enough to be the name
 /// meant: the same name in another case, or a Jaro-Winkler similarity of
 /// at least 0.8 (`thruput` -> `throughput`). Ties go to the first listed.
@@ -24,9 +28,12 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    if name.len() > COMPARED {
+        return None;
+    }
     let lower = name.to_lowercase();
     let mut best: Option<(f64, &str)> = None;
-    for c in candidates {
+    for c in candidates.into_iter().filter(|c| c.len() <= COMPARED) {
         let score = if c.to_lowercase() == lower {
             2.0
         } else {
@@ -42,10 +49,16 @@ pub fn did_you_mean<'a>(
 /// `names` joined by ", ", at most [`LISTED`] of them.
 fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
     let total = names.len();
-    let mut out: Vec<&str> = names.take(LISTED).collect();
+    // A name of a megabyte would fill the message: its start is enough.
+    let mut out: Vec<String> = names
+        .take(LISTED)
+        .map(|n| match n.char_indices().nth(80) {
+            Some((i, _)) => format!("{}...", &n[..i]),
+            None => n.to_string(),
+        })
+        .collect();
     let more = total.saturating_sub(out.len());
-    let more = (more > 0).then(|| format!("... ({more} more)"));
-    out.extend(more.as_deref());
+    out.extend((more > 0).then(|| format!("... ({more} more)")));
     if out.is_empty() {
         "none".to_string()
     } else {
@@ -221,6 +234,12 @@ mod tests {
         assert_eq!(did_you_mean("Throughput", names), Some("throughput"));
         assert_eq!(did_you_mean("execution tme", names), Some("execution time"));
         assert_eq!(did_you_mean("zzz", names), None);
+        let long = "x".repeat(300);
+        assert_eq!(did_you_mean(&long, [long.as_str()]), None);
+        assert_eq!(
+            listing(["a", long.as_str()].into_iter()),
+            format!("a, {}...", "x".repeat(80))
+        );
         assert_eq!(
             did_you_mean("front-prr", ["front-pr", "fig4-ci"]),
             Some("front-pr")
