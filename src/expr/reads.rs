@@ -44,20 +44,20 @@ pub fn row_reads(src: &str) -> RowReads {
         let mut path = Vec::new();
         let mut j = i + 1;
         loop {
-            if op(j, ".") {
-                if let Some(name) = ident(j + 1) {
-                    path.push(name.to_string());
-                    j += 2;
-                    continue;
-                }
-            } else if op(j, "[") && op(j + 2, "]") {
-                if let Some(Tok::Str(name)) = toks.get(j + 1) {
-                    path.push(name.clone());
-                    j += 3;
-                    continue;
-                }
+            if op(j, ".")
+                && let Some(name) = ident(j + 1)
+            {
+                path.push(name.to_string());
+                j += 2;
+            } else if op(j, "[")
+                && op(j + 2, "]")
+                && let Some(Tok::Str(name)) = toks.get(j + 1)
+            {
+                path.push(name.clone());
+                j += 3;
+            } else {
+                break;
             }
-            break;
         }
         if path.is_empty() {
             out.whole = true;

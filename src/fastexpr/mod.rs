@@ -169,11 +169,11 @@ impl Node {
 
     /// The attributes read of variable `var` (`var.ratio`, `var['a b']`).
     pub fn attrs_of(&self, var: &str, out: &mut Vec<String>) {
-        if let Node::Attr(x, name) = self {
-            if matches!(&**x, Node::Var(v) if &**v == var) {
-                out.push(name.to_string());
-                return;
-            }
+        if let Node::Attr(x, name) = self
+            && matches!(&**x, Node::Var(v) if &**v == var)
+        {
+            out.push(name.to_string());
+            return;
         }
         match self {
             Node::Var(_) | Node::Const(_) => {}
