@@ -207,6 +207,12 @@ fn a_missing_field_names_the_table_its_fields_and_the_closest() {
         e.lines().next().unwrap(),
         "error: figure `f`: data/runs.csv:3: no field `p50_ms` in table `runs` (fields: run,  code, execution time, p50 (ms), gen/tps, _); did you mean `_['p50 (ms)']`?"
     );
+    // A group key is a name, and the closest is given as one.
+    let e = error_of(("group = \" code\"", "group = \"code\""));
+    assert_eq!(
+        e.lines().next().unwrap(),
+        "error: table `by_code`, step 1 (group, artifact.toml line 15): data/runs.csv:2: field `code`: group: no field `code` (fields: run,  code, execution time, p50 (ms), gen/tps, _); did you mean ` code`?"
+    );
     let e = error_of(("text = \"{{ _['gen/tps'] }}/s\"", "text = \"{{ tps }}/s\""));
     assert_eq!(
         e.lines().next().unwrap(),

@@ -69,6 +69,17 @@ fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
 /// "no field `thruput` in table `runs` (fields: a, b, throughput); did you
 /// mean `throughput`?" for a row without the field.
 pub fn no_field(name: &str, table: Option<&str>, row: &Row) -> String {
+    missing_field(name, table, row, true)
+}
+
+/// [`no_field`] for a field named in the spec as a name, not an expression
+/// (a group key): the closest is suggested as a name (` code`, not
+/// `_[' code']`).
+pub fn no_named_field(name: &str, row: &Row) -> String {
+    missing_field(name, None, row, false)
+}
+
+fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> String {
     let fields = row.flat_fields();
     let names = fields.0.keys().map(|k| &**k);
     let mut msg = format!("no field `{name}`");
@@ -77,7 +88,12 @@ pub fn no_field(name: &str, table: Option<&str>, row: &Row) -> String {
     }
     msg.push_str(&format!(" (fields: {})", listing(names.clone())));
     if let Some(close) = did_you_mean(name, names) {
-        msg.push_str(&format!("; did you mean `{}`?", field_ref(close)));
+        let close = if expr {
+            field_ref(close)
+        } else {
+            close.to_string()
+        };
+        msg.push_str(&format!("; did you mean `{close}`?"));
     }
     msg
 }

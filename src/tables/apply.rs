@@ -36,7 +36,7 @@ fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
             return Err(field_error(
                 row,
                 f,
-                format!("{verb}: the row has no field `{f}`"),
+                format!("{verb}: {}", crate::expr::undefined::no_named_field(f, row)),
             ));
         }
     }
