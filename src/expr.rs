@@ -19,6 +19,7 @@
 //! `r.get("x") is None`), and `x is finite` tests for a finite number. Stages
 //! that need a finite number check for it and name the row.
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -149,19 +150,26 @@ impl Object for Ctx {
 /// What went wrong, in words: an undefined field, number or metadata key
 /// named with where it was looked for ([`undefined::explain`]), else
 /// minijinja's message.
-fn why(e: &minijinja::Error, globals: &Globals, row: Option<&Row>, table: Option<&str>) -> String {
+fn why(
+    e: &minijinja::Error,
+    globals: &Globals,
+    row: Option<&Row>,
+    table: Option<&str>,
+    free: Option<&HashSet<String>>,
+) -> String {
     let scope = undefined::Scope {
         row,
         table,
         globals,
+        free,
     };
     undefined::explain(e, &scope).unwrap_or_else(|| message(e))
 }
 
 /// [`why`] for an evaluation on a context made by [`Globals`].
-fn why_in(e: &minijinja::Error, ctx: &Value) -> String {
+fn why_in(e: &minijinja::Error, ctx: &Value, free: Option<&HashSet<String>>) -> String {
     match ctx.downcast_object_ref::<Ctx>() {
-        Some(c) => why(e, &c.globals, None, None),
+        Some(c) => why(e, &c.globals, None, None, free),
         None => message(e),
     }
 }
@@ -414,14 +422,16 @@ impl<'s> Expr<'s> {
         let v = self
             .compiled
             .eval(ctx.clone())
-            .map_err(|e| fail(why_in(&e, &ctx)))?;
+            .map_err(|e| fail(why_in(&e, &ctx, None)))?;
         if !v.is_undefined() {
             return Ok(v);
         }
         // Printing an undefined value is an error that names it.
         let printed = format!("{{{{ ({}) }}}}", self.text);
         match environment().render_str(&printed, ctx.clone()) {
-            Err(e) if e.kind() != minijinja::ErrorKind::SyntaxError => Err(fail(why_in(&e, &ctx))),
+            Err(e) if e.kind() != minijinja::ErrorKind::SyntaxError => {
+                Err(fail(why_in(&e, &ctx, None)))
+            }
             _ => Err(fail("the value is undefined".to_string())),
         }
     }
@@ -449,6 +459,7 @@ impl<'s> Expr<'s> {
                 row: Some(row),
                 table: self.table.as_deref(),
                 globals,
+                free: None,
             },
         ) {
             let hint = field_hint(self.text, row, &what);

@@ -58,7 +58,10 @@ impl<'s> Template<'s> {
         self.compiled.render(ctx.clone()).map_err(|e| {
             spec.error(
                 self.span.clone(),
-                format!("cannot render: {}", why_in(&e, &ctx)),
+                format!(
+                    "cannot render: {}",
+                    why_in(&e, &ctx, Some(&self.compiled.undeclared_variables(false)))
+                ),
             )
         })
     }
@@ -73,7 +76,13 @@ impl<'s> Template<'s> {
                 format!(
                     "cannot render `{}`: {}",
                     self.text,
-                    why(&e, globals, Some(row), self.table.as_deref())
+                    why(
+                        &e,
+                        globals,
+                        Some(row),
+                        self.table.as_deref(),
+                        Some(&self.compiled.undeclared_variables(false)),
+                    )
                 ),
             )
         })

@@ -106,6 +106,9 @@ pub struct Scope<'a> {
     pub table: Option<&'a str>,
     /// The numbers and metadata.
     pub globals: &'a Globals,
+    /// The names the text reads from outside (a template may set its own,
+    /// `{% for k in m %}`): `None` when all are (an expression).
+    pub free: Option<&'a std::collections::HashSet<String>>,
 }
 
 /// The undefined expression minijinja's error names (`n['x']`), as a
@@ -135,6 +138,9 @@ fn undefined_path(e: &minijinja::Error) -> Option<(String, Vec<String>)> {
 /// words, or `None` when it is not a field, a number or a metadata key.
 pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
     let (head, keys) = undefined_path(e)?;
+    if scope.free.is_some_and(|f| !f.contains(&head)) {
+        return None;
+    }
     let has_field = |name: &str| scope.row.is_some_and(|r| r.get(name).is_some());
     match head.as_str() {
         "_" if scope.row.is_some() => field(scope, keys.first()?, &keys[1..]),
@@ -285,6 +291,25 @@ mod tests {
         assert_eq!(
             msg,
             "f.jsonl:7: cannot evaluate `thruput + 1`: no field `thruput` in table `runs` (fields: a, b, throughput, execution time); did you mean `throughput`?"
+        );
+    }
+
+    #[test]
+    fn a_name_a_template_sets_is_not_a_field() {
+        let s = crate::spec::parse(
+            "[figures.f]\nsize = [4, 3]\nlayers = []\ntitle = \"{% for k in m %}{{ k.x.y }}{% endfor %}\"\n",
+            std::path::Path::new("artifact.toml"),
+        )
+        .unwrap();
+        let t = s.spec.figures["f"].get_ref().title.as_ref().unwrap();
+        let tpl = Template::compile(&s, t).unwrap();
+        let e = tpl
+            .render_row(&Arc::new(Globals::default()), &row(r#"{"m": [{"a": 1}]}"#))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "f.jsonl:7: cannot render `{% for k in m %}{{ k.x.y }}{% endfor %}`: undefined value: `k.x` is undefined"
         );
     }
 
