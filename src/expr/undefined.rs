@@ -197,7 +197,17 @@ pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
         }
         "_source" | "loop" | "n" | "v" | "meta" if !has_field(&head) => None,
         _ if scope.row.is_some() => field(scope, &head, &keys),
-        _ => None,
+        // A title, a label or a number's `expr`: no row, so no fields.
+        _ => {
+            let mut msg = format!(
+                "`{head}` is not defined here: without a row, an expression reads numbers as n['KEY'] or v['KEY'] and document metadata as meta.SOURCE"
+            );
+            let keys = scope.globals.n.0.keys().map(|k| &**k);
+            if let Some(close) = did_you_mean(&head, keys) {
+                msg.push_str(&format!("; did you mean `n['{close}']`?"));
+            }
+            Some(msg)
+        }
     }
 }
 
@@ -363,6 +373,10 @@ mod tests {
         assert_eq!(
             render("{{ n['front-prr'] }}"),
             "cannot render: no number `front-prr` (`n['front-prr']`); did you mean `front-pr`?"
+        );
+        assert_eq!(
+            render("{{ front_pr }}"),
+            "cannot render: `front_pr` is not defined here: without a row, an expression reads numbers as n['KEY'] or v['KEY'] and document metadata as meta.SOURCE; did you mean `n['front-pr']`?"
         );
         assert_eq!(
             render("{{ v['nope'] }}"),
