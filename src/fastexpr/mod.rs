@@ -1,4 +1,6 @@
-//! A fast path for the expressions specs write most: field access,
+//! A fast path for the expressions specs write most: field access (also
+//! `_['execution time']` and `_.x`, read as the field; `_` used whole is
+//! minijinja's),
 //! comparisons, `and`/`or`/`not`, `in [...]`, `is` tests, arithmetic, `~`,
 //! `x if c else y`, a few functions and filters.
 //!
