@@ -1,8 +1,7 @@
 //! A fast path for the expressions specs write most: field access (also
 //! `_['execution time']` and `_.x`, read as the field; `_` used whole is
-//! minijinja's),
-//! comparisons, `and`/`or`/`not`, `in [...]`, `is` tests, arithmetic, `~`,
-//! `x if c else y`, a few functions and filters.
+//! minijinja's), comparisons, `and`/`or`/`not`, `in [...]`, `is` tests,
+//! arithmetic, `~`, `x if c else y`, a few functions and filters.
 //!
 //! minijinja stays the definition of what an expression means; this module
 //! only evaluates, directly on a row, the cases whose meaning is plain
