@@ -15,9 +15,13 @@
 //! - `meta['SOURCE']`: the non-record part of a JSON document source of one
 //!   file; for a source of several documents, reading it is an error naming
 //!   the files (at the expression's line and column in the spec), never one
-//!   file's metadata.
+//!   file's metadata;
+//! - `_`: the whole row, so that any field can be read, whatever its name:
+//!   `_['execution time']`, `_[' code']`, `_['p50 (ms)']` (and `_.x` for
+//!   an identifier).
 //!
-//! A row field shadows those names. Undefined behaviour is minijinja's
+//! A row field shadows `n`, `v`, `meta` and `_source`, but not `_`: `_` is
+//! always the row, and a field named `_` is read as `_['_']`. Undefined behaviour is minijinja's
 //! `SemiStrict`, chosen deliberately: a missing field is `undefined` and
 //! falsy (so `a or b` fallback chains and `x is defined` work), but printing
 //! it, iterating it or reading an attribute of it is an error, so a typo in a
@@ -26,11 +30,12 @@
 //! `r.get("x") is None`), and `x is finite` tests for a finite number. Stages
 //! that need a finite number check for it and name the row.
 
+use std::collections::HashSet;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
+use minijinja::Expression;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
-use minijinja::{Environment, Expression, UndefinedBehavior};
 
 use crate::error::{Error, Result};
 use crate::spec::{LoadedSpec, SpannedStr};
@@ -41,6 +46,15 @@ mod source;
 
 pub use source::several_documents;
 use source::{SourceObj, spec_mistake, unreadable_of};
+mod env;
+pub mod reads;
+mod template;
+pub mod undefined;
+
+pub use template::Template;
+
+use env::environment;
+pub use env::{FUEL, limit, syntax};
 
 /// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
 /// `invalid expression: ` or `invalid template: `).
@@ -49,131 +63,6 @@ fn too_deep() -> String {
         "nested deeper than {} levels (each operator of a chain such as `a and b and c` is one level)",
         depth::MAX_DEPTH
     )
-}
-
-/// The template syntax every environment here uses: a trailing newline is
-/// kept, block tags do not leave blank lines.
-pub fn syntax() -> minijinja::syntax::SyntaxConfig {
-    minijinja::syntax::SyntaxConfig::builder()
-        .keep_trailing_newline(true)
-        .trim_blocks(true)
-        .lstrip_blocks(true)
-        .build()
-        .expect("valid syntax config")
-}
-
-/// The steps (minijinja's "fuel") one evaluation of an expression or one
-/// render of a template may take: a spec expression or title is tiny, so a
-/// runaway one (nested huge ranges, say) fails at once instead of running
-/// for minutes.
-pub const FUEL: u64 = 200_000;
-
-/// The limits every template environment of artifact shares: at most
-/// `fuel` steps per evaluation or render, and no `namespace()`.
-pub fn limit(env: &mut Environment<'_>, fuel: u64) {
-    env.set_fuel(Some(fuel));
-    // `namespace()` is the one mutable value: with it a loop nests a list
-    // 100,000 deep, whose printing or dropping overflows the stack. Titles,
-    // labels and macro templates have no use for it.
-    env.remove_global("namespace");
-}
-
-fn environment() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
-        env.set_syntax(syntax());
-        limit(&mut env, FUEL);
-        // Python's str and dict methods (`codec.split(':')[0]`,
-        // `name.startswith('BM_')`, `d.get('k', 0)`): researchers write
-        // their filters as they would in pandas.
-        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
-        // `x is none` is true for a missing field too, as Python's
-        // `r.get("x") is None` is: the seed scripts' idiom for "absent".
-        env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
-        env.add_test("finite", |v: Value| {
-            crate::value::as_number(&v).is_some_and(f64::is_finite)
-        });
-        // `x | fmt(places=1, sign="always")`: number formatting in siunitx's
-        // terms, the same code that prints numbers for the macros.
-        env.add_filter(
-            "fmt",
-            |v: Value, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
-                let places: Option<u32> = kwargs.get("places")?;
-                let figures: Option<u32> = kwargs.get("figures")?;
-                let sign: Option<String> = kwargs.get("sign")?;
-                let percent: Option<bool> = kwargs.get("percent")?;
-                let unit: Option<String> = kwargs.get("unit")?;
-                kwargs.assert_all_used()?;
-                // The spec's bounds: `places = 4000000000` would allocate gigabytes.
-                use crate::spec::bounds::{FIGURES, PLACES};
-                for (what, v, range) in [("places", places, PLACES), ("figures", figures, FIGURES)]
-                {
-                    if let Some(v) = v.filter(|v| !range.contains(v)) {
-                        return Err(minijinja::Error::new(
-                            minijinja::ErrorKind::InvalidOperation,
-                            format!(
-                                "fmt: `{what}` must be between {} and {}, got {v}",
-                                range.start(),
-                                range.end()
-                            ),
-                        ));
-                    }
-                }
-                if crate::value::as_number(&v).is_none() {
-                    return Err(minijinja::Error::new(
-                        minijinja::ErrorKind::InvalidOperation,
-                        format!("fmt needs a number, got {}", crate::value::describe(&v)),
-                    ));
-                }
-                let f = crate::numbers::format::Format::new(
-                    places,
-                    figures,
-                    sign.as_deref() == Some("always"),
-                    percent.unwrap_or(false),
-                    unit,
-                );
-                Ok(f.apply(&v))
-            },
-        );
-        for (name, f) in [
-            ("log", f64::ln as fn(f64) -> f64),
-            ("log10", f64::log10),
-            ("log1p", f64::ln_1p),
-            ("sqrt", f64::sqrt),
-            ("exp", f64::exp),
-        ] {
-            env.add_function(name, move |x: f64| f(x));
-        }
-        env.add_function("max", |a: Value, b: Value| {
-            if crate::value::compare(&a, &b).is_ge() {
-                a
-            } else {
-                b
-            }
-        });
-        env.add_function("min", |a: Value, b: Value| {
-            if crate::value::compare(&a, &b).is_le() {
-                a
-            } else {
-                b
-            }
-        });
-        env.add_filter("basename", |s: String| -> String {
-            std::path::Path::new(&s)
-                .file_name()
-                .map(|x| x.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        env.add_filter("dirname", |s: String| -> String {
-            std::path::Path::new(&s)
-                .parent()
-                .map(|x| x.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        env
-    })
 }
 
 /// The numbers and document metadata every expression and template can read.
@@ -185,6 +74,8 @@ pub struct Globals {
     pub v: Record,
     /// `meta`: source name -> document metadata.
     pub meta: Record,
+    /// Source name -> the file its metadata is from (for messages).
+    pub meta_files: std::collections::BTreeMap<String, String>,
 }
 
 impl Globals {
@@ -237,6 +128,9 @@ impl Object for Ctx {
     }
 
     fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        if key == "_" {
+            return self.fields.clone().map(Value::from_dyn_object);
+        }
         if let Some(v) = self.fields.as_ref().and_then(|f| f.get(key)) {
             return Some(v.clone());
         }
@@ -266,6 +160,63 @@ impl Object for Ctx {
     }
 }
 
+/// What went wrong, in words: an undefined field, number or metadata key
+/// named with where it was looked for ([`undefined::explain`]), else
+/// minijinja's message.
+fn why(
+    e: &minijinja::Error,
+    globals: &Globals,
+    row: Option<&Row>,
+    table: Option<&str>,
+    free: Option<&HashSet<String>>,
+) -> String {
+    let scope = undefined::Scope {
+        row,
+        table,
+        globals,
+        free,
+    };
+    undefined::explain(e, &scope).unwrap_or_else(|| message(e))
+}
+
+/// [`why`] for an evaluation on a context made by [`Globals`].
+fn why_in(e: &minijinja::Error, ctx: &Value, free: Option<&HashSet<String>>) -> String {
+    match ctx.downcast_object_ref::<Ctx>() {
+        Some(c) => why(e, &c.globals, None, None, free),
+        None => message(e),
+    }
+}
+
+/// For a syntax error where words separated by spaces look like one field
+/// name (`execution time > 3`): how to read such a field.
+fn spaced_hint(text: &str, e: &minijinja::Error) -> String {
+    e.range()
+        .and_then(|r| reads::spaced_name(text, r.start))
+        .map(|name| reads::hint(&name))
+        .unwrap_or_default()
+}
+
+/// For an error on `row` of an expression whose text holds the name of one
+/// of the row's fields that is not an identifier (`p50 (ms) > 3` parses as
+/// a call): how to read that field, unless `msg` already shows it.
+fn field_hint(text: &str, row: &Row, msg: &str) -> String {
+    row.flat_fields()
+        .0
+        .keys()
+        .find(|k| {
+            let r = reads::field_ref(k);
+            // (`_` is not a name with a symbol: `_['_']` is only its spelling.)
+            k.trim() != ""
+                && &***k != "_"
+                && r != ***k
+                && text.contains(&***k)
+                && !text.contains(&r)
+                && !msg.contains(&r)
+        })
+        .map(|k| reads::hint(k))
+        .unwrap_or_default()
+}
+
 /// minijinja's message without its `(in <expression>:1)` suffix.
 pub fn message(e: &minijinja::Error) -> String {
     if let Some(u) = unreadable_of(e) {
@@ -283,6 +234,10 @@ pub fn message(e: &minijinja::Error) -> String {
 pub struct Expr<'s> {
     compiled: Expression<'s, 's>,
     fast: Option<crate::fastexpr::Node>,
+    /// The fields read through `_`, when the expression uses `_`.
+    row_reads: Option<reads::RowReads>,
+    /// The table whose rows it reads, for messages.
+    table: Option<Arc<str>>,
     /// The expression as written.
     pub text: &'s str,
     /// Its span in the spec.
@@ -311,12 +266,62 @@ impl<'s> Expr<'s> {
         }
         match environment().compile_expression(text) {
             Ok(compiled) => Ok(Expr {
+                row_reads: compiled
+                    .undeclared_variables(false)
+                    .contains("_")
+                    .then(|| reads::row_reads(text)),
                 compiled,
+                table: None,
                 fast: crate::fastexpr::compile(text),
                 text,
                 span,
             }),
-            Err(e) => Err(spec.error(span, format!("invalid expression: {}", message(&e)))),
+            Err(e) => Err(spec.error(
+                span,
+                format!(
+                    "invalid expression: {}{}",
+                    message(&e),
+                    spaced_hint(text, &e)
+                ),
+            )),
+        }
+    }
+
+    /// Names the table whose rows the expression reads, for messages
+    /// (`no field `x` in table `runs``).
+    pub fn set_table(&mut self, table: &str) {
+        self.table = Some(Arc::from(table));
+    }
+
+    /// The expression with [`Expr::set_table`] applied.
+    pub fn in_table(mut self, table: &str) -> Self {
+        self.set_table(table);
+        self
+    }
+
+    /// The value `v` of the expression on `row` as a finite number; when the
+    /// expression is a field the row lacks, the error names the table's
+    /// fields and the closest one.
+    pub fn number(&self, row: &Row, v: &Value) -> Result<f64> {
+        if let Some(e) = v.is_undefined().then(|| self.missing_field(row)).flatten() {
+            return Err(e);
+        }
+        crate::tables::aggregate::finite_number(row, self.text, v)
+    }
+
+    /// When the expression is a field (`x`, `_['x y']`) that `row` lacks:
+    /// the error naming the table's fields and the closest one.
+    pub fn missing_field(&self, row: &Row) -> Option<Error> {
+        match &self.fast {
+            Some(crate::fastexpr::Node::Var(name)) if row.get(name).is_none() => {
+                Some(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    None,
+                    undefined::no_field(name, self.table.as_deref(), row),
+                ))
+            }
+            _ => None,
         }
     }
 
@@ -325,19 +330,33 @@ impl<'s> Expr<'s> {
         self.fast.as_ref()
     }
 
-    /// The top-level names the expression reads (for projection and checks).
+    /// The top-level names the expression reads (for projection and checks):
+    /// a field read as `_['x y']` is `x y`; `_` itself is not listed (see
+    /// [`Expr::reads_whole_row`]).
     pub fn variables(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
             .undeclared_variables(false)
             .into_iter()
+            .filter(|n| n != "_")
             .collect();
+        if let Some(r) = &self.row_reads {
+            v.extend(r.paths.iter().map(|p| p[0].clone()));
+        }
         v.sort();
+        v.dedup();
         v
     }
 
+    /// Whether the expression may read any field of the row: it uses `_`
+    /// other than as `_['name']` or `_.name` (`_ | tojson`).
+    pub fn reads_whole_row(&self) -> bool {
+        self.row_reads.as_ref().is_some_and(|r| r.whole)
+    }
+
     /// The variable paths the expression reads (`m.ratio`, `H_byte1`),
-    /// without the globals (`n`, `v`, `meta`, `_source`).
+    /// without the globals (`n`, `v`, `meta`, `_source`); `_['m'].ratio` is
+    /// `m.ratio`.
     pub fn paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
@@ -345,10 +364,14 @@ impl<'s> Expr<'s> {
             .into_iter()
             .filter(|p| {
                 let head = p.split('.').next().unwrap_or("");
-                !["n", "v", "meta", "_source", "loop"].contains(&head)
+                !["n", "v", "meta", "_source", "loop", "_"].contains(&head)
             })
             .collect();
+        if let Some(r) = &self.row_reads {
+            v.extend(r.paths.iter().map(|p| p.join(".")));
+        }
         v.sort();
+        v.dedup();
         v
     }
 
@@ -357,8 +380,22 @@ impl<'s> Expr<'s> {
     pub fn uses_only_attrs_of(&self, var: &str) -> bool {
         match &self.fast {
             Some(node) => node.uses_only_attrs_of(var),
-            None => !self.variables().iter().any(|v| v == var),
+            None => !self.reads_whole_row() && !self.variables().iter().any(|v| v == var),
         }
+    }
+
+    /// The attributes of variable `var` the expression reads (`m.ratio`,
+    /// `m['a b']`, `_['m'].ratio`): exact when [`Expr::uses_only_attrs_of`].
+    pub fn attrs_of(&self, var: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        match &self.fast {
+            Some(node) => node.attrs_of(var, &mut out),
+            None => out.extend(self.paths().iter().filter_map(|p| {
+                let rest = p.strip_prefix(var)?.strip_prefix('.')?;
+                Some(rest.split('.').next().unwrap_or("").to_string())
+            })),
+        }
+        out
     }
 
     /// Whether the expression reads variable `var` only through type tests
@@ -366,7 +403,7 @@ impl<'s> Expr<'s> {
     pub fn uses_only_tests_of(&self, var: &str) -> bool {
         match &self.fast {
             Some(node) => node.uses_only_tests_of(var),
-            None => !self.variables().iter().any(|v| v == var),
+            None => !self.reads_whole_row() && !self.variables().iter().any(|v| v == var),
         }
     }
 
@@ -388,18 +425,30 @@ impl<'s> Expr<'s> {
 
     /// Evaluates on a row with minijinja only.
     pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
-        self.compiled
-            .eval(globals.row_context(row))
-            .map_err(|e| spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(row, &e)))
+        self.compiled.eval(globals.row_context(row)).map_err(|e| {
+            spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(globals, row, &e))
+        })
     }
 
     /// Evaluates on a prepared context (globals only, or with extras).
+    /// An undefined value is an error naming what is missing (`meta.sim.x`
+    /// would otherwise print as nothing).
     pub fn eval(&self, ctx: Value) -> Result<Value> {
-        self.compiled.eval(ctx).map_err(|e| {
-            spec_mistake(&e, &self.span).unwrap_or_else(|| {
-                Error::msg(format!("cannot evaluate `{}`: {}", self.text, message(&e)))
-            })
-        })
+        let fail = |why: String| Error::msg(format!("cannot evaluate `{}`: {why}", self.text));
+        let v = self.compiled.eval(ctx.clone()).map_err(|e| {
+            spec_mistake(&e, &self.span).unwrap_or_else(|| fail(why_in(&e, &ctx, None)))
+        })?;
+        if !v.is_undefined() {
+            return Ok(v);
+        }
+        // Printing an undefined value is an error that names it.
+        let printed = format!("{{{{ ({}) }}}}", self.text);
+        match environment().render_str(&printed, ctx.clone()) {
+            Err(e) if e.kind() != minijinja::ErrorKind::SyntaxError => {
+                Err(spec_mistake(&e, &self.span).unwrap_or_else(|| fail(why_in(&e, &ctx, None))))
+            }
+            _ => Err(fail("the value is undefined".to_string())),
+        }
     }
 
     /// The rows for which the expression is true (a `where` clause).
@@ -418,7 +467,24 @@ impl<'s> Expr<'s> {
         Ok(self.eval_row(globals, row)?.is_true())
     }
 
-    fn row_error(&self, row: &Row, e: &minijinja::Error) -> Error {
+    fn row_error(&self, globals: &Globals, row: &Row, e: &minijinja::Error) -> Error {
+        if let Some(what) = undefined::explain(
+            e,
+            &undefined::Scope {
+                row: Some(row),
+                table: self.table.as_deref(),
+                globals,
+                free: None,
+            },
+        ) {
+            let hint = field_hint(self.text, row, &what);
+            return Error::input(
+                row.origin.path.to_string(),
+                row.origin.line_opt(),
+                None,
+                format!("cannot evaluate `{}`: {what}{hint}", self.text),
+            );
+        }
         // Name the values the expression read: `tokens = 0` explains
         // "unable to calculate 7.2 / 0" at once.
         let mut seen = Vec::new();
@@ -443,7 +509,12 @@ impl<'s> Expr<'s> {
             row.origin.path.to_string(),
             row.origin.line_opt(),
             None,
-            format!("cannot evaluate `{}`: {}{values}", self.text, message(e)),
+            format!(
+                "cannot evaluate `{}`: {}{values}{}",
+                self.text,
+                message(e),
+                field_hint(self.text, row, "")
+            ),
         )
     }
 }
@@ -456,59 +527,6 @@ pub fn lookup_path(row: &Row, path: &str) -> Option<Value> {
         cur = crate::value::as_record(&cur)?.get(p)?.clone();
     }
     Some(cur)
-}
-
-/// A compiled template (titles, labels, text marks).
-pub struct Template<'s> {
-    compiled: minijinja::Template<'s, 's>,
-    /// The template as written.
-    pub text: &'s str,
-    /// Its span in the spec.
-    pub span: Range<usize>,
-}
-
-impl<'s> Template<'s> {
-    /// Compiles `src`; a syntax error points at it in the spec.
-    pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
-        if depth::template_depth(src.get_ref()) > depth::MAX_DEPTH {
-            return Err(spec.error(src.span(), format!("invalid template: {}", too_deep())));
-        }
-        if let Some(why) = depth::too_long(src.get_ref()) {
-            return Err(spec.error(src.span(), format!("invalid template: {why}")));
-        }
-        match environment().template_from_str(src.get_ref()) {
-            Ok(compiled) => Ok(Template {
-                compiled,
-                text: src.get_ref(),
-                span: src.span(),
-            }),
-            Err(e) => Err(spec.error(src.span(), format!("invalid template: {}", message(&e)))),
-        }
-    }
-
-    /// Renders with a context; errors point at the template in the spec.
-    pub fn render(&self, spec: &LoadedSpec, ctx: Value) -> Result<String> {
-        self.compiled.render(ctx).map_err(|e| {
-            spec_mistake(&e, &self.span).unwrap_or_else(|| {
-                spec.error(self.span.clone(), format!("cannot render: {}", message(&e)))
-            })
-        })
-    }
-
-    /// Renders for one row; an error names the row's file and line.
-    pub fn render_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<String> {
-        self.compiled.render(globals.row_context(row)).map_err(|e| {
-            if let Some(mistake) = spec_mistake(&e, &self.span) {
-                return mistake;
-            }
-            Error::input(
-                row.origin.path.to_string(),
-                row.origin.line_opt(),
-                None,
-                format!("cannot render `{}`: {}", self.text, message(&e)),
-            )
-        })
-    }
 }
 
 #[cfg(test)]
@@ -548,9 +566,9 @@ pub(crate) mod tests {
     #[test]
     fn deep_access_through_a_missing_field_is_an_error_naming_the_row() {
         let e = eval("remote.wait", r#"{"a": 1}"#).unwrap_err().to_string();
-        assert!(
-            e.starts_with("f.jsonl:7: cannot evaluate `remote.wait`: undefined value"),
-            "{e}"
+        assert_eq!(
+            e,
+            "f.jsonl:7: cannot evaluate `remote.wait`: no field `remote` (fields: a)"
         );
     }
 

@@ -272,7 +272,11 @@ fn build_with<'a>(
                             && !b.numbers.iter().any(|n| &n.key == *k)
                     })
                     .collect();
-                let undefined = e.to_string().contains("undefined value");
+                let text = e.to_string();
+                let undefined = text.contains("undefined value")
+                    || missing
+                        .iter()
+                        .any(|k| text.contains(&format!("no number `{k}`")));
                 let e = match missing.as_slice() {
                     [] => e,
                     _ if !undefined => e,

@@ -1,6 +1,7 @@
-//! A fast path for the expressions specs write most: field access,
-//! comparisons, `and`/`or`/`not`, `in [...]`, `is` tests, arithmetic, `~`,
-//! `x if c else y`, a few functions and filters.
+//! A fast path for the expressions specs write most: field access (also
+//! `_['execution time']` and `_.x`, read as the field; `_` used whole is
+//! minijinja's), comparisons, `and`/`or`/`not`, `in [...]`, `is` tests,
+//! arithmetic, `~`, `x if c else y`, a few functions and filters.
 //!
 //! minijinja stays the definition of what an expression means; this module
 //! only evaluates, directly on a row, the cases whose meaning is plain
@@ -18,6 +19,8 @@ use std::sync::Arc;
 use minijinja::value::ValueKind;
 
 mod parse;
+
+pub(crate) use parse::{Tok, lex};
 
 use crate::value::{Row, Value, as_number, as_record};
 
@@ -163,6 +166,39 @@ impl Node {
     /// its contents).
     pub fn uses_only_tests_of(&self, var: &str) -> bool {
         self.uses_var_only(var, false)
+    }
+
+    /// The attributes read of variable `var` (`var.ratio`, `var['a b']`).
+    pub fn attrs_of(&self, var: &str, out: &mut Vec<String>) {
+        if let Node::Attr(x, name) = self
+            && matches!(&**x, Node::Var(v) if &**v == var)
+        {
+            out.push(name.to_string());
+            return;
+        }
+        match self {
+            Node::Var(_) | Node::Const(_) => {}
+            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => {
+                x.attrs_of(var, out)
+            }
+            Node::List(items) | Node::Call(_, items) => {
+                items.iter().for_each(|i| i.attrs_of(var, out))
+            }
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Compare(_, a, b)
+            | Node::In(a, b, _)
+            | Node::Arith(_, a, b)
+            | Node::Concat(a, b) => {
+                a.attrs_of(var, out);
+                b.attrs_of(var, out);
+            }
+            Node::If(a, b, c) => {
+                for n in [Some(&**a), Some(&**b), c.as_deref()].into_iter().flatten() {
+                    n.attrs_of(var, out);
+                }
+            }
+        }
     }
 
     fn uses_var_only(&self, var: &str, attrs: bool) -> bool {
@@ -434,195 +470,4 @@ impl Node {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use crate::expr::{Expr, Globals};
-    use crate::value::{Origin, Record};
-
-    fn rows() -> Vec<Row> {
-        let lines = [
-            r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "nan": NaN, "inf": Infinity, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27"}"#,
-            r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "nan": 1, "b": true, "zero": 0.0, "m": "not applicable", "t": 5}"#,
-            r#"{"x": 1e300, "n_items": 9223372036854775807, "m": {"error": "x", "compress_MBps": null}}"#,
-        ];
-        lines
-            .iter()
-            .map(|l| {
-                let v = crate::sources::json::parse(l.as_bytes()).unwrap();
-                Row {
-                    extra: Default::default(),
-                    fields: Arc::new(as_record(&v).unwrap().clone()),
-                    origin: Origin::line(Arc::from("t.jsonl"), 1),
-                }
-            })
-            .collect()
-    }
-
-    /// Expressions both differential tests run (values here, cells in
-    /// `tables::fast::eval`): each answers where it can and must agree.
-    pub(crate) const EXPRS: &[&str] = &[
-        "x",
-        "x + 1",
-        "x * 2",
-        "x / 2",
-        "x / zero",
-        "x - n_items",
-        "n_items + 1",
-        "n_items * 2",
-        "-x",
-        "-n_items",
-        "x > 0",
-        "x >= 1.5",
-        "x == 1.5",
-        "x != 1.5",
-        "n_items == 3.0",
-        "s == 'café'",
-        "s < 'd'",
-        "z == none",
-        "t > 0",
-        "nan > 0",
-        "nan == nan",
-        "inf > 0",
-        "x > missing",
-        "missing",
-        "missing or 'a'",
-        "z or 'dflt'",
-        "b and x",
-        "not b",
-        "_kind in ['bench_bf16_perfile', 'bench_7B', 'Q4_K_benchmark']",
-        "_kind not in ['bench_7B']",
-        "x in [1.5, 2]",
-        "m is mapping",
-        "m.ratio",
-        "m.ratio is number",
-        "m.ratio > 0",
-        "m.decompress_MBps is not none",
-        "m.nope",
-        "m.nope is defined",
-        "missing.deeper",
-        "s is string",
-        "z is none",
-        "missing is none",
-        "inf is finite",
-        "x is finite",
-        "b is boolean",
-        "'C=' ~ n_items ~ ' ' ~ s",
-        "x ~ ''",
-        "z ~ 'a'",
-        "b ~ 1",
-        "nan ~ ''",
-        "'Q4_K' if _kind == 'Q4_K_benchmark' else 'bf16'",
-        "x if b",
-        "max(40, log1p(n_items) * 18)",
-        "min(x, 1)",
-        "sqrt(x)",
-        "log(zero)",
-        "(x + 1) * 2",
-        "x * 1e3",
-        "n_items - 1 > 0 and not b or z",
-        "t ~ s",
-        "['a', x]",
-        "m['ratio']",
-        "1 < 2 < 3",
-        "n_items == 2",
-        "z == true",
-        "b == z",
-        "not e",
-        "l and 1",
-        "s in ['café', 'x']",
-        "s not in ['café']",
-        "x in ['a']",
-        "b in ['a']",
-        "z in ['a']",
-        "missing in ['a']",
-        "m in ['a']",
-        "s == 'x'",
-        "s != 'café'",
-        "x == 'a'",
-        "z != 'a'",
-        "missing == 'a'",
-        "'a' if s == 'café' else 'b'",
-        "n_items in [2, 'a']",
-        "z in [1]",
-        "e == e",
-        "l is mapping",
-        "m.ratio.deeper",
-        "zero == 0",
-        "-zero",
-        "x > 1",
-        "n_items >= 2.5",
-        "n_items != 3",
-        "s > 0",
-        "z < 1",
-        "b > 0",
-        "e > 0",
-        "missing <= 1",
-        "m > 0",
-    ];
-
-    #[test]
-    fn agrees_with_minijinja_wherever_it_answers() {
-        let spec = crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap();
-        let g = Arc::new(Globals::default());
-        let mut answered = 0;
-        for src in EXPRS {
-            let Some(node) = compile(src) else { continue };
-            let e = Expr::compile_str(&spec, src, 0..0).unwrap();
-            for row in rows() {
-                if let Ok(fast) = node.eval(&row) {
-                    answered += 1;
-                    let slow = e.eval_slow(&g, &row).unwrap_or_else(|err| {
-                        panic!("{src}: fast gave {fast:?}, minijinja failed: {err}")
-                    });
-                    assert_eq!(
-                        format!("{fast:?}"),
-                        format!("{slow:?}"),
-                        "{src} on {:?}",
-                        row.fields
-                    );
-                    assert_eq!(fast.kind(), slow.kind(), "{src}");
-                }
-            }
-        }
-        assert!(
-            answered > 100,
-            "the fast path answers most cases ({answered})"
-        );
-    }
-
-    #[test]
-    fn ordering_a_string_or_null_against_a_number_is_refused() {
-        let r = &rows()[0];
-        let Err(Stop::Mismatch { field, why }) = compile("t > 0").unwrap().eval(r) else {
-            panic!()
-        };
-        assert_eq!(field.as_deref(), Some("t"));
-        assert!(
-            why.starts_with("the string \"1.27\" cannot be ordered against the number 0"),
-            "{why}"
-        );
-        assert!(matches!(
-            compile("z >= 1").unwrap().eval(r),
-            Err(Stop::Mismatch { .. })
-        ));
-        // Equality is not refused: strings compare, mixed kinds go to minijinja.
-        assert_eq!(compile("t == 'x'").unwrap().eval(r), Ok(Value::from(false)));
-        assert_eq!(compile("t == 1.27").unwrap().eval(r), Err(Stop::Fallback));
-    }
-
-    #[test]
-    fn outside_the_subset_is_not_compiled() {
-        for src in [
-            "x | abs",
-            "n['fig3-median']",
-            "_source.path",
-            "x // 2",
-            "'a\\'b'",
-            "f(x)",
-            "1 < 2 < 3",
-        ] {
-            assert!(compile(src).is_none(), "{src}");
-        }
-        let _ = Record::default();
-    }
-}
+pub(crate) mod tests;

@@ -7,8 +7,9 @@ use crate::value::Value;
 
 // ---------------------------------------------------------------- lexer --
 
+/// A token of the fast subset (also read by [`crate::expr::reads`]).
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Tok {
+pub(crate) enum Tok {
     Int(i64),
     Float(f64),
     Str(String),
@@ -16,7 +17,9 @@ pub(super) enum Tok {
     Op(&'static str),
 }
 
-pub(super) fn lex(src: &str) -> Option<Vec<Tok>> {
+/// The tokens of `src`, or `None` when it holds anything outside the fast
+/// subset's lexicon (an escape in a string, a non-ASCII name, a brace).
+pub(crate) fn lex(src: &str) -> Option<Vec<Tok>> {
     let b = src.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
@@ -328,6 +331,22 @@ impl Parser {
                         return None;
                     }
                     Node::Call(f, args)
+                }
+                // `_['execution time']`, `_.x`: a field of the row (the row
+                // wins over a field named `_`); `_` used whole is minijinja's.
+                "_" => {
+                    let name = match (self.peek(), self.toks.get(self.pos + 1)) {
+                        (Some(Tok::Op(".")), Some(Tok::Ident(name))) => name.clone(),
+                        (Some(Tok::Op("[")), Some(Tok::Str(name)))
+                            if self.toks.get(self.pos + 2) == Some(&Tok::Op("]")) =>
+                        {
+                            self.pos += 1;
+                            name.clone()
+                        }
+                        _ => return None,
+                    };
+                    self.pos += 2;
+                    Node::Var(Arc::from(name.as_str()))
                 }
                 // Globals and keywords are minijinja's.
                 "n" | "v" | "meta" | "_source" | "loop" | "if" | "else" | "and" | "or" | "not"

@@ -144,6 +144,23 @@ impl<'s> Chan<'s> {
         })
     }
 
+    /// Names the table the channel's expression reads, for messages.
+    pub fn set_table(&mut self, table: &str) {
+        match self {
+            Chan::Expr(e) | Chan::Scale { expr: e, .. } => e.set_table(table),
+            Chan::Const(_) => {}
+        }
+    }
+
+    /// The channel's value `v` for `row` as a finite number (`field`
+    /// names the channel in messages).
+    pub fn number(&self, row: &Row, v: &Value, field: &str) -> Result<f64> {
+        match self {
+            Chan::Expr(e) => e.number(row, v),
+            _ => crate::tables::aggregate::finite_number(row, field, v),
+        }
+    }
+
     /// The channel's value for `row`.
     pub fn eval(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
         match self {

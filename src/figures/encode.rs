@@ -12,7 +12,7 @@ use crate::expr::Globals;
 use crate::render::color::{self, Color, TAB10};
 use crate::render::text;
 use crate::spec::{LayerSpec, LoadedSpec};
-use crate::tables::aggregate::{field_error, finite_number};
+use crate::tables::aggregate::field_error;
 use crate::value::{Row, Value, as_number};
 
 /// A position on an axis: a number, or a category (a string value).
@@ -150,7 +150,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let l = self.layer;
         let c = |raw: &'s Option<crate::spec::Raw>, kind: Kind, range: &[&str]| {
             raw.as_ref()
-                .map(|r| Chan::compile(self.spec, r, kind, range))
+                .map(|r| {
+                    let mut c = Chan::compile(self.spec, r, kind, range)?;
+                    if let Some(d) = &l.data {
+                        c.set_table(d.get_ref());
+                    }
+                    Ok(c)
+                })
                 .transpose()
         };
         Ok(Chans {
@@ -186,7 +192,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
             return Ok((cats.index(s), Pos::Cat(s.to_string())));
         }
-        let x = finite_number(row, channel_text(chan, field), &v)?;
+        let x = chan.number(row, &v, field)?;
         if !cats.names.is_empty() {
             return Err(field_error(
                 row,
@@ -209,7 +215,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             None => Ok(default),
             Some(c) => {
                 let v = c.eval(self.globals, row)?;
-                finite_number(row, channel_text(c, field), &v)
+                c.number(row, &v, field)
             }
         }
     }
@@ -224,7 +230,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
             None => Ok(default),
             Some(c) => {
                 let s = self.style_text(c, row)?;
-                color::parse(&s).map_err(|e| field_error(row, "color", e))
+                color::parse(&s).map_err(|e| match c {
+                    // A colour written in the spec: point at it there.
+                    Chan::Const(_) => self.err(e),
+                    _ => field_error(row, "color", e),
+                })
             }
         }
     }

@@ -5,13 +5,12 @@ use indexmap::IndexMap;
 
 use super::channels::Chan;
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
-use super::encode::{SeriesPoints, channel_text, check_row_label, num_text, pseudo_row};
+use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
 use super::model::*;
 use crate::error::{Error, Result};
 use crate::expr::Template;
 use crate::render::color::{self, Color, TAB10};
 use crate::spec::value;
-use crate::tables::aggregate::finite_number;
 use crate::value::{Row, Value};
 
 impl<'a, 's> LayerCtx<'a, 's> {
@@ -33,7 +32,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let text_tpl = l
             .text
             .as_ref()
-            .map(|t| Template::compile(self.spec, t))
+            .map(|t| {
+                let tpl = Template::compile(self.spec, t)?;
+                Ok::<_, crate::error::Error>(match &l.data {
+                    Some(d) => tpl.in_table(d.get_ref()),
+                    None => tpl,
+                })
+            })
             .transpose()?;
         let horizontal = match l.orient.as_ref().map(|o| o.get_ref().as_str()) {
             None | Some("vertical") => false,
@@ -169,7 +174,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 let mut values = Vec::with_capacity(rows.len());
                 for row in rows {
                     let v = xc.eval(self.globals, row)?;
-                    values.push(finite_number(row, channel_text(xc, "x"), &v)?);
+                    values.push(xc.number(row, &v, "x")?);
                 }
                 let (counts, edges) = crate::stats::histogram(&values, bins, None);
                 let style = self.fill_style(&ch, &pseudo_row(), default_fill, dash)?;

@@ -219,7 +219,9 @@ pub fn compile(
             }
             let mut rows = table.rows.clone();
             if let Some(w) = &l.where_ {
-                rows = Expr::compile(spec, w)?.keep(globals, rows)?;
+                rows = Expr::compile(spec, w)?
+                    .in_table(d.get_ref())
+                    .keep(globals, rows)?;
             }
             if rows.is_empty() {
                 notes.push(format!(
@@ -488,8 +490,8 @@ fn explicit_ticks(
             };
             let (data, value, label) = (get("data")?, get("value")?, get("label")?);
             let table = cat.lookup(data, span.clone())?;
-            let ve = Expr::compile_str(spec, value, span.clone())?;
-            let le = Expr::compile_str(spec, label, span.clone())?;
+            let ve = Expr::compile_str(spec, value, span.clone())?.in_table(data);
+            let le = Expr::compile_str(spec, label, span.clone())?.in_table(data);
             table
                 .rows
                 .iter()

@@ -147,7 +147,10 @@ fn compute_one(
 ) -> Result<Option<Number>> {
     let n = raw.get_ref();
     let fmt = format::Format::compile(spec, &n.format, raw.span())?;
-    let agg = Agg::compile(spec, &n.value, true)?;
+    let mut agg = Agg::compile(spec, &n.value, true)?;
+    if let Some(t) = &n.table {
+        agg.set_table(t.get_ref());
+    }
     let (rows, table_name, sources): (Vec<Row>, Option<String>, BTreeSet<String>) = match &n.table {
         None => {
             if agg.op != Op::Expr {
@@ -162,7 +165,9 @@ fn compute_one(
             }
             let mut rows = table.rows.clone();
             if let Some(w) = &n.where_ {
-                rows = Expr::compile(spec, w)?.keep(globals, rows)?;
+                rows = Expr::compile(spec, w)?
+                    .in_table(t.get_ref())
+                    .keep(globals, rows)?;
             }
             (rows, Some(t.get_ref().clone()), table.sources.clone())
         }
@@ -172,6 +177,13 @@ fn compute_one(
         Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
         None => e,
     })?;
+    // `first = "cdoe"` would print nothing.
+    if value.is_undefined() {
+        let missing = agg.expr.as_ref().zip(rows.first());
+        return Err(missing
+            .and_then(|(e, r)| e.missing_field(r))
+            .unwrap_or_else(|| Error::msg("the value is undefined (nothing to print)")));
+    }
     if let Some(x) = as_number(&value)
         && !x.is_finite()
     {

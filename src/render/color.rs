@@ -1,5 +1,6 @@
-//! Colours: `#rrggbb`, `#rgb`, matplotlib's one-letter and `tab:` names,
-//! and the common CSS names.
+//! Colours: `#rrggbb`, `#rgb`, the 148 CSS Color 4 names (any case, from
+//! the `csscolorparser` crate's table), matplotlib's one-letter names,
+//! `tab:blue` ... `tab:cyan` and `C0` ... `C9` (its default cycle, tab10).
 
 /// An sRGB colour with opacity.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,41 +72,59 @@ pub fn parse(s: &str) -> Result<Option<Color>, String> {
             _ => Err(format!("invalid colour `{s}` (use #rgb or #rrggbb)")),
         };
     }
-    let hex = match t.to_ascii_lowercase().as_str() {
-        "k" | "black" => "#000000",
-        "w" | "white" => "#ffffff",
-        "r" | "red" => "#ff0000",
-        "g" => "#008000",
-        "green" => "#008000",
-        "b" | "blue" => "#0000ff",
-        "c" | "cyan" => "#00bfbf",
-        "m" | "magenta" => "#bf00bf",
-        "y" | "yellow" => "#bfbf00",
-        "gray" | "grey" => "#808080",
-        "lightgray" | "lightgrey" => "#d3d3d3",
-        "darkgray" | "darkgrey" => "#a9a9a9",
-        "orange" => "#ffa500",
-        "purple" => "#800080",
-        "brown" => "#a52a2a",
-        "pink" => "#ffc0cb",
-        "tab:blue" => TAB10[0],
-        "tab:orange" => TAB10[1],
-        "tab:green" => TAB10[2],
-        "tab:red" => TAB10[3],
-        "tab:purple" => TAB10[4],
-        "tab:brown" => TAB10[5],
-        "tab:pink" => TAB10[6],
-        "tab:gray" | "tab:grey" => TAB10[7],
-        "tab:olive" => TAB10[8],
-        "tab:cyan" => TAB10[9],
-        _ => {
-            return Err(format!(
-                "unknown colour `{s}` (use #rrggbb, a CSS name or tab:blue ...)"
-            ));
-        }
+    let lower = t.to_ascii_lowercase();
+    // matplotlib's one-letter names (its `c`, `m`, `y` are darker than the
+    // CSS `cyan`, `magenta`, `yellow`).
+    let letter = match lower.as_str() {
+        "k" => Some("#000000"),
+        "w" => Some("#ffffff"),
+        "r" => Some("#ff0000"),
+        "g" => Some("#008000"),
+        "b" => Some("#0000ff"),
+        "c" => Some("#00bfbf"),
+        "m" => Some("#bf00bf"),
+        "y" => Some("#bfbf00"),
+        _ => None,
     };
-    parse(hex)
+    if let Some(hex) = letter {
+        return parse(hex);
+    }
+    if let Some(i) = lower
+        .strip_prefix('c')
+        .and_then(|d| d.parse::<usize>().ok())
+        .filter(|i| *i < 10 && lower.len() == 2)
+    {
+        return parse(TAB10[i]);
+    }
+    if let Some(name) = lower.strip_prefix("tab:") {
+        let name = if name == "grey" { "gray" } else { name };
+        if let Some(i) = TAB_NAMES.iter().position(|n| *n == name) {
+            return parse(TAB10[i]);
+        }
+    }
+    if let Some((_, [r, g, b])) = csscolorparser::NAMED_COLORS
+        .entries()
+        .find(|(n, _)| n.as_str().eq_ignore_ascii_case(t))
+    {
+        return Ok(Some(Color::rgb(*r, *g, *b)));
+    }
+    let names = csscolorparser::NAMED_COLORS
+        .keys()
+        .map(|n| n.as_str().to_string())
+        .chain(TAB_NAMES.iter().map(|n| format!("tab:{n}")))
+        .collect::<Vec<_>>();
+    let close = crate::expr::undefined::did_you_mean(t, names.iter().map(String::as_str))
+        .map(|c| format!("; did you mean `{c}`?"))
+        .unwrap_or_default();
+    Err(format!(
+        "unknown colour `{s}` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9){close}"
+    ))
 }
+
+/// The names of the tab10 colours, in order (`tab:blue` is [`TAB10`]`[0]`).
+const TAB_NAMES: [&str; 10] = [
+    "blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan",
+];
 
 #[cfg(test)]
 mod tests {
@@ -122,5 +141,60 @@ mod tests {
         assert_eq!(parse("none").unwrap(), None);
         assert!(parse("#12").is_err());
         assert!(parse("blurple").is_err());
+    }
+
+    fn hex(s: &str) -> String {
+        parse(s).unwrap().unwrap().hex()
+    }
+
+    #[test]
+    fn every_css_name_in_any_case() {
+        assert_eq!(csscolorparser::NAMED_COLORS.len(), 148);
+        assert_eq!(hex("lightblue"), "#add8e6");
+        assert_eq!(hex("LightBlue"), "#add8e6");
+        assert_eq!(hex("rebeccapurple"), "#663399");
+        assert_eq!(hex("cyan"), "#00ffff");
+        assert_eq!(hex("grey"), "#808080");
+        assert_eq!(hex("c"), "#00bfbf");
+        for (name, [r, g, b]) in csscolorparser::NAMED_COLORS.entries() {
+            assert_eq!(
+                parse(&name.as_str().to_uppercase()).unwrap(),
+                Some(Color::rgb(*r, *g, *b))
+            );
+        }
+    }
+
+    #[test]
+    fn matplotlib_tab_names_and_cycle() {
+        let tab = [
+            "blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan",
+        ];
+        for (i, name) in tab.iter().enumerate() {
+            assert_eq!(hex(&format!("tab:{name}")), TAB10[i]);
+            assert_eq!(hex(&format!("C{i}")), TAB10[i]);
+        }
+        assert_eq!(hex("C0"), "#1f77b4");
+        assert_eq!(hex("C9"), "#17becf");
+        assert_eq!(hex("tab:grey"), "#7f7f7f");
+    }
+
+    #[test]
+    fn an_unknown_colour_suggests_the_closest() {
+        assert_eq!(
+            parse("lightbleu").unwrap_err(),
+            "unknown colour `lightbleu` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9); did you mean `lightblue`?"
+        );
+        assert_eq!(
+            parse("tab:blu").unwrap_err(),
+            "unknown colour `tab:blu` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9); did you mean `tab:blue`?"
+        );
+        assert_eq!(
+            parse("C10").unwrap_err(),
+            "unknown colour `C10` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9)"
+        );
+        assert_eq!(
+            parse("qqq").unwrap_err(),
+            "unknown colour `qqq` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9)"
+        );
     }
 }

@@ -100,6 +100,13 @@ const OPTIONS: &[&str] = &[
 ];
 
 impl<'s> Agg<'s> {
+    /// Names the table the aggregate's expressions run in, for messages.
+    pub fn set_table(&mut self, table: &str) {
+        for e in self.expr.iter_mut().chain(self.weight.iter_mut()) {
+            e.set_table(table);
+        }
+    }
+
     /// Compiles an aggregate written as `"count"` or `{ op = "expr", ... }`.
     /// `cell` and `expr` are allowed only when `for_number`.
     pub fn compile(spec: &LoadedSpec, raw: &'s Raw, for_number: bool) -> Result<Agg<'s>> {
@@ -361,16 +368,16 @@ impl Agg<'_> {
             Op::Count | Op::Expr | Op::Cell => Input::Nothing,
             Op::CountOf => Input::Present(!(v.is_none() || v.is_undefined())),
             Op::Sum => {
-                let x = finite_number(row, expr.text, &v)?;
+                let x = expr.number(row, &v)?;
                 match v.is_integer().then(|| v.as_i64()).flatten() {
                     Some(i) => Input::Int(i),
                     None => Input::Num(x),
                 }
             }
             Op::WeightedMean => {
-                let x = finite_number(row, expr.text, &v)?;
+                let x = expr.number(row, &v)?;
                 let we = self.weight.as_ref().expect("weight");
-                let w = finite_number(row, we.text, &we.eval_row(globals, row)?)?;
+                let w = we.number(row, &we.eval_row(globals, row)?)?;
                 if w < 0.0 {
                     return Err(field_error(
                         row,
@@ -381,10 +388,10 @@ impl Agg<'_> {
                 Input::Weighted(x, w)
             }
             Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
-                Input::Num(finite_number(row, expr.text, &v)?)
+                Input::Num(expr.number(row, &v)?)
             }
             Op::Min | Op::Max => {
-                finite_number(row, expr.text, &v)?;
+                expr.number(row, &v)?;
                 Input::Value(v)
             }
             Op::First | Op::Last => Input::Value(v),
@@ -579,7 +586,7 @@ pub fn numbers(globals: &Arc<Globals>, expr: &Expr, rows: &[&Row]) -> Result<Vec
     rows.iter()
         .map(|r| {
             let v = expr.eval_row(globals, r)?;
-            finite_number(r, expr.text, &v)
+            expr.number(r, &v)
         })
         .collect()
 }

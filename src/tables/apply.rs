@@ -36,7 +36,7 @@ fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
             return Err(field_error(
                 row,
                 f,
-                format!("{verb}: the row has no field `{f}`"),
+                format!("{verb}: {}", crate::expr::undefined::no_named_field(f, row)),
             ));
         }
     }
@@ -209,6 +209,13 @@ pub fn apply_row(
             if let Some(map) = as_record(&coll) {
                 for (k, v) in &map.0 {
                     push(Value::from(&**k), v.clone());
+                }
+            } else if coll.kind() == minijinja::value::ValueKind::Map {
+                // A mapping made by an expression (`{'a': x, 'b': y}` in a
+                // derive): minijinja's own map, in its order.
+                for k in coll.try_iter().into_iter().flatten() {
+                    let v = coll.get_item(&k).unwrap_or(Value::UNDEFINED);
+                    push(k, v);
                 }
             } else if coll.kind() == minijinja::value::ValueKind::Seq {
                 for (i, v) in coll.try_iter().into_iter().flatten().enumerate() {

@@ -103,6 +103,11 @@ impl<'s> Catalog<'s> {
         for name in spec.spec.sources.keys().filter(|n| is_document(spec, n)) {
             if let Some(meta) = cat.load_source(name)? {
                 globals.meta.insert(name.as_str(), meta);
+                let first = cat.files.borrow()[name.as_str()]
+                    .iter()
+                    .find(|f| f.format == sources::Format::Json)
+                    .map(|f| f.rel.clone());
+                globals.meta_files.extend(first.map(|f| (name.clone(), f)));
             }
         }
         cat.globals = Arc::new(globals);
@@ -389,7 +394,11 @@ impl<'s> Catalog<'s> {
         let steps = t
             .steps
             .iter()
-            .map(|s| steps::compile(spec, s))
+            .map(|s| {
+                let mut step = steps::compile(spec, s)?;
+                step.set_table(name);
+                Ok(step)
+            })
             .collect::<Result<Vec<_>>>()?;
         self.visiting.borrow_mut().push(name.to_string());
         let deps = (|| -> Result<()> {

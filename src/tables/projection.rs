@@ -44,6 +44,10 @@ pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
         }
     }
     for e in &exprs {
+        // `_ | tojson` may read any field.
+        if e.reads_whole_row() {
+            return None;
+        }
         names.extend(e.variables());
     }
     let mut p = crate::sources::json::Projection::default();
@@ -66,15 +70,74 @@ pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
         if whole {
             continue;
         }
-        let keys: rustc_hash::FxHashSet<String> = exprs
-            .iter()
-            .flat_map(|e| e.paths())
-            .filter_map(|p| {
-                p.strip_prefix(&format!("{value}."))
-                    .map(|rest| rest.split('.').next().unwrap_or("").to_string())
-            })
-            .collect();
+        // From the expression tree where there is one: `value['ratio']`
+        // is a read of `ratio` too (minijinja's paths follow dots only).
+        let keys: rustc_hash::FxHashSet<String> =
+            exprs.iter().flat_map(|e| e.attrs_of(value)).collect();
         p.fields.insert(field.to_string(), Some(keys));
     }
     Some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The projection of table `t` with `steps` (TOML), as sorted
+    /// `field` or `field: key, key` lines.
+    fn of(steps: &str) -> Option<Vec<String>> {
+        let text =
+            format!("[sources.s]\npath = \"s.jsonl\"\n[tables.t]\nfrom = \"s\"\nsteps = {steps}\n");
+        let spec = crate::spec::parse(&text, Path::new("artifact.toml")).unwrap();
+        let steps: Vec<_> = spec.spec.tables["t"]
+            .get_ref()
+            .steps
+            .iter()
+            .map(|s| super::super::steps::compile(&spec, s).unwrap())
+            .collect();
+        let p = super::projection(&steps)?;
+        let mut out: Vec<String> = p
+            .fields
+            .iter()
+            .map(|(f, keys)| match keys {
+                None => f.clone(),
+                Some(k) => {
+                    let mut k: Vec<&str> = k.iter().map(String::as_str).collect();
+                    k.sort();
+                    format!("{f}: {}", k.join(", "))
+                }
+            })
+            .collect();
+        out.sort();
+        Some(out)
+    }
+
+    #[test]
+    fn a_field_read_through_the_row_is_projected() {
+        assert_eq!(
+            of(
+                r#"[{ filter = "_['execution time'] > 3" }, { group = "k", aggregate = { s = { sum = "_.x" } } }]"#
+            ),
+            Some(vec!["execution time".into(), "k".into(), "x".into()])
+        );
+        // The entries of an exploded map keep the attributes read, by
+        // subscript too.
+        assert_eq!(
+            of(
+                r#"[{ explode = "m" }, { group = "k", aggregate = { r = { sum = "value['a b']" }, q = { sum = "_['value'].ratio" } } }]"#
+            ),
+            // (`value` is made by the explode; a line's own `value` is read too.)
+            Some(vec!["k".into(), "m: a b, ratio".into(), "value".into()])
+        );
+    }
+
+    #[test]
+    fn the_row_used_whole_reads_every_field() {
+        assert_eq!(
+            of(
+                r#"[{ derive = { n = "_ | length" } }, { group = "k", aggregate = { n = { max = "n" } } }]"#
+            ),
+            None
+        );
+    }
 }

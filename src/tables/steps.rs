@@ -133,6 +133,17 @@ impl Step<'_> {
         }
     }
 
+    /// Names the table the step's expressions run in, for their messages.
+    pub fn set_table(&mut self, table: &str) {
+        match self {
+            Step::Filter(e) | Step::Require(e) => e.set_table(table),
+            Step::Derive(fields) => fields.iter_mut().for_each(|(_, e)| e.set_table(table)),
+            Step::Sort(keys) => keys.iter_mut().for_each(|k| k.expr.set_table(table)),
+            Step::Group { aggs, .. } => aggs.iter_mut().for_each(|(_, a)| a.set_table(table)),
+            _ => {}
+        }
+    }
+
     /// Tables this step reads besides its input.
     pub fn dependencies(&self) -> Vec<&str> {
         match self {

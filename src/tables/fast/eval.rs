@@ -467,8 +467,8 @@ mod tests {
     use std::sync::Arc;
 
     const LINES: &[&str] = &[
-        r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27", "e": {}, "l": [1, 2]}"#,
-        r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "b": true, "zero": 0.0, "m": "not applicable", "t": 5, "e": {"a": 1}, "l": []}"#,
+        r#"{"_kind": "bench_7B", "x": 1.5, "n_items": 3, "s": "café", "z": null, "b": false, "zero": 0, "m": {"ratio": 1.27, "decompress_MBps": 1339.76}, "t": "1.27", "e": {}, "l": [1, 2], "execution time": 4.5, "p50 (ms)": "a", "_": {"x": 7}}"#,
+        r#"{"_kind": "Q4_K_benchmark", "x": -2, "n_items": 0, "s": "", "z": 0.0, "b": true, "zero": 0.0, "m": "not applicable", "t": 5, "e": {"a": 1}, "l": [], "execution time": 2, "_": 3}"#,
         r#"{"x": 1e300, "n_items": 9223372036854775807, "m": {"error": "x", "compress_MBps": null}, "zero": -0.0}"#,
         r#"{"x": 2, "n_items": 2.0, "s": "b", "z": true, "b": null, "zero": 1, "m": {"ratio": 0, "decompress_MBps": -1}, "t": "", "e": [], "l": {}}"#,
     ];
@@ -480,7 +480,21 @@ mod tests {
         let spec = crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap();
         let g = Arc::new(crate::expr::Globals::default());
         let names = [
-            "_kind", "x", "n_items", "s", "z", "b", "zero", "m", "t", "e", "l", "missing",
+            "_kind",
+            "x",
+            "n_items",
+            "s",
+            "z",
+            "b",
+            "zero",
+            "m",
+            "t",
+            "e",
+            "l",
+            "missing",
+            "execution time",
+            "p50 (ms)",
+            "_",
         ];
         let fields = Fields::new(
             names.iter().map(|n| (n.to_string(), Keep::Whole)).collect(),

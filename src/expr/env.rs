@@ -1,0 +1,134 @@
+//! The minijinja environment every spec expression and template is
+//! compiled in: its syntax, its limits, and artifact's tests, filters and
+//! functions.
+
+use std::sync::OnceLock;
+
+use minijinja::{Environment, UndefinedBehavior};
+
+use crate::value::Value;
+
+/// The template syntax every environment here uses: a trailing newline is
+/// kept, block tags do not leave blank lines.
+pub fn syntax() -> minijinja::syntax::SyntaxConfig {
+    minijinja::syntax::SyntaxConfig::builder()
+        .keep_trailing_newline(true)
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .build()
+        .expect("valid syntax config")
+}
+
+/// The steps (minijinja's "fuel") one evaluation of an expression or one
+/// render of a template may take: a spec expression or title is tiny, so a
+/// runaway one (nested huge ranges, say) fails at once instead of running
+/// for minutes.
+pub const FUEL: u64 = 200_000;
+
+/// The limits every template environment of artifact shares: at most
+/// `fuel` steps per evaluation or render, and no `namespace()`.
+pub fn limit(env: &mut Environment<'_>, fuel: u64) {
+    env.set_fuel(Some(fuel));
+    // `namespace()` is the one mutable value: with it a loop nests a list
+    // 100,000 deep, whose printing or dropping overflows the stack. Titles,
+    // labels and macro templates have no use for it.
+    env.remove_global("namespace");
+}
+
+pub(super) fn environment() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+        env.set_syntax(syntax());
+        limit(&mut env, FUEL);
+        // Python's str and dict methods (`codec.split(':')[0]`,
+        // `name.startswith('BM_')`, `d.get('k', 0)`): researchers write
+        // their filters as they would in pandas.
+        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+        // `x is none` is true for a missing field too, as Python's
+        // `r.get("x") is None` is: the seed scripts' idiom for "absent".
+        env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
+        env.add_test("finite", |v: Value| {
+            crate::value::as_number(&v).is_some_and(f64::is_finite)
+        });
+        // `x | fmt(places=1, sign="always")`: number formatting in siunitx's
+        // terms, the same code that prints numbers for the macros.
+        env.add_filter(
+            "fmt",
+            |v: Value, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
+                let places: Option<u32> = kwargs.get("places")?;
+                let figures: Option<u32> = kwargs.get("figures")?;
+                let sign: Option<String> = kwargs.get("sign")?;
+                let percent: Option<bool> = kwargs.get("percent")?;
+                let unit: Option<String> = kwargs.get("unit")?;
+                kwargs.assert_all_used()?;
+                // The spec's bounds: `places = 4000000000` would allocate gigabytes.
+                use crate::spec::bounds::{FIGURES, PLACES};
+                for (what, v, range) in [("places", places, PLACES), ("figures", figures, FIGURES)]
+                {
+                    if let Some(v) = v.filter(|v| !range.contains(v)) {
+                        return Err(minijinja::Error::new(
+                            minijinja::ErrorKind::InvalidOperation,
+                            format!(
+                                "fmt: `{what}` must be between {} and {}, got {v}",
+                                range.start(),
+                                range.end()
+                            ),
+                        ));
+                    }
+                }
+                if crate::value::as_number(&v).is_none() {
+                    return Err(minijinja::Error::new(
+                        minijinja::ErrorKind::InvalidOperation,
+                        format!("fmt needs a number, got {}", crate::value::describe(&v)),
+                    ));
+                }
+                let f = crate::numbers::format::Format::new(
+                    places,
+                    figures,
+                    sign.as_deref() == Some("always"),
+                    percent.unwrap_or(false),
+                    unit,
+                );
+                Ok(f.apply(&v))
+            },
+        );
+        for (name, f) in [
+            ("log", f64::ln as fn(f64) -> f64),
+            ("log10", f64::log10),
+            ("log1p", f64::ln_1p),
+            ("sqrt", f64::sqrt),
+            ("exp", f64::exp),
+        ] {
+            env.add_function(name, move |x: f64| f(x));
+        }
+        env.add_function("max", |a: Value, b: Value| {
+            if crate::value::compare(&a, &b).is_ge() {
+                a
+            } else {
+                b
+            }
+        });
+        env.add_function("min", |a: Value, b: Value| {
+            if crate::value::compare(&a, &b).is_le() {
+                a
+            } else {
+                b
+            }
+        });
+        env.add_filter("basename", |s: String| -> String {
+            std::path::Path::new(&s)
+                .file_name()
+                .map(|x| x.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        env.add_filter("dirname", |s: String| -> String {
+            std::path::Path::new(&s)
+                .parent()
+                .map(|x| x.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        env
+    })
+}
