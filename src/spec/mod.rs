@@ -21,7 +21,10 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 
 pub mod bounds;
+pub mod keys;
 pub mod paths;
+pub mod schema;
+mod schema_kinds;
 
 /// The spec's file name, searched for from the working folder upwards.
 pub const SPEC_FILE: &str = "artifact.toml";
@@ -444,13 +447,21 @@ pub fn load(path: &Path) -> Result<LoadedSpec> {
 
 /// Parses spec `text` that lives at `path`.
 pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
+    // Every key first: serde would report an unknown one in its own words
+    // and pass a key its variant never reads.
+    keys::check(text).map_err(|p| Error::Spec {
+        path: SPEC_FILE.to_string(),
+        source_text: text.to_string(),
+        span: p.span,
+        message: p.message,
+    })?;
     let spec: Spec = toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         Error::Spec {
             path: SPEC_FILE.to_string(),
             source_text: text.to_string(),
             span,
-            message: e.message().trim_end().to_string(),
+            message: keys::reword(e.message().trim_end()),
         }
     })?;
     let root = path
@@ -476,7 +487,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("artifact.toml:3:1: unknown field `formt`"),
+            e.starts_with("artifact.toml:3:1: unknown key `formt` in a source with `path`; did you mean `format`?"),
             "{e}"
         );
         assert!(e.contains("3 | formt = \"csv\"\n  | ^^^^^"), "{e}");
