@@ -29,6 +29,7 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
             format!("no table or source named `{}`", d.get_ref()),
         ));
     }
+    orientation(spec, l)?;
     for t in [&l.text, &l.label].into_iter().flatten() {
         Template::compile(spec, t)?;
     }
@@ -51,6 +52,68 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     }
     for raw in [&l.color, &l.stroke, &l.shape].into_iter().flatten() {
         Chan::compile(spec, raw, Kind::Style, &["#000000"])?;
+    }
+    Ok(())
+}
+
+/// The keys a layer's orientation leaves unread are errors: a vertical
+/// bar's base is `y2` (a horizontal one's `x2`), an errorbar spans `y` to
+/// `y2` (horizontal: `x` to `x2`), and a rule is vertical at `x`,
+/// horizontal at `y`, or the diagonal.
+fn orientation(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
+    let mark = l.mark.get_ref().as_str();
+    let orient = l.orient.as_ref().map(|o| o.get_ref().as_str());
+    let horizontal = orient == Some("horizontal");
+    match mark {
+        "bar" | "errorbar" => {
+            let (unread, read, how) = if horizontal {
+                (&l.y2, "x2", "horizontal")
+            } else {
+                (&l.x2, "y2", "vertical")
+            };
+            if let Some(raw) = unread {
+                let name = if horizontal { "y2" } else { "x2" };
+                return Err(spec.error(
+                    raw.span(),
+                    format!(
+                        "`{name}` does nothing on a {how} `{mark}`: its second position is `{read}`"
+                    ),
+                ));
+            }
+        }
+        "rule" => {
+            if let Some(o) = &l.orient
+                && o.get_ref() != "diagonal"
+            {
+                return Err(spec.error(
+                    o.span(),
+                    "a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`",
+                ));
+            }
+            let extra = if orient == Some("diagonal") {
+                l.x.as_ref()
+                    .or(l.y.as_ref())
+                    .map(|r| (r, "with `orient = \"diagonal\"`"))
+            } else {
+                l.x.as_ref().and(l.y.as_ref()).map(|r| {
+                    (
+                        r,
+                        "with `x`: a rule is vertical at `x` or horizontal at `y`",
+                    )
+                })
+            };
+            if let Some((raw, why)) = extra {
+                let name = if l.y.as_ref().is_some_and(|y| y.span() == raw.span()) {
+                    "y"
+                } else {
+                    "x"
+                };
+                return Err(
+                    spec.error(raw.span(), format!("`{name}` does nothing on a rule {why}"))
+                );
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -290,6 +353,44 @@ mod tests {
             Ok(()) => "ok".into(),
             Err(e) => e.to_string().lines().next().unwrap().to_string(),
         }
+    }
+
+    #[test]
+    fn keys_an_orientation_leaves_unread_are_errors() {
+        let fig = |layer: &str| format!("[figures.f]\nsize = [1, 1]\nlayers = [{layer}]\n");
+        assert_eq!(
+            check(&fig("{ mark = \"bar\", x = \"a\", y = \"b\", x2 = 1 }")),
+            "artifact.toml:3:50: `x2` does nothing on a vertical `bar`: its second position is `y2`"
+        );
+        assert_eq!(
+            check(&fig(
+                "{ mark = \"errorbar\", orient = \"horizontal\", y = \"a\", x = 1, x2 = 2, y2 = 3 }"
+            )),
+            "artifact.toml:3:84: `y2` does nothing on a horizontal `errorbar`: its second position is `x2`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", orient = \"horizontal\", y = 1 }")),
+            "artifact.toml:3:37: a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", x = 1, y = 2 }")),
+            "artifact.toml:3:39: `y` does nothing on a rule with `x`: a rule is vertical at `x` or horizontal at `y`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", orient = \"diagonal\", y = 2 }")),
+            "artifact.toml:3:53: `y` does nothing on a rule with `orient = \"diagonal\"`"
+        );
+    }
+
+    #[test]
+    fn seed_without_bootstrap_is_an_error() {
+        let text = "[sources.s]\nrows = [{ k = 1 }]\n[numbers.n]\ntable = \"s\"\nvalue = { ci95 = \"k\", bound = \"low\", method = \"t\", seed = 1 }\n";
+        let spec = crate::spec::parse(text, std::path::Path::new("artifact.toml")).unwrap();
+        let e = validate(&spec).unwrap_err().to_string();
+        assert_eq!(
+            e.lines().next().unwrap(),
+            "artifact.toml:5:9: `seed` does nothing without `method = \"bootstrap\"`"
+        );
     }
 
     #[test]

@@ -97,7 +97,10 @@ struct Walk {
     keys: Vec<(Range<usize>, Role)>,
 }
 
-type Entry<'i> = (&'i Spanned<std::borrow::Cow<'i, str>>, &'i Spanned<DeValue<'i>>);
+type Entry<'i> = (
+    &'i Spanned<std::borrow::Cow<'i, str>>,
+    &'i Spanned<DeValue<'i>>,
+);
 
 /// The variant of `t` (a kind of [`Variants::ByKey`] with two variant keys
 /// is a problem, at the second).
@@ -177,7 +180,11 @@ impl Walk {
             let hint = nearest(word, accepted)
                 .map(|n| format!("; did you mean `{n}`?"))
                 .unwrap_or_default();
-            let takes = if var.is_some() { "takes" } else { "takes one of" };
+            let takes = if var.is_some() {
+                "takes"
+            } else {
+                "takes one of"
+            };
             self.problem(
                 span,
                 format!(
@@ -265,9 +272,7 @@ impl Walk {
                 }
             }),
             (Ty::NamedExprs, _) => self.names(v, &mut |_, _| {}),
-            (Ty::NamedAggregates, _) => {
-                self.names(v, &mut |w, item| w.value(item, Ty::Aggregate))
-            }
+            (Ty::NamedAggregates, _) => self.names(v, &mut |w, item| w.value(item, Ty::Aggregate)),
             (Ty::Aggregate, DeValue::Table(t)) => self.table(t, sub("aggregate")),
             (Ty::Channel, DeValue::Table(t)) => self.table(t, sub("channel")),
             (Ty::Ticks, DeValue::Table(t)) => self.table(t, sub("ticks")),
@@ -344,7 +349,9 @@ mod tests {
             "3:28: `marker_size` does nothing without `marker` in a `line` layer"
         );
         assert_eq!(
-            first("[tables.t]\nfrom = \"s\"\nsteps = [{ lookup = \"u\", on = \"k\", as = \"m\", fields = [\"a\"] }]\n"),
+            first(
+                "[tables.t]\nfrom = \"s\"\nsteps = [{ lookup = \"u\", on = \"k\", as = \"m\", fields = [\"a\"] }]\n"
+            ),
             "3:46: `fields` cannot be given with `as` in a `lookup` step"
         );
     }
@@ -352,7 +359,9 @@ mod tests {
     #[test]
     fn two_verbs_are_an_error_at_the_second() {
         assert_eq!(
-            first("[tables.t]\nfrom = \"s\"\nsteps = [{ filter = \"a\", derive = { b = \"1\" } }]\n"),
+            first(
+                "[tables.t]\nfrom = \"s\"\nsteps = [{ filter = \"a\", derive = { b = \"1\" } }]\n"
+            ),
             "3:26: a step has exactly one of filter, require, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number; found both `filter` and `derive`"
         );
     }

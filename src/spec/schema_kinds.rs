@@ -5,49 +5,151 @@
 use super::schema::{Kind, Ty, Variant, Variants, key};
 
 const MARKS: &[Variant] = &[
-    Variant { name: "bar", doc: "bars from a base (`y2`, default 0) to `y`; `orient = \"horizontal\"` swaps the axes" },
-    Variant { name: "hist", doc: "a histogram of `x` in `bins` equal bins (numpy's edges)" },
-    Variant { name: "point", doc: "one marker per row" },
-    Variant { name: "line", doc: "lines through the rows in x order, one per `series`" },
-    Variant { name: "rule", doc: "a vertical line at `x`, a horizontal one at `y`, or the diagonal" },
-    Variant { name: "rect", doc: "a band from `x` to `x2` and/or `y` to `y2` (a missing pair spans the axis)" },
-    Variant { name: "text", doc: "a text per row at (`x`, `y`)" },
-    Variant { name: "errorbar", doc: "a segment from `y` to `y2` at `x` (`orient = \"horizontal\"`: `x` to `x2` at `y`)" },
+    Variant {
+        name: "bar",
+        doc: "bars from a base (`y2`, default 0) to `y`; `orient = \"horizontal\"` swaps the axes",
+    },
+    Variant {
+        name: "hist",
+        doc: "a histogram of `x` in `bins` equal bins (numpy's edges)",
+    },
+    Variant {
+        name: "point",
+        doc: "one marker per row",
+    },
+    Variant {
+        name: "line",
+        doc: "lines through the rows in x order, one per `series`",
+    },
+    Variant {
+        name: "rule",
+        doc: "a vertical line at `x`, a horizontal one at `y`, or the diagonal",
+    },
+    Variant {
+        name: "rect",
+        doc: "a band from `x` to `x2` and/or `y` to `y2` (a missing pair spans the axis)",
+    },
+    Variant {
+        name: "text",
+        doc: "a text per row at (`x`, `y`)",
+    },
+    Variant {
+        name: "errorbar",
+        doc: "a segment from `y` to `y2` at `x` (`orient = \"horizontal\"`: `x` to `x2` at `y`)",
+    },
 ];
 
 /// Marks with a legend entry (a label, or the keys of a colour scale).
 const LEGEND_MARKS: &[&str] = &["bar", "hist", "point", "line", "rule", "rect"];
 
 const VERBS: &[Variant] = &[
-    Variant { name: "filter", doc: "keep the rows where the expression is true (rows dropped while a field it reads is null, NaN, infinite or 0 are reported)" },
-    Variant { name: "require", doc: "fail, naming the row and the values, where the expression is false" },
-    Variant { name: "derive", doc: "add fields from expressions, in order" },
-    Variant { name: "explode", doc: "one row per entry of a map or list field" },
-    Variant { name: "lookup", doc: "add the fields of the row of another table with the same key" },
-    Variant { name: "union", doc: "append the rows of other tables" },
-    Variant { name: "group", doc: "one row per group of these fields, with `aggregate`s" },
-    Variant { name: "sort", doc: "a stable sort by keys" },
-    Variant { name: "limit", doc: "keep the first N rows (per group with `per`)" },
-    Variant { name: "pareto", doc: "flag the non-dominated rows; these fields are maximized" },
-    Variant { name: "unique", doc: "fail (or keep one) when these key fields repeat" },
-    Variant { name: "row_number", doc: "number the rows 0, 1, 2, ... into this field" },
+    Variant {
+        name: "filter",
+        doc: "keep the rows where the expression is true (rows dropped while a field it reads is null, NaN, infinite or 0 are reported)",
+    },
+    Variant {
+        name: "require",
+        doc: "fail, naming the row and the values, where the expression is false",
+    },
+    Variant {
+        name: "derive",
+        doc: "add fields from expressions, in order",
+    },
+    Variant {
+        name: "explode",
+        doc: "one row per entry of a map or list field",
+    },
+    Variant {
+        name: "lookup",
+        doc: "add the fields of the row of another table with the same key",
+    },
+    Variant {
+        name: "union",
+        doc: "append the rows of other tables",
+    },
+    Variant {
+        name: "group",
+        doc: "one row per group of these fields, with `aggregate`s",
+    },
+    Variant {
+        name: "sort",
+        doc: "a stable sort by keys",
+    },
+    Variant {
+        name: "limit",
+        doc: "keep the first N rows (per group with `per`)",
+    },
+    Variant {
+        name: "pareto",
+        doc: "flag the non-dominated rows; these fields are maximized",
+    },
+    Variant {
+        name: "unique",
+        doc: "fail (or keep one) when these key fields repeat",
+    },
+    Variant {
+        name: "row_number",
+        doc: "number the rows 0, 1, 2, ... into this field",
+    },
 ];
 
 const OPS: &[Variant] = &[
-    Variant { name: "count", doc: "the rows where the expression is not null (`\"count\"` alone: all rows)" },
-    Variant { name: "sum", doc: "the sum (exact while every value is an integer)" },
-    Variant { name: "mean", doc: "the arithmetic mean" },
-    Variant { name: "weighted_mean", doc: "Σ x·w / Σ w with `weight`" },
-    Variant { name: "median", doc: "numpy's median (even count: mean of the middle two)" },
-    Variant { name: "quantile", doc: "numpy's linear quantile at `q`" },
-    Variant { name: "min", doc: "the smallest value" },
-    Variant { name: "max", doc: "the largest value" },
-    Variant { name: "std", doc: "the sample standard deviation (ddof 1)" },
-    Variant { name: "ci95", doc: "a bound of the mean's confidence interval (Student t, or a bootstrap)" },
-    Variant { name: "first", doc: "the value in the first row (any type)" },
-    Variant { name: "last", doc: "the value in the last row (any type)" },
-    Variant { name: "cell", doc: "numbers only: the value in the one row left (an error unless exactly one)" },
-    Variant { name: "expr", doc: "numbers only: an expression over `meta`, `v` and `n`, without a table" },
+    Variant {
+        name: "count",
+        doc: "the rows where the expression is not null (`\"count\"` alone: all rows)",
+    },
+    Variant {
+        name: "sum",
+        doc: "the sum (exact while every value is an integer)",
+    },
+    Variant {
+        name: "mean",
+        doc: "the arithmetic mean",
+    },
+    Variant {
+        name: "weighted_mean",
+        doc: "Σ x·w / Σ w with `weight`",
+    },
+    Variant {
+        name: "median",
+        doc: "numpy's median (even count: mean of the middle two)",
+    },
+    Variant {
+        name: "quantile",
+        doc: "numpy's linear quantile at `q`",
+    },
+    Variant {
+        name: "min",
+        doc: "the smallest value",
+    },
+    Variant {
+        name: "max",
+        doc: "the largest value",
+    },
+    Variant {
+        name: "std",
+        doc: "the sample standard deviation (ddof 1)",
+    },
+    Variant {
+        name: "ci95",
+        doc: "a bound of the mean's confidence interval (Student t, or a bootstrap)",
+    },
+    Variant {
+        name: "first",
+        doc: "the value in the first row (any type)",
+    },
+    Variant {
+        name: "last",
+        doc: "the value in the last row (any type)",
+    },
+    Variant {
+        name: "cell",
+        doc: "numbers only: the value in the one row left (an error unless exactly one)",
+    },
+    Variant {
+        name: "expr",
+        doc: "numbers only: an expression over `meta`, `v` and `n`, without a table",
+    },
 ];
 
 /// Every kind, in the order `docs/spec.md` documents them.
@@ -356,7 +458,7 @@ pub const KINDS: &[Kind] = &[
             key("dash", Ty::Enum(&["solid", "dashed", "dotted", "dashdot"]), "the line's or outline's dash").default("\"solid\"").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar"]),
             key("series", Ty::Expr, "one line per value of this expression (each a legend entry)").only(&["line"]),
             key("text", Ty::Template, "the text, a template over the row, `n` and `v`").only(&["text"]),
-            key("label", Ty::Template, "the legend entry's text (a template over `n`, `v`, `meta`)").only(LEGEND_MARKS),
+            key("label", Ty::Template, "the legend entry's text (a template over `n`, `v`, `meta`); a line with `series` takes its entries' texts from the series").only(LEGEND_MARKS).excludes("series"),
             key("legend", Ty::Bool, "show this layer in the legend").default("true").only(LEGEND_MARKS),
             key("bins", Ty::Int, "equal-width bins over the data's range, 1 to 10,000").default("10").only(&["hist"]),
             key("orient", Ty::Enum(&["vertical", "horizontal", "diagonal"]), "bar and errorbar: `vertical` or `horizontal`; rule: `diagonal` (the line y = x)").default("\"vertical\"").only(&["bar", "rule", "errorbar"]),

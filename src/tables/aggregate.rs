@@ -216,7 +216,19 @@ impl<'s> Agg<'s> {
                 let level = crate::spec::bounds::level(num_opt("level")?.unwrap_or(0.95))
                     .map_err(|m| spec.error(span.clone(), m))?;
                 let bootstrap = match str_opt("method")? {
-                    None | Some("t") => None,
+                    None | Some("t") => {
+                        // The keys checker knows `seed` needs a method, not which.
+                        if let Some(k) = ["seed", "resamples"]
+                            .into_iter()
+                            .find(|k| table.contains_key(*k))
+                        {
+                            return Err(spec.error(
+                                span,
+                                format!("`{k}` does nothing without `method = \"bootstrap\"`"),
+                            ));
+                        }
+                        None
+                    }
                     Some("bootstrap") => {
                         let seed = num_opt("seed")?.ok_or_else(|| {
                             spec.error(
