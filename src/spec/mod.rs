@@ -25,6 +25,7 @@ pub mod keys;
 pub mod paths;
 pub mod schema;
 mod schema_kinds;
+pub mod schema_out;
 
 /// The spec's file name, searched for from the working folder upwards.
 pub const SPEC_FILE: &str = "artifact.toml";
