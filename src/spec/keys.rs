@@ -278,8 +278,12 @@ impl Walk {
             (Ty::Ticks, DeValue::Table(t)) => self.table(t, sub("ticks")),
             (Ty::Sort, DeValue::Table(t)) => self.table(t, sub("sort_key")),
             (Ty::Sort, DeValue::Array(items)) => {
+                // One level only: a list of lists is serde's error, and
+                // nested 100,000 deep it must not overflow the stack here.
                 for item in items.iter() {
-                    self.value(item.get_ref(), Ty::Sort);
+                    if let DeValue::Table(t) = item.get_ref() {
+                        self.table(t, sub("sort_key"));
+                    }
                 }
             }
             (Ty::Rows, DeValue::Array(items)) => {

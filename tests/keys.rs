@@ -1,0 +1,103 @@
+//! Nothing in the spec is ignored: every key of the demo paper's spec,
+//! misspelled, fails `artifact gen` at that key's line and column; and
+//! `artifact schema` prints a JSON Schema the demo spec satisfies, which
+//! refuses a key its variant does not read.
+
+mod common;
+
+use common::*;
+use toml::de::{DeTable, DeValue};
+
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let line = text[..at].matches('\n').count() + 1;
+    let col = text[..at].chars().count()
+        - text[..at]
+            .rfind('\n')
+            .map_or(0, |i| text[..=i].chars().count())
+        + 1;
+    (line, col)
+}
+
+/// Every key of every table in `v`, however deep (for the count).
+fn count_keys(v: &DeValue<'_>) -> usize {
+    match v {
+        DeValue::Table(t) => t.iter().map(|(_, v)| 1 + count_keys(v.get_ref())).sum(),
+        DeValue::Array(a) => a.iter().map(|v| count_keys(v.get_ref())).sum(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn every_key_of_the_demo_spec_misspelled_fails_gen_at_its_line_and_column() {
+    use artifact::spec::keys::{Role, all_keys};
+    let dir = paper_copy();
+    let text = std::fs::read_to_string(root().join("paper/artifact.toml")).unwrap();
+    let keys = all_keys(&text);
+    // The walk reaches every key of the file: none is left unchecked.
+    let doc = DeTable::parse(&text).unwrap();
+    let all = count_keys(&DeValue::Table(doc.get_ref().clone()));
+    assert_eq!(keys.len(), all, "keys the check never saw");
+    let declared: Vec<_> = keys
+        .iter()
+        .filter(|(_, r)| *r == Role::Declared)
+        .map(|(s, _)| s.clone())
+        .collect();
+    assert!(declared.len() > 300, "{}", declared.len());
+    for span in declared {
+        let word = &text[span.clone()];
+        let bad = format!("{}x{}", &text[..span.end], &text[span.end..]);
+        std::fs::write(dir.path().join("artifact.toml"), &bad).unwrap();
+        let out = artifact(dir.path(), &["gen"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let (line, col) = line_col(&bad, span.start);
+        assert_eq!(out.status.code(), Some(2), "`{word}x`: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: artifact.toml:{line}:{col}: unknown key `{word}x` in "
+            )),
+            "`{word}x` at {line}:{col}: {err}"
+        );
+    }
+}
+
+fn schema() -> serde_json::Value {
+    let out = artifact(&root(), &["schema"]);
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn as_json(toml_text: &str) -> serde_json::Value {
+    let t: toml::Table = toml::from_str(toml_text).unwrap();
+    serde_json::to_value(t).unwrap()
+}
+
+#[test]
+fn the_demo_spec_satisfies_the_printed_schema() {
+    let schema = schema();
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    let validator = jsonschema::draft7::new(&schema).unwrap();
+    let text = std::fs::read_to_string(root().join("paper/artifact.toml")).unwrap();
+    let spec = as_json(&text);
+    let errors: Vec<String> = validator
+        .iter_errors(&spec)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // A key its mark does not read, an unknown key, a needed key missing.
+    for bad in [
+        "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"bar\", x = \"a\", y = \"b\", series = \"c\" }]\n",
+        "[tables.t]\nfrom = \"s\"\nsteps = [{ fliter = \"x\" }]\n",
+        "[tables.t]\nfrom = \"s\"\nsteps = [{ pareto = \"x\", per = \"y\" }]\n",
+        "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"line\", x = \"a\", y = \"b\", marker_size = 3 }]\n",
+        "[numbers.n]\ntable = \"t\"\nvalue = { expr = \"1\" }\n",
+    ] {
+        assert!(!validator.is_valid(&as_json(bad)), "{bad}");
+    }
+}
+
+#[test]
+fn the_schema_is_the_same_bytes_every_time() {
+    let a = artifact(&root(), &["schema"]).stdout;
+    let b = artifact(&root(), &["schema"]).stdout;
+    assert_eq!(a, b);
+}
