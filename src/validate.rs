@@ -118,6 +118,49 @@ fn orientation(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     Ok(())
 }
 
+/// Settings whose other settings leave them unread: `title_size` with no
+/// title to print, a hidden legend's looks.
+fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<()> {
+    if let Some(size) = &f.title_size
+        && f.title.is_none()
+        && !f
+            .panels
+            .iter()
+            .flatten()
+            .any(|p| p.get_ref().title.is_some())
+    {
+        return Err(spec.error(
+            size.span(),
+            "`title_size` does nothing: neither the figure nor a panel has a `title`",
+        ));
+    }
+    let legends = f.legend.iter().chain(
+        f.panels
+            .iter()
+            .flatten()
+            .filter_map(|p| p.get_ref().legend.as_ref()),
+    );
+    for l in legends {
+        if let Some(p) = l.position.as_ref().filter(|p| p.get_ref() == "none") {
+            let set: Vec<&str> = [
+                ("columns", l.columns.is_some()),
+                ("frame", l.frame.is_some()),
+                ("font_size", l.font_size.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(k, on)| on.then_some(k))
+            .collect();
+            if let Some(first) = set.first() {
+                return Err(spec.error(
+                    p.span(),
+                    format!("a legend with `position = \"none\"` is not drawn, so its `{first}` does nothing"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The tables each table reads (`from`, `lookup`, `union`), each with the
 /// span that names it; a source of the same name wins over a table, as
 /// when the tables are built, so it is no edge.
@@ -272,6 +315,7 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     for f in spec.spec.figures.values() {
         let f = f.get_ref();
         crate::spec::bounds::figure(spec, f)?;
+        unread_figure_keys(spec, f)?;
         if let Some(t) = &f.title {
             Template::compile(spec, t)?;
         }
@@ -379,6 +423,20 @@ mod tests {
         assert_eq!(
             check(&fig("{ mark = \"rule\", orient = \"diagonal\", y = 2 }")),
             "artifact.toml:3:53: `y` does nothing on a rule with `orient = \"diagonal\"`"
+        );
+    }
+
+    #[test]
+    fn settings_other_settings_leave_unread_are_errors() {
+        assert_eq!(
+            check("[figures.f]\nsize = [1, 1]\ntitle_size = 9\n"),
+            "artifact.toml:3:14: `title_size` does nothing: neither the figure nor a panel has a `title`"
+        );
+        assert_eq!(
+            check(
+                "[figures.f]\nsize = [1, 1]\ntitle = \"t\"\ntitle_size = 9\nlegend = { position = \"none\", columns = 2 }\n"
+            ),
+            "artifact.toml:5:23: a legend with `position = \"none\"` is not drawn, so its `columns` does nothing"
         );
     }
 
