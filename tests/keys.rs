@@ -101,3 +101,17 @@ fn the_schema_is_the_same_bytes_every_time() {
     let b = artifact(&root(), &["schema"]).stdout;
     assert_eq!(a, b);
 }
+
+#[test]
+fn a_format_on_a_value_that_is_not_a_number_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "[sources.s]\nrows = [{ name = \"abc\" }]\n\n[numbers.who]\ntable = \"s\"\nvalue = { cell = \"name\" }\nformat = { places = 2 }\n";
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("\nerror: number `who`: artifact.toml:7:1: `format` does nothing here: the value is not a number (string \"abc\")\n"),
+        "{err}"
+    );
+}

@@ -60,6 +60,24 @@ pub fn all_keys(text: &str) -> Vec<(Range<usize>, Role)> {
     w.keys
 }
 
+/// The span of the key at `path` (`["numbers", "fig4-n", "format"]`) in
+/// spec `text`, through tables only.
+pub fn span_of(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    let doc = DeTable::parse(text).ok()?;
+    let mut table = doc.get_ref();
+    let (last, parents) = path.split_last()?;
+    for p in parents {
+        match table.get(*p).map(|v| v.get_ref()) {
+            Some(DeValue::Table(t)) => table = t,
+            _ => return None,
+        }
+    }
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref() == last)
+        .map(|(k, _)| k.span())
+}
+
 /// The accepted key nearest to `word` (a typo's likely intent): at most
 /// one edit per three characters, and at least one allowed.
 pub fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
