@@ -125,9 +125,22 @@ type Entry<'i> = (
 fn variant<'t>(t: &'t DeTable<'_>, k: &Kind) -> Result<Option<&'t str>, Problem> {
     Ok(match k.variants {
         Variants::None => None,
-        Variants::ByValue(key) => match t.get(key).map(|v| v.get_ref()) {
-            Some(DeValue::String(s)) if k.is_variant(s) => Some(s.as_ref()),
-            _ => None,
+        Variants::ByValue(key) => match t.get(key) {
+            Some(v) => match v.get_ref() {
+                DeValue::String(s) if k.is_variant(s) => Some(s.as_ref()),
+                DeValue::String(s) => {
+                    let names: Vec<&str> = k.variant_list.iter().map(|v| v.name).collect();
+                    let hint = nearest(s, &names)
+                        .map(|n| format!("; did you mean `{n}`?"))
+                        .unwrap_or_default();
+                    return Err(Problem {
+                        span: v.span(),
+                        message: format!("unknown {key} `{s}`{hint} ({})", names.join(", ")),
+                    });
+                }
+                _ => None,
+            },
+            None => None,
         },
         Variants::ByKey => {
             let present: Vec<_> = t
@@ -395,6 +408,14 @@ mod tests {
         let roles: Vec<Role> = all_keys(text).into_iter().map(|(_, r)| r).collect();
         assert_eq!(roles.iter().filter(|r| **r == Role::Data).count(), 1);
         assert_eq!(roles.iter().filter(|r| **r == Role::Name).count(), 4);
+    }
+
+    #[test]
+    fn unknown_mark_suggests_the_nearest() {
+        assert_eq!(
+            first("[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"lien\" }]\n"),
+            "3:20: unknown mark `lien`; did you mean `line`? (bar, hist, point, line, rule, rect, text, errorbar)"
+        );
     }
 
     #[test]
