@@ -12,8 +12,11 @@
 //!   key tables of `docs/spec.md` (`artifact schema --markdown`).
 //!
 //! A key declared here must be read by the code of every variant it applies
-//! to: adding a key is one [`key`] line in its kind's list (with `.only(..)`
-//! when only some variants read it).
+//! to: adding a key is one [`key`] line in its kind's list
+//! (`spec::schema_kinds`, with `.only(..)` when only some variants read
+//! it), beside its field in the serde struct (a test checks that both name
+//! the same keys); then `ARTIFACT_BLESS=1 cargo test --test spec_doc`
+//! rewrites the reference in `docs/spec.md`.
 
 /// The type of a key's value (for the JSON Schema and the reference).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -234,3 +237,51 @@ pub fn kind(name: &str) -> &'static Kind {
 }
 
 pub use super::schema_kinds::KINDS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::*;
+
+    /// The fields serde accepts for `T`, from its unknown-field message.
+    fn serde_fields<T: serde::de::DeserializeOwned + std::fmt::Debug>() -> Vec<String> {
+        let e = toml::from_str::<T>("zz_probe = 1").unwrap_err();
+        let msg = e.message();
+        let (_, tail) = msg.split_once("expected ").expect("a list of fields");
+        tail.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The declaration and the serde structs name the same keys: a key
+    /// added to one and not the other fails here, not in a user's spec.
+    #[test]
+    fn the_declaration_has_every_field_of_the_structs() {
+        let declared = |k: &str| -> Vec<String> {
+            let mut v: Vec<String> = kind(k).keys.iter().map(|k| k.name.to_string()).collect();
+            v.sort();
+            v
+        };
+        let pairs: Vec<(&str, Vec<String>)> = vec![
+            ("spec", serde_fields::<Spec>()),
+            ("output", serde_fields::<OutputSpec>()),
+            ("templates", serde_fields::<TemplatesSpec>()),
+            ("source", serde_fields::<SourceSpec>()),
+            ("table", serde_fields::<TableSpec>()),
+            ("step", serde_fields::<StepSpec>()),
+            ("number", serde_fields::<NumberSpec>()),
+            ("format", serde_fields::<FormatSpec>()),
+            ("figure", serde_fields::<FigureSpec>()),
+            ("panel", serde_fields::<PanelSpec>()),
+            ("axis", serde_fields::<AxisSpec>()),
+            ("legend", serde_fields::<LegendSpec>()),
+            ("layer", serde_fields::<LayerSpec>()),
+        ];
+        for (k, mut fields) in pairs {
+            fields.sort();
+            assert_eq!(fields, declared(k), "kind `{k}`");
+        }
+    }
+}
