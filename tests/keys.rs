@@ -90,6 +90,7 @@ fn the_demo_spec_satisfies_the_printed_schema() {
         "[tables.t]\nfrom = \"s\"\nsteps = [{ pareto = \"x\", per = \"y\" }]\n",
         "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"line\", x = \"a\", y = \"b\", marker_size = 3 }]\n",
         "[numbers.n]\ntable = \"t\"\nvalue = { expr = \"1\" }\n",
+        "[tables.t]\nfrom = \"s\"\nsteps = [{ minimize = \"x\" }]\n",
     ] {
         assert!(!validator.is_valid(&as_json(bad)), "{bad}");
     }

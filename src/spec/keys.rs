@@ -256,6 +256,23 @@ impl Walk {
             );
             return;
         }
+        // An option of a kind chosen by key, in a table without the key
+        // that chooses it: `{ minimize = "x" }` has no `pareto`.
+        if var.is_none()
+            && matches!(k.variants, Variants::ByKey)
+            && !key.only.is_empty()
+            && !k.is_variant(word)
+        {
+            let owners: Vec<String> = key.only.iter().map(|o| format!("`{o}`")).collect();
+            self.problem(
+                span,
+                format!(
+                    "`{word}` does nothing without {} in {noun}",
+                    owners.join(" or ")
+                ),
+            );
+            return;
+        }
         if let Some(needed) = key.needs
             && t.get(needed).is_none()
         {
@@ -388,6 +405,18 @@ mod tests {
                 "[tables.t]\nfrom = \"s\"\nsteps = [{ lookup = \"u\", on = \"k\", as = \"m\", fields = [\"a\"] }]\n"
             ),
             "3:46: `fields` cannot be given with `as` in a `lookup` step"
+        );
+    }
+
+    #[test]
+    fn an_option_without_its_verb_is_an_error_at_the_option() {
+        assert_eq!(
+            first("[tables.t]\nfrom = \"s\"\nsteps = [{ minimize = \"a\" }]\n"),
+            "3:12: `minimize` does nothing without `pareto` in a step"
+        );
+        assert_eq!(
+            first("[tables.t]\nfrom = \"s\"\nsteps = [{ per = \"a\" }]\n"),
+            "3:12: `per` does nothing without `limit` or `row_number` in a step"
         );
     }
 

@@ -130,11 +130,27 @@ fn kind_schema(k: &Kind) -> Value {
     }
     let mut dependencies = serde_json::Map::new();
     for key in k.keys {
-        let rule = match (key.needs, key.excludes) {
-            (None, None) => continue,
-            (Some(n), None) => json!([n]),
-            (None, Some(x)) => json!({ "not": { "required": [x] } }),
-            (Some(n), Some(x)) => json!({ "required": [n], "not": { "required": [x] } }),
+        let mut rules = Vec::new();
+        // An option of a kind chosen by key needs a key that reads it.
+        if matches!(k.variants, Variants::ByKey) && !key.only.is_empty() && !k.is_variant(key.name)
+        {
+            let owners: Vec<Value> = key
+                .only
+                .iter()
+                .map(|o| json!({ "required": [o] }))
+                .collect();
+            rules.push(json!({ "anyOf": owners }));
+        }
+        if let Some(n) = key.needs {
+            rules.push(json!({ "required": [n] }));
+        }
+        if let Some(x) = key.excludes {
+            rules.push(json!({ "not": { "required": [x] } }));
+        }
+        let rule = match rules.len() {
+            0 => continue,
+            1 => rules.pop().expect("one"),
+            _ => json!({ "allOf": rules }),
         };
         dependencies.insert(key.name.to_string(), rule);
     }
@@ -295,6 +311,14 @@ mod tests {
         let names = bar["then"]["propertyNames"]["enum"].as_array().unwrap();
         assert!(names.contains(&json!("band")));
         assert!(!names.contains(&json!("series")));
-        assert_eq!(layer["dependencies"]["marker_size"], json!(["marker"]));
+        assert_eq!(
+            layer["dependencies"]["marker_size"],
+            json!({ "required": ["marker"] })
+        );
+        let step = &s["definitions"]["step"];
+        assert_eq!(
+            step["dependencies"]["per"],
+            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }] })
+        );
     }
 }
