@@ -226,9 +226,7 @@ impl Walk {
             return;
         };
         self.keys.push((span.clone(), Role::Declared));
-        if let Some(v) = var
-            && !accepted.contains(&word)
-        {
+        if var.is_some() && !accepted.contains(&word) {
             let users: Vec<&str> = k
                 .variant_list
                 .iter()
@@ -246,7 +244,6 @@ impl Walk {
                         .join(", ")
                 ),
             };
-            let _ = v;
             self.problem(
                 span,
                 format!(
