@@ -116,3 +116,45 @@ fn a_format_on_a_value_that_is_not_a_number_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn every_key_another_variant_reads_is_an_error_in_every_table_of_the_demo_spec() {
+    use artifact::spec::keys::all_tables;
+    let text = std::fs::read_to_string(root().join("paper/artifact.toml")).unwrap();
+    let mut tried = 0;
+    for t in all_tables(&text) {
+        let Some(var) = &t.variant else { continue };
+        let accepted = t.kind.keys_of(Some(var));
+        // For a kind chosen by key, another variant's own key makes two.
+        for key in t
+            .kind
+            .keys
+            .iter()
+            .filter(|k| !accepted.contains(&k.name) && !t.kind.is_variant(k.name))
+        {
+            let inline = text[..t.first_key.start].trim_end().ends_with(['{', ',']);
+            let insert = if inline {
+                format!("{} = 1, ", key.name)
+            } else {
+                format!("{} = 1\n", key.name)
+            };
+            let at = t.first_key.start;
+            let bad = format!("{}{insert}{}", &text[..at], &text[at..]);
+            let err = artifact::spec::parse(&bad, std::path::Path::new("artifact.toml"))
+                .unwrap_err()
+                .to_string();
+            let (line, col) = line_col(&bad, at);
+            let noun = t.kind.variant_noun(var);
+            assert!(
+                err.starts_with(&format!(
+                    "artifact.toml:{line}:{col}: `{}` does not apply to {noun}",
+                    key.name
+                )),
+                "{} in {noun}: {err}",
+                key.name
+            );
+            tried += 1;
+        }
+    }
+    assert!(tried > 500, "{tried}");
+}

@@ -113,6 +113,30 @@ pub fn reword(message: &str) -> String {
 struct Walk {
     problems: Vec<Problem>,
     keys: Vec<(Range<usize>, Role)>,
+    tables: Vec<Seen>,
+}
+
+/// A table of the spec as the check saw it (for the tests that put a key
+/// of another variant in each).
+#[derive(Debug, Clone)]
+pub struct Seen {
+    /// Its kind.
+    pub kind: &'static Kind,
+    /// Its variant, when it has one.
+    pub variant: Option<String>,
+    /// The span of its first key.
+    pub first_key: Range<usize>,
+    /// The keys it has.
+    pub keys: Vec<String>,
+}
+
+/// Every table of spec `text` that has a key, with its kind and variant.
+pub fn all_tables(text: &str) -> Vec<Seen> {
+    let mut w = Walk::default();
+    if let Ok(doc) = DeTable::parse(text) {
+        w.table(doc.get_ref(), kind("spec"));
+    }
+    w.tables
 }
 
 type Entry<'i> = (
@@ -186,6 +210,14 @@ impl Walk {
                 None
             }
         };
+        if let Some((first, _)) = t.iter().next() {
+            self.tables.push(Seen {
+                kind: k,
+                variant: var.map(str::to_string),
+                first_key: first.span(),
+                keys: t.iter().map(|(n, _)| n.get_ref().to_string()).collect(),
+            });
+        }
         let accepted = k.keys_of(var);
         let noun = match var {
             Some(v) => k.variant_noun(v),
