@@ -302,8 +302,10 @@ impl Walk {
             );
             return;
         }
+        // `group-separator` with `group-digits = false` is as unread as without it.
         if let Some(needed) = key.needs
-            && t.get(needed).is_none()
+            && t.get(needed)
+                .is_none_or(|v| matches!(v.get_ref(), DeValue::Boolean(false)))
         {
             self.problem(
                 span,
@@ -446,6 +448,16 @@ mod tests {
         assert_eq!(
             first("[tables.t]\nfrom = \"s\"\nsteps = [{ per = \"a\" }]\n"),
             "3:12: `per` does nothing without `limit` or `row_number` in a step"
+        );
+    }
+
+    #[test]
+    fn a_key_needing_a_switch_that_is_off_is_an_error() {
+        assert_eq!(
+            first(
+                "[numbers.a]\ntable = \"t\"\nvalue = \"count\"\nformat = { group-digits = false, group-separator = \" \" }\n"
+            ),
+            "4:34: `group-separator` does nothing without `group-digits` in a format"
         );
     }
 
