@@ -71,3 +71,10 @@ fn every_declared_key_is_under_its_kind_and_no_other_key_is() {
         .collect();
     assert_eq!(found, declared);
 }
+
+#[test]
+fn schema_markdown_prints_the_reference() {
+    let out = common::artifact(&root(), &["schema", "--markdown"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), markdown());
+}
