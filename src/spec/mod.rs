@@ -1,10 +1,13 @@
 //! `artifact.toml`: the declarative spec, as written by the user.
 //!
-//! This module only reads and locates the spec; each later stage (tables,
-//! numbers, figures) compiles its part and reports problems with the span of
-//! the offending text, so errors point at a line and column of the spec.
+//! This module reads and locates the spec, and checks every key against
+//! what its kind and variant read (`schema` declares it, `keys` checks it,
+//! `schema_out` prints it as a JSON Schema and as `docs/spec.md`'s tables);
+//! each later stage (tables, numbers, figures) compiles its part and
+//! reports problems with the span of the offending text, so errors point at
+//! a line and column of the spec.
 //!
-//! Layout of the file (see the README for the full reference):
+//! Layout of the file (`docs/spec.md` is the full reference):
 //! - `[output]`: where outputs go (`figures`, `generated`, relative to the spec).
 //! - `[templates]`: optional paths of the user's own minijinja templates.
 //! - `[sources.NAME]`: data files (`path`, `format`, `records`, `optional`, `rows`).
