@@ -158,9 +158,9 @@ pub struct StepSpec {
     pub value: Option<String>,
     /// A table to look rows up in, by key.
     pub lookup: Option<SpannedStr>,
-    /// lookup / unique: key field(s).
+    /// lookup: key field(s).
     pub on: Option<Raw>,
-    /// lookup: nest the matched row under this field; pareto / row_number: output field.
+    /// lookup: nest the matched row under this field; pareto: output field.
     #[serde(rename = "as")]
     pub as_: Option<String>,
     /// lookup: copy only these fields of the matched row.
