@@ -83,6 +83,13 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
         format: ExplainFormat,
     },
+    /// Print the JSON Schema of artifact.toml (for taplo / Even Better TOML),
+    /// or with --markdown the key reference of docs/spec.md.
+    Schema {
+        /// Print the reference's key tables instead.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
@@ -203,6 +210,16 @@ fn main() -> ExitCode {
         {
             return hook::run(&start, spec_dir).map(ExitCode::from);
         }
+        // The schema is the tool's, not a spec's: no spec is needed.
+        if let Command::Schema { markdown } = &cli.command {
+            if *markdown {
+                say_raw!("{}", spec::schema_out::markdown());
+            } else {
+                let schema = spec::schema_out::json_schema();
+                say!("{}", serde_json::to_string_pretty(&schema).expect("JSON"));
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
         let path = spec::locate(&start)?;
         let spec = spec::load(&path)?;
         match cli.command {
@@ -248,7 +265,8 @@ fn main() -> ExitCode {
             }
             Command::Hook {
                 action: HookAction::Run { .. },
-            } => unreachable!("dispatched before the spec is located"),
+            }
+            | Command::Schema { .. } => unreachable!("dispatched before the spec is located"),
             Command::Hook {
                 action: HookAction::Install { force },
             } => {

@@ -29,6 +29,7 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
             format!("no table or source named `{}`", d.get_ref()),
         ));
     }
+    orientation(spec, l)?;
     for t in [&l.text, &l.label].into_iter().flatten() {
         Template::compile(spec, t)?;
     }
@@ -51,6 +52,111 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     }
     for raw in [&l.color, &l.stroke, &l.shape].into_iter().flatten() {
         Chan::compile(spec, raw, Kind::Style, &["#000000"])?;
+    }
+    Ok(())
+}
+
+/// The keys a layer's orientation leaves unread are errors: a vertical
+/// bar's base is `y2` (a horizontal one's `x2`), an errorbar spans `y` to
+/// `y2` (horizontal: `x` to `x2`), and a rule is vertical at `x`,
+/// horizontal at `y`, or the diagonal.
+fn orientation(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
+    let mark = l.mark.get_ref().as_str();
+    let orient = l.orient.as_ref().map(|o| o.get_ref().as_str());
+    let horizontal = orient == Some("horizontal");
+    match mark {
+        "bar" | "errorbar" => {
+            let (unread, read, how) = if horizontal {
+                (&l.y2, "x2", "horizontal")
+            } else {
+                (&l.x2, "y2", "vertical")
+            };
+            if let Some(raw) = unread {
+                let name = if horizontal { "y2" } else { "x2" };
+                return Err(spec.error(
+                    raw.span(),
+                    format!(
+                        "`{name}` does nothing on a {how} `{mark}`: its second position is `{read}`"
+                    ),
+                ));
+            }
+        }
+        "rule" => {
+            if let Some(o) = &l.orient
+                && o.get_ref() != "diagonal"
+            {
+                return Err(spec.error(
+                    o.span(),
+                    "a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`",
+                ));
+            }
+            let extra = if orient == Some("diagonal") {
+                l.x.as_ref()
+                    .or(l.y.as_ref())
+                    .map(|r| (r, "with `orient = \"diagonal\"`"))
+            } else {
+                l.x.as_ref().and(l.y.as_ref()).map(|r| {
+                    (
+                        r,
+                        "with `x`: a rule is vertical at `x` or horizontal at `y`",
+                    )
+                })
+            };
+            if let Some((raw, why)) = extra {
+                let name = if l.y.as_ref().is_some_and(|y| y.span() == raw.span()) {
+                    "y"
+                } else {
+                    "x"
+                };
+                return Err(
+                    spec.error(raw.span(), format!("`{name}` does nothing on a rule {why}"))
+                );
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Settings whose other settings leave them unread: `title_size` with no
+/// title to print, a hidden legend's looks.
+fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<()> {
+    if let Some(size) = &f.title_size
+        && f.title.is_none()
+        && !f
+            .panels
+            .iter()
+            .flatten()
+            .any(|p| p.get_ref().title.is_some())
+    {
+        return Err(spec.error(
+            size.span(),
+            "`title_size` does nothing: neither the figure nor a panel has a `title`",
+        ));
+    }
+    let legends = f.legend.iter().chain(
+        f.panels
+            .iter()
+            .flatten()
+            .filter_map(|p| p.get_ref().legend.as_ref()),
+    );
+    for l in legends {
+        if let Some(p) = l.position.as_ref().filter(|p| p.get_ref() == "none") {
+            let set: Vec<&str> = [
+                ("columns", l.columns.is_some()),
+                ("frame", l.frame.is_some()),
+                ("font_size", l.font_size.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(k, on)| on.then_some(k))
+            .collect();
+            if let Some(first) = set.first() {
+                return Err(spec.error(
+                    p.span(),
+                    format!("a legend with `position = \"none\"` is not drawn, so its `{first}` does nothing"),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -235,6 +341,7 @@ fn figures(spec: &LoadedSpec) -> Result<()> {
     for f in spec.spec.figures.values() {
         let f = f.get_ref();
         crate::spec::bounds::figure(spec, f)?;
+        unread_figure_keys(spec, f)?;
         if let Some(t) = &f.title {
             Template::compile(spec, t)?;
         }
@@ -309,6 +416,58 @@ mod tests {
             Ok(()) => "ok".into(),
             Err(e) => e.to_string().lines().next().unwrap().to_string(),
         }
+    }
+
+    #[test]
+    fn keys_an_orientation_leaves_unread_are_errors() {
+        let fig = |layer: &str| format!("[figures.f]\nsize = [1, 1]\nlayers = [{layer}]\n");
+        assert_eq!(
+            check(&fig("{ mark = \"bar\", x = \"a\", y = \"b\", x2 = 1 }")),
+            "artifact.toml:3:50: `x2` does nothing on a vertical `bar`: its second position is `y2`"
+        );
+        assert_eq!(
+            check(&fig(
+                "{ mark = \"errorbar\", orient = \"horizontal\", y = \"a\", x = 1, x2 = 2, y2 = 3 }"
+            )),
+            "artifact.toml:3:84: `y2` does nothing on a horizontal `errorbar`: its second position is `x2`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", orient = \"horizontal\", y = 1 }")),
+            "artifact.toml:3:37: a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", x = 1, y = 2 }")),
+            "artifact.toml:3:39: `y` does nothing on a rule with `x`: a rule is vertical at `x` or horizontal at `y`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", orient = \"diagonal\", y = 2 }")),
+            "artifact.toml:3:53: `y` does nothing on a rule with `orient = \"diagonal\"`"
+        );
+    }
+
+    #[test]
+    fn settings_other_settings_leave_unread_are_errors() {
+        assert_eq!(
+            check("[figures.f]\nsize = [1, 1]\ntitle_size = 9\n"),
+            "artifact.toml:3:14: `title_size` does nothing: neither the figure nor a panel has a `title`"
+        );
+        assert_eq!(
+            check(
+                "[figures.f]\nsize = [1, 1]\ntitle = \"t\"\ntitle_size = 9\nlegend = { position = \"none\", columns = 2 }\n"
+            ),
+            "artifact.toml:5:23: a legend with `position = \"none\"` is not drawn, so its `columns` does nothing"
+        );
+    }
+
+    #[test]
+    fn seed_without_bootstrap_is_an_error() {
+        let text = "[sources.s]\nrows = [{ k = 1 }]\n[numbers.n]\ntable = \"s\"\nvalue = { ci95 = \"k\", bound = \"low\", method = \"t\", seed = 1 }\n";
+        let spec = crate::spec::parse(text, std::path::Path::new("artifact.toml")).unwrap();
+        let e = validate(&spec).unwrap_err().to_string();
+        assert_eq!(
+            e.lines().next().unwrap(),
+            "artifact.toml:5:9: `seed` does nothing without `method = \"bootstrap\"`"
+        );
     }
 
     #[test]

@@ -354,7 +354,8 @@ fn max_line_that_is_not_a_size_is_an_error_at_its_line_and_column() {
     let text = spec("log.jsonl", "max_line = \"256 MiB\"");
     std::fs::write(dir.path().join("artifact.toml"), text).unwrap();
     assert!(run_gen(dir.path(), false).status.success());
-    // Inline rows read no file: a limit there is not silently ignored.
+    // Inline rows read no file: a limit there is not silently ignored
+    // (the key check finds it, at the key).
     let text = spec("log.jsonl", "max_line = 100")
         .replace("path = \"log.jsonl\"", "rows = [{ k = \"a\", x = 1 }]");
     std::fs::write(dir.path().join("artifact.toml"), text).unwrap();
@@ -363,6 +364,6 @@ fn max_line_that_is_not_a_size_is_an_error_at_its_line_and_column() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(
         stderr,
-        "error: artifact.toml:3:12: `max_line` bounds what is read from files; this source has inline `rows`\n  |\n3 | max_line = 100\n  |            ^^^\n"
+        "error: artifact.toml:3:1: `max_line` does not apply to a source with `rows` (only to `path`); a source with `rows` takes: rows\n  |\n3 | max_line = 100\n  | ^^^^^^^^\n"
     );
 }

@@ -365,34 +365,43 @@ fn legend_columns_beyond_100_are_an_error() {
 
 #[test]
 fn layer_sizes_beyond_their_bounds_are_errors() {
-    for (extra, at, message) in [
+    // Each on a layer whose mark reads it (a `hist` has no markers).
+    const LINE: &str = "mark = \"line\", data = \"fig4_corr\", x = \"corr_pearson\", y = \"corr_pearson\", marker = \"circle\"";
+    const POINT: &str =
+        "mark = \"point\", data = \"fig4_corr\", x = \"corr_pearson\", y = \"corr_pearson\"";
+    for (layer, extra, at, message) in [
         (
+            LINE,
             "marker_size = 1e6",
             "marker_size = ",
             "`marker_size` must be between 0 and 100 points, got 1000000",
         ),
         (
+            POINT,
             "size = 1e12",
             "size = 1e12",
             "`size` must be between 0 and 10000 pt², got 1000000000000",
         ),
         (
+            HIST,
             "stroke_width = -1",
             "stroke_width = ",
             "`stroke_width` must be between 0 and 100 points, got -1",
         ),
         (
+            HIST,
             "opacity = 2",
             "opacity = ",
             "`opacity` must be between 0 and 1, got 2",
         ),
         (
+            HIST,
             "z = nan",
             "z = ",
             "`z` must be between -1000000 and 1000000, got NaN",
         ),
     ] {
-        out_of_range(&figure("", &format!("{HIST}, {extra}")), at, message);
+        out_of_range(&figure("", &format!("{layer}, {extra}")), at, message);
     }
 }
 

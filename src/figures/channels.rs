@@ -89,13 +89,11 @@ impl<'s> Chan<'s> {
                 Kind::Style => Chan::Const(Value::from(s.as_str())),
             },
             toml::Value::Table(t) => {
-                if let Some(bad) = t
-                    .keys()
-                    .find(|k| !["expr", "field", "scale", "value"].contains(&k.as_str()))
-                {
+                let accepted = crate::spec::schema::kind("channel").keys_of(None);
+                if let Some(bad) = t.keys().find(|k| !accepted.contains(&k.as_str())) {
                     return Err(spec.error(
                         span,
-                        format!("unknown channel key `{bad}` (expr, field, scale, value)"),
+                        format!("unknown channel key `{bad}` ({})", accepted.join(", ")),
                     ));
                 }
                 if let Some(v) = t.get("value") {
@@ -112,13 +110,11 @@ impl<'s> Chan<'s> {
                 let (domain, range) = match t.get("scale") {
                     None => (Vec::new(), Vec::new()),
                     Some(toml::Value::Table(sc)) => {
-                        if let Some(bad) = sc
-                            .keys()
-                            .find(|k| !["domain", "range"].contains(&k.as_str()))
-                        {
+                        let accepted = crate::spec::schema::kind("scale").keys_of(None);
+                        if let Some(bad) = sc.keys().find(|k| !accepted.contains(&k.as_str())) {
                             return Err(spec.error(
                                 span,
-                                format!("unknown scale key `{bad}` (domain, range)"),
+                                format!("unknown scale key `{bad}` ({})", accepted.join(", ")),
                             ));
                         }
                         (

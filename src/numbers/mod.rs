@@ -189,6 +189,16 @@ fn compute_one(
     {
         return Err(Error::msg(format!("the value is {x}, not a finite number")));
     }
+    if as_number(&value).is_none() && has_format(&n.format) {
+        let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]);
+        return Err(spec.error(
+            at.unwrap_or(raw.span()),
+            format!(
+                "`format` does nothing here: the value is not a number ({})",
+                crate::value::describe(&value)
+            ),
+        ));
+    }
     let text = fmt.apply(&value);
     if let Some(c) = text.chars().find(|c| c.is_control()) {
         return Err(control_in_text(spec, raw, globals, &agg, &rows, &value, c));
@@ -202,6 +212,17 @@ fn compute_one(
         rows: rows.len(),
         sources,
     }))
+}
+
+/// Whether `f` sets anything (a value that is not a number ignores it).
+fn has_format(f: &crate::spec::FormatSpec) -> bool {
+    f.places.is_some()
+        || f.figures.is_some()
+        || f.sign.is_some()
+        || f.percent
+        || f.group_digits
+        || f.group_separator.is_some()
+        || f.unit.is_some()
 }
 
 /// The error for a number whose printed text holds control character `c`

@@ -1,10 +1,13 @@
 //! `artifact.toml`: the declarative spec, as written by the user.
 //!
-//! This module only reads and locates the spec; each later stage (tables,
-//! numbers, figures) compiles its part and reports problems with the span of
-//! the offending text, so errors point at a line and column of the spec.
+//! This module reads and locates the spec, and checks every key against
+//! what its kind and variant read (`schema` declares it, `keys` checks it,
+//! `schema_out` prints it as a JSON Schema and as `docs/spec.md`'s tables);
+//! each later stage (tables, numbers, figures) compiles its part and
+//! reports problems with the span of the offending text, so errors point at
+//! a line and column of the spec.
 //!
-//! Layout of the file (see the README for the full reference):
+//! Layout of the file (`docs/spec.md` is the full reference):
 //! - `[output]`: where outputs go (`figures`, `generated`, relative to the spec).
 //! - `[templates]`: optional paths of the user's own minijinja templates.
 //! - `[sources.NAME]`: data files (`path`, `format`, `records`, `optional`, `rows`).
@@ -21,7 +24,11 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 
 pub mod bounds;
+pub mod keys;
 pub mod paths;
+pub mod schema;
+mod schema_kinds;
+pub mod schema_out;
 
 /// The spec's file name, searched for from the working folder upwards.
 pub const SPEC_FILE: &str = "artifact.toml";
@@ -157,9 +164,9 @@ pub struct StepSpec {
     pub value: Option<String>,
     /// A table to look rows up in, by key.
     pub lookup: Option<SpannedStr>,
-    /// lookup / unique: key field(s).
+    /// lookup: key field(s).
     pub on: Option<Raw>,
-    /// lookup: nest the matched row under this field; pareto / row_number: output field.
+    /// lookup: nest the matched row under this field; pareto: output field.
     #[serde(rename = "as")]
     pub as_: Option<String>,
     /// lookup: copy only these fields of the matched row.
@@ -450,13 +457,21 @@ pub fn load(path: &Path) -> Result<LoadedSpec> {
 
 /// Parses spec `text` that lives at `path`.
 pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
+    // Every key first: serde would report an unknown one in its own words
+    // and pass a key its variant never reads.
+    keys::check(text).map_err(|p| Error::Spec {
+        path: SPEC_FILE.to_string(),
+        source_text: text.to_string(),
+        span: p.span,
+        message: p.message,
+    })?;
     let spec: Spec = toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         Error::Spec {
             path: SPEC_FILE.to_string(),
             source_text: text.to_string(),
             span,
-            message: e.message().trim_end().to_string(),
+            message: keys::reword(e.message().trim_end()),
         }
     })?;
     let root = path
@@ -482,7 +497,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("artifact.toml:3:1: unknown field `formt`"),
+            e.starts_with("artifact.toml:3:1: unknown key `formt` in a source with `path`; did you mean `format`?"),
             "{e}"
         );
         assert!(e.contains("3 | formt = \"csv\"\n  | ^^^^^"), "{e}");

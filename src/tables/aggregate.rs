@@ -73,31 +73,24 @@ pub struct Agg<'s> {
     pub weight: Option<Expr<'s>>,
 }
 
-const OPS: &[&str] = &[
-    "count",
-    "sum",
-    "mean",
-    "weighted_mean",
-    "median",
-    "quantile",
-    "min",
-    "max",
-    "std",
-    "ci95",
-    "first",
-    "last",
-    "cell",
-    "expr",
-];
-const OPTIONS: &[&str] = &[
-    "weight",
-    "q",
-    "bound",
-    "method",
-    "seed",
-    "resamples",
-    "level",
-];
+/// The operations and their options, as the spec's declaration has them
+/// (`spec::schema`): the declaration's variants are the operations.
+fn ops() -> Vec<&'static str> {
+    crate::spec::schema::kind("aggregate")
+        .variant_list
+        .iter()
+        .map(|v| v.name)
+        .collect()
+}
+
+fn options() -> Vec<&'static str> {
+    let k = crate::spec::schema::kind("aggregate");
+    k.keys
+        .iter()
+        .map(|key| key.name)
+        .filter(|n| !k.is_variant(n))
+        .collect()
+}
 
 impl<'s> Agg<'s> {
     /// Names the table the aggregate's expressions run in, for messages.
@@ -127,21 +120,22 @@ impl<'s> Agg<'s> {
                 ));
             }
         };
+        let (all_ops, all_options) = (ops(), options());
         let ops: Vec<&str> = table
             .keys()
             .map(String::as_str)
-            .filter(|k| OPS.contains(k))
+            .filter(|k| all_ops.contains(k))
             .collect();
         if let Some(bad) = table
             .keys()
-            .find(|k| !OPS.contains(&k.as_str()) && !OPTIONS.contains(&k.as_str()))
+            .find(|k| !all_ops.contains(&k.as_str()) && !all_options.contains(&k.as_str()))
         {
             return Err(spec.error(
                 span,
                 format!(
                     "unknown aggregate key `{bad}` (operations: {}; options: {})",
-                    OPS.join(", "),
-                    OPTIONS.join(", ")
+                    all_ops.join(", "),
+                    all_options.join(", ")
                 ),
             ));
         }
@@ -223,7 +217,19 @@ impl<'s> Agg<'s> {
                 let level = crate::spec::bounds::level(num_opt("level")?.unwrap_or(0.95))
                     .map_err(|m| spec.error(span.clone(), m))?;
                 let bootstrap = match str_opt("method")? {
-                    None | Some("t") => None,
+                    None | Some("t") => {
+                        // The keys checker knows `seed` needs a method, not which.
+                        if let Some(k) = ["seed", "resamples"]
+                            .into_iter()
+                            .find(|k| table.contains_key(*k))
+                        {
+                            return Err(spec.error(
+                                span,
+                                format!("`{k}` does nothing without `method = \"bootstrap\"`"),
+                            ));
+                        }
+                        None
+                    }
                     Some("bootstrap") => {
                         let seed = num_opt("seed")?.ok_or_else(|| {
                             spec.error(

@@ -331,13 +331,11 @@ fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>>
                 order: None,
             }),
             toml::Value::Table(t) => {
-                if let Some(bad) = t
-                    .keys()
-                    .find(|k| !["by", "descending", "order"].contains(&k.as_str()))
-                {
+                let accepted = crate::spec::schema::kind("sort_key").keys_of(None);
+                if let Some(bad) = t.keys().find(|k| !accepted.contains(&k.as_str())) {
                     return Err(spec.error(
                         span.clone(),
-                        format!("unknown sort key option `{bad}` (by, descending, order)"),
+                        format!("unknown sort key option `{bad}` ({})", accepted.join(", ")),
                     ));
                 }
                 let by = match t.get("by") {
