@@ -78,7 +78,7 @@ fn csv_error(file: &SourceFile, e: csv::Error, line: Option<u64>, what: &str) ->
     {
         return limit::too_long(
             &file.rel,
-            file.zstd,
+            file.compression.is_compressed(),
             "CSV record",
             over.line,
             over.offset,
@@ -94,6 +94,9 @@ fn csv_error(file: &SourceFile, e: csv::Error, line: Option<u64>, what: &str) ->
             None,
             "a quoted field opened on this line is not closed before the end of the file (every later row would be read into it)",
         );
+    }
+    if let csv::ErrorKind::Io(io) = e.kind() {
+        return super::compress::read_error(file, io, None);
     }
     Error::input(file.rel.clone(), line, None, format!("{what}: {e}"))
 }

@@ -1,10 +1,9 @@
 //! Sources: data files read into rows.
 //!
-//! Formats: JSONL (one object per line), zstd-compressed JSONL (every frame
-//! of a multi-frame file; streamed line by line, never decompressed whole),
-//! JSON documents (records found by a JSON pointer; the rest of the document
+//! Formats: JSONL (one object per line), JSON documents (records found by a JSON pointer; the rest of the document
 //! is the source's `meta`), CSV (a header row; cells that parse as numbers
-//! are numbers, empty cells are null), and inline `rows` in the spec.
+//! are numbers, empty cells are null), and inline `rows` in the spec. Any
+//! file may be zstd- or gzip-compressed (see [`compress`]).
 //!
 //! Policies, each deliberate:
 //! - a UTF-8 BOM at the start and CRLF line ends are accepted; blank lines
@@ -20,12 +19,13 @@
 //!   (serde_json's limit), no key repeated in any object, read or skipped;
 //! - a CSV header that repeats a column name is an error naming both;
 //! - memory per read is bounded by the source's `max_line` (see [`limit`]):
-//!   a JSONL line (plain or zstd: batches of whole lines of 256 KiB, a
+//!   a JSONL line (plain or compressed: batches of whole lines of 256 KiB, a
 //!   longer line grows its own buffer up to the limit and no further), a
 //!   CSV record, a JSON document (read whole). Past it, an error names the
 //!   file, the line and the byte offset.
 
 pub mod batches;
+pub mod compress;
 mod csvfile;
 pub mod json;
 pub mod limit;
@@ -41,6 +41,7 @@ use toml::Spanned;
 use crate::error::{Error, Result, shown};
 use crate::spec::{LoadedSpec, SourceSpec};
 use crate::value::{Origin, Record, Row, Value, as_record};
+pub use compress::Compression;
 
 /// The file formats a source can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,8 +65,8 @@ pub struct SourceFile {
     pub abs: PathBuf,
     /// Its format.
     pub format: Format,
-    /// Whether it is zstd-compressed.
-    pub zstd: bool,
+    /// How it is compressed (by its name, or else its first bytes).
+    pub compression: Compression,
     /// The longest line, CSV record or JSON document read, in bytes (the
     /// source's `max_line`, see [`limit`]).
     pub max_line: u64,
@@ -88,12 +89,10 @@ pub struct Loaded {
     pub files_read: u64,
 }
 
-fn format_of(rel: &str) -> Option<(Format, bool)> {
+/// The format and compression a file name says (`None`: no format).
+fn format_of(rel: &str) -> Option<(Format, Option<Compression>)> {
     let lower = rel.to_ascii_lowercase();
-    let (stem, zstd) = match lower.strip_suffix(".zst") {
-        Some(s) => (s.to_string(), true),
-        None => (lower, false),
-    };
+    let (stem, compression) = Compression::of_name(&lower);
     let format = if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {
         Format::Jsonl
     } else if stem.ends_with(".json") {
@@ -103,7 +102,7 @@ fn format_of(rel: &str) -> Option<(Format, bool)> {
     } else {
         return None;
     };
-    Some((format, zstd))
+    Some((format, compression))
 }
 
 pub(crate) fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
@@ -186,12 +185,10 @@ pub fn resolve(
                 missing.push(rel);
                 continue;
             }
-            let (format, zstd) = match (explicit, format_of(&real)) {
-                (Some(f), inferred) => (
-                    f,
-                    inferred.is_some_and(|(_, z)| z) || real.ends_with(".zst"),
-                ),
-                (None, Some(fz)) => fz,
+            let named = Compression::of_name(&real.to_ascii_lowercase()).1;
+            let format = match (explicit, format_of(&real)) {
+                (Some(f), _) => f,
+                (None, Some((f, _))) => f,
                 (None, None) => {
                     return Err(spec.error(
                         raw.span(),
@@ -201,11 +198,12 @@ pub fn resolve(
                     ));
                 }
             };
+            let compression = named.unwrap_or_else(|| Compression::sniff(&abs));
             files.push(SourceFile {
                 rel,
                 abs,
                 format,
-                zstd,
+                compression,
                 max_line,
             });
         }
@@ -387,13 +385,13 @@ pub fn toml_to_value(v: &toml::Value) -> Value {
     }
 }
 
-/// Opens a file for streaming, through a zstd decoder when compressed.
+/// Opens a file for streaming, through a decoder when compressed.
 pub fn open(file: &SourceFile) -> Result<Box<dyn Read + Send>> {
     open_counted(file, None)
 }
 
 /// Like [`open`]; `count` receives the bytes read from the file itself
-/// (compressed bytes for a .zst), for progress.
+/// (compressed bytes for a compressed file), for progress.
 pub fn open_counted(
     file: &SourceFile,
     count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
@@ -403,24 +401,7 @@ pub fn open_counted(
         Some(c) => Box::new(crate::progress::Counted::new(f, c)),
         None => Box::new(f),
     };
-    if !file.zstd {
-        return Ok(Box::new(f));
-    }
-    let len = std::fs::metadata(&file.abs)
-        .map_err(|e| Error::io(&file.abs, e))?
-        .len();
-    if len == 0 {
-        return Err(Error::input(
-            file.rel.clone(),
-            None,
-            None,
-            "empty file (0 bytes): not a zstd stream",
-        ));
-    }
-    // The streaming decoder reads every frame of a multi-frame file, unlike
-    // python-zstandard's one-shot decompress(), which stops after the first.
-    let d = zstd::stream::read::Decoder::new(f).map_err(|e| Error::io(&file.abs, e))?;
-    Ok(Box::new(d))
+    compress::decoder(file, f)
 }
 
 /// Parses one JSONL line into a record, or an error naming file:line.
@@ -479,9 +460,13 @@ fn read_json_document(
     pointer: Option<&str>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Value> {
-    let bytes = limit::read_document(&file.rel, file.zstd, open(file)?, file.max_line, |e| {
-        Error::input(file.rel.clone(), None, None, format!("cannot read: {e}"))
-    })?;
+    let bytes = limit::read_document(
+        &file.rel,
+        file.compression.is_compressed(),
+        open(file)?,
+        file.max_line,
+        |e| compress::read_error(file, &e, None),
+    )?;
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let doc = json::parse(text).map_err(|e| {
         Error::input(
@@ -588,10 +573,14 @@ mod tests {
     fn formats_are_inferred_from_extensions() {
         assert_eq!(
             format_of("a/results.jsonl.zst"),
-            Some((Format::Jsonl, true))
+            Some((Format::Jsonl, Some(Compression::Zstd)))
         );
-        assert_eq!(format_of("x.json"), Some((Format::Json, false)));
-        assert_eq!(format_of("x.CSV"), Some((Format::Csv, false)));
+        assert_eq!(
+            format_of("a/results.csv.GZ"),
+            Some((Format::Csv, Some(Compression::Gzip)))
+        );
+        assert_eq!(format_of("x.json"), Some((Format::Json, None)));
+        assert_eq!(format_of("x.CSV"), Some((Format::Csv, None)));
         assert_eq!(format_of("x.txt"), None);
     }
 

@@ -70,7 +70,7 @@ fn is_document(spec: &LoadedSpec, name: &str) -> bool {
     let s = src.get_ref();
     s.records.is_some()
         || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
-        || matches!(s.path.as_ref().map(|p| p.get_ref()), Some(toml::Value::String(p)) if p.ends_with(".json") || p.ends_with(".json.zst"))
+        || matches!(s.path.as_ref().map(|p| p.get_ref()), Some(toml::Value::String(p)) if p.ends_with(".json") || p.ends_with(".json.zst") || p.ends_with(".json.gz"))
 }
 
 impl<'s> Catalog<'s> {
