@@ -26,7 +26,7 @@
 
 pub mod batches;
 pub mod compress;
-mod csvfile;
+pub mod csvfile;
 pub mod json;
 pub mod limit;
 pub mod tape;
@@ -50,8 +50,20 @@ pub enum Format {
     Jsonl,
     /// One JSON document.
     Json,
-    /// Comma-separated values with a header row.
+    /// Comma-separated values with a header row (or another delimiter:
+    /// TSV is CSV with a tab; see [`csvfile`]).
     Csv,
+}
+
+impl Format {
+    /// Its name in messages: `JSONL`, `JSON`, `CSV`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Jsonl => "JSONL",
+            Format::Json => "JSON",
+            Format::Csv => "CSV",
+        }
+    }
 }
 
 /// One file of a source.
@@ -70,6 +82,8 @@ pub struct SourceFile {
     /// The longest line, CSV record or JSON document read, in bytes (the
     /// source's `max_line`, see [`limit`]).
     pub max_line: u64,
+    /// For a CSV file: how its text is read (see [`csvfile::dialect`]).
+    pub dialect: Option<Arc<csvfile::Dialect>>,
 }
 
 /// What a source yields.
@@ -97,7 +111,7 @@ fn format_of(rel: &str) -> Option<(Format, Option<Compression>)> {
         Format::Jsonl
     } else if stem.ends_with(".json") {
         Format::Json
-    } else if stem.ends_with(".csv") {
+    } else if stem.ends_with(".csv") || stem.ends_with(".tsv") {
         Format::Csv
     } else {
         return None;
@@ -133,6 +147,11 @@ pub fn resolve(
             "`max_line` bounds what is read from files; this source has inline `rows`",
         ));
     }
+    if s.rows.is_some()
+        && let Some(e) = csvfile::dialect::not_csv(spec, s, "this source has inline `rows`")
+    {
+        return Err(e);
+    }
     let Some(raw) = &s.path else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -141,15 +160,26 @@ pub fn resolve(
         Some(f) => Some(match f.get_ref().as_str() {
             "jsonl" | "ndjson" => Format::Jsonl,
             "json" => Format::Json,
-            "csv" => Format::Csv,
+            "csv" | "tsv" => Format::Csv,
             other => {
                 return Err(spec.error(
                     f.span(),
-                    format!("unknown format `{other}` (expected jsonl, json or csv)"),
+                    format!("unknown format `{other}` (expected jsonl, json, csv or tsv)"),
                 ));
             }
         }),
     };
+    let csv = csvfile::dialect::dialect(spec, s)?;
+    if let (Some(f), Some(explicit)) = (&s.format, explicit)
+        && explicit != Format::Csv
+        && let Some(e) = csvfile::dialect::not_csv(
+            spec,
+            s,
+            &format!("this source's format is `{}`", f.get_ref()),
+        )
+    {
+        return Err(e);
+    }
     let mut files = Vec::new();
     let mut missing = Vec::new();
     for rel in path_list(spec, raw)? {
@@ -199,12 +229,33 @@ pub fn resolve(
                 }
             };
             let compression = named.unwrap_or_else(|| Compression::sniff(&abs));
+            let dialect = match format {
+                Format::Csv => {
+                    let tsv = match &s.format {
+                        Some(f) => f.get_ref() == "tsv",
+                        None => Compression::of_name(&real.to_ascii_lowercase())
+                            .0
+                            .ends_with(".tsv"),
+                    };
+                    let mut d = csv.clone();
+                    d.tab = tsv;
+                    Some(Arc::new(d))
+                }
+                other => {
+                    let why = format!("`{rel}` is read as {}", other.name());
+                    if let Some(e) = csvfile::dialect::not_csv(spec, s, &why) {
+                        return Err(e);
+                    }
+                    None
+                }
+            };
             files.push(SourceFile {
                 rel,
                 abs,
                 format,
                 compression,
                 max_line,
+                dialect,
             });
         }
     }

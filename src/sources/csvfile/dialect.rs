@@ -1,0 +1,135 @@
+//! A CSV source's options as written in `[sources.NAME]`: `delimiter`,
+//! `trim`, `comment`, `skip` and `header`, checked at their spans.
+//!
+//! Written on a source that is not CSV (a JSONL or JSON file, inline
+//! `rows`, `format = "json"`), any of them is an error at its span: an
+//! option that cannot apply is never ignored silently.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::spec::{LoadedSpec, SourceSpec};
+
+/// The longest delimiter, in bytes (each byte of a line is matched against
+/// it: a longer one is no real file's).
+const MAX_DELIMITER: usize = 16;
+
+/// How a CSV file's text is read.
+#[derive(Debug, Clone, Default)]
+pub struct Dialect {
+    /// `delimiter` as written, if it is.
+    written: Option<Vec<u8>>,
+    /// Whether the file is TSV (`.tsv`, or `format = "tsv"`): a tab
+    /// separates cells unless `delimiter` says otherwise.
+    pub tab: bool,
+    /// Strip spaces and tabs around header names and cells (`trim`).
+    pub trim: bool,
+    /// Lines starting with this are skipped (`comment`).
+    pub comment: Option<Vec<u8>>,
+    /// Lines skipped at the start of the file, before the header (`skip`).
+    pub skip: u64,
+    /// The column names when the file has no header row (`header`).
+    pub header: Option<Vec<Arc<str>>>,
+}
+
+impl Dialect {
+    /// The bytes between two cells: `delimiter`, or a tab for TSV, or `,`.
+    pub fn delimiter(&self) -> &[u8] {
+        match &self.written {
+            Some(d) => d,
+            None if self.tab => b"\t",
+            None => b",",
+        }
+    }
+}
+
+/// The CSV options written on `src`, as (name, span), in the order of
+/// [`Dialect`]'s fields.
+pub fn written(src: &SourceSpec) -> Vec<(&'static str, Range<usize>)> {
+    [
+        ("delimiter", src.delimiter.as_ref().map(|d| d.span())),
+        ("trim", src.trim.as_ref().map(|d| d.span())),
+        ("comment", src.comment.as_ref().map(|d| d.span())),
+        ("skip", src.skip.as_ref().map(|d| d.span())),
+        ("header", src.header.as_ref().map(|d| d.span())),
+    ]
+    .into_iter()
+    .filter_map(|(k, s)| Some((k, s?)))
+    .collect()
+}
+
+/// The error for a CSV option on a source that is not CSV (`why`: what it
+/// is instead), at the first such option's span; `None` when none is written.
+pub fn not_csv(spec: &LoadedSpec, src: &SourceSpec, why: &str) -> Option<Error> {
+    let (key, span) = written(src).into_iter().next()?;
+    Some(spec.error(span, format!("`{key}` applies only to CSV files; {why}")))
+}
+
+/// The dialect `src` writes (for a `.csv` file: set [`Dialect::tab`] for
+/// TSV), or the error at the span of an option that is not valid.
+pub fn dialect(spec: &LoadedSpec, src: &SourceSpec) -> Result<Dialect> {
+    let mut d = Dialect::default();
+    if let Some(raw) = &src.delimiter {
+        let text = raw.get_ref();
+        if text.is_empty() || text.len() > MAX_DELIMITER {
+            return Err(spec.error(
+                raw.span(),
+                format!("`delimiter` must be 1 to {MAX_DELIMITER} bytes, found {text:?}"),
+            ));
+        }
+        if text.contains(['"', '\n', '\r']) {
+            return Err(spec.error(
+                raw.span(),
+                "`delimiter` cannot hold a quote or a line break (`\"` quotes a cell, a line break ends a row)",
+            ));
+        }
+        d.written = Some(text.as_bytes().to_vec());
+    }
+    d.trim = src.trim.as_ref().is_some_and(|t| *t.get_ref());
+    if let Some(raw) = &src.comment {
+        let text = raw.get_ref();
+        if text.is_empty() || text.contains(['\n', '\r']) {
+            return Err(spec.error(
+                raw.span(),
+                format!(
+                    "`comment` must be the text that starts a comment line, such as \"#\", found {text:?}"
+                ),
+            ));
+        }
+        d.comment = Some(text.as_bytes().to_vec());
+    }
+    if let Some(raw) = &src.skip {
+        d.skip = u64::try_from(*raw.get_ref()).map_err(|_| {
+            spec.error(
+                raw.span(),
+                format!(
+                    "`skip` must be a number of lines (0 or more), found {}",
+                    raw.get_ref()
+                ),
+            )
+        })?;
+    }
+    if let Some(raw) = &src.header {
+        let names = raw.get_ref();
+        if names.is_empty() {
+            return Err(spec.error(raw.span(), "`header` must name at least one column"));
+        }
+        let mut first: rustc_hash::FxHashMap<&str, usize> = Default::default();
+        for (i, name) in names.iter().enumerate() {
+            if let Some(j) = first.insert(name, i) {
+                return Err(spec.error(
+                    raw.span(),
+                    format!(
+                        "`header` repeats column `{}` (columns {} and {})",
+                        crate::error::shown(name),
+                        j + 1,
+                        i + 1
+                    ),
+                ));
+            }
+        }
+        d.header = Some(names.iter().map(|n| Arc::from(n.as_str())).collect());
+    }
+    Ok(d)
+}

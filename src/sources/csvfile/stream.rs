@@ -1,0 +1,331 @@
+//! The bytes a CSV file holds, made into what the `csv` crate reads well,
+//! with each record's line in the file.
+//!
+//! [`CsvStream`] reads the file line by line and follows the quoting as the
+//! `csv` crate does (`"` opens a field that starts with it, `""` inside is
+//! a quote). On the way it drops the `skip` lines, blank lines and comment
+//! lines; ends every record with one `\n`; turns a delimiter of several
+//! bytes (`", "`) outside quotes into the one byte `0xFF` (never in UTF-8
+//! text, so it cannot be in a cell; a raw `0xFF` is an error); and with
+//! `trim`, drops the spaces that start a field, so `a, "b, c"` is two cells.
+//! For each record it writes to the `csv` crate it queues the line where
+//! the record starts: the `csv` crate counts lines of what it is given and,
+//! at CRLF line ends, one too few.
+//!
+//! Memory is bounded by `max_line`: a line is read up to it and no
+//! further, and a record longer (quoted newlines included) is an error
+//! ([`TooLong`]) naming its line and byte offset. A quoted field still open
+//! at the end of the file is an error naming where it opened ([`Unclosed`]):
+//! the `csv` crate would read every later row into it, silently.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read};
+use std::rc::Rc;
+
+use super::Dialect;
+
+/// The stream ended inside a quoted field: the line where it opened.
+#[derive(Debug)]
+pub(super) struct Unclosed {
+    pub line: u64,
+}
+
+/// A record (or a skipped line, when `record` is false) over the limit:
+/// the line and the byte offset where it starts.
+#[derive(Debug)]
+pub(super) struct TooLong {
+    pub line: u64,
+    pub offset: u64,
+    pub record: bool,
+}
+
+/// Byte `0xFF` outside quotes in a file with a delimiter of several bytes:
+/// not UTF-8, and the byte that stands for the delimiter.
+#[derive(Debug)]
+pub(super) struct NotUtf8 {
+    pub line: u64,
+}
+
+macro_rules! stream_error {
+    ($t:ty, $text:expr) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str($text)
+            }
+        }
+        impl std::error::Error for $t {}
+    };
+}
+stream_error!(Unclosed, "a quoted field is not closed");
+stream_error!(TooLong, "a record longer than max_line");
+stream_error!(NotUtf8, "byte 0xFF is not UTF-8");
+
+/// Where the stream is within a record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum At {
+    FieldStart,
+    Unquoted,
+    Quoted,
+    /// A quote inside a quoted field: the end of it, or the first of `""`.
+    QuoteInQuoted,
+}
+
+/// The lines where records start, in order: the stream pushes, the reader
+/// pops one per record it gets.
+pub(super) type Starts = Rc<RefCell<VecDeque<u64>>>;
+
+/// A CSV file's bytes as the `csv` crate should read them (see the module
+/// docs); the delimiter it should use is [`CsvStream::delimiter`].
+pub(super) struct CsvStream<'d, R> {
+    inner: BufReader<R>,
+    dialect: &'d Dialect,
+    limit: u64,
+    starts: Starts,
+    /// Bytes ready for the reader, from `out[pos..]`.
+    out: Vec<u8>,
+    pos: usize,
+    /// The physical line being worked on.
+    buf: Vec<u8>,
+    /// The number of the next line read, and the stream offset of its start.
+    line: u64,
+    offset: u64,
+    at: At,
+    in_record: bool,
+    /// Bytes of the current record so far, whether it wrote any, the line
+    /// and offset where it started, the line where its open quote opened.
+    len: u64,
+    wrote: bool,
+    start_line: u64,
+    start: u64,
+    quote_line: u64,
+    done: bool,
+}
+
+impl<'d, R: Read> CsvStream<'d, R> {
+    /// A stream over `inner` (the decompressed file) that reads records of
+    /// at most `limit` bytes and queues their lines in `starts`.
+    pub fn new(inner: R, dialect: &'d Dialect, limit: u64, starts: Starts) -> Self {
+        CsvStream {
+            inner: BufReader::new(inner),
+            dialect,
+            limit,
+            starts,
+            out: Vec::new(),
+            pos: 0,
+            buf: Vec::new(),
+            line: 1,
+            offset: 0,
+            at: At::FieldStart,
+            in_record: false,
+            len: 0,
+            wrote: false,
+            start_line: 0,
+            start: 0,
+            quote_line: 0,
+            done: false,
+        }
+    }
+
+    /// The delimiter byte the `csv` crate reads this stream with.
+    pub fn delimiter(dialect: &Dialect) -> u8 {
+        match dialect.delimiter() {
+            [b] => *b,
+            _ => 0xFF,
+        }
+    }
+
+    fn emit(&mut self, b: u8) {
+        self.out.push(b);
+        self.wrote = true;
+    }
+
+    /// Ends the record: a `\n` for the `csv` crate, or, when it wrote
+    /// nothing (a line of spaces with `trim`), no record at all.
+    fn end_record(&mut self) {
+        if self.wrote {
+            self.out.push(b'\n');
+        } else {
+            self.starts.borrow_mut().pop_back();
+        }
+        self.in_record = false;
+    }
+
+    /// Whether `rest` (from a record's start) holds no record: empty, only
+    /// spaces and tabs (unless the delimiter is made of them), or a comment.
+    fn no_record(&self, rest: &[u8]) -> bool {
+        let end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+        let content = &rest[..end];
+        let blank_bytes = |b: &u8| *b == b' ' || *b == b'\t';
+        if content.iter().all(blank_bytes) && !self.dialect.delimiter().iter().any(blank_bytes) {
+            return true;
+        }
+        self.dialect
+            .comment
+            .as_ref()
+            .is_some_and(|c| content.starts_with(c))
+    }
+
+    /// Reads and works through the next line; false at the end.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        self.buf.clear();
+        // A line of `limit` bytes plus its `\r\n` is the longest one read.
+        let budget = self.limit.saturating_add(2);
+        let n = (&mut self.inner)
+            .take(budget)
+            .read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
+            if self.in_record {
+                if self.at == At::Quoted {
+                    return Err(std::io::Error::other(Unclosed {
+                        line: self.quote_line,
+                    }));
+                }
+                self.end_record();
+            }
+            return Ok(false);
+        }
+        let line = self.line;
+        let line_start = self.offset;
+        self.line += 1;
+        self.offset += n as u64;
+        let cut = n as u64 == budget && self.buf.last() != Some(&b'\n');
+        let mut i = 0;
+        if line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+            i = 3;
+        }
+        if line <= self.dialect.skip {
+            if cut {
+                return Err(std::io::Error::other(TooLong {
+                    line,
+                    offset: line_start,
+                    record: false,
+                }));
+            }
+            return Ok(true);
+        }
+        let buf = std::mem::take(&mut self.buf);
+        let result = self.work(&buf, i, line, line_start, cut);
+        self.buf = buf;
+        result.map(|()| true)
+    }
+
+    /// Works through `buf` (line `line`, at stream offset `line_start`)
+    /// from byte `i`; `cut`: the line goes on past the buffer.
+    fn work(
+        &mut self,
+        buf: &[u8],
+        mut i: usize,
+        line: u64,
+        line_start: u64,
+        cut: bool,
+    ) -> std::io::Result<()> {
+        let delim = self.dialect.delimiter();
+        let several = delim.len() > 1;
+        let out_delim = Self::delimiter(self.dialect);
+        let trim = self.dialect.trim;
+        while i < buf.len() {
+            if !self.in_record {
+                let rest = &buf[i..];
+                if self.no_record(rest) {
+                    // Past this line's end (a lone `\r` ends it too).
+                    let end = memchr::memchr2(b'\n', b'\r', rest).map_or(buf.len(), |e| i + e + 1);
+                    let comment = self
+                        .dialect
+                        .comment
+                        .as_ref()
+                        .is_some_and(|c| rest.starts_with(c));
+                    i = if comment { buf.len() } else { end };
+                    continue;
+                }
+                self.in_record = true;
+                self.at = At::FieldStart;
+                self.len = 0;
+                self.wrote = false;
+                self.start_line = line;
+                self.start = line_start + i as u64;
+                self.starts.borrow_mut().push_back(line);
+            }
+            let b = buf[i];
+            if self.at == At::Quoted {
+                if b == b'"' {
+                    self.at = At::QuoteInQuoted;
+                }
+                self.emit(b);
+                i += 1;
+                self.len += 1;
+            } else if b == b'\n' || b == b'\r' {
+                i += if buf[i..].starts_with(b"\r\n") { 2 } else { 1 };
+                self.end_record();
+                continue;
+            } else if buf[i..].starts_with(delim) {
+                self.emit(out_delim);
+                self.at = At::FieldStart;
+                i += delim.len();
+                self.len += delim.len() as u64;
+            } else if self.at == At::FieldStart && trim && (b == b' ' || b == b'\t') {
+                i += 1;
+                self.len += 1;
+            } else if b == 0xFF && several {
+                return Err(std::io::Error::other(NotUtf8 { line }));
+            } else {
+                self.at = match (self.at, b) {
+                    (At::FieldStart, b'"') => {
+                        self.quote_line = line;
+                        At::Quoted
+                    }
+                    (At::QuoteInQuoted, b'"') => At::Quoted,
+                    _ => At::Unquoted,
+                };
+                self.emit(b);
+                i += 1;
+                self.len += 1;
+            }
+            if self.len > self.limit {
+                return Err(std::io::Error::other(TooLong {
+                    line: self.start_line,
+                    offset: self.start,
+                    record: true,
+                }));
+            }
+        }
+        if cut {
+            // Only a record can be cut (a blank or comment line that long
+            // is read whole in pieces by the `no_record` test above, which
+            // sees only this buffer): name the line, whatever it is.
+            return Err(std::io::Error::other(TooLong {
+                line: if self.in_record {
+                    self.start_line
+                } else {
+                    line
+                },
+                offset: if self.in_record {
+                    self.start
+                } else {
+                    line_start
+                },
+                record: self.in_record,
+            }));
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for CsvStream<'_, R> {
+    fn read(&mut self, dest: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos == self.out.len() {
+            self.out.clear();
+            self.pos = 0;
+            if self.done || dest.is_empty() {
+                return Ok(0);
+            }
+            if !self.fill()? {
+                self.done = true;
+            }
+        }
+        let n = dest.len().min(self.out.len() - self.pos);
+        dest[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
