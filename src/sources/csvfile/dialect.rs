@@ -44,10 +44,9 @@ impl Dialect {
     }
 }
 
-/// The CSV options written on `src`, as (name, span), in the order of
-/// [`Dialect`]'s fields.
+/// The CSV options written on `src`, as (name, span), in the spec's order.
 pub fn written(src: &SourceSpec) -> Vec<(&'static str, Range<usize>)> {
-    [
+    let mut all: Vec<_> = [
         ("delimiter", src.delimiter.as_ref().map(|d| d.span())),
         ("trim", src.trim.as_ref().map(|d| d.span())),
         ("comment", src.comment.as_ref().map(|d| d.span())),
@@ -56,7 +55,9 @@ pub fn written(src: &SourceSpec) -> Vec<(&'static str, Range<usize>)> {
     ]
     .into_iter()
     .filter_map(|(k, s)| Some((k, s?)))
-    .collect()
+    .collect();
+    all.sort_by_key(|(_, span)| span.start);
+    all
 }
 
 /// The error for a CSV option on a source that is not CSV (`why`: what it
