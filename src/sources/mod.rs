@@ -1,9 +1,11 @@
 //! Sources: data files read into rows.
 //!
-//! Formats: JSONL (one object per line), JSON documents (records found by a JSON pointer; the rest of the document
-//! is the source's `meta`), CSV (a header row; cells that parse as numbers
-//! are numbers, empty cells are null), and inline `rows` in the spec. Any
-//! file may be zstd- or gzip-compressed (see [`compress`]).
+//! Formats: JSONL (one object per line), JSON documents (records found by
+//! a JSON pointer; the rest of the document is the source's `meta`), CSV
+//! and TSV (a header row; cells that parse as numbers are numbers, empty
+//! cells are null; delimiter, comments, preamble: see [`csvfile`]), and
+//! inline `rows` in the spec. Any file may be zstd- or gzip-compressed
+//! (see [`compress`]).
 //!
 //! Policies, each deliberate:
 //! - a UTF-8 BOM at the start and CRLF line ends are accepted; blank lines
@@ -17,7 +19,8 @@
 //!   whole parse, the projected one, the tape) checks the whole line: JSON
 //!   syntax, the UTF-8 of every string, at most 127 levels of nesting
 //!   (serde_json's limit), no key repeated in any object, read or skipped;
-//! - a CSV header that repeats a column name is an error naming both;
+//! - a CSV header that repeats a column name is an error naming both, a
+//!   row of more or fewer cells than the header one naming its line;
 //! - memory per read is bounded by the source's `max_line` (see [`limit`]):
 //!   a JSONL line (plain or compressed: batches of whole lines of 256 KiB, a
 //!   longer line grows its own buffer up to the limit and no further), a
@@ -103,10 +106,10 @@ pub struct Loaded {
     pub files_read: u64,
 }
 
-/// The format and compression a file name says (`None`: no format).
-fn format_of(rel: &str) -> Option<(Format, Option<Compression>)> {
+/// The format a file name says, whatever its compression.
+fn format_of(rel: &str) -> Option<Format> {
     let lower = rel.to_ascii_lowercase();
-    let (stem, compression) = Compression::of_name(&lower);
+    let stem = Compression::of_name(&lower).0;
     let format = if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {
         Format::Jsonl
     } else if stem.ends_with(".json") {
@@ -116,7 +119,7 @@ fn format_of(rel: &str) -> Option<(Format, Option<Compression>)> {
     } else {
         return None;
     };
-    Some((format, compression))
+    Some(format)
 }
 
 pub(crate) fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
@@ -147,11 +150,7 @@ pub fn resolve(
             "`max_line` bounds what is read from files; this source has inline `rows`",
         ));
     }
-    if s.rows.is_some()
-        && let Some(e) = csvfile::dialect::not_csv(spec, s, "this source has inline `rows`")
-    {
-        return Err(e);
-    }
+    let csv = csvfile::dialect::dialect(spec, s)?;
     let Some(raw) = &s.path else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -169,17 +168,6 @@ pub fn resolve(
             }
         }),
     };
-    let csv = csvfile::dialect::dialect(spec, s)?;
-    if let (Some(f), Some(explicit)) = (&s.format, explicit)
-        && explicit != Format::Csv
-        && let Some(e) = csvfile::dialect::not_csv(
-            spec,
-            s,
-            &format!("this source's format is `{}`", f.get_ref()),
-        )
-    {
-        return Err(e);
-    }
     let mut files = Vec::new();
     let mut missing = Vec::new();
     for rel in path_list(spec, raw)? {
@@ -218,7 +206,7 @@ pub fn resolve(
             let named = Compression::of_name(&real.to_ascii_lowercase()).1;
             let format = match (explicit, format_of(&real)) {
                 (Some(f), _) => f,
-                (None, Some((f, _))) => f,
+                (None, Some(f)) => f,
                 (None, None) => {
                     return Err(spec.error(
                         raw.span(),
@@ -229,26 +217,7 @@ pub fn resolve(
                 }
             };
             let compression = named.unwrap_or_else(|| Compression::sniff(&abs));
-            let dialect = match format {
-                Format::Csv => {
-                    let tsv = match &s.format {
-                        Some(f) => f.get_ref() == "tsv",
-                        None => Compression::of_name(&real.to_ascii_lowercase())
-                            .0
-                            .ends_with(".tsv"),
-                    };
-                    let mut d = csv.clone();
-                    d.tab = tsv;
-                    Some(Arc::new(d))
-                }
-                other => {
-                    let why = format!("`{rel}` is read as {}", other.name());
-                    if let Some(e) = csvfile::dialect::not_csv(spec, s, &why) {
-                        return Err(e);
-                    }
-                    None
-                }
-            };
+            let dialect = csvfile::dialect::of_file(spec, s, &csv, format, &real, &rel)?;
             files.push(SourceFile {
                 rel,
                 abs,
@@ -622,17 +591,12 @@ mod tests {
 
     #[test]
     fn formats_are_inferred_from_extensions() {
-        assert_eq!(
-            format_of("a/results.jsonl.zst"),
-            Some((Format::Jsonl, Some(Compression::Zstd)))
-        );
-        assert_eq!(
-            format_of("a/results.csv.GZ"),
-            Some((Format::Csv, Some(Compression::Gzip)))
-        );
-        assert_eq!(format_of("x.json"), Some((Format::Json, None)));
-        assert_eq!(format_of("x.CSV"), Some((Format::Csv, None)));
+        assert_eq!(format_of("a/results.jsonl.zst"), Some(Format::Jsonl));
+        assert_eq!(format_of("a/results.tsv.GZ"), Some(Format::Csv));
+        assert_eq!(format_of("x.json"), Some(Format::Json));
+        assert_eq!(format_of("x.CSV"), Some(Format::Csv));
         assert_eq!(format_of("x.txt"), None);
+        assert_eq!(format_of("x.gz"), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
+use crate::sources::{Compression, Format};
 use crate::spec::{LoadedSpec, SourceSpec};
 
 /// The longest delimiter, in bytes (each byte of a line is matched against
@@ -19,7 +20,7 @@ const MAX_DELIMITER: usize = 16;
 #[derive(Debug, Clone, Default)]
 pub struct Dialect {
     /// `delimiter` as written, if it is.
-    written: Option<Vec<u8>>,
+    pub(crate) written: Option<Vec<u8>>,
     /// Whether the file is TSV (`.tsv`, or `format = "tsv"`): a tab
     /// separates cells unless `delimiter` says otherwise.
     pub tab: bool,
@@ -67,9 +68,55 @@ pub fn not_csv(spec: &LoadedSpec, src: &SourceSpec, why: &str) -> Option<Error> 
     Some(spec.error(span, format!("`{key}` applies only to CSV files; {why}")))
 }
 
+/// The dialect of file `real` (shown as `rel`) of `src`, from the checked
+/// options `csv`: a tab by default when the file is TSV (`.tsv`, or
+/// `format = "tsv"`). `None` when the file is not CSV, or an error when
+/// CSV options are written on it.
+pub fn of_file(
+    spec: &LoadedSpec,
+    src: &SourceSpec,
+    csv: &Dialect,
+    format: Format,
+    real: &str,
+    rel: &str,
+) -> Result<Option<Arc<Dialect>>> {
+    if format != Format::Csv {
+        let why = format!("`{rel}` is read as {}", format.name());
+        return match not_csv(spec, src, &why) {
+            Some(e) => Err(e),
+            None => Ok(None),
+        };
+    }
+    let tsv = match &src.format {
+        Some(f) => f.get_ref() == "tsv",
+        None => Compression::of_name(&real.to_ascii_lowercase())
+            .0
+            .ends_with(".tsv"),
+    };
+    let mut d = csv.clone();
+    d.tab = tsv;
+    Ok(Some(Arc::new(d)))
+}
+
 /// The dialect `src` writes (for a `.csv` file: set [`Dialect::tab`] for
-/// TSV), or the error at the span of an option that is not valid.
+/// TSV), or the error at the span of an option that is not valid or is
+/// written on inline `rows` or a source whose `format` is not CSV.
 pub fn dialect(spec: &LoadedSpec, src: &SourceSpec) -> Result<Dialect> {
+    if src.rows.is_some()
+        && let Some(e) = not_csv(spec, src, "this source has inline `rows`")
+    {
+        return Err(e);
+    }
+    if let Some(f) = &src.format
+        && matches!(f.get_ref().as_str(), "json" | "jsonl" | "ndjson")
+        && let Some(e) = not_csv(
+            spec,
+            src,
+            &format!("this source's format is `{}`", f.get_ref()),
+        )
+    {
+        return Err(e);
+    }
     let mut d = Dialect::default();
     if let Some(raw) = &src.delimiter {
         let text = raw.get_ref();

@@ -329,3 +329,108 @@ impl<R: Read> Read for CsvStream<'_, R> {
         Ok(n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the `csv` crate gets from `text` and the lines queued.
+    fn run(text: &[u8], d: &Dialect, limit: u64) -> std::io::Result<(String, Vec<u64>)> {
+        let starts = Starts::default();
+        let mut out = Vec::new();
+        CsvStream::new(text, d, limit, starts.clone()).read_to_end(&mut out)?;
+        let lines = starts.borrow().iter().copied().collect();
+        Ok((String::from_utf8_lossy(&out).into_owned(), lines))
+    }
+
+    fn plain(text: &[u8]) -> (String, Vec<u64>) {
+        run(text, &Dialect::default(), 1 << 20).unwrap()
+    }
+
+    fn failing<E: std::error::Error + 'static, T>(
+        text: &[u8],
+        d: &Dialect,
+        limit: u64,
+        f: impl Fn(&E) -> T,
+    ) -> T {
+        let e = run(text, d, limit).unwrap_err();
+        f(e.get_ref().unwrap().downcast_ref::<E>().unwrap())
+    }
+
+    #[test]
+    fn records_end_in_one_newline_and_keep_their_lines() {
+        assert_eq!(
+            plain(b"a,b\r\n1,x\r\n\r\n2,y"),
+            ("a,b\n1,x\n2,y\n".into(), vec![1, 2, 4])
+        );
+        // A quoted newline stays in the field; a lone CR ends a record.
+        assert_eq!(
+            plain(b"a,b\n1,\"x\r\ny\"\n2,\"\"\"q\"\r3,z\n"),
+            (
+                "a,b\n1,\"x\r\ny\"\n2,\"\"\"q\"\n3,z\n".into(),
+                vec![1, 2, 4, 4]
+            )
+        );
+        assert_eq!(plain(b"\xEF\xBB\xBFa\n1\n"), ("a\n1\n".into(), vec![1, 2]));
+    }
+
+    #[test]
+    fn skip_comment_trim_and_a_long_delimiter() {
+        let d = Dialect {
+            written: Some(b", ".to_vec()),
+            trim: true,
+            comment: Some(b"#".to_vec()),
+            skip: 2,
+            ..Dialect::default()
+        };
+        let text = b"x, \"y\n# z\n# c\na,  \"b, c\"\n# c\n  \n1, 2,3\n\"#\n\", 4\n";
+        let (out, lines) = run(text, &d, 1 << 20).unwrap();
+        // Line 6 (two spaces) is a record of nothing after `trim`: none.
+        assert_eq!(out, "a\u{FFFD}\"b, c\"\n1\u{FFFD}2,3\n\"#\n\"\u{FFFD}4\n");
+        assert_eq!(lines, vec![4, 7, 8]);
+        // Byte 0xFF outside quotes cannot stand for itself.
+        let d = Dialect {
+            written: Some(b", ".to_vec()),
+            ..Dialect::default()
+        };
+        let line = failing(b"a, b\n1, \xFF\n", &d, 1 << 20, |e: &NotUtf8| e.line);
+        assert_eq!(line, 2);
+        // Inside quotes it is the cell's (where the `csv` crate finds it).
+        assert!(run(b"a, b\n1, \"\xFF\"\n", &d, 1 << 20).is_ok());
+    }
+
+    #[test]
+    fn a_quote_left_open_names_the_line_it_opened_on() {
+        let d = Dialect::default();
+        let line = |text: &[u8]| failing(text, &d, 1 << 20, |e: &Unclosed| e.line);
+        assert_eq!(line(b"n,j\n1,\"x\n2,y\n3,z\n"), 2);
+        assert_eq!(line(b"n,j\n1,x\"y\n2,\"y\"\"\n3,z\n"), 3);
+    }
+
+    #[test]
+    fn record_limit_counts_quoted_newlines_in_the_record() {
+        let d = Dialect::default();
+        let over = |text: &[u8], limit| {
+            failing(text, &d, limit, |e: &TooLong| (e.line, e.offset, e.record))
+        };
+        // Records of 3 bytes pass a limit of 3.
+        assert!(run(b"a,b\n1,2\r\n3,4", &d, 3).is_ok());
+        // A quoted field with newlines is one record (of 9 bytes).
+        assert!(run(b"a,b\n\"x\ny\nz\",1\n", &d, 9).is_ok());
+        assert_eq!(over(b"a,b\n\"x\ny\nz\",1\n", 8), (2, 4, true));
+        // A doubled quote stays inside the field; a quote mid-field is literal.
+        assert!(run(b"a\"b,c\nd,e\n", &d, 5).is_ok());
+        assert_eq!(over(b"x\n\"a\"\"\nb\"\n", 5), (2, 2, true));
+        // A skipped line is bounded too.
+        let skip = Dialect {
+            skip: 1,
+            ..Dialect::default()
+        };
+        assert_eq!(
+            failing(b"xxxxxxxx\na\n", &skip, 5, |e: &TooLong| (
+                e.line, e.offset, e.record
+            )),
+            (1, 0, false)
+        );
+    }
+}
