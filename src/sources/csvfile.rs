@@ -43,9 +43,9 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
     let next = |rdr: &mut csv::Reader<CsvStream<'_, _>>, rec: &mut csv::StringRecord| match rdr
         .read_record(rec)
     {
-        Ok(true) => Ok(Some(starts.borrow_mut().pop_front().unwrap_or(0))),
+        Ok(true) => Ok(Some(starts.pop().unwrap_or(0))),
         Ok(false) => Ok(None),
-        Err(e) => Err(csv_error(file, e, starts.borrow().front().copied())),
+        Err(e) => Err(csv_error(file, e, starts.front())),
     };
     let headers: Vec<Arc<str>> = match &d.header {
         Some(names) => names.clone(),

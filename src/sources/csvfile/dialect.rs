@@ -69,9 +69,9 @@ pub fn not_csv(spec: &LoadedSpec, src: &SourceSpec, why: &str) -> Option<Error> 
 }
 
 /// The dialect of file `real` (shown as `rel`) of `src`, from the checked
-/// options `csv`: a tab by default when the file is TSV (`.tsv`, or
-/// `format = "tsv"`). `None` when the file is not CSV, or an error when
-/// CSV options are written on it.
+/// options `csv`: a tab by default when the file is TSV (`format = "tsv"`,
+/// or with no `format`, a `.tsv` name). `None` when the file is not CSV,
+/// or an error when CSV options are written on it.
 pub fn of_file(
     spec: &LoadedSpec,
     src: &SourceSpec,

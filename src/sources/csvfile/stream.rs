@@ -72,8 +72,48 @@ enum At {
 }
 
 /// The lines where records start, in order: the stream pushes, the reader
-/// pops one per record it gets.
-pub(super) type Starts = Rc<RefCell<VecDeque<u64>>>;
+/// pops one per record it gets. Runs of one line are one entry (a line
+/// of many records cut by lone `\r`s costs no more than one).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Starts(Rc<RefCell<VecDeque<(u64, u64)>>>);
+
+impl Starts {
+    fn push(&self, line: u64) {
+        let mut q = self.0.borrow_mut();
+        match q.back_mut() {
+            Some((l, n)) if *l == line => *n += 1,
+            _ => q.push_back((line, 1)),
+        }
+    }
+
+    /// Takes back the record pushed last.
+    fn undo(&self) {
+        let mut q = self.0.borrow_mut();
+        if let Some((_, n)) = q.back_mut() {
+            *n -= 1;
+            if *n == 0 {
+                q.pop_back();
+            }
+        }
+    }
+
+    /// The line of the next record the reader gets.
+    pub fn front(&self) -> Option<u64> {
+        self.0.borrow().front().map(|(l, _)| *l)
+    }
+
+    /// Takes the line of the record the reader got.
+    pub fn pop(&self) -> Option<u64> {
+        let mut q = self.0.borrow_mut();
+        let (line, n) = q.front_mut()?;
+        let line = *line;
+        *n -= 1;
+        if *n == 0 {
+            q.pop_front();
+        }
+        Some(line)
+    }
+}
 
 /// A CSV file's bytes as the `csv` crate should read them (see the module
 /// docs); the delimiter it should use is [`CsvStream::delimiter`].
@@ -146,7 +186,7 @@ impl<'d, R: Read> CsvStream<'d, R> {
         if self.wrote {
             self.out.push(b'\n');
         } else {
-            self.starts.borrow_mut().pop_back();
+            self.starts.undo();
         }
         self.in_record = false;
     }
@@ -244,7 +284,7 @@ impl<'d, R: Read> CsvStream<'d, R> {
                 self.wrote = false;
                 self.start_line = line;
                 self.start = line_start + i as u64;
-                self.starts.borrow_mut().push_back(line);
+                self.starts.push(line);
             }
             let b = buf[i];
             if self.at == At::Quoted {
@@ -339,7 +379,7 @@ mod tests {
         let starts = Starts::default();
         let mut out = Vec::new();
         CsvStream::new(text, d, limit, starts.clone()).read_to_end(&mut out)?;
-        let lines = starts.borrow().iter().copied().collect();
+        let lines = std::iter::from_fn(|| starts.pop()).collect();
         Ok((String::from_utf8_lossy(&out).into_owned(), lines))
     }
 
