@@ -348,3 +348,13 @@ fn csv_option_values_are_checked_at_their_span() {
         "error: artifact.toml:3:10: unknown format `xlsx` (expected jsonl, json, csv or tsv)\n"
     ));
 }
+
+#[test]
+fn source_line_is_the_files_own() {
+    let text =
+        b"benchmark run 7\r\n# a = id\r\na,b\r\n1,\"x\r\ny\"\r\n# warmup done\r\n\r\n2,y\r\n";
+    let rest = "[numbers.second]\ntable = \"s\"\nwhere = \"a == 2\"\nvalue = { cell = \"_source.line\" }\n\n[numbers.first]\ntable = \"s\"\nwhere = \"a == 1\"\nvalue = { cell = \"_source.line\" }\n";
+    let dir = project("d.csv", text, "skip = 1\ncomment = \"#\"", rest);
+    let n = numbers(dir.path());
+    assert_eq!((value(&n, "first"), value(&n, "second")), (4.0, 8.0));
+}
