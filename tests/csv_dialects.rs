@@ -302,6 +302,15 @@ fn csv_options_anywhere_else_are_errors_at_their_span() {
         spec_error("d.json", b"[]", "path = \"d.json\"\nskip = 1\ntrim = true"),
         "error: artifact.toml:3:8: `skip` applies only to CSV files; `d.json` is read as JSON\n  |\n3 | skip = 1\n  |        ^\n"
     );
+    // An optional source whose file is missing is no exception.
+    assert_eq!(
+        spec_error(
+            "x",
+            b"",
+            "path = \"l.jsonl\"\noptional = true\ntrim = false"
+        ),
+        "error: artifact.toml:4:8: `trim` applies only to CSV files; `l.jsonl` is read as JSONL\n  |\n4 | trim = false\n  |        ^^^^^\n"
+    );
     assert_eq!(
         spec_error("x", b"", "rows = [{ a = 1 }]\nheader = [\"a\"]"),
         "error: artifact.toml:3:10: `header` applies only to CSV files; this source has inline `rows`\n  |\n3 | header = [\"a\"]\n  |          ^^^^^\n"

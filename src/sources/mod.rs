@@ -200,6 +200,10 @@ pub fn resolve(
             // is would fake lines of the report.
             let rel = shown(&real);
             if !abs.is_file() {
+                // CSV options on a missing JSONL file are still an error.
+                if let Some(f) = explicit.or_else(|| format_of(&real)) {
+                    csvfile::dialect::of_file(spec, s, &csv, f, &real, &rel)?;
+                }
                 missing.push(rel);
                 continue;
             }
