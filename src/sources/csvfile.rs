@@ -122,11 +122,10 @@ fn csv_error(file: &SourceFile, e: csv::Error, line: Option<u64>) -> Error {
         csv::ErrorKind::Io(io) => {
             let inner = io.get_ref();
             if let Some(over) = inner.and_then(|x| x.downcast_ref::<TooLong>()) {
-                let what = if over.record { "CSV record" } else { "line" };
                 return limit::too_long(
                     &file.rel,
                     file.compression.is_compressed(),
-                    what,
+                    "CSV record",
                     over.line,
                     over.offset,
                     file.max_line,
