@@ -36,7 +36,7 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .delimiter(CsvStream::<std::io::Empty>::delimiter(d))
+        .delimiter(d.byte())
         .from_reader(input);
     let mut rec = csv::StringRecord::new();
     // The line of the record read last (the reader pops it once read).

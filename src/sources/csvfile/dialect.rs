@@ -43,6 +43,15 @@ impl Dialect {
             None => b",",
         }
     }
+
+    /// The byte the `csv` crate reads cells apart by: the delimiter, or
+    /// `0xFF` for one of several bytes (see `stream`).
+    pub(crate) fn byte(&self) -> u8 {
+        match self.delimiter() {
+            [b] => *b,
+            _ => 0xFF,
+        }
+    }
 }
 
 /// The CSV options written on `src`, as (name, span), in the spec's order.

@@ -119,7 +119,7 @@ impl Starts {
 }
 
 /// A CSV file's bytes as the `csv` crate should read them (see the module
-/// docs); the delimiter it should use is [`CsvStream::delimiter`].
+/// docs); the delimiter it should use is [`Dialect::byte`].
 pub(super) struct CsvStream<'d, R> {
     inner: BufReader<R>,
     dialect: &'d Dialect,
@@ -176,14 +176,6 @@ impl<'d, R: Read> CsvStream<'d, R> {
             start: 0,
             quote_line: 0,
             done: false,
-        }
-    }
-
-    /// The delimiter byte the `csv` crate reads this stream with.
-    pub fn delimiter(dialect: &Dialect) -> u8 {
-        match dialect.delimiter() {
-            [b] => *b,
-            _ => 0xFF,
         }
     }
 
@@ -295,7 +287,7 @@ impl<'d, R: Read> CsvStream<'d, R> {
             |rest: &[u8], mark: &[u8]| !ends && rest.len() < mark.len() && mark.starts_with(rest);
         let delim = self.dialect.delimiter();
         let several = delim.len() > 1;
-        let out_delim = Self::delimiter(self.dialect);
+        let out_delim = self.dialect.byte();
         let trim = self.dialect.trim;
         while i < buf.len() {
             if !self.in_record {
