@@ -24,7 +24,9 @@ pub struct Dialect {
     /// Whether the file is TSV (`.tsv`, or `format = "tsv"`): a tab
     /// separates cells unless `delimiter` says otherwise.
     pub tab: bool,
-    /// Strip spaces and tabs around header names and cells (`trim`).
+    /// Strip spaces and tabs around header names and cells, quoted ones
+    /// included (`trim`); spaces before a quote do not keep it from
+    /// opening a quoted cell (`a, "b, c"` is two cells).
     pub trim: bool,
     /// Lines starting with this are skipped (`comment`).
     pub comment: Option<Vec<u8>>,
