@@ -218,6 +218,17 @@ fn semicolon_files_and_tsv() {
         assert_eq!(value(&n, "wert"), 30.0, "{file}");
         assert_eq!(n["zeit"]["value"], "2,5", "{file}");
     }
+    // Read with `,`, a `;` file is one column: the error says which to set.
+    let dir = project(
+        "messung.csv",
+        b"Messung;Zeit;Wert\r\na;1,5;10\r\n",
+        "",
+        rest,
+    );
+    assert_eq!(
+        error(dir.path()),
+        "error: source `s`: messung.csv:2: the row has 2 cells but the header has 1 column (the header holds `;`: set `delimiter = \";\"` on the source?)\n  (this fails number `wert`, number `zeit`)\n2 part(s) failed; their previous outputs are left as they were\n"
+    );
     // `delimiter` wins over the extension.
     let dir = project(
         "m.tsv",

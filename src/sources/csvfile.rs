@@ -80,9 +80,10 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
                 Some(line),
                 None,
                 format!(
-                    "the row has {} but the header has {}",
+                    "the row has {} but the header has {}{}",
                     count(rec.len(), "cell"),
-                    count(headers.len(), "column")
+                    count(headers.len(), "column"),
+                    delimiter_hint(&headers)
                 ),
             ));
         }
@@ -102,6 +103,21 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
 /// `c`, without the spaces and tabs around it with `trim`.
 fn trimmed(trim: bool, c: &str) -> &str {
     if trim { c.trim_matches([' ', '\t']) } else { c }
+}
+
+/// A hint when the header is one column holding another common delimiter
+/// (a `;` file read with `,`): which `delimiter` to set.
+fn delimiter_hint(headers: &[Arc<str>]) -> String {
+    let [h] = headers else {
+        return String::new();
+    };
+    [(';', ";"), ('\t', "\\t"), ('|', "|")]
+        .iter()
+        .find(|(c, _)| h.contains(*c))
+        .map(|(_, d)| {
+            format!(" (the header holds `{d}`: set `delimiter = \"{d}\"` on the source?)")
+        })
+        .unwrap_or_default()
 }
 
 /// `1 cell`, `2 cells`.
