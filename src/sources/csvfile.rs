@@ -13,7 +13,7 @@
 //! both columns (a row cannot hold two fields of one name; keeping the last
 //! would drop a column silently); a row whose cells are more or fewer than
 //! the header's columns is an error naming its line. Memory per record is
-//! bounded by the source's `max_line` (see [`stream`]).
+//! bounded by the source's `max_line` (see the `stream` module).
 
 pub mod dialect;
 mod stream;
