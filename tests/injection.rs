@@ -390,7 +390,7 @@ fn control_characters_in_an_input_file_name_are_escaped_in_messages() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: number `rows`: source `runs`: {shown}:3: invalid CSV: CSV error: record 2 (line: 3, byte: 4): found record with 2 fields, but the previous record has 1 fields\n\
+            "error: number `rows`: source `runs`: {shown}:3: the row has 2 cells but the header has 1 column\n\
              1 part(s) failed; their previous outputs are left as they were\n"
         )
     );

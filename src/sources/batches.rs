@@ -1,4 +1,4 @@
-//! JSONL on two cores: one thread decompresses and cuts the stream into
+//! JSONL on two cores: one thread reads (and decompresses) and cuts the stream into
 //! batches of whole lines; the batches are parsed (and run through the
 //! caller's row-wise work) in parallel; the results are consumed in file
 //! order. Memory is a few batches in flight, whatever the file size (a
@@ -13,7 +13,7 @@ use std::sync::mpsc::sync_channel;
 
 use super::json::Projection;
 use super::{SourceFile, limit, open_counted, parse_line, parse_line_projected};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::value::{Origin, Row};
 
 /// Bytes per batch (whole lines; a longer line makes a longer batch).
@@ -31,20 +31,6 @@ struct Batch {
 /// Buffers the workers are done with, for the reader to fill again (so a
 /// batch's memory is not zeroed and faulted in anew each time).
 type Pool = std::sync::Mutex<Vec<Vec<u8>>>;
-
-fn read_error(file: &SourceFile, e: std::io::Error, lines: u64) -> Error {
-    let what = if file.zstd {
-        "cannot decompress: the file is truncated or not zstd"
-    } else {
-        "cannot read the file"
-    };
-    let read = if lines == 0 {
-        String::new()
-    } else {
-        format!(" ({lines} lines read before it)")
-    };
-    Error::input(file.rel.clone(), None, None, format!("{what} ({e}){read}"))
-}
 
 /// Reads `file`, sending batches of whole lines until the end or an error.
 fn read_batches(
@@ -70,7 +56,7 @@ fn read_batches(
     let too_long = |line: u64, at: usize, base: u64| {
         Err(limit::too_long(
             &file.rel,
-            file.zstd,
+            file.compression.is_compressed(),
             "line",
             line,
             base + at as u64,
@@ -110,7 +96,7 @@ fn read_batches(
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    let _ = tx.send(Err(read_error(file, e, line - 1)));
+                    let _ = tx.send(Err(super::compress::read_error(file, &e, Some(line - 1))));
                     return;
                 }
             }

@@ -68,9 +68,16 @@ pub fn show(bytes: u64) -> String {
 
 /// The error for a line (`what`: "line", "CSV record") of `file` longer
 /// than `limit`, starting at byte `offset` (of the decompressed stream when
-/// `zstd`) on line `line`.
-pub fn too_long(rel: &str, zstd: bool, what: &str, line: u64, offset: u64, limit: u64) -> Error {
-    let of = if zstd {
+/// `decompressed`) on line `line`.
+pub fn too_long(
+    rel: &str,
+    decompressed: bool,
+    what: &str,
+    line: u64,
+    offset: u64,
+    limit: u64,
+) -> Error {
+    let of = if decompressed {
         " of the decompressed stream"
     } else {
         ""
@@ -90,7 +97,7 @@ pub fn too_long(rel: &str, zstd: bool, what: &str, line: u64, offset: u64, limit
 /// the file (nothing past the limit is held).
 pub fn read_document(
     rel: &str,
-    zstd: bool,
+    decompressed: bool,
     reader: impl Read,
     limit: u64,
     read_error: impl Fn(std::io::Error) -> Error,
@@ -101,7 +108,7 @@ pub fn read_document(
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
     if bytes.len() as u64 > limit {
-        let of = if zstd { " (decompressed)" } else { "" };
+        let of = if decompressed { " (decompressed)" } else { "" };
         return Err(Error::input(
             rel.to_string(),
             None,

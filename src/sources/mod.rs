@@ -1,11 +1,12 @@
 //! Sources: data files read into rows.
 //!
-//! Formats: JSONL (one object per line), zstd-compressed JSONL (every frame
-//! of a multi-frame file; streamed line by line, never decompressed whole),
-//! JSON documents (records found by a JSON pointer: an array or, with
-//! `records_key`, a mapping of records; the rest of the document is the
-//! file's metadata), CSV (a header row; cells that parse as numbers
-//! are numbers, empty cells are null), and inline `rows` in the spec.
+//! Formats: JSONL (one object per line), JSON documents (records found by
+//! a JSON pointer: an array or, with `records_key`, a mapping of records;
+//! the rest of the document is the file's metadata), CSV and TSV (a
+//! header row; cells that parse as numbers are numbers, empty cells are
+//! null; delimiter, comments, preamble: see [`csvfile`]), and inline
+//! `rows` in the spec. Any file may be zstd- or gzip-compressed (see
+//! [`compress`]).
 //!
 //! A JSON document's metadata (the document without its records array, or
 //! the whole document when the pointer is not a top-level field) is shared
@@ -27,15 +28,17 @@
 //!   whole parse, the projected one, the tape) checks the whole line: JSON
 //!   syntax, the UTF-8 of every string, at most 127 levels of nesting
 //!   (serde_json's limit), no key repeated in any object, read or skipped;
-//! - a CSV header that repeats a column name is an error naming both;
+//! - a CSV header that repeats a column name is an error naming both, a
+//!   row of more or fewer cells than the header one naming its line;
 //! - memory per read is bounded by the source's `max_line` (see [`limit`]):
-//!   a JSONL line (plain or zstd: batches of whole lines of 256 KiB, a
+//!   a JSONL line (plain or compressed: batches of whole lines of 256 KiB, a
 //!   longer line grows its own buffer up to the limit and no further), a
 //!   CSV record, a JSON document (read whole). Past it, an error names the
 //!   file, the line and the byte offset.
 
 pub mod batches;
-mod csvfile;
+pub mod compress;
+pub mod csvfile;
 pub mod json;
 pub mod limit;
 pub mod tape;
@@ -50,6 +53,7 @@ use toml::Spanned;
 use crate::error::{Error, Result, shown};
 use crate::spec::{LoadedSpec, SourceSpec};
 use crate::value::{FileMeta, Origin, Record, Row, Value, as_record};
+pub use compress::Compression;
 
 /// The file formats a source can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +62,20 @@ pub enum Format {
     Jsonl,
     /// One JSON document.
     Json,
-    /// Comma-separated values with a header row.
+    /// Comma-separated values with a header row (or another delimiter:
+    /// TSV is CSV with a tab; see [`csvfile`]).
     Csv,
+}
+
+impl Format {
+    /// Its name in messages: `JSONL`, `JSON`, `CSV`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Jsonl => "JSONL",
+            Format::Json => "JSON",
+            Format::Csv => "CSV",
+        }
+    }
 }
 
 /// One file of a source.
@@ -73,11 +89,13 @@ pub struct SourceFile {
     pub abs: PathBuf,
     /// Its format.
     pub format: Format,
-    /// Whether it is zstd-compressed.
-    pub zstd: bool,
+    /// How it is compressed (by its name, or else its first bytes).
+    pub compression: Compression,
     /// The longest line, CSV record or JSON document read, in bytes (the
     /// source's `max_line`, see [`limit`]).
     pub max_line: u64,
+    /// For a CSV file: how its text is read (see [`csvfile::dialect`]).
+    pub dialect: Option<Arc<csvfile::Dialect>>,
 }
 
 /// What a source yields.
@@ -99,22 +117,20 @@ pub struct Loaded {
     pub files_read: u64,
 }
 
-fn format_of(rel: &str) -> Option<(Format, bool)> {
+/// The format a file name says, whatever its compression.
+fn format_of(rel: &str) -> Option<Format> {
     let lower = rel.to_ascii_lowercase();
-    let (stem, zstd) = match lower.strip_suffix(".zst") {
-        Some(s) => (s.to_string(), true),
-        None => (lower, false),
-    };
+    let stem = Compression::of_name(&lower).0;
     let format = if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {
         Format::Jsonl
     } else if stem.ends_with(".json") {
         Format::Json
-    } else if stem.ends_with(".csv") {
+    } else if stem.ends_with(".csv") || stem.ends_with(".tsv") {
         Format::Csv
     } else {
         return None;
     };
-    Some((format, zstd))
+    Some(format)
 }
 
 pub(crate) fn path_list(spec: &LoadedSpec, raw: &crate::spec::Raw) -> Result<Vec<String>> {
@@ -145,6 +161,7 @@ pub fn resolve(
             "`max_line` bounds what is read from files; this source has inline `rows`",
         ));
     }
+    let csv = csvfile::dialect::dialect(spec, s)?;
     let Some(raw) = &s.path else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -153,11 +170,11 @@ pub fn resolve(
         Some(f) => Some(match f.get_ref().as_str() {
             "jsonl" | "ndjson" => Format::Jsonl,
             "json" => Format::Json,
-            "csv" => Format::Csv,
+            "csv" | "tsv" => Format::Csv,
             other => {
                 return Err(spec.error(
                     f.span(),
-                    format!("unknown format `{other}` (expected jsonl, json or csv)"),
+                    format!("unknown format `{other}` (expected jsonl, json, csv or tsv)"),
                 ));
             }
         }),
@@ -194,15 +211,17 @@ pub fn resolve(
             // is would fake lines of the report.
             let rel = shown(&real);
             if !abs.is_file() {
+                // CSV options on a missing JSONL file are still an error.
+                if let Some(f) = explicit.or_else(|| format_of(&real)) {
+                    csvfile::dialect::of_file(spec, s, &csv, f, &real, &rel)?;
+                }
                 missing.push(rel);
                 continue;
             }
-            let (format, zstd) = match (explicit, format_of(&real)) {
-                (Some(f), inferred) => (
-                    f,
-                    inferred.is_some_and(|(_, z)| z) || real.ends_with(".zst"),
-                ),
-                (None, Some(fz)) => fz,
+            let named = Compression::of_name(&real.to_ascii_lowercase()).1;
+            let format = match (explicit, format_of(&real)) {
+                (Some(f), _) => f,
+                (None, Some(f)) => f,
                 (None, None) => {
                     return Err(spec.error(
                         raw.span(),
@@ -212,12 +231,15 @@ pub fn resolve(
                     ));
                 }
             };
+            let compression = named.unwrap_or_else(|| Compression::sniff(&abs));
+            let dialect = csvfile::dialect::of_file(spec, s, &csv, format, &real, &rel)?;
             files.push(SourceFile {
                 rel,
                 abs,
                 format,
-                zstd,
+                compression,
                 max_line,
+                dialect,
             });
         }
     }
@@ -407,13 +429,13 @@ pub fn toml_to_value(v: &toml::Value) -> Value {
     }
 }
 
-/// Opens a file for streaming, through a zstd decoder when compressed.
+/// Opens a file for streaming, through a decoder when compressed.
 pub fn open(file: &SourceFile) -> Result<Box<dyn Read + Send>> {
     open_counted(file, None)
 }
 
 /// Like [`open`]; `count` receives the bytes read from the file itself
-/// (compressed bytes for a .zst), for progress.
+/// (compressed bytes for a compressed file), for progress.
 pub fn open_counted(
     file: &SourceFile,
     count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
@@ -423,24 +445,7 @@ pub fn open_counted(
         Some(c) => Box::new(crate::progress::Counted::new(f, c)),
         None => Box::new(f),
     };
-    if !file.zstd {
-        return Ok(Box::new(f));
-    }
-    let len = std::fs::metadata(&file.abs)
-        .map_err(|e| Error::io(&file.abs, e))?
-        .len();
-    if len == 0 {
-        return Err(Error::input(
-            file.rel.clone(),
-            None,
-            None,
-            "empty file (0 bytes): not a zstd stream",
-        ));
-    }
-    // The streaming decoder reads every frame of a multi-frame file, unlike
-    // python-zstandard's one-shot decompress(), which stops after the first.
-    let d = zstd::stream::read::Decoder::new(f).map_err(|e| Error::io(&file.abs, e))?;
-    Ok(Box::new(d))
+    compress::decoder(file, f)
 }
 
 /// Parses one JSONL line into a record, or an error naming file:line.
@@ -500,9 +505,13 @@ fn read_json_document(
     records_key: Option<&str>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Value> {
-    let bytes = limit::read_document(&file.rel, file.zstd, open(file)?, file.max_line, |e| {
-        Error::input(file.rel.clone(), None, None, format!("cannot read: {e}"))
-    })?;
+    let bytes = limit::read_document(
+        &file.rel,
+        file.compression.is_compressed(),
+        open(file)?,
+        file.max_line,
+        |e| compress::read_error(file, &e, None),
+    )?;
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let doc = json::parse(text).map_err(|e| {
         Error::input(
@@ -685,13 +694,12 @@ mod tests {
 
     #[test]
     fn formats_are_inferred_from_extensions() {
-        assert_eq!(
-            format_of("a/results.jsonl.zst"),
-            Some((Format::Jsonl, true))
-        );
-        assert_eq!(format_of("x.json"), Some((Format::Json, false)));
-        assert_eq!(format_of("x.CSV"), Some((Format::Csv, false)));
+        assert_eq!(format_of("a/results.jsonl.zst"), Some(Format::Jsonl));
+        assert_eq!(format_of("a/results.tsv.GZ"), Some(Format::Csv));
+        assert_eq!(format_of("x.json"), Some(Format::Json));
+        assert_eq!(format_of("x.CSV"), Some(Format::Csv));
         assert_eq!(format_of("x.txt"), None);
+        assert_eq!(format_of("x.gz"), None);
     }
 
     #[test]

@@ -111,8 +111,9 @@ pub struct TemplatesSpec {
 pub struct SourceSpec {
     /// A path, a glob, or a list of them (relative to the spec's folder).
     pub path: Option<Raw>,
-    /// `jsonl`, `json` or `csv`; inferred from the extension when absent
-    /// (`.zst` on any of them means zstd-compressed).
+    /// `jsonl`, `json`, `csv` or `tsv` (CSV with a tab delimiter); inferred
+    /// from the extension when absent (`.zst` or `.gz` on any of them means
+    /// compressed, as do zstd's or gzip's magic bytes).
     pub format: Option<SpannedStr>,
     /// For JSON documents: a JSON pointer to the records array (`/results`);
     /// the rest of each document is its rows' `_source.meta` (and
@@ -131,6 +132,19 @@ pub struct SourceSpec {
     /// a byte count or a size (`"256 MiB"`); default 64 MiB. See
     /// `sources::limit`.
     pub max_line: Option<Raw>,
+    /// CSV: the text between cells, 1 to 16 bytes (default `,`; a tab for
+    /// `.tsv` and `format = "tsv"`), e.g. `", "` as cloc and hand-written
+    /// files have it. See `sources::csvfile`.
+    pub delimiter: Option<SpannedStr>,
+    /// CSV: strip spaces and tabs around header names and cells (default false).
+    pub trim: Option<Spanned<bool>>,
+    /// CSV: lines starting with this text are skipped (e.g. `#`).
+    pub comment: Option<SpannedStr>,
+    /// CSV: the number of lines before the header, skipped (default 0).
+    pub skip: Option<Spanned<i64>>,
+    /// CSV: the column names, for a file without a header row (every
+    /// line after `skip` is a row).
+    pub header: Option<Spanned<Vec<String>>>,
 }
 
 /// `[tables.NAME]`.

@@ -70,8 +70,9 @@ pub(crate) fn is_document(spec: &LoadedSpec, name: &str) -> bool {
     };
     let s = src.get_ref();
     let document = |p: &toml::Value| {
-        p.as_str()
-            .is_some_and(|p| p.ends_with(".json") || p.ends_with(".json.zst"))
+        p.as_str().is_some_and(|p| {
+            p.ends_with(".json") || p.ends_with(".json.zst") || p.ends_with(".json.gz")
+        })
     };
     s.records.is_some()
         || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
