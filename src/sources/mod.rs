@@ -9,7 +9,7 @@
 //! [`compress`]).
 //!
 //! A JSON document's metadata (the document without its records array, or
-//! the whole document when the pointer is not a top-level field) is shared
+//! the whole document when the pointer passes through an array) is shared
 //! by every row of the file through one `Arc` ([`Origin::meta`], read as
 //! `_source.meta`), so a source of many documents gives each row its own
 //! file's. It is also the source's `meta` ([`Loaded::meta`], `meta.NAME`)
@@ -579,18 +579,14 @@ fn read_json_document(
             ),
         ));
     }
-    // The metadata: the document without the records array (when the
-    // pointer names a top-level field), so `meta.sim.t_read_ms` reads it.
+    // The metadata: the document without the records (wherever the
+    // pointer leads through objects), so `meta.sim.t_read_ms` reads it.
     // Every row of the file shares it as `_source.meta`.
-    let top_key = ptr.strip_prefix('/').filter(|k| !k.contains('/'));
-    let meta = match (as_record(&doc), top_key) {
-        (Some(rec), Some(k)) => {
-            let mut m = rec.clone();
-            m.0.shift_remove(unescape_pointer(k).as_str());
-            m.into_value()
-        }
-        _ => doc.clone(),
+    let tokens: Vec<String> = match ptr.strip_prefix('/') {
+        Some(rest) => rest.split('/').map(unescape_pointer).collect(),
+        None => Vec::new(),
     };
+    let meta = without_records(&doc, &tokens);
     let shared = Some(Arc::new(FileMeta::Document(meta.clone())));
     let ptr_arc: Arc<str> = Arc::from(ptr);
     for (i, item) in records.try_iter().into_iter().flatten().enumerate() {
@@ -657,6 +653,27 @@ fn keyed_records(
     Ok(Value::from(rows))
 }
 
+/// `doc` without the value at the pointer `tokens` (each an object key):
+/// the records removed from their parent object, the parents kept. A pointer
+/// that passes through an array, or the whole document (no tokens), leaves
+/// the document as it is.
+fn without_records(doc: &Value, tokens: &[String]) -> Value {
+    let Some((first, rest)) = tokens.split_first() else {
+        return doc.clone();
+    };
+    let Some(rec) = as_record(doc) else {
+        return doc.clone();
+    };
+    let mut m = rec.clone();
+    if rest.is_empty() {
+        m.0.shift_remove(first.as_str());
+    } else if let Some(child) = rec.get(first) {
+        let inner = without_records(child, rest);
+        m.insert(first.as_str(), inner);
+    }
+    m.into_value()
+}
+
 fn unescape_pointer(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
@@ -707,5 +724,23 @@ mod tests {
         let doc = json::parse(br#"{"a": {"b": [10, 20]}}"#).unwrap();
         assert_eq!(lookup_pointer(&doc, "/a/b/1"), Some(Value::from(20)));
         assert_eq!(lookup_pointer(&doc, "/a/c"), None);
+    }
+
+    #[test]
+    fn metadata_of_a_nested_pointer_leaves_out_the_records_only() {
+        let doc = json::parse(br#"{"x": {"runs": [1], "seed": 7}, "y": 5}"#).unwrap();
+        let tokens = ["x".to_string(), "runs".to_string()];
+        let meta = without_records(&doc, &tokens);
+        assert_eq!(
+            serde_json::to_string(&meta).unwrap(),
+            r#"{"x":{"seed":7},"y":5}"#
+        );
+        // Through an array the document is kept whole.
+        let doc = json::parse(br#"{"x": [{"runs": [1]}]}"#).unwrap();
+        let tokens = ["x".to_string(), "0".to_string(), "runs".to_string()];
+        assert_eq!(
+            serde_json::to_string(&without_records(&doc, &tokens)).unwrap(),
+            r#"{"x":[{"runs":[1]}]}"#
+        );
     }
 }
