@@ -289,3 +289,15 @@ fn records_key_naming_a_field_the_records_have_is_an_error() {
         stderr(&out)
     );
 }
+
+#[test]
+fn an_empty_mapping_of_records_is_no_records_not_an_empty_file() {
+    let dir = project(COMMITS, "commits");
+    std::fs::write(dir.path().join("data/history.json"), "{}\n").unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(
+        stderr(&out).contains("note: source `history`: data/history.json: no records\n"),
+        "{}",
+        stderr(&out)
+    );
+}

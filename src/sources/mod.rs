@@ -402,8 +402,11 @@ pub fn stream_with<T: Send>(
         }
         out.files_read += count;
         if count == 0 {
-            out.notes
-                .push(format!("{}: no records (empty file)", file.rel));
+            // "empty file" only when it is: a header, a blank JSONL or an
+            // empty `records` array is a file without records.
+            let empty = std::fs::metadata(&file.abs).is_ok_and(|m| m.len() == 0);
+            let why = if empty { " (empty file)" } else { "" };
+            out.notes.push(format!("{}: no records{why}", file.rel));
         }
     }
     out.files = files;
