@@ -4,7 +4,8 @@
 //! of a multi-frame file; streamed line by line, never decompressed whole),
 //! JSON documents (records found by a JSON pointer; the rest of the document
 //! is the source's `meta`), CSV (a header row; cells that parse as numbers
-//! are numbers, empty cells are null), and inline `rows` in the spec.
+//! are numbers, empty cells are null), Parquet (see [`parquetfile`]), and
+//! inline `rows` in the spec.
 //!
 //! Policies, each deliberate:
 //! - a UTF-8 BOM at the start and CRLF line ends are accepted; blank lines
@@ -29,6 +30,8 @@ pub mod batches;
 mod csvfile;
 pub mod json;
 pub mod limit;
+pub mod parquetcell;
+pub mod parquetfile;
 pub mod tape;
 
 use std::fs::File;
@@ -51,6 +54,8 @@ pub enum Format {
     Json,
     /// Comma-separated values with a header row.
     Csv,
+    /// Apache Parquet (binary, columnar; see [`parquetfile`]).
+    Parquet,
 }
 
 /// One file of a source.
@@ -100,6 +105,8 @@ fn format_of(rel: &str) -> Option<(Format, bool)> {
         Format::Json
     } else if stem.ends_with(".csv") {
         Format::Csv
+    } else if stem.ends_with(".parquet") {
+        Format::Parquet
     } else {
         return None;
     };
@@ -143,10 +150,11 @@ pub fn resolve(
             "jsonl" | "ndjson" => Format::Jsonl,
             "json" => Format::Json,
             "csv" => Format::Csv,
+            "parquet" => Format::Parquet,
             other => {
                 return Err(spec.error(
                     f.span(),
-                    format!("unknown format `{other}` (expected jsonl, json or csv)"),
+                    format!("unknown format `{other}` (expected jsonl, json, csv or parquet)"),
                 ));
             }
         }),
@@ -201,6 +209,12 @@ pub fn resolve(
                     ));
                 }
             };
+            if let (Format::Parquet, Some(m)) = (format, &s.max_line) {
+                return Err(spec.error(
+                    m.span(),
+                    format!("`max_line` bounds lines of text; `{rel}` is a Parquet file, read one row group at a time"),
+                ));
+            }
             files.push(SourceFile {
                 rel,
                 abs,
@@ -337,7 +351,7 @@ pub fn stream_with<T: Send>(
                     None => batches::stream_jsonl(file, projection, work, each_batch)?,
                 }
             }
-            Format::Csv | Format::Json => {
+            Format::Csv | Format::Json | Format::Parquet => {
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;
                     pending.push(r);
@@ -348,6 +362,8 @@ pub fn stream_with<T: Send>(
                 };
                 if file.format == Format::Csv {
                     csvfile::read_csv(file, &mut counted)?;
+                } else if file.format == Format::Parquet {
+                    parquetfile::read_parquet(file, projection, &mut counted)?;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let meta = read_json_document(file, pointer, &mut counted)?;

@@ -1,0 +1,231 @@
+//! Parquet files: one row per Parquet row, read with the record API of the
+//! `parquet` crate (arrow-rs, without arrow).
+//!
+//! Policies, each deliberate:
+//! - a row's `_source.line`, and the line of every error about it, is its
+//!   1-based row number in the file (row groups counted in file order);
+//! - rows are decoded one row group at a time, a batch of values per
+//!   column (never the whole file); a table that reads only some fields
+//!   (see [`crate::tables::projection`]) decodes only those top-level
+//!   columns, and its other columns' pages are not read at all;
+//! - a table that names no column of the file still reads the first one,
+//!   so that its row count comes from the data, not from the footer;
+//! - a nested column reads as a JSON field does: a struct is a record
+//!   (`a.b`), a list a list, a map a record keyed by the map's keys as text
+//!   (a key repeated in one map is an error, as in a JSON object);
+//! - cells are converted by [`super::parquetcell`] (timestamps as ISO 8601
+//!   text, decimals as numbers);
+//! - `max_line` does not apply (the file has no lines) and is an error on
+//!   a Parquet source; so is `.zst` around a Parquet file (its pages are
+//!   compressed inside: snappy, zstd, gzip, lz4 and brotli are read);
+//! - a file the `parquet` crate cannot read (not Parquet, truncated, a
+//!   corrupt page) is an error naming the file and, past the footer, the
+//!   row; the crate panics on some malformed files, so every call into it
+//!   runs under [`std::panic::catch_unwind`] and a panic becomes that
+//!   error (its message is not printed: see [`guarded`]).
+
+use std::cell::Cell;
+use std::fs::File;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Once};
+
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::schema::types::Type;
+
+use super::SourceFile;
+use super::json::Projection;
+use super::parquetcell::{CellError, row_record};
+use crate::error::{Error, Result, shown};
+use crate::value::{Origin, Row};
+
+thread_local! {
+    // Set while this thread is inside the `parquet` crate: a panic there is
+    // turned into an error, so its message is not printed.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a call into the `parquet` crate), turning a panic into
+/// `Err(message)`. The panic hook installed once here stays silent for a
+/// panic on a thread inside `guarded` and prints every other one as the
+/// previous hook did.
+fn guarded<T>(f: impl FnOnce() -> parquet::errors::Result<T>) -> std::result::Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(false));
+    match result {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(parquet_message(&e)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            Err(format!("the parquet reader failed on it ({})", shown(what)))
+        }
+    }
+}
+
+/// The crate's message without its `Parquet error: ` prefix, escaped (a
+/// corrupt file's bytes must not reach the terminal).
+fn parquet_message(e: &parquet::errors::ParquetError) -> String {
+    let text = e.to_string();
+    let text = text.strip_prefix("Parquet error: ").unwrap_or(&text);
+    shown(text)
+}
+
+/// Reads a Parquet file, handing each row to `each`; only the top-level
+/// columns `projection` names when given (all of them otherwise). Returns
+/// the number of rows read.
+pub(super) fn read_parquet(
+    file: &SourceFile,
+    projection: Option<&Projection>,
+    each: &mut dyn FnMut(Row) -> Result<()>,
+) -> Result<u64> {
+    let whole = |msg: String| Error::input(file.rel.clone(), None, None, msg);
+    if file.zstd {
+        return Err(whole(
+            "a Parquet file is read as it is, not through zstd (its pages are compressed inside); remove the `.zst`".into(),
+        ));
+    }
+    let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
+    let reader = guarded(|| SerializedFileReader::new(f))
+        .map_err(|e| whole(format!("not a readable Parquet file: {e}")))?;
+    let root = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .root_schema_ptr();
+    check_schema(&root, &mut Vec::new()).map_err(|p| {
+        let column = |path: &[String]| shown(&path.join("."));
+        whole(match p {
+            SchemaProblem::Repeated(path, name) if path.is_empty() => format!(
+                "the schema has two columns named `{}` (a row cannot hold both)",
+                shown(&name)
+            ),
+            SchemaProblem::Repeated(path, name) => format!(
+                "column `{}` has two fields named `{}` (a record cannot hold both)",
+                column(&path),
+                shown(&name)
+            ),
+            SchemaProblem::TooDeep(path) => format!(
+                "column `{}` is nested deeper than {MAX_DEPTH} levels",
+                column(&path[..1])
+            ),
+        })
+    })?;
+    let (schema, counting) = projected(&root, projection);
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    let mut rows = guarded(|| reader.get_row_iter(schema.clone()))
+        .map_err(|e| whole(format!("cannot read its columns: {e}")))?;
+    let fields = schema.as_ref().unwrap_or(&root).get_fields().to_vec();
+    let mut row_no = 0u64;
+    loop {
+        let at_row = |msg: String| Error::input(file.rel.clone(), Some(row_no + 1), None, msg);
+        let next = match guarded(|| Ok(rows.next())) {
+            Ok(None) => break,
+            Ok(Some(Ok(r))) => r,
+            Ok(Some(Err(e))) => {
+                return Err(at_row(format!(
+                    "cannot read the row: {}",
+                    parquet_message(&e)
+                )));
+            }
+            Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
+        };
+        row_no += 1;
+        let mut rec = row_record(&next, &fields).map_err(|CellError { path, message }| {
+            Error::input(
+                file.rel.clone(),
+                Some(row_no),
+                Some(shown(&path.join("."))),
+                message,
+            )
+        })?;
+        if counting {
+            rec.0.clear();
+        }
+        each(Row {
+            extra: Default::default(),
+            fields: Arc::new(rec),
+            origin: Origin::line(path.clone(), row_no),
+        })?;
+    }
+    Ok(row_no)
+}
+
+/// The schema to read: `None` for every column, else the root with only
+/// the top-level fields `projection` names (in file order), and whether
+/// that is only a column read to count the rows (none was named).
+fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>, bool) {
+    let all = root.get_fields();
+    let Some(p) = projection.filter(|_| !all.is_empty()) else {
+        return (None, false);
+    };
+    let mut keep: Vec<_> = all
+        .iter()
+        .filter(|f| p.fields.contains_key(f.name()))
+        .cloned()
+        .collect();
+    if keep.len() == all.len() {
+        return (None, false);
+    }
+    let counting = keep.is_empty();
+    if counting {
+        keep.push(all[0].clone());
+    }
+    // Built from the root's own fields, so it is part of the file's schema
+    // (which the reader checks).
+    let schema = Type::group_type_builder(root.name())
+        .with_fields(keep)
+        .build();
+    match schema {
+        Ok(s) => (Some(s), counting),
+        Err(_) => (None, false),
+    }
+}
+
+/// Deeper nesting is refused (as JSON's 127 levels are): the conversion of
+/// a row recurses once per level.
+const MAX_DEPTH: usize = 127;
+
+/// What makes a schema unreadable as rows.
+#[derive(Debug)]
+enum SchemaProblem {
+    /// A group (by its path) has two fields of this name.
+    Repeated(Vec<String>, String),
+    /// A field (by its path) is nested deeper than [`MAX_DEPTH`].
+    TooDeep(Vec<String>),
+}
+
+/// Checks that no group has two fields of one name (a record would keep
+/// only one of them) and that nesting stays within [`MAX_DEPTH`].
+fn check_schema(ty: &Type, path: &mut Vec<String>) -> std::result::Result<(), SchemaProblem> {
+    if !ty.is_group() {
+        return Ok(());
+    }
+    if path.len() >= MAX_DEPTH {
+        return Err(SchemaProblem::TooDeep(path.clone()));
+    }
+    let mut seen = rustc_hash::FxHashSet::default();
+    for f in ty.get_fields() {
+        if !seen.insert(f.name()) {
+            return Err(SchemaProblem::Repeated(path.clone(), f.name().to_string()));
+        }
+    }
+    for f in ty.get_fields() {
+        path.push(f.name().to_string());
+        check_schema(f, path)?;
+        path.pop();
+    }
+    Ok(())
+}

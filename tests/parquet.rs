@@ -1,0 +1,465 @@
+//! Parquet sources: files written here with the `parquet` crate (flat
+//! columns, a struct, a list, two row groups, every codec), read by a spec;
+//! a wide file read for one column; and the errors of a truncated file, of
+//! garbage named `.parquet`, of a column no row has, of `max_line`.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use common::{artifact, gen_ok, numbers};
+use parquet::basic::Compression;
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+
+/// The five rows, in two row groups (rows 1-3, rows 4-5):
+///
+/// | row | method | n | ratio | ok | none | cfg | sizes |
+/// | 1 | zstd | 10 | 2.5 | true | null | {zstd, 3} | [1, 2] |
+/// | 2 | lz4 | 20 | null | false | null | null | [] |
+/// | 3 | zstd | 30 | 3.5 | true | null | {zstd, 19} | [3] |
+/// | 4 | gzip | 40 | 1.5 | true | null | {gzip, 9} | null |
+/// | 5 | zstd | 50 | 4.0 | false | null | {zstd, 3} | [4, 5, 6] |
+const SCHEMA: &str = "
+message runs {
+  REQUIRED BYTE_ARRAY method (UTF8);
+  REQUIRED INT64 n;
+  OPTIONAL DOUBLE ratio;
+  REQUIRED BOOLEAN ok;
+  OPTIONAL INT32 none;
+  OPTIONAL group cfg {
+    REQUIRED BYTE_ARRAY codec (UTF8);
+    REQUIRED INT32 level;
+  }
+  OPTIONAL group sizes (LIST) {
+    REPEATED group list {
+      REQUIRED INT64 element;
+    }
+  }
+}";
+
+/// One row group's columns, in leaf order: (values, definition levels,
+/// repetition levels) for each.
+struct Group {
+    method: Vec<&'static str>,
+    n: Vec<i64>,
+    ratio: (Vec<f64>, Vec<i16>),
+    ok: Vec<bool>,
+    none: Vec<i16>,
+    cfg: (Vec<&'static str>, Vec<i32>, Vec<i16>),
+    sizes: (Vec<i64>, Vec<i16>, Vec<i16>),
+}
+
+fn groups() -> [Group; 2] {
+    [
+        Group {
+            method: vec!["zstd", "lz4", "zstd"],
+            n: vec![10, 20, 30],
+            ratio: (vec![2.5, 3.5], vec![1, 0, 1]),
+            ok: vec![true, false, true],
+            none: vec![0, 0, 0],
+            cfg: (vec!["zstd", "zstd"], vec![3, 19], vec![1, 0, 1]),
+            sizes: (vec![1, 2, 3], vec![2, 2, 1, 2], vec![0, 1, 0, 0]),
+        },
+        Group {
+            method: vec!["gzip", "zstd"],
+            n: vec![40, 50],
+            ratio: (vec![1.5, 4.0], vec![1, 1]),
+            ok: vec![true, false],
+            none: vec![0, 0],
+            cfg: (vec!["gzip", "zstd"], vec![9, 3], vec![1, 1]),
+            sizes: (vec![4, 5, 6], vec![0, 2, 2, 2], vec![0, 0, 1, 1]),
+        },
+    ]
+}
+
+fn strings(v: &[&str]) -> Vec<ByteArray> {
+    v.iter().map(|s| ByteArray::from(*s)).collect()
+}
+
+/// Writes the five rows to `path`, pages compressed with `codec`.
+fn write_runs(path: &Path, codec: Compression) {
+    write_runs_scaled(path, codec, 1);
+}
+
+/// Writes the five rows, `n` multiplied by `scale`.
+fn write_runs_scaled(path: &Path, codec: Compression, scale: i64) {
+    let schema = Arc::new(parse_message_type(SCHEMA).unwrap());
+    let props = Arc::new(WriterProperties::builder().set_compression(codec).build());
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, props).unwrap();
+    for g in groups() {
+        let mut rg = writer.next_row_group().unwrap();
+        let mut leaf = 0;
+        while let Some(mut col) = rg.next_column().unwrap() {
+            match leaf {
+                0 => col
+                    .typed::<ByteArrayType>()
+                    .write_batch(&strings(&g.method), None, None),
+                1 => {
+                    let n: Vec<i64> = g.n.iter().map(|n| n * scale).collect();
+                    col.typed::<Int64Type>().write_batch(&n, None, None)
+                }
+                2 => col
+                    .typed::<DoubleType>()
+                    .write_batch(&g.ratio.0, Some(&g.ratio.1), None),
+                3 => col.typed::<BoolType>().write_batch(&g.ok, None, None),
+                4 => col
+                    .typed::<Int32Type>()
+                    .write_batch(&[], Some(&g.none), None),
+                5 => col.typed::<ByteArrayType>().write_batch(
+                    &strings(&g.cfg.0),
+                    Some(&g.cfg.2),
+                    None,
+                ),
+                6 => col
+                    .typed::<Int32Type>()
+                    .write_batch(&g.cfg.1, Some(&g.cfg.2), None),
+                7 => col.typed::<Int64Type>().write_batch(
+                    &g.sizes.0,
+                    Some(&g.sizes.1),
+                    Some(&g.sizes.2),
+                ),
+                _ => unreachable!(),
+            }
+            .unwrap();
+            col.close().unwrap();
+            leaf += 1;
+        }
+        rg.close().unwrap();
+    }
+    writer.close().unwrap();
+}
+
+const SPEC: &str = r#"
+[sources.runs]
+path = "runs.parquet"
+
+[tables.rated]
+from = "runs"
+steps = [{ filter = "ratio is not none" }]
+
+[tables.zstd3]
+from = "runs"
+steps = [{ filter = "cfg is not none and cfg.level == 3 and cfg.codec == 'zstd'" }]
+
+[tables.sizes]
+from = "runs"
+steps = [{ filter = "sizes is not none" }, { explode = "sizes" }]
+
+[tables.by_method]
+from = "runs"
+steps = [{ group = ["method"], aggregate = { total = { sum = "n" }, rows = "count" } }]
+
+[tables.fortieth]
+from = "runs"
+steps = [{ filter = "method == 'gzip' and ok and none is none" }]
+
+[numbers.n-sum]
+table = "runs"
+value = { sum = "n" }
+
+[numbers.ratio-median]
+table = "rated"
+value = { median = "ratio" }
+
+[numbers.zstd3]
+table = "zstd3"
+value = "count"
+
+[numbers.sizes-sum]
+table = "sizes"
+value = { sum = "value" }
+
+[numbers.methods]
+table = "by_method"
+value = "count"
+
+[numbers.zstd-total]
+table = "by_method"
+value = { cell = "total" }
+where = "method == 'zstd'"
+
+[numbers.fortieth-row]
+table = "fortieth"
+value = { first = "_source.line" }
+"#;
+
+/// A project with the spec and the rows written with `codec`.
+fn project(spec: &str, codec: Compression) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    write_runs(&dir.path().join("runs.parquet"), codec);
+    dir
+}
+
+fn value(dir: &Path, key: &str) -> serde_json::Value {
+    numbers(dir)[key]["value"].clone()
+}
+
+#[test]
+fn a_spec_computes_the_numbers_of_the_rows_written_whatever_the_codec() {
+    use parquet::basic::{BrotliLevel, GzipLevel, ZstdLevel};
+    for codec in [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::LZ4_RAW,
+        Compression::ZSTD(ZstdLevel::default()),
+        Compression::BROTLI(BrotliLevel::default()),
+    ] {
+        let dir = project(SPEC, codec);
+        gen_ok(dir.path());
+        let want = [
+            ("n-sum", serde_json::json!(150)),
+            ("ratio-median", serde_json::json!(3.0)),
+            ("zstd3", serde_json::json!(2)),
+            ("sizes-sum", serde_json::json!(21)),
+            ("methods", serde_json::json!(3)),
+            ("zstd-total", serde_json::json!(90)),
+            // Row 4 is the first row of the second row group.
+            ("fortieth-row", serde_json::json!(4)),
+        ];
+        for (key, v) in want {
+            assert_eq!(value(dir.path(), key), v, "{key} with {codec:?}");
+        }
+    }
+}
+
+#[test]
+fn check_is_clean_after_gen_and_stale_when_the_file_changes() {
+    let dir = project(SPEC, Compression::SNAPPY);
+    gen_ok(dir.path());
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // The same rows, compressed otherwise: other bytes, same numbers.
+    let file = dir.path().join("runs.parquet");
+    write_runs(&file, Compression::UNCOMPRESSED);
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "all figures and numbers are current\nnote: inputs or spec changed without changing any output; `artifact gen` refreshes artifact.lock\n"
+    );
+    // Other values of `n`: stale.
+    write_runs_scaled(&file, Compression::SNAPPY, 2);
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "stale: 2 numbers\n\nnumbers (committed -> from the data now):\n  n-sum       150 -> 300   (input changed: runs.parquet)\n  zstd-total   90 -> 180   (input changed: runs.parquet)\n\ninputs since artifact.lock:\n  changed  runs.parquet\n\nto bring them up to date: artifact gen\n"
+    );
+}
+
+/// A file of `columns` INT64 columns `c0`, `c1`, ... of `rows` rows each,
+/// `c{i}` holding `i * row`, and a string column `k` (`row % 3`).
+fn write_wide(path: &Path, columns: usize, rows: i64) {
+    let mut schema = String::from("message wide { REQUIRED BYTE_ARRAY k (UTF8);");
+    for i in 0..columns {
+        schema.push_str(&format!(" REQUIRED INT64 c{i};"));
+    }
+    schema.push('}');
+    let schema = Arc::new(parse_message_type(&schema).unwrap());
+    let props = Arc::new(WriterProperties::builder().build());
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, props).unwrap();
+    let mut rg = writer.next_row_group().unwrap();
+    let mut leaf = 0i64;
+    while let Some(mut col) = rg.next_column().unwrap() {
+        if leaf == 0 {
+            let keys: Vec<ByteArray> = (0..rows)
+                .map(|r| ByteArray::from((r % 3).to_string().as_str()))
+                .collect();
+            col.typed::<ByteArrayType>()
+                .write_batch(&keys, None, None)
+                .unwrap();
+        } else {
+            let v: Vec<i64> = (0..rows).map(|r| (leaf - 1) * r).collect();
+            col.typed::<Int64Type>()
+                .write_batch(&v, None, None)
+                .unwrap();
+        }
+        col.close().unwrap();
+        leaf += 1;
+    }
+    rg.close().unwrap();
+    writer.close().unwrap();
+}
+
+#[test]
+fn a_table_reading_one_column_of_a_wide_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_wide(&dir.path().join("wide.parquet"), 300, 1000);
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        r#"
+[sources.wide]
+path = "wide.parquet"
+
+[tables.by_k]
+from = "wide"
+steps = [{ group = ["k"], aggregate = { s = { sum = "c7" } } }]
+
+[tables.rows]
+from = "wide"
+steps = [{ group = [], aggregate = { n = "count" } }]
+
+[numbers.k0]
+table = "by_k"
+value = { cell = "s" }
+where = "k == '0'"
+
+[numbers.rows]
+table = "rows"
+value = { cell = "n" }
+
+[numbers.c299]
+table = "wide"
+value = { max = "c299" }
+"#,
+    )
+    .unwrap();
+    gen_ok(dir.path());
+    // `c7` is 7 * row; rows 0, 3, ..., 999 have k = "0".
+    assert_eq!(
+        value(dir.path(), "k0"),
+        serde_json::json!(7 * 3 * 333 * 334 / 2)
+    );
+    assert_eq!(value(dir.path(), "rows"), serde_json::json!(1000));
+    assert_eq!(value(dir.path(), "c299"), serde_json::json!(299 * 999));
+}
+
+const SUM_SPEC: &str = r#"
+[sources.runs]
+path = "runs.parquet"
+
+[numbers.n-sum]
+table = "runs"
+value = { sum = "n" }
+"#;
+
+/// A built project of `spec` whose file is then replaced by `bad`: `gen`
+/// exits 2 with `want` on stderr and leaves the outputs as they were.
+fn fails_with(spec: &str, bad: &dyn Fn(Vec<u8>) -> Vec<u8>, want: &str) {
+    let dir = project(spec, Compression::SNAPPY);
+    gen_ok(dir.path());
+    let before = common::snapshot(&dir.path().join("generated"));
+    let file = dir.path().join("runs.parquet");
+    std::fs::write(&file, bad(std::fs::read(&file).unwrap())).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr, want);
+    assert_eq!(common::snapshot(&dir.path().join("generated")), before);
+}
+
+const FAILED: &str = "1 part(s) failed; their previous outputs are left as they were\n";
+
+#[test]
+fn a_truncated_file_is_an_error_naming_it() {
+    fails_with(
+        SUM_SPEC,
+        &|b| b[..b.len() - 100].to_vec(),
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet: not a readable Parquet file: Invalid Parquet file. Corrupt footer\n{FAILED}"
+        ),
+    );
+    // The pages overwritten, the footer kept: the row is named.
+    fails_with(
+        SUM_SPEC,
+        &|mut b| {
+            let third = b.len() / 3;
+            b[4..third].fill(0xAB);
+            b
+        },
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet:1: cannot read the row: integer overflow decoding thrift value\n{FAILED}"
+        ),
+    );
+}
+
+#[test]
+fn garbage_named_parquet_is_an_error_naming_it() {
+    let garbage: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    fails_with(
+        SUM_SPEC,
+        &|_| garbage.clone(),
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet: not a readable Parquet file: Invalid Parquet file. Corrupt footer\n{FAILED}"
+        ),
+    );
+    fails_with(
+        SUM_SPEC,
+        &|_| Vec::new(),
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet: not a readable Parquet file: EOF: Parquet file too small. Size is 0 but need 8\n{FAILED}"
+        ),
+    );
+    // Magic bytes at both ends, a footer length past the start.
+    let mut fake = b"PAR1".to_vec();
+    fake.extend_from_slice(&[0xff, 0xff, 0xff, 0x7f]);
+    fake.extend_from_slice(b"PAR1");
+    fails_with(
+        SUM_SPEC,
+        &|_| fake.clone(),
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet: not a readable Parquet file: EOF: Parquet file too small. Size is 12 but need 2147483655\n{FAILED}"
+        ),
+    );
+    // A footer of garbage.
+    fails_with(
+        SUM_SPEC,
+        &|mut b| {
+            let n = b.len();
+            b[n - 200..n - 8].fill(0x5A);
+            b
+        },
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet: not a readable Parquet file: Unexpected Encoding 45\n{FAILED}"
+        ),
+    );
+}
+
+#[test]
+fn a_column_no_row_has_is_an_error_naming_it() {
+    let dir = project(SUM_SPEC, Compression::SNAPPY);
+    gen_ok(dir.path());
+    let spec = SUM_SPEC.replace("sum = \"n\"", "sum = \"n_rows\"");
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: number `n-sum`: over 5 row(s) of table `runs`: runs.parquet:1: field `n_rows`: expected a number, found nothing (the field is missing)\n{FAILED}"
+        )
+    );
+}
+
+#[test]
+fn max_line_on_a_parquet_source_is_an_error() {
+    let spec = SUM_SPEC.replace(
+        "path = \"runs.parquet\"",
+        "path = \"runs.parquet\"\nmax_line = \"1 MiB\"",
+    );
+    let dir = project(&spec, Compression::SNAPPY);
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: artifact.toml:4:12: `max_line` bounds lines of text; `runs.parquet` is a Parquet file, read one row group at a time\n  |\n4 | max_line = \"1 MiB\"\n  |            ^^^^^^^\n"
+    );
+}
