@@ -70,7 +70,12 @@ fn guarded<T>(f: impl FnOnce() -> parquet::errors::Result<T>) -> std::result::Re
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("no message");
-            Err(format!("the parquet reader failed on it ({})", shown(what)))
+            // A panic may print a whole value: the start is enough.
+            let what: String = what.chars().take(200).collect();
+            Err(format!(
+                "the parquet reader failed on it ({})",
+                shown(&what)
+            ))
         }
     }
 }
@@ -100,6 +105,10 @@ pub(super) fn read_parquet(
     let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
     let reader = guarded(|| SerializedFileReader::new(f))
         .map_err(|e| whole(format!("not a readable Parquet file: {e}")))?;
+    let len = std::fs::metadata(&file.abs)
+        .map_err(|e| Error::io(&file.abs, e))?
+        .len();
+    check_chunks(reader.metadata(), len).map_err(whole)?;
     let root = reader
         .metadata()
         .file_metadata()
@@ -124,10 +133,21 @@ pub(super) fn read_parquet(
         })
     })?;
     let (schema, counting) = projected(&root, projection);
+    let read = schema.as_ref().unwrap_or(&root);
+    if let Some((column, what)) = read.get_fields().iter().find_map(|f| unconverted(f)) {
+        return Err(Error::input(
+            file.rel.clone(),
+            None,
+            Some(shown(&column)),
+            format!(
+                "a column of type {what} is not read (the parquet crate's record reader does not convert it); leave it out of the file or cast it, e.g. to a string"
+            ),
+        ));
+    }
     let path: Arc<str> = Arc::from(file.rel.as_str());
     let mut rows = guarded(|| reader.get_row_iter(schema.clone()))
         .map_err(|e| whole(format!("cannot read its columns: {e}")))?;
-    let fields = schema.as_ref().unwrap_or(&root).get_fields().to_vec();
+    let fields = read.get_fields().to_vec();
     let mut row_no = 0u64;
     loop {
         let at_row = |msg: String| Error::input(file.rel.clone(), Some(row_no + 1), None, msg);
@@ -194,6 +214,83 @@ fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>
     }
 }
 
+/// Checks that every row group's row count and every column chunk's byte
+/// range (from the footer) are possible: the crate asserts (panics) on a
+/// negative range and reserves memory for a page as long as its chunk.
+fn check_chunks(
+    meta: &parquet::file::metadata::ParquetMetaData,
+    len: u64,
+) -> std::result::Result<(), String> {
+    for (g, rg) in meta.row_groups().iter().enumerate() {
+        if rg.num_rows() < 0 {
+            return Err(format!(
+                "row group {} has {} rows (the footer is corrupt)",
+                g + 1,
+                rg.num_rows()
+            ));
+        }
+        for c in rg.columns() {
+            let start = c.dictionary_page_offset().unwrap_or(c.data_page_offset());
+            let size = c.compressed_size();
+            let end = start.checked_add(size).filter(|_| start >= 0 && size >= 0);
+            if end.is_none_or(|end| end as u64 > len) {
+                return Err(format!(
+                    "column `{}` of row group {} is said to start at byte {start} and take {size} bytes, in a file of {len} bytes (the footer is corrupt)",
+                    shown(&c.column_path().string()),
+                    g + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first leaf under `ty` (its dotted path and its types) whose
+/// converted type the record reader does not convert (it panics on them,
+/// e.g. INTERVAL): refused before any row is read, naming the column.
+fn unconverted(ty: &Type) -> Option<(String, String)> {
+    use parquet::basic::{ConvertedType as C, Type as P};
+    if ty.is_group() {
+        return ty.get_fields().iter().find_map(|f| {
+            unconverted(f).map(|(path, what)| (format!("{}.{path}", ty.name()), what))
+        });
+    }
+    let converted = ty.get_basic_info().converted_type();
+    let physical = ty.get_physical_type();
+    let ok = match physical {
+        P::INT32 => matches!(
+            converted,
+            C::NONE
+                | C::INT_8
+                | C::INT_16
+                | C::INT_32
+                | C::UINT_8
+                | C::UINT_16
+                | C::UINT_32
+                | C::DATE
+                | C::TIME_MILLIS
+                | C::DECIMAL
+        ),
+        P::INT64 => matches!(
+            converted,
+            C::NONE
+                | C::INT_64
+                | C::UINT_64
+                | C::TIME_MICROS
+                | C::TIMESTAMP_MILLIS
+                | C::TIMESTAMP_MICROS
+                | C::DECIMAL
+        ),
+        P::BYTE_ARRAY => matches!(
+            converted,
+            C::NONE | C::UTF8 | C::ENUM | C::JSON | C::BSON | C::DECIMAL
+        ),
+        P::FIXED_LEN_BYTE_ARRAY => matches!(converted, C::NONE | C::DECIMAL),
+        P::BOOLEAN | P::INT96 | P::FLOAT | P::DOUBLE => true,
+    };
+    (!ok).then(|| (ty.name().to_string(), format!("{physical} ({converted})")))
+}
+
 /// Deeper nesting is refused (as JSON's 127 levels are): the conversion of
 /// a row recurses once per level.
 const MAX_DEPTH: usize = 127;
@@ -228,4 +325,23 @@ fn check_schema(ty: &Type, path: &mut Vec<String>) -> std::result::Result<(), Sc
         path.pop();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_the_reader_is_an_error_and_prints_nothing() {
+        let r: std::result::Result<(), String> = guarded(|| panic!("boom {}", "x".repeat(300)));
+        assert_eq!(
+            r,
+            Err(format!(
+                "the parquet reader failed on it (boom {})",
+                "x".repeat(195)
+            ))
+        );
+        let r: std::result::Result<u8, String> = guarded(|| Ok(7));
+        assert_eq!(r, Ok(7));
+    }
 }
