@@ -640,3 +640,30 @@ value = { sum = "value" }
     assert_eq!(value(dir.path(), "m-b"), serde_json::json!(2.5));
     assert_eq!(value(dir.path(), "entries"), serde_json::json!(4.0));
 }
+
+#[test]
+fn a_parquet_file_named_zst_or_with_another_name_and_format() {
+    let dir = project(SUM_SPEC, Compression::SNAPPY);
+    let file = dir.path().join("runs.parquet");
+    std::fs::rename(&file, dir.path().join("runs.parquet.zst")).unwrap();
+    let spec = SUM_SPEC.replace("runs.parquet", "runs.parquet.zst");
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nerror: number `n-sum`: source `runs`: runs.parquet.zst: a Parquet file is read as it is, not through zstd (its pages are compressed inside); remove the `.zst`\n{FAILED}"
+        )
+    );
+    // Any name, with `format = "parquet"`.
+    std::fs::rename(
+        dir.path().join("runs.parquet.zst"),
+        dir.path().join("runs.bin"),
+    )
+    .unwrap();
+    let spec = SUM_SPEC.replace("\"runs.parquet\"", "\"runs.bin\"\nformat = \"parquet\"");
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    gen_ok(dir.path());
+    assert_eq!(value(dir.path(), "n-sum"), serde_json::json!(150));
+}

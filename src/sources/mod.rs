@@ -609,6 +609,7 @@ mod tests {
         assert_eq!(format_of("x.json"), Some((Format::Json, false)));
         assert_eq!(format_of("x.CSV"), Some((Format::Csv, false)));
         assert_eq!(format_of("x.txt"), None);
+        assert_eq!(format_of("s.Parquet"), Some((Format::Parquet, false)));
     }
 
     #[test]

@@ -104,8 +104,9 @@ pub struct TemplatesSpec {
 pub struct SourceSpec {
     /// A path, a glob, or a list of them (relative to the spec's folder).
     pub path: Option<Raw>,
-    /// `jsonl`, `json` or `csv`; inferred from the extension when absent
-    /// (`.zst` on any of them means zstd-compressed).
+    /// `jsonl`, `json`, `csv` or `parquet`; inferred from the extension
+    /// when absent (`.zst` on a text format means zstd-compressed; on a
+    /// `.parquet` file it is an error).
     pub format: Option<SpannedStr>,
     /// For JSON documents: a JSON pointer to the records array (`/results`).
     pub records: Option<SpannedStr>,
@@ -116,7 +117,7 @@ pub struct SourceSpec {
     pub rows: Option<Vec<toml::Table>>,
     /// The longest line (JSONL), record (CSV) or document (JSON) read, as
     /// a byte count or a size (`"256 MiB"`); default 64 MiB. See
-    /// `sources::limit`.
+    /// `sources::limit`. An error on a Parquet source (it has no lines).
     pub max_line: Option<Raw>,
 }
 
