@@ -4,10 +4,17 @@
 //! Policies, each deliberate:
 //! - a row's `_source.line`, and the line of every error about it, is its
 //!   1-based row number in the file (row groups counted in file order);
-//! - rows are decoded one row group at a time, a batch of values per
-//!   column (never the whole file); a table that reads only some fields
-//!   (see [`crate::tables::projection`]) decodes only those top-level
-//!   columns, and its other columns' pages are not read at all;
+//! - rows are decoded one row group at a time, in batches of 1,024 values
+//!   per column (never the whole file): memory is, per column read, one
+//!   page (compressed, then as large as its header says, at most Parquet's
+//!   2 GiB) and a batch; a table that reads only some fields (see
+//!   [`crate::tables::projection`]) decodes only those top-level columns,
+//!   and its other columns' pages are not read at all;
+//! - the footer is checked before any page is read: every column chunk
+//!   lies inside the file, no group has two fields of one name, nesting
+//!   is at most 127 levels, and every column read has a type the record
+//!   reader converts (not INTERVAL, for one); each is an error naming the
+//!   column;
 //! - a table that names no column of the file still reads the first one,
 //!   so that its row count comes from the data, not from the footer;
 //! - a nested column reads as a JSON field does: a struct is a record
