@@ -667,3 +667,79 @@ fn a_parquet_file_named_zst_or_with_another_name_and_format() {
     gen_ok(dir.path());
     assert_eq!(value(dir.path(), "n-sum"), serde_json::json!(150));
 }
+
+/// The same spec on the demo paper's pairs as JSONL and as the Parquet file
+/// DuckDB wrote from it (`tests/fixtures/parquet/`): the same numbers.
+#[test]
+fn a_file_written_by_duckdb_reads_as_the_jsonl_it_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = common::root();
+    std::fs::copy(
+        root.join("paper/data/compression/provenance/iter5/precheck_l/atlas_train.jsonl"),
+        dir.path().join("pairs.jsonl"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("tests/fixtures/parquet/pairs.parquet"),
+        dir.path().join("pairs.parquet"),
+    )
+    .unwrap();
+    let mut spec = String::new();
+    for ext in ["jsonl", "parquet"] {
+        spec.push_str(&format!(
+            r#"
+[sources.{ext}]
+path = "pairs.{ext}"
+
+[tables.{ext}_pairs]
+from = "{ext}"
+steps = [{{ filter = "corr_pearson is not none" }}, {{ derive = {{ lo = "ci95[0]" }} }}]
+
+[tables.{ext}_by_category]
+from = "{ext}"
+steps = [
+  {{ filter = "corr_pearson is not none" }},
+  {{ group = ["tensor_category"], aggregate = {{ m = {{ median = "corr_pearson" }} }} }},
+]
+
+[numbers.{ext}-n]
+table = "{ext}_pairs"
+value = "count"
+
+[numbers.{ext}-median]
+table = "{ext}_pairs"
+value = {{ median = "corr_pearson" }}
+
+[numbers.{ext}-lo]
+table = "{ext}_pairs"
+value = {{ mean = "lo" }}
+
+[numbers.{ext}-last-line]
+table = "{ext}_pairs"
+value = {{ max = "_source.line" }}
+
+[numbers.{ext}-norm]
+table = "{ext}_by_category"
+value = {{ cell = "m" }}
+where = "tensor_category == 'norm'"
+
+[numbers.{ext}-summary-pairs]
+table = "{ext}"
+value = {{ sum = "n_pairs" }}
+where = "_kind is defined and _kind == 'summary'"
+"#
+        ));
+    }
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    gen_ok(dir.path());
+    let n = numbers(dir.path());
+    for key in ["n", "median", "lo", "last-line", "norm", "summary-pairs"] {
+        assert_eq!(
+            n[format!("jsonl-{key}")]["value"],
+            n[format!("parquet-{key}")]["value"],
+            "{key}"
+        );
+    }
+    assert_eq!(n["parquet-n"]["value"], serde_json::json!(160));
+    assert_eq!(n["parquet-median"]["value"], serde_json::json!(0.01846305));
+}
