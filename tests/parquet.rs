@@ -743,3 +743,34 @@ where = "_kind is defined and _kind == 'summary'"
     assert_eq!(n["parquet-n"]["value"], serde_json::json!(160));
     assert_eq!(n["parquet-median"]["value"], serde_json::json!(0.01846305));
 }
+
+/// The demo paper with its results log replaced by the Parquet file DuckDB
+/// wrote from it: every number's text is the committed one.
+#[test]
+fn the_demo_paper_reads_its_numbers_from_a_parquet_copy_of_its_results() {
+    let dir = common::paper_copy();
+    let results = dir.path().join("data/compression/results");
+    std::fs::remove_file(results.join("results.jsonl.zst")).unwrap();
+    std::fs::copy(
+        common::root().join("tests/fixtures/parquet/results.parquet"),
+        results.join("results.parquet"),
+    )
+    .unwrap();
+    let spec = std::fs::read_to_string(dir.path().join("artifact.toml")).unwrap();
+    let spec = spec.replace(
+        "data/compression/results/results.jsonl.zst",
+        "data/compression/results/results.parquet",
+    );
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    gen_ok(dir.path());
+    let got = numbers(dir.path());
+    let committed: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(common::root().join("paper/generated/numbers.json")).unwrap(),
+    )
+    .unwrap();
+    let committed = committed.as_object().unwrap();
+    assert_eq!(committed.len(), 20);
+    for (key, want) in committed {
+        assert_eq!(got[key]["text"], want["text"], "{key}");
+    }
+}
