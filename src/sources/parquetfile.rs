@@ -11,7 +11,7 @@
 //!   [`crate::tables::projection`]) decodes only those top-level columns,
 //!   and its other columns' pages are not read at all;
 //! - the footer is checked before any page is read: every column chunk
-//!   lies inside the file, no group has two fields of one name, nesting
+//!   lies inside the file and has a codec read here, no group has two fields of one name, nesting
 //!   is at most 127 levels, and every column read has a type the record
 //!   reader converts (not INTERVAL, for one); each is an error naming the
 //!   column;
@@ -24,7 +24,8 @@
 //!   text, decimals as numbers);
 //! - `max_line` does not apply (the file has no lines) and is an error on
 //!   a Parquet source; so is `.zst` around a Parquet file (its pages are
-//!   compressed inside: snappy, zstd, gzip, lz4 and brotli are read);
+//!   compressed inside: snappy, zstd, gzip and lz4 are read; brotli and
+//!   LZO are errors naming the column);
 //! - a file the `parquet` crate cannot read (not Parquet, truncated, a
 //!   corrupt page) is an error naming the file and, past the footer, the
 //!   row; the crate panics on some malformed files, so every call into it
@@ -222,8 +223,9 @@ fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>
 }
 
 /// Checks that every row group's row count and every column chunk's byte
-/// range (from the footer) are possible: the crate asserts (panics) on a
-/// negative range and reserves memory for a page as long as its chunk.
+/// range (from the footer) are possible (the crate asserts, that is
+/// panics, on a negative range and reserves memory for a page as long as
+/// its chunk), and that every chunk's codec is one built in.
 fn check_chunks(
     meta: &parquet::file::metadata::ParquetMetaData,
     len: u64,
@@ -237,6 +239,19 @@ fn check_chunks(
             ));
         }
         for c in rg.columns() {
+            use parquet::basic::Compression as Z;
+            let codec = c.compression();
+            if !matches!(
+                codec,
+                Z::UNCOMPRESSED | Z::SNAPPY | Z::GZIP(_) | Z::LZ4 | Z::LZ4_RAW | Z::ZSTD(_)
+            ) {
+                let name = format!("{codec:?}");
+                let name = name.split('(').next().unwrap_or(&name);
+                return Err(format!(
+                    "column `{}` is compressed with {name}, which is not read here (snappy, gzip, lz4 and zstd are); write the file with one of those, e.g. DuckDB's `(FORMAT parquet, COMPRESSION zstd)`",
+                    shown(&c.column_path().string())
+                ));
+            }
             let start = c.dictionary_page_offset().unwrap_or(c.data_page_offset());
             let size = c.compressed_size();
             let end = start.checked_add(size).filter(|_| start >= 0 && size >= 0);
