@@ -795,3 +795,77 @@ fn a_brotli_file_is_an_error_naming_the_codecs_read() {
         )
     );
 }
+
+/// Writes one row group of INT64 columns under `schema` (leaves in order,
+/// each `values` with its definition and repetition levels), then runs
+/// `gen` on a spec summing `n` over it: exit 2 and stderr.
+fn gen_on(schema: &str, leaves: &[(&[i64], Option<&[i16]>, Option<&[i16]>)]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = Arc::new(parse_message_type(schema).unwrap());
+    let props = Arc::new(WriterProperties::builder().build());
+    let file = std::fs::File::create(dir.path().join("runs.parquet")).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, props).unwrap();
+    let mut rg = writer.next_row_group().unwrap();
+    for (values, def, rep) in leaves {
+        let mut col = rg.next_column().unwrap().unwrap();
+        col.typed::<Int64Type>()
+            .write_batch(values, *def, *rep)
+            .unwrap();
+        col.close().unwrap();
+    }
+    rg.close().unwrap();
+    writer.close().unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), SUM_SPEC).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+const WROTE: &str =
+    "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\n";
+
+#[test]
+fn two_fields_of_one_name_are_an_error_naming_them() {
+    assert_eq!(
+        gen_on(
+            "message m { REQUIRED INT64 n; REQUIRED INT64 n; }",
+            &[(&[1], None, None), (&[2], None, None)]
+        ),
+        format!(
+            "{WROTE}error: number `n-sum`: source `runs`: runs.parquet: the schema has two columns named `n` (a row cannot hold both)\n{FAILED}"
+        )
+    );
+    assert_eq!(
+        gen_on(
+            "message m { REQUIRED INT64 n; REQUIRED group g { REQUIRED INT64 a; REQUIRED INT64 a; } }",
+            &[(&[1], None, None), (&[2], None, None), (&[3], None, None)]
+        ),
+        format!(
+            "{WROTE}error: number `n-sum`: source `runs`: runs.parquet: column `g` has two fields named `a` (a record cannot hold both)\n{FAILED}"
+        )
+    );
+}
+
+#[test]
+fn a_map_repeating_a_key_is_an_error_naming_row_and_field() {
+    let schema = "message m {
+      REQUIRED INT64 n;
+      REQUIRED group m (MAP) {
+        REPEATED group key_value { REQUIRED INT64 key; REQUIRED INT64 value; }
+      }
+    }";
+    assert_eq!(
+        gen_on(
+            schema,
+            &[
+                (&[1, 2], None, None),
+                // Row 1: {7: 10, 7: 20}; row 2: {8: 30}.
+                (&[7, 7, 8], Some(&[1, 1, 1]), Some(&[0, 1, 0])),
+                (&[10, 20, 30], Some(&[1, 1, 1]), Some(&[0, 1, 0])),
+            ]
+        ),
+        format!(
+            "{WROTE}error: number `n-sum`: source `runs`: runs.parquet:1: field `m`: the map has the key `7` twice (a record cannot hold both)\n{FAILED}"
+        )
+    );
+}
