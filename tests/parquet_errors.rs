@@ -172,10 +172,13 @@ fn a_brotli_file_is_an_error_naming_the_codecs_read() {
     );
 }
 
+/// One INT64 leaf: values, definition levels, repetition levels.
+type Leaf<'a> = (&'a [i64], Option<&'a [i16]>, Option<&'a [i16]>);
+
 /// Writes one row group of INT64 columns under `schema` (leaves in order,
 /// each `values` with its definition and repetition levels), then runs
 /// `gen` on a spec summing `n` over it: exit 2 and stderr.
-fn gen_on(schema: &str, leaves: &[(&[i64], Option<&[i16]>, Option<&[i16]>)]) -> String {
+fn gen_on(schema: &str, leaves: &[Leaf<'_>]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let schema = Arc::new(parse_message_type(schema).unwrap());
     let props = Arc::new(WriterProperties::builder().build());
