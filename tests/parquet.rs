@@ -305,3 +305,43 @@ fn the_demo_paper_reads_its_numbers_from_a_parquet_copy_of_its_results() {
         assert_eq!(got[key]["text"], want["text"], "{key}");
     }
 }
+
+/// One row of DuckDB's types (`tests/fixtures/parquet/types.parquet`):
+/// each reads as the module docs of `sources::parquetcell` say.
+#[test]
+fn duckdb_types_read_as_documented() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        common::root().join("tests/fixtures/parquet/types.parquet"),
+        dir.path().join("types.parquet"),
+    )
+    .unwrap();
+    let checks = [
+        "ts == '2024-03-01T12:00:00.250000'",
+        "tstz == '2024-03-01T12:00:00.250000Z'",
+        "d == '2024-03-01'",
+        "t == '12:34:56.789000'",
+        "dec == 12.345",
+        "huge == 123456789012345678901234567890.0",
+        "ub == 3",
+        "e == 'a'",
+        "u == '12345678-1234-5678-1234-567812345678'",
+        "st.k == 1",
+        "m.x == 1 and m.y == 2",
+        "fl[0] == 1.5 and fl[1] == 2.5",
+        "s == 'café'",
+        "b == '0x00ff'",
+    ];
+    let mut spec = String::from("[sources.t]\npath = \"types.parquet\"\n");
+    for (i, check) in checks.iter().enumerate() {
+        spec.push_str(&format!(
+            "\n[tables.t{i}]\nfrom = \"t\"\nsteps = [{{ require = \"{check}\" }}]\n\n[numbers.n{i}]\ntable = \"t{i}\"\nvalue = \"count\"\n"
+        ));
+    }
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    gen_ok(dir.path());
+    let n = numbers(dir.path());
+    for (i, check) in checks.iter().enumerate() {
+        assert_eq!(n[format!("n{i}")]["value"], serde_json::json!(1), "{check}");
+    }
+}

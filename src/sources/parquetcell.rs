@@ -10,7 +10,8 @@
 //! | FLOAT, FLOAT16 | float: the shortest decimal that rounds back to the value (`0.1f32` is `0.1`, not `0.10000000149011612`) |
 //! | DECIMAL(p, s) | float: the decimal text `unscaled e-s`, correctly rounded; wider than 128 bits is an error |
 //! | STRING, ENUM, JSON | string (invalid UTF-8 is an error) |
-//! | other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, UUID | bytes |
+//! | UUID | string `12345678-1234-5678-1234-567812345678` |
+//! | other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY | string: the bytes as text when they are UTF-8 (writers such as Impala and old Spark leave strings unannotated), else `0x` and the bytes in hex (never raw bytes: they would reach the terminal in messages) |
 //! | DATE | string `YYYY-MM-DD` |
 //! | TIME | string `HH:MM:SS.fff` (3, 6 or 9 digits for millis, micros, nanos) |
 //! | TIMESTAMP, INT96 | string `YYYY-MM-DDTHH:MM:SS.fff`, digits as TIME's, with `Z` when the column is adjusted to UTC (INT96 and the legacy converted types are) |
@@ -100,7 +101,7 @@ fn cell(field: &Field, ty: Option<&Type>) -> CellResult {
         Field::Double(v) => Value::from(*v),
         Field::Decimal(d) => Value::from(decimal(d)?),
         Field::Str(s) => Value::from(s.as_str()),
-        Field::Bytes(b) => Value::from_bytes(b.data().to_vec()),
+        Field::Bytes(b) => Value::from(binary(b.data(), logical)),
         Field::Date(days) => Value::from(date(i64::from(*days))),
         Field::TimeMillis(v) => Value::from(time_of_day(i64::from(*v), &TimeUnit::MILLIS)),
         Field::TimeMicros(v) => Value::from(time_of_day(*v, &TimeUnit::MICROS)),
@@ -184,6 +185,42 @@ fn map_entry(ty: &Type) -> Option<(&Type, &Type)> {
         Some([k, v]) => Some((k, v)),
         _ => None,
     }
+}
+
+/// A binary value as text: a UUID in its canonical form, UTF-8 as it is,
+/// anything else as `0x` and hex.
+fn binary(bytes: &[u8], logical: Option<&LogicalType>) -> String {
+    use std::fmt::Write;
+    let hex = |bytes: &[u8], out: &mut String| {
+        for b in bytes {
+            let _ = write!(out, "{b:02x}");
+        }
+    };
+    let mut out = String::with_capacity(2 + 2 * bytes.len());
+    if matches!(logical, Some(LogicalType::Uuid)) && bytes.len() == 16 {
+        for (i, part) in [
+            &bytes[..4],
+            &bytes[4..6],
+            &bytes[6..8],
+            &bytes[8..10],
+            &bytes[10..],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if i > 0 {
+                out.push('-');
+            }
+            hex(part, &mut out);
+        }
+        return out;
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.to_string();
+    }
+    out.push_str("0x");
+    hex(bytes, &mut out);
+    out
 }
 
 /// The shortest decimal that rounds back to `v`, as a double.
@@ -290,7 +327,7 @@ mod tests {
     }
 
     #[test]
-    fn decimals_and_floats_are_the_numbers_written() {
+    fn decimals_floats_and_bytes_are_the_values_written() {
         let d = Decimal::from_i64(-12_345, 10, 2);
         assert_eq!(decimal(&d), Ok(-123.45));
         let wide = Decimal::from_bytes(vec![0x01, 0x00].into(), 5, 0);
@@ -301,6 +338,13 @@ mod tests {
             "a decimal of 17 bytes is wider than the 128 bits read"
         );
         assert_eq!(shortest(0.1f32), 0.1);
+        let uuid: Vec<u8> = (0x10..0x20).collect();
+        assert_eq!(
+            binary(&uuid, Some(&LogicalType::Uuid)),
+            "10111213-1415-1617-1819-1a1b1c1d1e1f"
+        );
+        assert_eq!(binary(b"caf\xc3\xa9", None), "café");
+        assert_eq!(binary(b"\x00\xff\x1b", None), "0x00ff1b");
         assert!(shortest(f32::NAN).is_nan());
     }
 }
