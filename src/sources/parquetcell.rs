@@ -14,7 +14,7 @@
 //! | other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY | string: the bytes as text when they are UTF-8 (writers such as Impala and old Spark leave strings unannotated), else `0x` and the bytes in hex (never raw bytes: they would reach the terminal in messages) |
 //! | DATE | string `YYYY-MM-DD` |
 //! | TIME | string `HH:MM:SS.fff` (3, 6 or 9 digits for millis, micros, nanos) |
-//! | TIMESTAMP, INT96 | string `YYYY-MM-DDTHH:MM:SS.fff`, digits as TIME's, with `Z` when the column is adjusted to UTC (INT96 and the legacy converted types are) |
+//! | TIMESTAMP, INT96 | string `YYYY-MM-DDTHH:MM:SS.fff`, digits as TIME's, with `Z` when the column is adjusted to UTC (INT96 and the legacy converted types are); INT96 (Spark's default) to the millisecond, as the record reader converts it |
 //! | struct | record |
 //! | list | list |
 //! | map | record keyed by the keys' text; a key repeated in one map is an error |

@@ -467,6 +467,35 @@ mod tests {
         );
     }
 
+    /// INT96 timestamps (Spark's default) come to the millisecond: the
+    /// record reader converts them so.
+    #[test]
+    fn int96_timestamps_are_read_to_the_millisecond() {
+        use parquet::data_type::{Int96, Int96Type};
+        let schema = "message m { REQUIRED INT96 ts; }";
+        let schema = Arc::new(parquet::schema::parser::parse_message_type(schema).unwrap());
+        let mut out = Vec::new();
+        let props = Arc::new(WriterProperties::builder().build());
+        let mut w = SerializedFileWriter::new(&mut out, schema, props).unwrap();
+        let mut rg = w.next_row_group().unwrap();
+        let mut c = rg.next_column().unwrap().unwrap();
+        // 2024-03-01 (Julian day 2460371) 12:00:00.250999999.
+        let nanos: u64 = 43_200_250_999_999;
+        let mut v = Int96::new();
+        v.set_data(nanos as u32, (nanos >> 32) as u32, 2_460_371);
+        c.typed::<Int96Type>()
+            .write_batch(&[v], None, None)
+            .unwrap();
+        c.close().unwrap();
+        rg.close().unwrap();
+        w.close().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            read(dir.path(), &out, None).unwrap(),
+            ["f.parquet:1: {'ts': '2024-03-01T12:00:00.250Z'}"]
+        );
+    }
+
     /// Truncations of the file (every fifth length) and every byte of it
     /// with its low bit flipped read as rows or as an error: never a
     /// panic, an abort or a hang.
