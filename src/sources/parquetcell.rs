@@ -24,6 +24,8 @@
 //! then reads a Parquet summary of those logs unchanged; fixed-width ISO
 //! text of one column also sorts as the instants do.
 
+use std::sync::Arc;
+
 use parquet::basic::{LogicalType, Repetition, TimeUnit};
 use parquet::data_type::Decimal;
 use parquet::record::{Field, Row as PqRow};
@@ -59,19 +61,31 @@ type CellResult = std::result::Result<Value, CellError>;
 
 /// A row as a record. `fields` is the schema's top-level fields, in the
 /// row's order; they give the conversion the logical types the record API
-/// does not keep (nanosecond timestamps, UTC adjustment).
-pub fn row_record(row: &PqRow, fields: &[TypePtr]) -> std::result::Result<Record, CellError> {
-    group(row, Some(fields))
+/// does not keep (nanosecond timestamps, UTC adjustment). `names` holds
+/// their names, shared by every row (not allocated per row).
+pub fn row_record(
+    row: &PqRow,
+    fields: &[TypePtr],
+    names: &[Arc<str>],
+) -> std::result::Result<Record, CellError> {
+    group(row, Some(fields), names)
 }
 
-fn group(row: &PqRow, fields: Option<&[TypePtr]>) -> std::result::Result<Record, CellError> {
+fn group(
+    row: &PqRow,
+    fields: Option<&[TypePtr]>,
+    names: &[Arc<str>],
+) -> std::result::Result<Record, CellError> {
     let mut rec = Record::with_capacity(row.len());
     for (i, (name, field)) in row.get_column_iter().enumerate() {
         let ty = fields
             .and_then(|f| f.get(i))
             .filter(|t| t.name() == name.as_str());
         let v = cell(field, ty.map(|t| &**t)).map_err(|e| e.under(name))?;
-        rec.insert(name.as_str(), v);
+        match names.get(i).filter(|n| ***n == **name) {
+            Some(shared) => rec.insert(shared.clone(), v),
+            None => rec.insert(name.as_str(), v),
+        }
     }
     Ok(rec)
 }
@@ -107,7 +121,7 @@ fn cell(field: &Field, ty: Option<&Type>) -> CellResult {
         Field::TimeMicros(v) => Value::from(time_of_day(*v, &TimeUnit::MICROS)),
         Field::TimestampMillis(v) => Value::from(timestamp(*v, &TimeUnit::MILLIS, utc(logical))),
         Field::TimestampMicros(v) => Value::from(timestamp(*v, &TimeUnit::MICROS, utc(logical))),
-        Field::Group(row) => group(row, ty.map(|t| t.get_fields()))?.into_value(),
+        Field::Group(row) => group(row, ty.map(|t| t.get_fields()), &[])?.into_value(),
         Field::ListInternal(list) => {
             let element = ty.and_then(list_element);
             let mut items = Vec::with_capacity(list.len());

@@ -156,6 +156,7 @@ pub(super) fn read_parquet(
     let mut rows = guarded(|| reader.get_row_iter(schema.clone()))
         .map_err(|e| whole(format!("cannot read its columns: {e}")))?;
     let fields = read.get_fields().to_vec();
+    let names: Vec<Arc<str>> = fields.iter().map(|f| Arc::from(f.name())).collect();
     let mut row_no = 0u64;
     loop {
         let at_row = |msg: String| Error::input(file.rel.clone(), Some(row_no + 1), None, msg);
@@ -171,14 +172,15 @@ pub(super) fn read_parquet(
             Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
         };
         row_no += 1;
-        let mut rec = row_record(&next, &fields).map_err(|CellError { path, message }| {
-            Error::input(
-                file.rel.clone(),
-                Some(row_no),
-                Some(shown(&path.join("."))),
-                message,
-            )
-        })?;
+        let mut rec =
+            row_record(&next, &fields, &names).map_err(|CellError { path, message }| {
+                Error::input(
+                    file.rel.clone(),
+                    Some(row_no),
+                    Some(shown(&path.join("."))),
+                    message,
+                )
+            })?;
         if counting {
             rec.0.clear();
         }
