@@ -149,6 +149,11 @@ fn a_column_of_a_type_not_converted_is_an_error_naming_it_when_read() {
     std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
     gen_ok(dir.path());
     assert_eq!(value(dir.path(), "n-sum"), serde_json::json!(7));
+    // Nor does a table that names no column (it counts rows by `n`).
+    let spec = "[sources.runs]\npath = \"runs.parquet\"\n\n[tables.c]\nfrom = \"runs\"\nsteps = [{ group = [], aggregate = { n = \"count\" } }]\n\n[numbers.rows]\ntable = \"c\"\nvalue = { cell = \"n\" }\n";
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    gen_ok(dir.path());
+    assert_eq!(value(dir.path(), "rows"), serde_json::json!(1));
 }
 
 /// Brotli pages (a file DuckDB wrote, `tests/fixtures/parquet/`) are an

@@ -15,8 +15,9 @@
 //!   is at most 127 levels, and every column read has a type the record
 //!   reader converts (not INTERVAL, for one); each is an error naming the
 //!   column;
-//! - a table that names no column of the file still reads the first one,
-//!   so that its row count comes from the data, not from the footer;
+//! - a table that names no column of the file still reads the first one
+//!   it can convert, so that its row count comes from the data, not from
+//!   the footer;
 //! - a nested column reads as a JSON field does: a struct is a record
 //!   (`a.b`), a list a list, a map a record keyed by the map's keys as text
 //!   (a key repeated in one map is an error, as in a JSON object);
@@ -211,7 +212,9 @@ fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>
     }
     let counting = keep.is_empty();
     if counting {
-        keep.push(all[0].clone());
+        // One the record reader converts (an INTERVAL column would fail).
+        let first = all.iter().find(|f| unconverted(f).is_none());
+        keep.push(first.unwrap_or(&all[0]).clone());
     }
     // Built from the root's own fields, so it is part of the file's schema
     // (which the reader checks).
