@@ -24,7 +24,8 @@
 //!   a JSONL line (plain or zstd: batches of whole lines of 256 KiB, a
 //!   longer line grows its own buffer up to the limit and no further), a
 //!   CSV record, a JSON document (read whole). Past it, an error names the
-//!   file, the line and the byte offset.
+//!   file, the line and the byte offset. A Parquet file has no lines: see
+//!   [`parquetfile`] for what its read holds.
 
 pub mod batches;
 mod csvfile;
