@@ -194,6 +194,29 @@ pub(super) fn read_parquet(
     Ok(row_no)
 }
 
+/// Reads the Parquet file at `path` (named `rel` in messages) into rows,
+/// as a source reads it (for the fuzz target): only the top-level columns
+/// `projection` names when given. Errors as [`read_parquet`]'s.
+pub fn read_path(
+    path: &std::path::Path,
+    rel: &str,
+    projection: Option<&Projection>,
+) -> Result<Vec<Row>> {
+    let file = SourceFile {
+        rel: rel.to_string(),
+        abs: path.to_path_buf(),
+        format: super::Format::Parquet,
+        zstd: false,
+        max_line: super::limit::DEFAULT_MAX_LINE,
+    };
+    let mut rows = Vec::new();
+    read_parquet(&file, projection, &mut |r| {
+        rows.push(r);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
 /// The schema to read: `None` for every column, else the root with only
 /// the top-level fields `projection` names (in file order), and whether
 /// that is only a column read to count the rows (none was named).
@@ -416,24 +439,11 @@ mod tests {
     ) -> std::result::Result<Vec<String>, String> {
         let abs = dir.join("f.parquet");
         std::fs::write(&abs, bytes).unwrap();
-        let file = SourceFile {
-            rel: "f.parquet".into(),
-            abs,
-            format: super::super::Format::Parquet,
-            zstd: false,
-            max_line: super::super::limit::DEFAULT_MAX_LINE,
-        };
-        let mut rows = Vec::new();
-        read_parquet(&file, projection, &mut |r| {
-            rows.push(format!(
-                "{}: {}",
-                r.origin,
-                (*r.fields).clone().into_value()
-            ));
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
-        Ok(rows)
+        let rows = read_path(&abs, "f.parquet", projection).map_err(|e| e.to_string())?;
+        Ok(rows
+            .into_iter()
+            .map(|r| format!("{}: {}", r.origin, (*r.fields).clone().into_value()))
+            .collect())
     }
 
     #[test]
