@@ -250,3 +250,18 @@ fn a_map_repeating_a_key_is_an_error_naming_row_and_field() {
         )
     );
 }
+
+/// A page header listing two billion elements past the end of the file
+/// (found by the fuzz target) is an error at once, not minutes of reads.
+#[test]
+fn a_header_skipping_past_the_end_is_an_error_at_once() {
+    let bad =
+        std::fs::read(common::root().join("tests/fixtures/parquet/skip_list.parquet")).unwrap();
+    fails_with(
+        SUM_SPEC,
+        &|_| bad.clone(),
+        &format!(
+            "error: number `n-sum`: source `runs`: runs.parquet:1: cannot read the row: the file ends inside a page\n{FAILED}"
+        ),
+    );
+}
