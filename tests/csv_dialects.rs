@@ -366,7 +366,7 @@ fn csv_option_values_are_checked_at_their_span() {
         )
     );
     assert!(csv("format = \"xlsx\"").starts_with(
-        "error: artifact.toml:3:10: unknown format `xlsx` (expected jsonl, json, csv or tsv)\n"
+        "error: artifact.toml:3:10: unknown format `xlsx` (expected jsonl, json, csv, tsv or parquet)\n"
     ));
 }
 

@@ -4,8 +4,8 @@
 //! a JSON pointer: an array or, with `records_key`, a mapping of records;
 //! the rest of the document is the file's metadata), CSV and TSV (a
 //! header row; cells that parse as numbers are numbers, empty cells are
-//! null; delimiter, comments, preamble: see [`csvfile`]), and inline
-//! `rows` in the spec. Any file may be zstd- or gzip-compressed (see
+//! null; delimiter, comments, preamble: see [`csvfile`]), Parquet (see
+//! [`parquetfile`]), and inline `rows` in the spec. Any file may be zstd- or gzip-compressed (see
 //! [`compress`]).
 //!
 //! A JSON document's metadata (the document without its records array, or
@@ -34,13 +34,16 @@
 //!   a JSONL line (plain or compressed: batches of whole lines of 256 KiB, a
 //!   longer line grows its own buffer up to the limit and no further), a
 //!   CSV record, a JSON document (read whole). Past it, an error names the
-//!   file, the line and the byte offset.
+//!   file, the line and the byte offset. A Parquet file has no lines: see
+//!   [`parquetfile`] for what its read holds.
 
 pub mod batches;
 pub mod compress;
 pub mod csvfile;
 pub mod json;
 pub mod limit;
+pub mod parquetcell;
+pub mod parquetfile;
 pub mod tape;
 
 use std::fs::File;
@@ -65,15 +68,18 @@ pub enum Format {
     /// Comma-separated values with a header row (or another delimiter:
     /// TSV is CSV with a tab; see [`csvfile`]).
     Csv,
+    /// Apache Parquet (binary, columnar; see [`parquetfile`]).
+    Parquet,
 }
 
 impl Format {
-    /// Its name in messages: `JSONL`, `JSON`, `CSV`.
+    /// Its name in messages: `JSONL`, `JSON`, `CSV`, `Parquet`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Jsonl => "JSONL",
             Format::Json => "JSON",
             Format::Csv => "CSV",
+            Format::Parquet => "Parquet",
         }
     }
 }
@@ -127,6 +133,8 @@ fn format_of(rel: &str) -> Option<Format> {
         Format::Json
     } else if stem.ends_with(".csv") || stem.ends_with(".tsv") {
         Format::Csv
+    } else if stem.ends_with(".parquet") {
+        Format::Parquet
     } else {
         return None;
     };
@@ -171,10 +179,11 @@ pub fn resolve(
             "jsonl" | "ndjson" => Format::Jsonl,
             "json" => Format::Json,
             "csv" | "tsv" => Format::Csv,
+            "parquet" => Format::Parquet,
             other => {
                 return Err(spec.error(
                     f.span(),
-                    format!("unknown format `{other}` (expected jsonl, json, csv or tsv)"),
+                    format!("unknown format `{other}` (expected jsonl, json, csv, tsv or parquet)"),
                 ));
             }
         }),
@@ -231,6 +240,12 @@ pub fn resolve(
                     ));
                 }
             };
+            if let (Format::Parquet, Some(m)) = (format, &s.max_line) {
+                return Err(spec.error(
+                    m.span(),
+                    format!("`max_line` bounds lines of text; `{rel}` is a Parquet file, read one row group at a time"),
+                ));
+            }
             let compression = named.unwrap_or_else(|| Compression::sniff(&abs));
             let dialect = csvfile::dialect::of_file(spec, s, &csv, format, &real, &rel)?;
             files.push(SourceFile {
@@ -377,7 +392,7 @@ pub fn stream_with<T: Send>(
                     None => batches::stream_jsonl(file, projection, work, each_batch)?,
                 }
             }
-            Format::Csv | Format::Json => {
+            Format::Csv | Format::Json | Format::Parquet => {
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;
                     pending.push(r);
@@ -388,6 +403,8 @@ pub fn stream_with<T: Send>(
                 };
                 if file.format == Format::Csv {
                     csvfile::read_csv(file, &mut counted)?;
+                } else if file.format == Format::Parquet {
+                    parquetfile::read_parquet(file, projection, &mut counted)?;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let key = s.records_key.as_ref().map(|k| k.get_ref().as_str());
@@ -720,6 +737,7 @@ mod tests {
         assert_eq!(format_of("x.CSV"), Some(Format::Csv));
         assert_eq!(format_of("x.txt"), None);
         assert_eq!(format_of("x.gz"), None);
+        assert_eq!(format_of("s.Parquet"), Some(Format::Parquet));
     }
 
     #[test]

@@ -111,9 +111,10 @@ pub struct TemplatesSpec {
 pub struct SourceSpec {
     /// A path, a glob, or a list of them (relative to the spec's folder).
     pub path: Option<Raw>,
-    /// `jsonl`, `json`, `csv` or `tsv` (CSV with a tab delimiter); inferred
-    /// from the extension when absent (`.zst` or `.gz` on any of them means
-    /// compressed, as do zstd's or gzip's magic bytes).
+    /// `jsonl`, `json`, `csv`, `tsv` (CSV with a tab delimiter) or `parquet`;
+    /// inferred from the extension when absent (`.zst` or `.gz` on a text
+    /// format means compressed, as do zstd's or gzip's magic bytes; on a
+    /// `.parquet` file it is an error).
     pub format: Option<SpannedStr>,
     /// For JSON documents: a JSON pointer to the records array (`/results`);
     /// the rest of each document is its rows' `_source.meta` (and
@@ -130,7 +131,7 @@ pub struct SourceSpec {
     pub rows: Option<Vec<toml::Table>>,
     /// The longest line (JSONL), record (CSV) or document (JSON) read, as
     /// a byte count or a size (`"256 MiB"`); default 64 MiB. See
-    /// `sources::limit`.
+    /// `sources::limit`. An error on a Parquet source (it has no lines).
     pub max_line: Option<Raw>,
     /// CSV: the text between cells, 1 to 16 bytes (default `,`; a tab for
     /// `.tsv` and `format = "tsv"`), e.g. `", "` as cloc and hand-written

@@ -1,0 +1,608 @@
+//! Parquet files: one row per Parquet row, read with the record API of the
+//! `parquet` crate (arrow-rs, without arrow).
+//!
+//! Policies, each deliberate:
+//! - a row's `_source.line`, and the line of every error about it, is its
+//!   1-based row number in the file (row groups counted in file order);
+//! - rows are decoded one row group at a time, in batches of 1,024 values
+//!   per column (never the whole file): memory is, per column read, one
+//!   page (compressed, then as large as its header says, at most Parquet's
+//!   2 GiB) and a batch; a table that reads only some fields (see
+//!   [`crate::tables::projection`]) decodes only those top-level columns,
+//!   and its other columns' pages are not read at all;
+//! - the footer is checked before any page is read: every column chunk
+//!   lies inside the file and has a codec read here, no group has two fields of one name, nesting
+//!   is at most 127 levels, and every column read has a type the record
+//!   reader converts (not INTERVAL, for one); each is an error naming the
+//!   column;
+//! - a table that names no column of the file still reads the first one
+//!   it can convert, so that its row count comes from the data, not from
+//!   the footer;
+//! - a nested column reads as a JSON field does: a struct is a record
+//!   (`a.b`), a list a list, a map a record keyed by the map's keys as text
+//!   (a key repeated in one map is an error, as in a JSON object);
+//! - cells are converted by [`super::parquetcell`] (timestamps as ISO 8601
+//!   text, decimals as numbers);
+//! - `max_line` does not apply (the file has no lines) and is an error on
+//!   a Parquet source; so is `.zst` around a Parquet file (its pages are
+//!   compressed inside: snappy, zstd, gzip and lz4 are read; brotli and
+//!   LZO are errors naming the column);
+//! - a file the `parquet` crate cannot read (not Parquet, truncated, a
+//!   corrupt page) is an error naming the file and, past the footer, the
+//!   row; the crate panics on some malformed files, so every call into it
+//!   runs under [`std::panic::catch_unwind`] and a panic becomes that
+//!   error (its message is not printed: see [`guarded`]).
+
+use std::cell::Cell;
+use std::fs::File;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Once};
+
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::schema::types::Type;
+
+use super::SourceFile;
+use super::json::Projection;
+use super::parquetcell::{CellError, row_record};
+use crate::error::{Error, Result, shown};
+use crate::value::{Origin, Row};
+
+thread_local! {
+    // Set while this thread is inside the `parquet` crate: a panic there is
+    // turned into an error, so its message is not printed.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a call into the `parquet` crate), turning a panic into
+/// `Err(message)`. The panic hook installed once here stays silent for a
+/// panic on a thread inside `guarded` and prints every other one as the
+/// previous hook did.
+fn guarded<T>(f: impl FnOnce() -> parquet::errors::Result<T>) -> std::result::Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(false));
+    match result {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(parquet_message(&e)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            // A panic may print a whole value: the start is enough.
+            let what: String = what.chars().take(200).collect();
+            Err(format!(
+                "the parquet reader failed on it ({})",
+                shown(&what)
+            ))
+        }
+    }
+}
+
+/// The crate's message without its `Parquet error: ` or `External: `
+/// prefix, escaped (a
+/// corrupt file's bytes must not reach the terminal).
+fn parquet_message(e: &parquet::errors::ParquetError) -> String {
+    let text = e.to_string();
+    let text = ["Parquet error: ", "External: "]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))
+        .unwrap_or(&text);
+    shown(text)
+}
+
+/// The file as the `parquet` crate reads it, except that reading past its
+/// end is an error, not an end: the crate's thrift reader skips a page
+/// header's unknown list one element at a time, and on a corrupt header
+/// claiming two billion elements it would otherwise spin for minutes on
+/// reads of 0 bytes (found by the `parquet` fuzz target).
+struct Strict(File);
+
+/// A reader of [`Strict`]: a read of no bytes at the end of the file is an
+/// error.
+struct StrictRead(std::io::BufReader<File>);
+
+impl std::io::Read for StrictRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.read(buf)? {
+            0 if !buf.is_empty() => Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the file ends inside a page",
+            )),
+            n => Ok(n),
+        }
+    }
+}
+
+impl parquet::file::reader::Length for Strict {
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+}
+
+impl parquet::file::reader::ChunkReader for Strict {
+    type T = StrictRead;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<StrictRead> {
+        self.0.get_read(start).map(StrictRead)
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
+        self.0.get_bytes(start, length)
+    }
+}
+
+/// Reads a Parquet file, handing each row to `each`; only the top-level
+/// columns `projection` names when given (all of them otherwise). Returns
+/// the number of rows read.
+pub(super) fn read_parquet(
+    file: &SourceFile,
+    projection: Option<&Projection>,
+    each: &mut dyn FnMut(Row) -> Result<()>,
+) -> Result<u64> {
+    let whole = |msg: String| Error::input(file.rel.clone(), None, None, msg);
+    if file.compression.is_compressed() {
+        let c = file.compression;
+        let ext = if c == super::Compression::Zstd {
+            ".zst"
+        } else {
+            ".gz"
+        };
+        return Err(whole(format!(
+            "a Parquet file is read as it is, not through {} (its pages are compressed inside); remove the `{ext}`",
+            c.name()
+        )));
+    }
+    let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
+    let reader = guarded(|| SerializedFileReader::new(Strict(f)))
+        .map_err(|e| whole(format!("not a readable Parquet file: {e}")))?;
+    let len = std::fs::metadata(&file.abs)
+        .map_err(|e| Error::io(&file.abs, e))?
+        .len();
+    check_chunks(reader.metadata(), len).map_err(whole)?;
+    let root = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .root_schema_ptr();
+    check_schema(&root, &mut Vec::new()).map_err(|p| {
+        let column = |path: &[String]| shown(&path.join("."));
+        whole(match p {
+            SchemaProblem::Repeated(path, name) if path.is_empty() => format!(
+                "the schema has two columns named `{}` (a row cannot hold both)",
+                shown(&name)
+            ),
+            SchemaProblem::Repeated(path, name) => format!(
+                "column `{}` has two fields named `{}` (a record cannot hold both)",
+                column(&path),
+                shown(&name)
+            ),
+            SchemaProblem::TooDeep(path) => format!(
+                "column `{}` is nested deeper than {MAX_DEPTH} levels",
+                column(&path[..1])
+            ),
+        })
+    })?;
+    let (schema, counting) = projected(&root, projection);
+    let read = schema.as_ref().unwrap_or(&root);
+    if let Some((column, what)) = read.get_fields().iter().find_map(|f| unconverted(f)) {
+        return Err(Error::input(
+            file.rel.clone(),
+            None,
+            Some(shown(&column)),
+            format!(
+                "a column of type {what} is not read (the parquet crate's record reader does not convert it); leave it out of the file or cast it, e.g. to a string"
+            ),
+        ));
+    }
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    let mut rows = guarded(|| reader.get_row_iter(schema.clone()))
+        .map_err(|e| whole(format!("cannot read its columns: {e}")))?;
+    let fields = read.get_fields().to_vec();
+    let names: Vec<Arc<str>> = fields.iter().map(|f| Arc::from(f.name())).collect();
+    let mut row_no = 0u64;
+    loop {
+        let at_row = |msg: String| Error::input(file.rel.clone(), Some(row_no + 1), None, msg);
+        let next = match guarded(|| Ok(rows.next())) {
+            Ok(None) => break,
+            Ok(Some(Ok(r))) => r,
+            Ok(Some(Err(e))) => {
+                return Err(at_row(format!(
+                    "cannot read the row: {}",
+                    parquet_message(&e)
+                )));
+            }
+            Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
+        };
+        row_no += 1;
+        let mut rec =
+            row_record(&next, &fields, &names).map_err(|CellError { path, message }| {
+                Error::input(
+                    file.rel.clone(),
+                    Some(row_no),
+                    Some(shown(&path.join("."))),
+                    message,
+                )
+            })?;
+        if counting {
+            rec.0.clear();
+        }
+        each(Row {
+            extra: Default::default(),
+            fields: Arc::new(rec),
+            origin: Origin::line(path.clone(), row_no),
+        })?;
+    }
+    Ok(row_no)
+}
+
+/// Reads the Parquet file at `path` (named `rel` in messages) into rows,
+/// as a source reads it (for the fuzz target): only the top-level columns
+/// `projection` names when given. Errors as [`read_parquet`]'s.
+pub fn read_path(
+    path: &std::path::Path,
+    rel: &str,
+    projection: Option<&Projection>,
+) -> Result<Vec<Row>> {
+    let file = SourceFile {
+        rel: rel.to_string(),
+        abs: path.to_path_buf(),
+        format: super::Format::Parquet,
+        compression: super::Compression::None,
+        max_line: super::limit::DEFAULT_MAX_LINE,
+        dialect: None,
+    };
+    let mut rows = Vec::new();
+    read_parquet(&file, projection, &mut |r| {
+        rows.push(r);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// The schema to read: `None` for every column, else the root with only
+/// the top-level fields `projection` names (in file order), and whether
+/// that is only a column read to count the rows (none was named).
+fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>, bool) {
+    let all = root.get_fields();
+    let Some(p) = projection.filter(|_| !all.is_empty()) else {
+        return (None, false);
+    };
+    let mut keep: Vec<_> = all
+        .iter()
+        .filter(|f| p.fields.contains_key(f.name()))
+        .cloned()
+        .collect();
+    if keep.len() == all.len() {
+        return (None, false);
+    }
+    let counting = keep.is_empty();
+    if counting {
+        // One the record reader converts (an INTERVAL column would fail).
+        let first = all.iter().find(|f| unconverted(f).is_none());
+        keep.push(first.unwrap_or(&all[0]).clone());
+    }
+    // Built from the root's own fields, so it is part of the file's schema
+    // (which the reader checks).
+    let schema = Type::group_type_builder(root.name())
+        .with_fields(keep)
+        .build();
+    match schema {
+        Ok(s) => (Some(s), counting),
+        Err(_) => (None, false),
+    }
+}
+
+/// Checks that every row group's row count and every column chunk's byte
+/// range (from the footer) are possible (the crate asserts, that is
+/// panics, on a negative range and reserves memory for a page as long as
+/// its chunk), and that every chunk's codec is one built in.
+fn check_chunks(
+    meta: &parquet::file::metadata::ParquetMetaData,
+    len: u64,
+) -> std::result::Result<(), String> {
+    for (g, rg) in meta.row_groups().iter().enumerate() {
+        if rg.num_rows() < 0 {
+            return Err(format!(
+                "row group {} has {} rows (the footer is corrupt)",
+                g + 1,
+                rg.num_rows()
+            ));
+        }
+        for c in rg.columns() {
+            use parquet::basic::Compression as Z;
+            let codec = c.compression();
+            if !matches!(
+                codec,
+                Z::UNCOMPRESSED | Z::SNAPPY | Z::GZIP(_) | Z::LZ4 | Z::LZ4_RAW | Z::ZSTD(_)
+            ) {
+                let name = format!("{codec:?}");
+                let name = name.split('(').next().unwrap_or(&name);
+                return Err(format!(
+                    "column `{}` is compressed with {name}, which is not read here (snappy, gzip, lz4 and zstd are); write the file with one of those, e.g. DuckDB's `(FORMAT parquet, COMPRESSION zstd)`",
+                    shown(&c.column_path().string())
+                ));
+            }
+            let start = c.dictionary_page_offset().unwrap_or(c.data_page_offset());
+            let size = c.compressed_size();
+            let end = start.checked_add(size).filter(|_| start >= 0 && size >= 0);
+            if end.is_none_or(|end| end as u64 > len) {
+                return Err(format!(
+                    "column `{}` of row group {} is said to start at byte {start} and take {size} bytes, in a file of {len} bytes (the footer is corrupt)",
+                    shown(&c.column_path().string()),
+                    g + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first leaf under `ty` (its dotted path and its types) whose
+/// converted type the record reader does not convert (it panics on them,
+/// e.g. INTERVAL): refused before any row is read, naming the column.
+fn unconverted(ty: &Type) -> Option<(String, String)> {
+    use parquet::basic::{ConvertedType as C, Type as P};
+    if ty.is_group() {
+        return ty.get_fields().iter().find_map(|f| {
+            unconverted(f).map(|(path, what)| (format!("{}.{path}", ty.name()), what))
+        });
+    }
+    let converted = ty.get_basic_info().converted_type();
+    let physical = ty.get_physical_type();
+    let ok = match physical {
+        P::INT32 => matches!(
+            converted,
+            C::NONE
+                | C::INT_8
+                | C::INT_16
+                | C::INT_32
+                | C::UINT_8
+                | C::UINT_16
+                | C::UINT_32
+                | C::DATE
+                | C::TIME_MILLIS
+                | C::DECIMAL
+        ),
+        P::INT64 => matches!(
+            converted,
+            C::NONE
+                | C::INT_64
+                | C::UINT_64
+                | C::TIME_MICROS
+                | C::TIMESTAMP_MILLIS
+                | C::TIMESTAMP_MICROS
+                | C::DECIMAL
+        ),
+        P::BYTE_ARRAY => matches!(
+            converted,
+            C::NONE | C::UTF8 | C::ENUM | C::JSON | C::BSON | C::DECIMAL
+        ),
+        P::FIXED_LEN_BYTE_ARRAY => matches!(converted, C::NONE | C::DECIMAL),
+        P::BOOLEAN | P::INT96 | P::FLOAT | P::DOUBLE => true,
+    };
+    (!ok).then(|| (ty.name().to_string(), format!("{physical} ({converted})")))
+}
+
+/// Deeper nesting is refused (as JSON's 127 levels are): the conversion of
+/// a row recurses once per level.
+const MAX_DEPTH: usize = 127;
+
+/// What makes a schema unreadable as rows.
+#[derive(Debug)]
+enum SchemaProblem {
+    /// A group (by its path) has two fields of this name.
+    Repeated(Vec<String>, String),
+    /// A field (by its path) is nested deeper than [`MAX_DEPTH`].
+    TooDeep(Vec<String>),
+}
+
+/// Checks that no group has two fields of one name (a record would keep
+/// only one of them) and that nesting stays within [`MAX_DEPTH`].
+fn check_schema(ty: &Type, path: &mut Vec<String>) -> std::result::Result<(), SchemaProblem> {
+    if !ty.is_group() {
+        return Ok(());
+    }
+    if path.len() >= MAX_DEPTH {
+        return Err(SchemaProblem::TooDeep(path.clone()));
+    }
+    let mut seen = rustc_hash::FxHashSet::default();
+    for f in ty.get_fields() {
+        if !seen.insert(f.name()) {
+            return Err(SchemaProblem::Repeated(path.clone(), f.name().to_string()));
+        }
+    }
+    for f in ty.get_fields() {
+        path.push(f.name().to_string());
+        check_schema(f, path)?;
+        path.pop();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+
+    /// A small file: a string, an optional INT64, a struct and a list, in
+    /// two row groups of two rows, snappy-compressed.
+    fn small_file() -> Vec<u8> {
+        let schema = "message m {
+          REQUIRED BYTE_ARRAY s (UTF8);
+          OPTIONAL INT64 n;
+          OPTIONAL group g { REQUIRED INT32 a; }
+          OPTIONAL group l (LIST) { REPEATED group list { REQUIRED INT64 element; } }
+        }";
+        let schema = Arc::new(parquet::schema::parser::parse_message_type(schema).unwrap());
+        let props = WriterProperties::builder()
+            .set_compression(parquet::basic::Compression::SNAPPY)
+            .build();
+        let mut out = Vec::new();
+        let mut w = SerializedFileWriter::new(&mut out, schema, Arc::new(props)).unwrap();
+        for _ in 0..2 {
+            let mut rg = w.next_row_group().unwrap();
+            let mut leaf = 0;
+            while let Some(mut c) = rg.next_column().unwrap() {
+                match leaf {
+                    0 => c.typed::<ByteArrayType>().write_batch(
+                        &[ByteArray::from("x"), ByteArray::from("yz")],
+                        None,
+                        None,
+                    ),
+                    1 => c
+                        .typed::<Int64Type>()
+                        .write_batch(&[5], Some(&[1, 0]), None),
+                    2 => c
+                        .typed::<Int32Type>()
+                        .write_batch(&[7, 8], Some(&[1, 1]), None),
+                    _ => c.typed::<Int64Type>().write_batch(
+                        &[1, 2],
+                        Some(&[2, 2, 0]),
+                        Some(&[0, 1, 0]),
+                    ),
+                }
+                .unwrap();
+                c.close().unwrap();
+                leaf += 1;
+            }
+            rg.close().unwrap();
+        }
+        w.close().unwrap();
+        out
+    }
+
+    /// Reads `bytes` as a Parquet file: the rows' fields as text, or the error.
+    fn read(
+        dir: &std::path::Path,
+        bytes: &[u8],
+        projection: Option<&Projection>,
+    ) -> std::result::Result<Vec<String>, String> {
+        let abs = dir.join("f.parquet");
+        std::fs::write(&abs, bytes).unwrap();
+        let rows = read_path(&abs, "f.parquet", projection).map_err(|e| e.to_string())?;
+        Ok(rows
+            .into_iter()
+            .map(|r| format!("{}: {}", r.origin, (*r.fields).clone().into_value()))
+            .collect())
+    }
+
+    #[test]
+    fn rows_nested_columns_and_projection() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = small_file();
+        assert_eq!(
+            read(dir.path(), &bytes, None).unwrap(),
+            [
+                "f.parquet:1: {'s': 'x', 'n': 5, 'g': {'a': 7}, 'l': [1, 2]}",
+                "f.parquet:2: {'s': 'yz', 'n': None, 'g': {'a': 8}, 'l': None}",
+                "f.parquet:3: {'s': 'x', 'n': 5, 'g': {'a': 7}, 'l': [1, 2]}",
+                "f.parquet:4: {'s': 'yz', 'n': None, 'g': {'a': 8}, 'l': None}",
+            ]
+        );
+        let mut p = Projection::default();
+        p.fields.insert("g".into(), None);
+        p.fields.insert("made_by_a_step".into(), None);
+        assert_eq!(
+            read(dir.path(), &bytes, Some(&p)).unwrap()[..2],
+            [
+                "f.parquet:1: {'g': {'a': 7}}",
+                "f.parquet:2: {'g': {'a': 8}}"
+            ]
+        );
+        // No column named: the first is read for the count, then dropped.
+        let none = Projection::default();
+        assert_eq!(
+            read(dir.path(), &bytes, Some(&none)).unwrap(),
+            [
+                "f.parquet:1: {}",
+                "f.parquet:2: {}",
+                "f.parquet:3: {}",
+                "f.parquet:4: {}"
+            ]
+        );
+    }
+
+    /// INT96 timestamps (Spark's default) come to the millisecond: the
+    /// record reader converts them so.
+    #[test]
+    fn int96_timestamps_are_read_to_the_millisecond() {
+        use parquet::data_type::{Int96, Int96Type};
+        let schema = "message m { REQUIRED INT96 ts; }";
+        let schema = Arc::new(parquet::schema::parser::parse_message_type(schema).unwrap());
+        let mut out = Vec::new();
+        let props = Arc::new(WriterProperties::builder().build());
+        let mut w = SerializedFileWriter::new(&mut out, schema, props).unwrap();
+        let mut rg = w.next_row_group().unwrap();
+        let mut c = rg.next_column().unwrap().unwrap();
+        // 2024-03-01 (Julian day 2460371) 12:00:00.250999999.
+        let nanos: u64 = 43_200_250_999_999;
+        let mut v = Int96::new();
+        v.set_data(nanos as u32, (nanos >> 32) as u32, 2_460_371);
+        c.typed::<Int96Type>()
+            .write_batch(&[v], None, None)
+            .unwrap();
+        c.close().unwrap();
+        rg.close().unwrap();
+        w.close().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            read(dir.path(), &out, None).unwrap(),
+            ["f.parquet:1: {'ts': '2024-03-01T12:00:00.250Z'}"]
+        );
+    }
+
+    /// Truncations of the file (every fifth length) and every byte of it
+    /// with its low bit flipped read as rows or as an error: never a
+    /// panic, an abort or a hang.
+    #[test]
+    fn damaged_files_are_errors_never_panics() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = small_file();
+        assert_eq!(bytes.len(), 1744);
+        for cut in (0..bytes.len()).step_by(5) {
+            assert!(read(dir.path(), &bytes[..cut], None).is_err(), "{cut}");
+        }
+        let mut errors = Vec::new();
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x01;
+            errors.extend(read(dir.path(), &b, None).err());
+        }
+        // (Other flips change values, which pages without checksums allow.)
+        assert_eq!(errors.len(), 526);
+        // A range the crate would assert on, and a panic it raised.
+        for want in [
+            "f.parquet: column `s` of row group 1 is said to start at byte 4 and take -50 bytes, in a file of 1744 bytes (the footer is corrupt)",
+            "f.parquet:1: cannot read the row: the parquet reader failed on it (Cannot extract value, max definition level: 2, current level: 3)",
+        ] {
+            assert!(errors.iter().any(|e| e == want), "{want}");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_reader_is_an_error_and_prints_nothing() {
+        let r: std::result::Result<(), String> = guarded(|| panic!("boom {}", "x".repeat(300)));
+        assert_eq!(
+            r,
+            Err(format!(
+                "the parquet reader failed on it (boom {})",
+                "x".repeat(195)
+            ))
+        );
+        let r: std::result::Result<u8, String> = guarded(|| Ok(7));
+        assert_eq!(r, Ok(7));
+    }
+}
