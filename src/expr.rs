@@ -236,6 +236,9 @@ pub struct Expr<'s> {
     fast: Option<crate::fastexpr::Node>,
     /// The fields read through `_`, when the expression uses `_`.
     row_reads: Option<reads::RowReads>,
+    /// The names called as functions or methods (`range`, `s.split`), which
+    /// minijinja lists among the variables.
+    calls: Vec<String>,
     /// The table whose rows it reads, for messages.
     table: Option<Arc<str>>,
     /// The expression as written.
@@ -270,6 +273,11 @@ impl<'s> Expr<'s> {
                     .undeclared_variables(false)
                     .contains("_")
                     .then(|| reads::row_reads(text)),
+                calls: if text.contains('(') {
+                    reads::calls(text)
+                } else {
+                    Vec::new()
+                },
                 compiled,
                 table: None,
                 fast: crate::fastexpr::compile(text),
@@ -356,7 +364,8 @@ impl<'s> Expr<'s> {
 
     /// The variable paths the expression reads (`m.ratio`, `H_byte1`),
     /// without the globals (`n`, `v`, `meta`, `_source`); `_['m'].ratio` is
-    /// `m.ratio`.
+    /// `m.ratio`. A function is not a path, and a method call is a read of
+    /// what it is called on (`s.split(':')` reads `s`).
     pub fn paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
@@ -365,6 +374,10 @@ impl<'s> Expr<'s> {
             .filter(|p| {
                 let head = p.split('.').next().unwrap_or("");
                 !["n", "v", "meta", "_source", "loop", "_"].contains(&head)
+            })
+            .filter_map(|p| match self.calls.contains(&p) {
+                true => p.rsplit_once('.').map(|(of, _)| of.to_string()),
+                false => Some(p),
             })
             .collect();
         if let Some(r) = &self.row_reads {
@@ -578,6 +591,18 @@ pub(crate) mod tests {
         assert_eq!(v.as_str(), Some(""));
         let v = eval("_source.line", r#"{"a": 1}"#).unwrap();
         assert_eq!(v, Value::from(7));
+    }
+
+    #[test]
+    fn a_method_call_is_a_read_of_what_it_is_called_on() {
+        let s = spec();
+        let paths = |t: &str| Expr::compile_str(&s, t, 0..0).unwrap().paths();
+        assert_eq!(paths("codec.split(':')[0] == 'x'"), vec!["codec"]);
+        assert_eq!(paths("a.b.get('x') > 1"), vec!["a.b"]);
+        assert_eq!(paths("range(3) | list | length > x"), vec!["x"]);
+        let vars = |t: &str| Expr::compile_str(&s, t, 0..0).unwrap().variables();
+        assert_eq!(vars("codec.split(':')[0] == 'x'"), vec!["codec"]);
+        assert_eq!(vars("_['m'].items() | list"), vec!["m"]);
     }
 
     #[test]
