@@ -606,6 +606,20 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_values_named_in_an_error_are_no_functions_or_methods() {
+        let e = eval("(range(3) | list | length) / x > 1", r#"{"x": 0}"#);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "f.jsonl:7: cannot evaluate `(range(3) | list | length) / x > 1`: invalid operation: unable to calculate 3 / 0 (where x = 0)"
+        );
+        let e = eval("s.splitlines() / 2 > 1", r#"{"s": "ab"}"#);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "f.jsonl:7: cannot evaluate `s.splitlines() / 2 > 1`: invalid operation: tried to use / operator on unsupported types sequence and number (where s = \"ab\")"
+        );
+    }
+
+    #[test]
     fn syntax_error_is_a_spec_error() {
         let s = spec();
         let e = Expr::compile_str(&s, "a ==", 0..4).unwrap_err();
