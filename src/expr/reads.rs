@@ -137,7 +137,8 @@ pub fn field_ref(name: &str) -> String {
 pub fn hint(name: &str) -> String {
     format!(
         " — a field name with a space or symbol is read as {}",
-        field_ref(name)
+        // (A name from the data may hold an escape sequence.)
+        crate::error::shown(&field_ref(name))
     )
 }
 
