@@ -82,15 +82,39 @@ pub fn no_named_field(name: &str, row: &Row) -> String {
     missing_field(name, None, row, false)
 }
 
-fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> String {
+/// The names of `row`'s fields: for a row read in part (a projection), the
+/// whole record's, then those made by steps (`y` of a derive).
+fn field_names(row: &Row) -> Vec<String> {
     let fields = row.flat_fields();
-    let names = fields.0.keys().map(|k| &**k);
+    let mut names: Vec<String> = Vec::new();
+    if row.origin.partial
+        && let Some(whole) = crate::sources::whole_record(&row.origin)
+    {
+        names.extend(whole.0.keys().map(|k| k.to_string()));
+    }
+    for k in fields.0.keys() {
+        if !names.iter().any(|n| **n == **k) {
+            names.push(k.to_string());
+        }
+    }
+    names
+}
+
+fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> String {
+    let fields = field_names(row);
+    let names = fields.iter().map(|k| k.as_str());
     let mut msg = format!("no field `{}`", shown(name));
     if let Some(t) = table {
         msg.push_str(&format!(" in table `{}`", shown(t)));
     }
     msg.push_str(&format!(" (fields: {})", listing(names.clone())));
-    if let Some(close) = did_you_mean(name, names) {
+    if let Some(plain) = (!expr).then(|| subscript_name(name)).flatten() {
+        // `group = ["_['a.b']"]`: a key here is a name, not an expression.
+        msg.push_str(&format!(
+            "; keys here are plain field names, not expressions: `{}`",
+            shown(&plain)
+        ));
+    } else if let Some(close) = did_you_mean(name, names) {
         let close = if expr {
             field_ref(close)
         } else {
@@ -99,6 +123,16 @@ fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> Stri
         msg.push_str(&format!("; did you mean `{}`?", shown(&close)));
     }
     msg
+}
+
+/// The field name `_['a.b']` reads, for a name written as that expression.
+fn subscript_name(text: &str) -> Option<String> {
+    match lex(text)?.as_slice() {
+        [Tok::Ident(u), Tok::Op("["), Tok::Str(name), Tok::Op("]")] if u == "_" => {
+            Some(name.clone())
+        }
+        _ => None,
+    }
 }
 
 /// Where an expression looks names up, for [`explain`].
