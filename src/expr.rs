@@ -200,16 +200,16 @@ fn spaced_hint(text: &str, e: &minijinja::Error) -> String {
 /// of the row's fields that is not an identifier (`p50 (ms) > 3` parses as
 /// a call): how to read that field, unless `msg` already shows it.
 fn field_hint(text: &str, row: &Row, msg: &str) -> String {
-    row.flat_fields()
-        .0
-        .keys()
+    // (The record's names: a projection kept only the names read.)
+    undefined::field_names(row)
+        .iter()
         .find(|k| {
             let r = reads::field_ref(k);
             // (`_` is not a name with a symbol: `_['_']` is only its spelling.)
             k.trim() != ""
-                && &***k != "_"
-                && r != ***k
-                && text.contains(&***k)
+                && k.as_str() != "_"
+                && r != k.as_str()
+                && text.contains(k.as_str())
                 && !text.contains(&r)
                 && !msg.contains(&r)
         })
@@ -481,15 +481,26 @@ impl<'s> Expr<'s> {
     }
 
     fn row_error(&self, globals: &Globals, row: &Row, e: &minijinja::Error) -> Error {
-        if let Some(what) = undefined::explain(
-            e,
-            &undefined::Scope {
-                row: Some(row),
-                table: self.table.as_deref(),
-                globals,
-                free: None,
-            },
-        ) {
+        let scope = undefined::Scope {
+            row: Some(row),
+            table: self.table.as_deref(),
+            globals,
+            free: None,
+        };
+        // minijinja names the undefined value (`x` is undefined) only at
+        // times; an operation on an undefined value is explained by the
+        // first field read that the row lacks.
+        let on_undefined = || {
+            message(e)
+                .contains("undefined")
+                .then(|| {
+                    self.paths()
+                        .iter()
+                        .find_map(|p| undefined::explain_read(p, &scope))
+                })
+                .flatten()
+        };
+        if let Some(what) = undefined::explain(e, &scope).or_else(on_undefined) {
             let hint = field_hint(self.text, row, &what);
             return Error::input(
                 row.origin.path.to_string(),
@@ -616,6 +627,24 @@ pub(crate) mod tests {
         assert_eq!(
             e.unwrap_err().to_string(),
             "f.jsonl:7: cannot evaluate `s.splitlines() / 2 > 1`: invalid operation: tried to use / operator on unsupported types sequence and number (where s = \"ab\")"
+        );
+    }
+
+    #[test]
+    fn an_operation_on_an_undefined_field_names_the_field() {
+        // minijinja does not always name the undefined operand.
+        let s = spec();
+        let e = Expr::compile_str(&s, "m.ratio * throughput", 0..0)
+            .unwrap()
+            .in_table("runs");
+        let err = minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            "tried to use * operator on unsupported types number and undefined",
+        );
+        let r = row(r#"{"thruput": 1, "m": {"ratio": 2}}"#);
+        assert_eq!(
+            e.row_error(&Globals::default(), &r, &err).to_string(),
+            "f.jsonl:7: cannot evaluate `m.ratio * throughput`: no field `throughput` in table `runs` (fields: thruput, m); did you mean `thruput`?"
         );
     }
 

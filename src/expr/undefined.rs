@@ -84,7 +84,7 @@ pub fn no_named_field(name: &str, row: &Row) -> String {
 
 /// The names of `row`'s fields: for a row read in part (a projection), the
 /// whole record's, then those made by steps (`y` of a derive).
-fn field_names(row: &Row) -> Vec<String> {
+pub fn field_names(row: &Row) -> Vec<String> {
     let fields = row.flat_fields();
     let mut names: Vec<String> = Vec::new();
     if row.origin.partial
@@ -175,6 +175,26 @@ fn undefined_path(e: &minijinja::Error) -> Option<(String, Vec<String>)> {
 /// words, or `None` when it is not a field, a number or a metadata key.
 pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
     let (head, keys) = undefined_path(e)?;
+    explain_path(head, keys, scope)
+}
+
+/// Why the value at variable `head` then `keys` is missing from a row, in
+/// the words of [`explain`]: for an error that names no undefined value
+/// (`tried to use * operator on unsupported types undefined and number`)
+/// though the expression read a field the row lacks.
+pub fn explain_read(path: &str, scope: &Scope) -> Option<String> {
+    let row = scope.row?;
+    // A field read as `_['a.b']` is listed as `a.b`: the row's own name
+    // first, else a path of attributes.
+    if row.get(path).is_some() {
+        return None;
+    }
+    let mut parts = path.split('.').map(String::from);
+    let head = parts.next()?;
+    explain_path(head, parts.collect(), scope)
+}
+
+fn explain_path(head: String, keys: Vec<String>, scope: &Scope) -> Option<String> {
     if scope.free.is_some_and(|f| !f.contains(&head)) {
         return None;
     }
@@ -229,6 +249,29 @@ pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
                 "`{}` is missing from {} (`{}` has: {})",
                 shown(key),
                 shown(file),
+                shown(&path),
+                listing(rec.0.keys().map(|k| &**k))
+            );
+            if let Some(close) = did_you_mean(key, rec.0.keys().map(|k| &**k)) {
+                msg.push_str(&format!("; did you mean `{}`?", shown(close)));
+            }
+            Some(msg)
+        }
+        "_source" if !has_field(&head) && keys.first().is_some_and(|k| k == "meta") => {
+            let row = scope.row?;
+            let Some(crate::value::FileMeta::Document(doc)) = row.origin.meta.as_deref() else {
+                return None;
+            };
+            let (at, key, rec) = first_missing(doc, &keys[1..])?;
+            let mut path = "_source.meta".to_string();
+            for k in &keys[1..1 + at] {
+                path.push('.');
+                path.push_str(k);
+            }
+            let mut msg = format!(
+                "`{}` is missing from {} (`{}` has: {})",
+                shown(key),
+                shown(&row.origin.path),
                 shown(&path),
                 listing(rec.0.keys().map(|k| &**k))
             );
