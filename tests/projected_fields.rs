@@ -27,7 +27,11 @@ fn error_of(steps: &str, generic_only: bool) -> String {
     let out = run(dir.path(), generic_only);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let e = stderr(&out);
-    e[e.find("error: ").unwrap()..].lines().next().unwrap().to_string()
+    e[e.find("error: ").unwrap()..]
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 fn run(dir: &Path, generic_only: bool) -> std::process::Output {

@@ -94,7 +94,8 @@ pub fn calls(src: &str) -> Vec<String> {
         let Some(head) = ident(i) else { continue };
         // An attribute, a filter, a test (`x is not divisibleby(3)`).
         let after_is = |k: usize| {
-            ident(k) == Some("is") || (ident(k) == Some("not") && k > 0 && ident(k - 1) == Some("is"))
+            ident(k) == Some("is")
+                || (ident(k) == Some("not") && k > 0 && ident(k - 1) == Some("is"))
         };
         if i > 0 && (op(i - 1, ".") || op(i - 1, "|") || after_is(i - 1)) {
             continue;
