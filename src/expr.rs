@@ -200,16 +200,16 @@ fn spaced_hint(text: &str, e: &minijinja::Error) -> String {
 /// of the row's fields that is not an identifier (`p50 (ms) > 3` parses as
 /// a call): how to read that field, unless `msg` already shows it.
 fn field_hint(text: &str, row: &Row, msg: &str) -> String {
-    row.flat_fields()
-        .0
-        .keys()
+    // (The record's names: a projection kept only the names read.)
+    undefined::field_names(row)
+        .iter()
         .find(|k| {
             let r = reads::field_ref(k);
             // (`_` is not a name with a symbol: `_['_']` is only its spelling.)
             k.trim() != ""
-                && &***k != "_"
-                && r != ***k
-                && text.contains(&***k)
+                && k.as_str() != "_"
+                && r != k.as_str()
+                && text.contains(k.as_str())
                 && !text.contains(&r)
                 && !msg.contains(&r)
         })
@@ -236,6 +236,9 @@ pub struct Expr<'s> {
     fast: Option<crate::fastexpr::Node>,
     /// The fields read through `_`, when the expression uses `_`.
     row_reads: Option<reads::RowReads>,
+    /// The names called as functions or methods (`range`, `s.split`), which
+    /// minijinja lists among the variables.
+    calls: Vec<String>,
     /// The table whose rows it reads, for messages.
     table: Option<Arc<str>>,
     /// The expression as written.
@@ -270,6 +273,11 @@ impl<'s> Expr<'s> {
                     .undeclared_variables(false)
                     .contains("_")
                     .then(|| reads::row_reads(text)),
+                calls: if text.contains('(') {
+                    reads::calls(text)
+                } else {
+                    Vec::new()
+                },
                 compiled,
                 table: None,
                 fast: crate::fastexpr::compile(text),
@@ -356,7 +364,8 @@ impl<'s> Expr<'s> {
 
     /// The variable paths the expression reads (`m.ratio`, `H_byte1`),
     /// without the globals (`n`, `v`, `meta`, `_source`); `_['m'].ratio` is
-    /// `m.ratio`.
+    /// `m.ratio`. A function is not a path, and a method call is a read of
+    /// what it is called on (`s.split(':')` reads `s`).
     pub fn paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
@@ -365,6 +374,10 @@ impl<'s> Expr<'s> {
             .filter(|p| {
                 let head = p.split('.').next().unwrap_or("");
                 !["n", "v", "meta", "_source", "loop", "_"].contains(&head)
+            })
+            .filter_map(|p| match self.calls.contains(&p) {
+                true => p.rsplit_once('.').map(|(of, _)| of.to_string()),
+                false => Some(p),
             })
             .collect();
         if let Some(r) = &self.row_reads {
@@ -468,15 +481,26 @@ impl<'s> Expr<'s> {
     }
 
     fn row_error(&self, globals: &Globals, row: &Row, e: &minijinja::Error) -> Error {
-        if let Some(what) = undefined::explain(
-            e,
-            &undefined::Scope {
-                row: Some(row),
-                table: self.table.as_deref(),
-                globals,
-                free: None,
-            },
-        ) {
+        let scope = undefined::Scope {
+            row: Some(row),
+            table: self.table.as_deref(),
+            globals,
+            free: None,
+        };
+        // minijinja names the undefined value (`x` is undefined) only at
+        // times; an operation on an undefined value is explained by the
+        // first field read that the row lacks.
+        let on_undefined = || {
+            message(e)
+                .contains("undefined")
+                .then(|| {
+                    self.paths()
+                        .iter()
+                        .find_map(|p| undefined::explain_read(p, &scope))
+                })
+                .flatten()
+        };
+        if let Some(what) = undefined::explain(e, &scope).or_else(on_undefined) {
             let hint = field_hint(self.text, row, &what);
             return Error::input(
                 row.origin.path.to_string(),
@@ -578,6 +602,50 @@ pub(crate) mod tests {
         assert_eq!(v.as_str(), Some(""));
         let v = eval("_source.line", r#"{"a": 1}"#).unwrap();
         assert_eq!(v, Value::from(7));
+    }
+
+    #[test]
+    fn a_method_call_is_a_read_of_what_it_is_called_on() {
+        let s = spec();
+        let paths = |t: &str| Expr::compile_str(&s, t, 0..0).unwrap().paths();
+        assert_eq!(paths("codec.split(':')[0] == 'x'"), vec!["codec"]);
+        assert_eq!(paths("a.b.get('x') > 1"), vec!["a.b"]);
+        assert_eq!(paths("range(3) | list | length > x"), vec!["x"]);
+        let vars = |t: &str| Expr::compile_str(&s, t, 0..0).unwrap().variables();
+        assert_eq!(vars("codec.split(':')[0] == 'x'"), vec!["codec"]);
+        assert_eq!(vars("_['m'].items() | list"), vec!["m"]);
+    }
+
+    #[test]
+    fn the_values_named_in_an_error_are_no_functions_or_methods() {
+        let e = eval("(range(3) | list | length) / x > 1", r#"{"x": 0}"#);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "f.jsonl:7: cannot evaluate `(range(3) | list | length) / x > 1`: invalid operation: unable to calculate 3 / 0 (where x = 0)"
+        );
+        let e = eval("s.splitlines() / 2 > 1", r#"{"s": "ab"}"#);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "f.jsonl:7: cannot evaluate `s.splitlines() / 2 > 1`: invalid operation: tried to use / operator on unsupported types sequence and number (where s = \"ab\")"
+        );
+    }
+
+    #[test]
+    fn an_operation_on_an_undefined_field_names_the_field() {
+        // minijinja does not always name the undefined operand.
+        let s = spec();
+        let e = Expr::compile_str(&s, "m.ratio * throughput", 0..0)
+            .unwrap()
+            .in_table("runs");
+        let err = minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            "tried to use * operator on unsupported types number and undefined",
+        );
+        let r = row(r#"{"thruput": 1, "m": {"ratio": 2}}"#);
+        assert_eq!(
+            e.row_error(&Globals::default(), &r, &err).to_string(),
+            "f.jsonl:7: cannot evaluate `m.ratio * throughput`: no field `throughput` in table `runs` (fields: thruput, m); did you mean `thruput`?"
+        );
     }
 
     #[test]

@@ -89,6 +89,10 @@ pub struct Origin {
     /// Its file's metadata, `_source.meta` in expressions: `None` for a
     /// row of JSONL, CSV or inline rows, which have none.
     pub meta: Option<Arc<FileMeta>>,
+    /// Whether the row's JSONL record was built with only the fields its
+    /// table reads (a projection): a message listing its fields then reads
+    /// the whole record again ([`crate::sources::whole_record`]).
+    pub partial: bool,
 }
 
 /// The metadata of the file a row came from (`_source.meta`).
@@ -124,6 +128,7 @@ impl Origin {
             line,
             record: None,
             meta: None,
+            partial: false,
         }
     }
 

@@ -178,7 +178,7 @@ fn a_name_with_a_space_is_shown_how_to_read() {
     let e = error_of(("where = \"_.run == 'b'\"", "where = \"p50 (ms) > 3\""));
     assert_eq!(
         e.lines().next().unwrap(),
-        "error: number `p50`: data/runs.csv:2: cannot evaluate `p50 (ms) > 3`: unknown function: p50 is unknown (where ms = missing, p50 = missing) — a field name with a space or symbol is read as _['p50 (ms)']"
+        "error: number `p50`: data/runs.csv:2: cannot evaluate `p50 (ms) > 3`: unknown function: p50 is unknown (where ms = missing) — a field name with a space or symbol is read as _['p50 (ms)']"
     );
     let e = error_of(("where = \"_.run == 'b'\"", "where = \"gen/tps > 3\""));
     assert_eq!(

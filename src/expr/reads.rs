@@ -4,7 +4,9 @@
 //! only (it follows attribute chains, not subscripts), so the text is
 //! scanned here: each `_` followed by `.name` or `['name']` is a read of
 //! field `name` (and of the attributes chained after it, as `name.a.b`);
-//! any other use of `_` (`_ | tojson`, `_[k]`) reads the whole row.
+//! any other use of `_` (`_ | tojson`, `_[k]`) reads the whole row. A
+//! name followed by `(` is a method, not a field: `_.get('x y')` reads the
+//! whole row, `_['m'].items()` reads `m`.
 
 use crate::fastexpr::{Tok, lex};
 
@@ -59,10 +61,56 @@ pub fn row_reads(src: &str) -> RowReads {
                 break;
             }
         }
+        // `_.get(...)`, `_.keys()`: a method of what precedes it, not a
+        // field (read as a field `get`, a projection once loaded nothing
+        // else and the numbers came out silently wrong).
+        if op(j, "(") {
+            path.pop();
+        }
         if path.is_empty() {
             out.whole = true;
         } else {
             out.paths.push(path);
+        }
+    }
+    out
+}
+
+/// The dotted names called as functions or methods, joined by `.`:
+/// `range(3)` gives `range`, `s.split(':')` gives `s.split`. minijinja
+/// lists these among the variables read (as `range`, `s.split`), though
+/// only `s` is a value.
+pub fn calls(src: &str) -> Vec<String> {
+    let Some(toks) = lex(src) else {
+        return Vec::new();
+    };
+    let ident = |i: usize| match toks.get(i) {
+        Some(Tok::Ident(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let op = |i: usize, o: &str| matches!(toks.get(i), Some(Tok::Op(x)) if *x == o);
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        let Some(head) = ident(i) else { continue };
+        // An attribute, a filter, a test (`x is not divisibleby(3)`).
+        let after_is = |k: usize| {
+            ident(k) == Some("is")
+                || (ident(k) == Some("not") && k > 0 && ident(k - 1) == Some("is"))
+        };
+        if i > 0 && (op(i - 1, ".") || op(i - 1, "|") || after_is(i - 1)) {
+            continue;
+        }
+        let mut path = head.to_string();
+        let mut j = i + 1;
+        while op(j, ".")
+            && let Some(name) = ident(j + 1)
+        {
+            path.push('.');
+            path.push_str(name);
+            j += 2;
+        }
+        if op(j, "(") {
+            out.push(path);
         }
     }
     out
@@ -90,7 +138,8 @@ pub fn field_ref(name: &str) -> String {
 pub fn hint(name: &str) -> String {
     format!(
         " — a field name with a space or symbol is read as {}",
-        field_ref(name)
+        // (A name from the data may hold an escape sequence.)
+        crate::error::shown(&field_ref(name))
     )
 }
 
@@ -186,6 +235,23 @@ mod tests {
         assert_eq!(paths("_ | tojson"), (vec![], true));
         assert_eq!(paths("_[k] and _.x"), (vec!["x".into()], true));
         assert_eq!(paths("_['it\\'s']"), (vec![], true));
+    }
+
+    #[test]
+    fn a_method_of_the_row_reads_the_whole_row() {
+        assert_eq!(paths("_.get('execution time', 0) > 2"), (vec![], true));
+        assert_eq!(paths("_.keys() | list | length"), (vec![], true));
+        assert_eq!(paths("_['m'].items()"), (vec!["m".into()], false));
+        assert_eq!(paths("_.a.b.get('x')"), (vec!["a|b".into()], false));
+    }
+
+    #[test]
+    fn called_names_are_functions_or_methods() {
+        assert_eq!(calls("codec.split(':')[0]"), vec!["codec.split"]);
+        assert_eq!(calls("range(3) | list"), vec!["range"]);
+        assert_eq!(calls("a.b.get('x') + x | round(2)"), vec!["a.b.get"]);
+        assert_eq!(calls("x is divisibleby(3)"), Vec::<String>::new());
+        assert_eq!(calls("x is not divisibleby(3)"), Vec::<String>::new());
     }
 
     #[test]

@@ -160,4 +160,25 @@ mod tests {
             "['path', 'line', 'meta']"
         );
     }
+
+    #[test]
+    fn a_missing_key_of_a_rows_meta_names_the_keys_and_the_closest() {
+        let meta = crate::sources::json::parse(br#"{"config": {"loaders": 8}}"#).unwrap();
+        let mut r = row(r#"{"ms": 3.5}"#);
+        r.origin.meta = Some(Arc::new(FileMeta::Document(meta)));
+        let s = spec();
+        let g = Arc::new(Globals::default());
+        let err = |text: &str| {
+            let e = Expr::compile_str(&s, text, 0..0).unwrap();
+            e.eval_row(&g, &r).unwrap_err().to_string()
+        };
+        assert_eq!(
+            err("_source.meta.confg.loaders"),
+            "f.jsonl:7: cannot evaluate `_source.meta.confg.loaders`: `confg` is missing from f.jsonl (`_source.meta` has: config); did you mean `config`?"
+        );
+        assert_eq!(
+            err("_source.meta.config.loadrs * 2"),
+            "f.jsonl:7: cannot evaluate `_source.meta.config.loadrs * 2`: `loadrs` is missing from f.jsonl (`_source.meta.config` has: loaders); did you mean `loaders`?"
+        );
+    }
 }

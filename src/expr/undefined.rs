@@ -8,6 +8,7 @@
 //! the document metadata (`meta.SOURCE.key`). The message then says which
 //! of those lacks it, what it has, and the closest name, if one is close.
 
+use crate::error::shown;
 use crate::fastexpr::{Tok, lex};
 use crate::value::{Record, Row, Value, as_record};
 
@@ -46,15 +47,17 @@ pub fn did_you_mean<'a>(
     best.map(|(_, c)| c)
 }
 
-/// `names` joined by ", ", at most [`LISTED`] of them.
+/// `names` joined by ", ", at most [`LISTED`] of them, each [`shown`]:
+/// a field name holding an escape sequence or a newline may not colour
+/// the terminal or fake a line of the report.
 fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
     let total = names.len();
     // A name of a megabyte would fill the message: its start is enough.
     let mut out: Vec<String> = names
         .take(LISTED)
         .map(|n| match n.char_indices().nth(80) {
-            Some((i, _)) => format!("{}...", &n[..i]),
-            None => n.to_string(),
+            Some((i, _)) => format!("{}...", shown(&n[..i])),
+            None => shown(n),
         })
         .collect();
     let more = total.saturating_sub(out.len());
@@ -79,23 +82,57 @@ pub fn no_named_field(name: &str, row: &Row) -> String {
     missing_field(name, None, row, false)
 }
 
-fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> String {
+/// The names of `row`'s fields: for a row read in part (a projection), the
+/// whole record's, then those made by steps (`y` of a derive).
+pub fn field_names(row: &Row) -> Vec<String> {
     let fields = row.flat_fields();
-    let names = fields.0.keys().map(|k| &**k);
-    let mut msg = format!("no field `{name}`");
+    let mut names: Vec<String> = Vec::new();
+    if row.origin.partial
+        && let Some(whole) = crate::sources::whole_record(&row.origin)
+    {
+        names.extend(whole.0.keys().map(|k| k.to_string()));
+    }
+    for k in fields.0.keys() {
+        if !names.iter().any(|n| **n == **k) {
+            names.push(k.to_string());
+        }
+    }
+    names
+}
+
+fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> String {
+    let fields = field_names(row);
+    let names = fields.iter().map(|k| k.as_str());
+    let mut msg = format!("no field `{}`", shown(name));
     if let Some(t) = table {
-        msg.push_str(&format!(" in table `{t}`"));
+        msg.push_str(&format!(" in table `{}`", shown(t)));
     }
     msg.push_str(&format!(" (fields: {})", listing(names.clone())));
-    if let Some(close) = did_you_mean(name, names) {
+    if let Some(plain) = (!expr).then(|| subscript_name(name)).flatten() {
+        // `group = ["_['a.b']"]`: a key here is a name, not an expression.
+        msg.push_str(&format!(
+            "; keys here are plain field names, not expressions: `{}`",
+            shown(&plain)
+        ));
+    } else if let Some(close) = did_you_mean(name, names) {
         let close = if expr {
             field_ref(close)
         } else {
             close.to_string()
         };
-        msg.push_str(&format!("; did you mean `{close}`?"));
+        msg.push_str(&format!("; did you mean `{}`?", shown(&close)));
     }
     msg
+}
+
+/// The field name `_['a.b']` reads, for a name written as that expression.
+fn subscript_name(text: &str) -> Option<String> {
+    match lex(text)?.as_slice() {
+        [Tok::Ident(u), Tok::Op("["), Tok::Str(name), Tok::Op("]")] if u == "_" => {
+            Some(name.clone())
+        }
+        _ => None,
+    }
 }
 
 /// Where an expression looks names up, for [`explain`].
@@ -138,6 +175,26 @@ fn undefined_path(e: &minijinja::Error) -> Option<(String, Vec<String>)> {
 /// words, or `None` when it is not a field, a number or a metadata key.
 pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
     let (head, keys) = undefined_path(e)?;
+    explain_path(head, keys, scope)
+}
+
+/// Why the value at variable `head` then `keys` is missing from a row, in
+/// the words of [`explain`]: for an error that names no undefined value
+/// (`tried to use * operator on unsupported types undefined and number`)
+/// though the expression read a field the row lacks.
+pub fn explain_read(path: &str, scope: &Scope) -> Option<String> {
+    let row = scope.row?;
+    // A field read as `_['a.b']` is listed as `a.b`: the row's own name
+    // first, else a path of attributes.
+    if row.get(path).is_some() {
+        return None;
+    }
+    let mut parts = path.split('.').map(String::from);
+    let head = parts.next()?;
+    explain_path(head, parts.collect(), scope)
+}
+
+fn explain_path(head: String, keys: Vec<String>, scope: &Scope) -> Option<String> {
     if scope.free.is_some_and(|f| !f.contains(&head)) {
         return None;
     }
@@ -154,9 +211,10 @@ pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
             if numbers.get(key).is_some() {
                 return None;
             }
-            let mut msg = format!("no number `{key}` (`{head}['{key}']`)");
+            let k = shown(key);
+            let mut msg = format!("no number `{k}` (`{head}['{k}']`)");
             if let Some(close) = did_you_mean(key, numbers.0.keys().map(|k| &**k)) {
-                msg.push_str(&format!("; did you mean `{close}`?"));
+                msg.push_str(&format!("; did you mean `{}`?", shown(close)));
             }
             Some(msg)
         }
@@ -166,11 +224,12 @@ pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
             let Some(doc) = meta.get(source) else {
                 let names = meta.0.keys().map(|k| &**k);
                 let mut msg = format!(
-                    "no document metadata `meta.{source}` (sources with metadata: {})",
+                    "no document metadata `meta.{}` (sources with metadata: {})",
+                    shown(source),
                     listing(names.clone())
                 );
                 if let Some(close) = did_you_mean(source, names) {
-                    msg.push_str(&format!("; did you mean `{close}`?"));
+                    msg.push_str(&format!("; did you mean `{}`?", shown(close)));
                 }
                 return Some(msg);
             };
@@ -187,11 +246,37 @@ pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
                 path.push_str(k);
             }
             let mut msg = format!(
-                "`{key}` is missing from {file} (`{path}` has: {})",
+                "`{}` is missing from {} (`{}` has: {})",
+                shown(key),
+                shown(file),
+                shown(&path),
                 listing(rec.0.keys().map(|k| &**k))
             );
             if let Some(close) = did_you_mean(key, rec.0.keys().map(|k| &**k)) {
-                msg.push_str(&format!("; did you mean `{close}`?"));
+                msg.push_str(&format!("; did you mean `{}`?", shown(close)));
+            }
+            Some(msg)
+        }
+        "_source" if !has_field(&head) && keys.first().is_some_and(|k| k == "meta") => {
+            let row = scope.row?;
+            let Some(crate::value::FileMeta::Document(doc)) = row.origin.meta.as_deref() else {
+                return None;
+            };
+            let (at, key, rec) = first_missing(doc, &keys[1..])?;
+            let mut path = "_source.meta".to_string();
+            for k in &keys[1..1 + at] {
+                path.push('.');
+                path.push_str(k);
+            }
+            let mut msg = format!(
+                "`{}` is missing from {} (`{}` has: {})",
+                shown(key),
+                shown(&row.origin.path),
+                shown(&path),
+                listing(rec.0.keys().map(|k| &**k))
+            );
+            if let Some(close) = did_you_mean(key, rec.0.keys().map(|k| &**k)) {
+                msg.push_str(&format!("; did you mean `{}`?", shown(close)));
             }
             Some(msg)
         }
@@ -200,11 +285,12 @@ pub fn explain(e: &minijinja::Error, scope: &Scope) -> Option<String> {
         // A title, a label or a number's `expr`: no row, so no fields.
         _ => {
             let mut msg = format!(
-                "`{head}` is not defined here: without a row, an expression reads numbers as n['KEY'] or v['KEY'] and document metadata as meta.SOURCE"
+                "`{}` is not defined here: without a row, an expression reads numbers as n['KEY'] or v['KEY'] and document metadata as meta.SOURCE",
+                shown(&head)
             );
             let keys = scope.globals.n.0.keys().map(|k| &**k);
             if let Some(close) = did_you_mean(&head, keys) {
-                msg.push_str(&format!("; did you mean `n['{close}']`?"));
+                msg.push_str(&format!("; did you mean `n['{}']`?", shown(close)));
             }
             Some(msg)
         }
@@ -225,11 +311,13 @@ fn field(scope: &Scope, name: &str, keys: &[String]) -> Option<String> {
     }
     let names = rec.0.keys().map(|k| &**k);
     let mut msg = format!(
-        "`{path}` has no key `{key}` (keys: {})",
+        "`{}` has no key `{}` (keys: {})",
+        shown(&path),
+        shown(key),
         listing(names.clone())
     );
     if let Some(close) = did_you_mean(key, names) {
-        msg.push_str(&format!("; did you mean `{close}`?"));
+        msg.push_str(&format!("; did you mean `{}`?", shown(close)));
     }
     Some(msg)
 }
@@ -320,6 +408,19 @@ mod tests {
         assert_eq!(
             e,
             "f.jsonl:7: cannot render `{% for k in m %}{{ k.x.y }}{% endfor %}`: undefined value: `k.x` is undefined"
+        );
+    }
+
+    #[test]
+    fn a_field_name_with_an_escape_or_a_newline_is_shown_escaped() {
+        let json = r#"{"thrput\u001b[31m": 1, "a\nerror: fake": 2}"#;
+        assert_eq!(
+            err("thrput > 1", json),
+            "f.jsonl:7: cannot evaluate `thrput > 1`: no field `thrput` (fields: thrput\\u{1b}[31m, a\\u{a}error: fake); did you mean `_['thrput\\u{1b}[31m']`?"
+        );
+        assert_eq!(
+            err("m.ratoi.x", r#"{"m": {"rati\u001bo": 1}}"#),
+            "f.jsonl:7: cannot evaluate `m.ratoi.x`: `m` has no key `ratoi` (keys: rati\\u{1b}o); did you mean `rati\\u{1b}o`?"
         );
     }
 

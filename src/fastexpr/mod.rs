@@ -235,6 +235,24 @@ fn path_of(n: &Node) -> Option<String> {
     }
 }
 
+/// `n` as an expression spells it when it is a field path: `p50 (ms)` is
+/// `_['p50 (ms)']`, so a hint can be pasted back as written.
+fn spelled(n: &Node) -> Option<String> {
+    use crate::expr::reads::field_ref;
+    match n {
+        Node::Var(v) => Some(field_ref(v)),
+        Node::Attr(x, name) => {
+            let r = field_ref(name);
+            let key = match r.strip_prefix('_') {
+                Some(sub) if r != **name => sub.to_string(),
+                _ => format!(".{name}"),
+            };
+            Some(format!("{}{key}", spelled(x)?))
+        }
+        _ => None,
+    }
+}
+
 /// A number that is plain: an integer, or a float that is not NaN.
 fn plain(v: &Value) -> Option<f64> {
     as_number(v).filter(|x| !x.is_nan())
@@ -291,10 +309,10 @@ impl Node {
                     && ((strict(&l) && r.kind() == ValueKind::Number)
                         || (l.kind() == ValueKind::Number && strict(&r)))
                 {
-                    let (field, value) = if strict(&l) {
-                        (path_of(a), &l)
+                    let (field, value, spelling) = if strict(&l) {
+                        (path_of(a), &l, spelled(a))
                     } else {
-                        (path_of(b), &r)
+                        (path_of(b), &r, spelled(b))
                     };
                     let other = if strict(&l) { &r } else { &l };
                     let what = if value.is_none() {
@@ -305,7 +323,7 @@ impl Node {
                     return Err(Stop::Mismatch {
                         why: format!(
                             "{what} cannot be ordered against the number {other} (Python raises TypeError here; test the type first, e.g. `{} is number`)",
-                            field.as_deref().unwrap_or("x")
+                            spelling.as_deref().unwrap_or("x")
                         ),
                         field,
                     });

@@ -218,3 +218,16 @@ fn outside_the_subset_is_not_compiled() {
     }
     let _ = Record::default();
 }
+
+#[test]
+fn the_type_test_hint_spells_a_name_with_a_symbol_as_read() {
+    let r = &rows()[0];
+    let Err(Stop::Mismatch { field, why }) = compile("_['p50 (ms)'] > 1").unwrap().eval(r) else {
+        panic!()
+    };
+    assert_eq!(field.as_deref(), Some("p50 (ms)"));
+    assert_eq!(
+        why,
+        "the string \"a\" cannot be ordered against the number 1 (Python raises TypeError here; test the type first, e.g. `_['p50 (ms)'] is number`)"
+    );
+}

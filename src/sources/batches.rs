@@ -238,7 +238,10 @@ pub fn parse_row(
     Ok(Row {
         extra: Default::default(),
         fields: Arc::new(rec),
-        origin: Origin::line(path.clone(), line_no),
+        origin: Origin {
+            partial: projection.is_some(),
+            ..Origin::line(path.clone(), line_no)
+        },
     })
 }
 

@@ -342,6 +342,7 @@ pub fn stream_with<T: Send>(
                     line: 0,
                     record: Some((Arc::from("rows"), i as u64)),
                     meta: None,
+                    partial: false,
                 },
             });
         }
@@ -387,6 +388,9 @@ pub fn stream_with<T: Send>(
         let mut count = 0u64;
         match file.format {
             Format::Jsonl => {
+                if projection.is_some() {
+                    read_in_part(file);
+                }
                 count = match lines {
                     Some(f) => batches::stream_batches(file, &|b, l| f(file, b, l), each_batch)?,
                     None => batches::stream_jsonl(file, projection, work, each_batch)?,
@@ -447,6 +451,49 @@ pub fn toml_to_value(v: &toml::Value) -> Value {
             r.into_value()
         }
     }
+}
+
+/// The JSONL files whose records were read in part (a projection), by
+/// their shown path ([`SourceFile::rel`], a row's `origin.path`).
+static PARTIAL: std::sync::Mutex<Vec<SourceFile>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes that `file`'s records are read in part, for [`whole_record`].
+fn read_in_part(file: &SourceFile) {
+    if let Ok(mut files) = PARTIAL.lock() {
+        match files.iter_mut().find(|f| f.rel == file.rel) {
+            Some(f) => *f = file.clone(),
+            None => files.push(file.clone()),
+        }
+    }
+}
+
+/// The whole record of a row read in part ([`Origin::partial`]), read
+/// again from its file: a message listing a row's fields must list what
+/// the data holds, not what a table's projection kept (`fields: none`
+/// beside a field the file has). `None` when it cannot be read.
+pub fn whole_record(origin: &Origin) -> Option<Record> {
+    let file = PARTIAL
+        .lock()
+        .ok()?
+        .iter()
+        .find(|f| *f.rel == *origin.path)?
+        .clone();
+    let mut text = Vec::new();
+    // A message is made once: reading the file up to the line is fine.
+    let mut reader = std::io::BufReader::new(open(&file).ok()?);
+    let mut line_no = 0u64;
+    loop {
+        text.clear();
+        if std::io::BufRead::read_until(&mut reader, b'\n', &mut text).ok()? == 0 {
+            return None;
+        }
+        line_no += 1;
+        if line_no == origin.line {
+            break;
+        }
+    }
+    let (_, line) = batches::lines(&text, origin.line).next()?;
+    parse_line(&file.rel, origin.line, line).ok()
 }
 
 /// Opens a file for streaming, through a decoder when compressed.
@@ -629,6 +676,7 @@ fn read_json_document(
                 line: 0,
                 record: Some((ptr_arc.clone(), i as u64)),
                 meta: shared.clone(),
+                partial: false,
             },
         })?;
     }

@@ -10,7 +10,7 @@ use super::aggregate::{Agg, field_error, finite_number};
 use super::steps::{Step, Unmatched};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
-use crate::value::{FileMeta, Key, Record, Row, Value, as_record, compare};
+use crate::value::{FileMeta, Key, Origin, Record, Row, Value, as_record, compare};
 
 /// Everything a step may read besides its input rows.
 pub struct StepEnv<'a> {
@@ -367,7 +367,11 @@ impl<'a, 's> Grouper<'a, 's> {
                 Ok(Row {
                     extra: Default::default(),
                     fields: Arc::new(rec),
-                    origin: first.origin.clone(),
+                    // The group's row has all its fields.
+                    origin: Origin {
+                        partial: false,
+                        ..first.origin.clone()
+                    },
                 })
             })
             .collect();
