@@ -146,6 +146,33 @@ impl<'a, 's> LayerCtx<'a, 's> {
         self.spec.error(self.span.clone(), msg)
     }
 
+    /// Checks that a channel the mark draws once for all its rows (a line's
+    /// width, a histogram's fill) is a constant: evaluated on no row, a
+    /// field or an expression would fail with a misleading message, or
+    /// silently mean the first row's value. `what` says what it is one
+    /// value for ("each series", "all its bars").
+    pub(super) fn constant_only(
+        &self,
+        chan: Option<&Chan>,
+        raw: &Option<crate::spec::Raw>,
+        key: &str,
+        what: &str,
+    ) -> Result<()> {
+        match chan {
+            None | Some(Chan::Const(_)) => Ok(()),
+            Some(_) => {
+                let span = raw.as_ref().map_or(self.span.clone(), |r| r.span());
+                Err(self.spec.error(
+                    span,
+                    format!(
+                        "`{key}` on a `{}` layer is one value for {what}: give a constant, not a field or an expression",
+                        self.layer.mark.get_ref()
+                    ),
+                ))
+            }
+        }
+    }
+
     pub(super) fn chans(&self) -> Result<Chans<'s>> {
         let l = self.layer;
         let c = |raw: &'s Option<crate::spec::Raw>, kind: Kind, range: &[&str]| {

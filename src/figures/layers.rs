@@ -177,6 +177,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     values.push(xc.number(row, &v, "x")?);
                 }
                 let (counts, edges) = crate::stats::histogram(&values, bins, None);
+                for (c, raw, key) in [
+                    (&ch.color, &l.color, "color"),
+                    (&ch.stroke, &l.stroke, "stroke"),
+                    (&ch.opacity, &l.opacity, "opacity"),
+                    (&ch.stroke_width, &l.stroke_width, "stroke_width"),
+                ] {
+                    self.constant_only(c.as_ref(), raw, key, "all its bars")?;
+                }
                 let style = self.fill_style(&ch, &pseudo_row(), default_fill, dash)?;
                 let mut items = Vec::with_capacity(bins);
                 for (i, c) in counts.iter().enumerate() {
@@ -297,6 +305,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     .map(|s| crate::expr::Expr::compile(self.spec, s))
                     .transpose()?;
                 let mut series: IndexMap<String, SeriesPoints> = IndexMap::new();
+                self.constant_only(
+                    ch.stroke_width.as_ref(),
+                    &l.stroke_width,
+                    "stroke_width",
+                    "each line",
+                )?;
+                self.constant_only(ch.opacity.as_ref(), &l.opacity, "opacity", "each line")?;
                 let width =
                     self.number(ch.stroke_width.as_ref(), &pseudo_row(), "stroke_width", 1.5)?;
                 let opacity = self.number(ch.opacity.as_ref(), &pseudo_row(), "opacity", 1.0)?;
@@ -326,11 +341,23 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         row,
                         csv,
                     );
-                    series
-                        .entry(key)
-                        .or_insert_with(|| (Vec::new(), col))
-                        .0
-                        .push((x, y));
+                    let entry = series.entry(key).or_insert_with(|| (Vec::new(), col));
+                    // One line is one stroke: a colour that changes along a
+                    // series would be drawn as its first row's.
+                    if entry.1 != col {
+                        let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
+                        return Err(Error::input(
+                            row.origin.path.to_string(),
+                            row.origin.line_opt(),
+                            Some("color".into()),
+                            format!(
+                                "a line has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
+                                shown(col),
+                                shown(entry.1)
+                            ),
+                        ));
+                    }
+                    entry.0.push((x, y));
                 }
                 let marker = match l.marker.as_deref() {
                     None => None,
@@ -382,12 +409,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 for row in &data_rows {
                     let style = Style {
                         fill: None,
-                        stroke: self.color(&ch.color, row, Some(Color::BLACK))?.map(|c| {
-                            c.with_alpha(
-                                self.number(ch.opacity.as_ref(), row, "opacity", 1.0)
-                                    .unwrap_or(1.0),
-                            )
-                        }),
+                        stroke: {
+                            let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
+                            self.color(&ch.color, row, Some(Color::BLACK))?
+                                .map(|c| c.with_alpha(opacity))
+                        },
                         stroke_width: self.number(
                             ch.stroke_width.as_ref(),
                             row,
