@@ -47,6 +47,7 @@ mod source;
 pub use source::several_documents;
 use source::{SourceObj, spec_mistake, unreadable_of};
 mod env;
+mod format;
 pub mod reads;
 mod template;
 pub mod undefined;

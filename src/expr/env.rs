@@ -26,9 +26,13 @@ pub fn syntax() -> minijinja::syntax::SyntaxConfig {
 pub const FUEL: u64 = 200_000;
 
 /// The limits every template environment of artifact shares: at most
-/// `fuel` steps per evaluation or render, and no `namespace()`.
+/// `fuel` steps per evaluation or render, no `namespace()`, and a `format`
+/// filter that refuses huge widths and precisions.
 pub fn limit(env: &mut Environment<'_>, fuel: u64) {
     env.set_fuel(Some(fuel));
+    // minijinja's own allocates a width before charging fuel for it and
+    // panics on a precision of 65535.
+    env.add_filter("format", super::format::filter);
     // `namespace()` is the one mutable value: with it a loop nests a list
     // 100,000 deep, whose printing or dropping overflows the stack. Titles,
     // labels and macro templates have no use for it.
@@ -45,7 +49,8 @@ pub(super) fn environment() -> &'static Environment<'static> {
         // Python's str and dict methods (`codec.split(':')[0]`,
         // `name.startswith('BM_')`, `d.get('k', 0)`): researchers write
         // their filters as they would in pandas.
-        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+        // `.format()` behind the same guard as the `format` filter.
+        env.set_unknown_method_callback(super::format::unknown_method);
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
