@@ -493,13 +493,17 @@ impl<'s> Expr<'s> {
             if seen.len() == 4 {
                 break;
             }
-            let shown = match lookup_path(row, &p) {
+            let (p, v) = read_path(row, &p);
+            let shown = match v {
                 Some(v) if v.kind() == minijinja::value::ValueKind::Map => continue,
                 Some(v) if v.kind() == minijinja::value::ValueKind::Seq => continue,
                 Some(v) => crate::value::show(&v),
                 None => "missing".to_string(),
             };
-            seen.push(format!("{p} = {shown}"));
+            let entry = format!("{p} = {shown}");
+            if !seen.contains(&entry) {
+                seen.push(entry);
+            }
         }
         let values = if seen.is_empty() {
             String::new()
@@ -518,6 +522,31 @@ impl<'s> Expr<'s> {
             ),
         )
     }
+}
+
+/// The value a dotted path reads, with the part of the path read: a path
+/// through a value that is no record is a method call on it (`fmt.format`
+/// reads `fmt`), not a missing field.
+fn read_path<'p>(row: &Row, path: &'p str) -> (&'p str, Option<Value>) {
+    let mut parts = path.split('.');
+    let Some(mut cur) = parts.next().and_then(|p| row.get(p)).cloned() else {
+        return (path, None);
+    };
+    let mut end = path.find('.').unwrap_or(path.len());
+    for p in parts {
+        let Some(rec) = crate::value::as_record(&cur) else {
+            if cur.kind() == minijinja::value::ValueKind::Map {
+                return (path, None);
+            }
+            return (&path[..end], Some(cur));
+        };
+        let Some(next) = rec.get(p).cloned() else {
+            return (path, None);
+        };
+        cur = next;
+        end += 1 + p.len();
+    }
+    (path, Some(cur))
 }
 
 /// The value at a dotted path of a row (`m.ratio`), if present.
