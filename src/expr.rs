@@ -44,7 +44,7 @@ use crate::value::{Origin, Record, Row, Value};
 pub mod depth;
 mod source;
 
-pub use source::several_documents;
+pub use source::{broken_meta, several_documents};
 use source::{SourceObj, spec_mistake, unreadable_of};
 mod env;
 mod format;
