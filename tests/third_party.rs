@@ -289,3 +289,20 @@ fn records_key_naming_a_field_the_records_have_is_an_error() {
         stderr(&out)
     );
 }
+
+#[test]
+fn records_key_empty_is_an_error_at_its_place_not_a_field_named_nothing() {
+    let spec = COMMITS.replace("records_key = \"commit\"", "records_key = \"\"");
+    let dir = project(&spec, "commits");
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "error: source `history`: artifact.toml:4:15: `records_key` is the name \
+             of the field that gets each record's key; it cannot be empty\n  |\n4 | records_key = \"\"\n  \
+             |               ^^\n"
+        ),
+        "{err}"
+    );
+}
