@@ -36,9 +36,10 @@ fn print_result(text: &str) -> artifact::Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(artifact::Error::msg(
-            format!("cannot write to standard output: {}", output::cause(&e)),
-        )),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(artifact::Error::msg(format!(
+            "cannot write to standard output: {}",
+            output::cause(&e)
+        ))),
         _ => Ok(()),
     }
 }

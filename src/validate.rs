@@ -57,10 +57,8 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     // is the spec's mistake, not the row's that happens to pick it.
     for (raw, shape) in [(&l.color, false), (&l.stroke, false), (&l.shape, true)] {
         let Some(raw) = raw else { continue };
-        let Some(toml::Value::Array(range)) = raw
-            .get_ref()
-            .get("scale")
-            .and_then(|sc| sc.get("range"))
+        let Some(toml::Value::Array(range)) =
+            raw.get_ref().get("scale").and_then(|sc| sc.get("range"))
         else {
             continue;
         };

@@ -99,9 +99,15 @@ fn an_unknown_shape_in_a_scale_range_is_an_error_at_its_place() {
     assert_eq!(out.status.code(), Some(2));
     let e = stderr(&out);
     assert!(
-        e.starts_with("error: artifact.toml:9:") && e.contains(": unknown shape `star` (circle, square, triangle, diamond)\n"),
+        e.starts_with("error: artifact.toml:9:")
+            && e.contains(": unknown shape `star` (circle, square, triangle, diamond)\n"),
         "{e}"
     );
-    let col: usize = e["error: artifact.toml:9:".len()..].split(':').next().unwrap().parse().unwrap();
+    let col: usize = e["error: artifact.toml:9:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert_eq!(&spec.lines().nth(8).unwrap()[col - 1..col + 5], "\"star\"");
 }

@@ -33,7 +33,11 @@ fn filter_error(expr: &str) -> String {
     let toml = expr.replace('\\', "\\\\").replace('"', "\\\"");
     let (code, stderr) = gen_with(dir.path(), &format!("{{ filter = \"{toml} != ''\" }}"), "");
     assert_eq!(code, Some(2), "{stderr}");
-    stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or("").to_string()
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or("")
+        .to_string()
 }
 
 fn refused(expr: &str, field: &str, what: &str) {
@@ -82,7 +86,10 @@ fn str_format_precision_70000_from_the_data_is_an_error_not_a_panic() {
     let (code, stderr) = gen_with(dir.path(), "{ derive = { label = \"fmt.format(v)\" } }", "");
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(
-        stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or(""),
+        stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or(""),
         "error: number `n`: table `t`, step 1 (derive, artifact.toml line 6): data/r.jsonl:1: \
          cannot evaluate `fmt.format(v)`: invalid operation: format: a width or precision \
          above 1000 ({:.70000}) (where fmt = \"{:.70000}\")"
@@ -124,7 +131,10 @@ fn macro_template_with_format_filter_precision_65536_is_an_error_not_a_panic() {
     let (code, stderr) = gen_with(dir.path(), "", "\n[templates]\ntyp = \"t.j2\"\n");
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(
-        stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or(""),
+        stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or(""),
         "error: numbers: t.j2:1: cannot render the template for macros.typ: invalid operation: \
          format: a width or precision above 1000 (%.65536e)"
     );

@@ -464,8 +464,15 @@ fn a_closed_pipe_is_no_panic() {
 #[test]
 fn show_and_explain_to_a_full_disk_are_an_error_not_exit_0() {
     let dir = project();
-    for args in [&["show", "runs"][..], &["explain", "mean-ms"][..], &["schema"][..]] {
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    for args in [
+        &["show", "runs"][..],
+        &["explain", "mean-ms"][..],
+        &["schema"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("artifact"))
             .current_dir(dir.path())
             .args(args)

@@ -332,7 +332,8 @@ layers = [ { mark = "point", data = "ok", x = "t", y = "t" } ]
     .unwrap();
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let broken = "source `broken`: data/broken.json:1: invalid JSON at column 14: EOF while parsing a list";
+    let broken =
+        "source `broken`: data/broken.json:1: invalid JSON at column 14: EOF while parsing a list";
     assert_eq!(
         errors(dir.path()),
         format!(

@@ -164,7 +164,10 @@ impl Cursor<'_> {
                 Some(c) if !c.is_ascii() => {
                     // Shown up to the key's end, whole characters.
                     let rest = &self.b[self.i..];
-                    self.i += rest.iter().position(|&c| c == end).map_or(rest.len(), |n| n + 1);
+                    self.i += rest
+                        .iter()
+                        .position(|&c| c == end)
+                        .map_or(rest.len(), |n| n + 1);
                     return Field::NonAsciiKey;
                 }
                 Some(_) => self.i += 1,
@@ -295,7 +298,13 @@ mod tests {
 
     #[test]
     fn widths_and_precisions_up_to_1000_pass() {
-        for s in ["{:.1000}", "{:>1000}", "{0:08.3f}", "{x[k]:_^20,.2f}", "ran 5000 times: {}"] {
+        for s in [
+            "{:.1000}",
+            "{:>1000}",
+            "{0:08.3f}",
+            "{x[k]:_^20,.2f}",
+            "ran 5000 times: {}",
+        ] {
             assert_eq!(braces(s), Ok(()), "{s}");
         }
         for s in ["%.1000e", "%-1000s", "%(k)08.3f", "5000%% of %d"] {
@@ -317,7 +326,12 @@ mod tests {
 
     #[test]
     fn str_format_huge_widths_are_refused_not_gigabytes() {
-        for w in ["4000000000", "100000000000", "18446744073709551615", "99999999999999999999999"] {
+        for w in [
+            "4000000000",
+            "100000000000",
+            "18446744073709551615",
+            "99999999999999999999999",
+        ] {
             let field = format!("{{:>{w}}}");
             assert_eq!(
                 braces(&field),
@@ -353,7 +367,10 @@ mod tests {
 
     #[test]
     fn widths_and_precisions_are_summed_for_fuel() {
-        assert_eq!(check("{:>1000} {{:>999}} {0:.5f}", Style::Braces).ok(), Some(1005));
+        assert_eq!(
+            check("{:>1000} {{:>999}} {0:.5f}", Style::Braces).ok(),
+            Some(1005)
+        );
         assert_eq!(check("%10.3f %% %5s", Style::Percent).ok(), Some(18));
     }
 
@@ -363,4 +380,3 @@ mod tests {
         assert_eq!(braces("} {:.70000}"), Ok(()));
     }
 }
-
