@@ -44,8 +44,8 @@ use crate::value::{Origin, Record, Row, Value};
 pub mod depth;
 mod source;
 
-pub use source::{broken_meta, several_documents};
 use source::{SourceObj, spec_mistake, unreadable_of};
+pub use source::{broken_meta, several_documents};
 mod env;
 mod format;
 pub mod reads;
@@ -55,7 +55,7 @@ pub mod undefined;
 pub use template::Template;
 
 use env::environment;
-pub use env::{FUEL, limit, syntax};
+pub use env::{FUEL, limit, shielded, syntax};
 
 /// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
 /// `invalid expression: ` or `invalid template: `).
@@ -426,7 +426,7 @@ impl<'s> Expr<'s> {
 
     /// Evaluates on a row with minijinja only.
     pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
-        self.compiled.eval(globals.row_context(row)).map_err(|e| {
+        shielded(|| self.compiled.eval(globals.row_context(row))).map_err(|e| {
             spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(globals, row, &e))
         })
     }
@@ -436,7 +436,7 @@ impl<'s> Expr<'s> {
     /// would otherwise print as nothing).
     pub fn eval(&self, ctx: Value) -> Result<Value> {
         let fail = |why: String| Error::msg(format!("cannot evaluate `{}`: {why}", self.text));
-        let v = self.compiled.eval(ctx.clone()).map_err(|e| {
+        let v = shielded(|| self.compiled.eval(ctx.clone())).map_err(|e| {
             spec_mistake(&e, &self.span).unwrap_or_else(|| fail(why_in(&e, &ctx, None)))
         })?;
         if !v.is_undefined() {
@@ -444,7 +444,7 @@ impl<'s> Expr<'s> {
         }
         // Printing an undefined value is an error that names it.
         let printed = format!("{{{{ ({}) }}}}", self.text);
-        match environment().render_str(&printed, ctx.clone()) {
+        match shielded(|| environment().render_str(&printed, ctx.clone())) {
             Err(e) if e.kind() != minijinja::ErrorKind::SyntaxError => {
                 Err(spec_mistake(&e, &self.span).unwrap_or_else(|| fail(why_in(&e, &ctx, None))))
             }

@@ -39,6 +39,29 @@ pub fn limit(env: &mut Environment<'_>, fuel: u64) {
     env.remove_global("namespace");
 }
 
+/// Runs a minijinja evaluation or render, a panic inside it turned into
+/// its error: a last safety net, since a guard (see `format.rs`) is the fix
+/// for any panic found; the panic hook has printed it already.
+pub fn shielded<T>(
+    run: impl FnOnce() -> Result<T, minijinja::Error>,
+) -> Result<T, minijinja::Error> {
+    // Each evaluation has its own state and the environment is not changed
+    // by one, so nothing half-updated is seen after the unwind.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!(
+                "the template engine failed ({what}); this is a bug of artifact, please report it"
+            ),
+        ))
+    })
+}
+
 pub(super) fn environment() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
@@ -136,4 +159,19 @@ pub(super) fn environment() -> &'static Environment<'static> {
         });
         env
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panic_inside_minijinja_is_an_error_not_exit_101() {
+        let e = super::shielded(|| -> Result<(), minijinja::Error> { panic!("ndigits > 0") })
+            .unwrap_err();
+        assert_eq!(
+            e.detail(),
+            Some(
+                "the template engine failed (ndigits > 0); this is a bug of artifact, please report it"
+            )
+        );
+    }
 }
