@@ -299,8 +299,7 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 format!("cannot compile the template for {file}: {why}"),
             ));
         }
-        let text = env
-            .render_named_str(&name, &source, ctx.clone())
+        let text = crate::expr::shielded(|| env.render_named_str(&name, &source, ctx.clone()))
             .map_err(|e| {
                 let mut why = crate::expr::message(&e);
                 if e.kind() == minijinja::ErrorKind::OutOfFuel {

@@ -44,9 +44,10 @@ use crate::value::{Origin, Record, Row, Value};
 pub mod depth;
 mod source;
 
-pub use source::several_documents;
 use source::{SourceObj, spec_mistake, unreadable_of};
+pub use source::{broken_meta, several_documents};
 mod env;
+mod format;
 pub mod reads;
 mod template;
 pub mod undefined;
@@ -54,7 +55,7 @@ pub mod undefined;
 pub use template::Template;
 
 use env::environment;
-pub use env::{FUEL, limit, syntax};
+pub use env::{FUEL, limit, shielded, syntax};
 
 /// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
 /// `invalid expression: ` or `invalid template: `).
@@ -438,7 +439,7 @@ impl<'s> Expr<'s> {
 
     /// Evaluates on a row with minijinja only.
     pub fn eval_slow(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
-        self.compiled.eval(globals.row_context(row)).map_err(|e| {
+        shielded(|| self.compiled.eval(globals.row_context(row))).map_err(|e| {
             spec_mistake(&e, &self.span).unwrap_or_else(|| self.row_error(globals, row, &e))
         })
     }
@@ -448,7 +449,7 @@ impl<'s> Expr<'s> {
     /// would otherwise print as nothing).
     pub fn eval(&self, ctx: Value) -> Result<Value> {
         let fail = |why: String| Error::msg(format!("cannot evaluate `{}`: {why}", self.text));
-        let v = self.compiled.eval(ctx.clone()).map_err(|e| {
+        let v = shielded(|| self.compiled.eval(ctx.clone())).map_err(|e| {
             spec_mistake(&e, &self.span).unwrap_or_else(|| fail(why_in(&e, &ctx, None)))
         })?;
         if !v.is_undefined() {
@@ -456,7 +457,7 @@ impl<'s> Expr<'s> {
         }
         // Printing an undefined value is an error that names it.
         let printed = format!("{{{{ ({}) }}}}", self.text);
-        match environment().render_str(&printed, ctx.clone()) {
+        match shielded(|| environment().render_str(&printed, ctx.clone())) {
             Err(e) if e.kind() != minijinja::ErrorKind::SyntaxError => {
                 Err(spec_mistake(&e, &self.span).unwrap_or_else(|| fail(why_in(&e, &ctx, None))))
             }
@@ -516,13 +517,17 @@ impl<'s> Expr<'s> {
             if seen.len() == 4 {
                 break;
             }
-            let shown = match lookup_path(row, &p) {
+            let (p, v) = read_path(row, &p);
+            let shown = match v {
                 Some(v) if v.kind() == minijinja::value::ValueKind::Map => continue,
                 Some(v) if v.kind() == minijinja::value::ValueKind::Seq => continue,
                 Some(v) => crate::value::show(&v),
                 None => "missing".to_string(),
             };
-            seen.push(format!("{p} = {shown}"));
+            let entry = format!("{p} = {shown}");
+            if !seen.contains(&entry) {
+                seen.push(entry);
+            }
         }
         let values = if seen.is_empty() {
             String::new()
@@ -541,6 +546,31 @@ impl<'s> Expr<'s> {
             ),
         )
     }
+}
+
+/// The value a dotted path reads, with the part of the path read: a path
+/// through a value that is no record is a method call on it (`fmt.format`
+/// reads `fmt`), not a missing field.
+fn read_path<'p>(row: &Row, path: &'p str) -> (&'p str, Option<Value>) {
+    let mut parts = path.split('.');
+    let Some(mut cur) = parts.next().and_then(|p| row.get(p)).cloned() else {
+        return (path, None);
+    };
+    let mut end = path.find('.').unwrap_or(path.len());
+    for p in parts {
+        let Some(rec) = crate::value::as_record(&cur) else {
+            if cur.kind() == minijinja::value::ValueKind::Map {
+                return (path, None);
+            }
+            return (&path[..end], Some(cur));
+        };
+        let Some(next) = rec.get(p).cloned() else {
+            return (path, None);
+        };
+        cur = next;
+        end += 1 + p.len();
+    }
+    (path, Some(cur))
 }
 
 /// The value at a dotted path of a row (`m.ratio`), if present.

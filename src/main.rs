@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 // stdout and stderr may be a closed pipe (`artifact check | head -1`):
 // what cannot be printed is dropped, rather than panicking as `println!` does.
+// A command's result goes through `print_result`, which reports other failures.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
@@ -19,12 +20,6 @@ macro_rules! warn {
         let _ = writeln!(std::io::stderr(), $($arg)*);
     }};
 }
-macro_rules! say_raw {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($arg)*);
-    }};
-}
 macro_rules! warn_raw {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
@@ -33,6 +28,21 @@ macro_rules! warn_raw {
 }
 
 use artifact::{check, hook, inspect, lock::Lock, output, run, spec};
+
+/// Prints a command's result: a closed pipe (`artifact show t | head -1`)
+/// is the reader's choice and quiet, any other failure (a full disk) is an
+/// error, since the result is lost.
+fn print_result(text: &str) -> artifact::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(artifact::Error::msg(format!(
+            "cannot write to standard output: {}",
+            output::cause(&e)
+        ))),
+        _ => Ok(()),
+    }
+}
 
 /// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
@@ -213,10 +223,11 @@ fn main() -> ExitCode {
         // The schema is the tool's, not a spec's: no spec is needed.
         if let Command::Schema { markdown } = &cli.command {
             if *markdown {
-                say_raw!("{}", spec::schema_out::markdown());
+                print_result(&spec::schema_out::markdown())?;
             } else {
                 let schema = spec::schema_out::json_schema();
-                say!("{}", serde_json::to_string_pretty(&schema).expect("JSON"));
+                let text = serde_json::to_string_pretty(&schema).expect("JSON");
+                print_result(&format!("{text}\n"))?;
             }
             return Ok(ExitCode::SUCCESS);
         }
@@ -232,7 +243,7 @@ fn main() -> ExitCode {
                     warn_raw!("{text}");
                     Ok(ExitCode::from(1))
                 } else {
-                    say_raw!("{text}");
+                    print_result(&text)?;
                     Ok(ExitCode::SUCCESS)
                 }
             }
@@ -247,7 +258,7 @@ fn main() -> ExitCode {
                 for n in &shown.notes {
                     warn!("note: {n}");
                 }
-                say_raw!("{}", shown.output);
+                print_result(&shown.output)?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Explain { key, format } => {
@@ -260,7 +271,7 @@ fn main() -> ExitCode {
                 for n in &e.notes {
                     warn!("note: {n}");
                 }
-                say_raw!("{}", e.output);
+                print_result(&e.output)?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Hook {

@@ -53,7 +53,59 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     for raw in [&l.color, &l.stroke, &l.shape].into_iter().flatten() {
         Chan::compile(spec, raw, Kind::Style, &["#000000"])?;
     }
+    // A scale's range is the spec's own: an unknown colour or shape in it
+    // is the spec's mistake, not the row's that happens to pick it.
+    for (raw, shape) in [(&l.color, false), (&l.stroke, false), (&l.shape, true)] {
+        let Some(raw) = raw else { continue };
+        let Some(toml::Value::Array(range)) =
+            raw.get_ref().get("scale").and_then(|sc| sc.get("range"))
+        else {
+            continue;
+        };
+        for (i, entry) in range.iter().enumerate() {
+            let text = match entry {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let problem = if shape {
+                crate::figures::model::Shape::parse(&text)
+                    .is_none()
+                    .then(|| format!("unknown shape `{text}` (circle, square, triangle, diamond)"))
+            } else {
+                crate::render::color::parse(&text).err()
+            };
+            if let Some(problem) = problem {
+                let at = range_entry_span(spec, raw.span(), i).unwrap_or(raw.span());
+                return Err(spec.error(at, problem));
+            }
+        }
+    }
     Ok(())
+}
+
+/// The span of entry `i` of the `scale.range` of the channel table at
+/// `chan` in the spec's text (the parsed spec keeps no spans inside it).
+fn range_entry_span(
+    spec: &LoadedSpec,
+    chan: std::ops::Range<usize>,
+    i: usize,
+) -> Option<std::ops::Range<usize>> {
+    use toml::de::{DeTable, DeValue};
+    const PREFIX: &str = "x = ";
+    let doc = format!("{PREFIX}{}", spec.text.get(chan.clone())?);
+    let doc = DeTable::parse(&doc).ok()?;
+    let DeValue::Table(t) = doc.get_ref().get("x")?.get_ref() else {
+        return None;
+    };
+    let DeValue::Table(scale) = t.get("scale")?.get_ref() else {
+        return None;
+    };
+    let DeValue::Array(range) = scale.get("range")?.get_ref() else {
+        return None;
+    };
+    let at = range.get(i)?.span();
+    let start = at.start.checked_sub(PREFIX.len())? + chan.start;
+    Some(start..start + at.len())
 }
 
 /// The keys a layer's orientation leaves unread are errors: a vertical

@@ -59,12 +59,55 @@ fn an_unknown_colour_suggests_the_closest() {
         &e[e.find("error: ").unwrap()..],
         "error: figure `f`: artifact.toml:7:3: unknown colour `lightbleu` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9); did you mean `lightblue`?\n  |\n7 |   { mark = \"point\", data = \"p\", x = \"x\", y = \"y\", color = \"lightbleu\" },\n  |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
     );
-    // One picked from the data names the row.
-    let dir = project(&SPEC.replace("\"C3\"", "\"C33\""));
+    // One read from the data names the row.
+    let dir = project(&SPEC.replace("color = \"rebeccapurple\"", "color = { expr = \"k\" }"));
     let out = artifact(dir.path(), &["gen"]);
     let e = stderr(&out);
     assert_eq!(
         &e[e.find("error: ").unwrap()..],
-        "error: figure `f`: data/p.csv:3: field `color`: unknown colour `C33` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9)\n1 part(s) failed; their previous outputs are left as they were\n"
+        "error: figure `f`: data/p.csv:2: field `color`: unknown colour `a` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9)\n1 part(s) failed; their previous outputs are left as they were\n"
     );
+}
+
+#[test]
+fn an_unknown_colour_in_a_scale_range_is_an_error_at_its_place_before_the_data() {
+    let dir = project(&SPEC.replace("\"C3\"", "\"C33\""));
+    // No data: the spec is checked first.
+    std::fs::remove_file(dir.path().join("data/p.csv")).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    let line = "  { mark = \"point\", data = \"p\", x = \"x\", y = \"y\", color = { field = \"k\", scale = { range = [\"tab:olive\", \"C33\", \"aliceblue\"] } } },";
+    let col = line.find("\"C33\"").unwrap() + 1;
+    assert_eq!(
+        e,
+        format!(
+            "error: artifact.toml:9:{col}: unknown colour `C33` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9)\n  |\n9 | {line}\n  | {}^^^^^\n",
+            " ".repeat(col - 1)
+        )
+    );
+}
+
+#[test]
+fn an_unknown_shape_in_a_scale_range_is_an_error_at_its_place() {
+    let spec = SPEC.replace(
+        "color = { field = \"k\"",
+        "shape = { field = \"k\", scale = { range = [\"circle\", \"star\"] } }, color = { field = \"k\"",
+    );
+    let dir = project(&spec);
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.starts_with("error: artifact.toml:9:")
+            && e.contains(": unknown shape `star` (circle, square, triangle, diamond)\n"),
+        "{e}"
+    );
+    let col: usize = e["error: artifact.toml:9:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(&spec.lines().nth(8).unwrap()[col - 1..col + 5], "\"star\"");
 }

@@ -321,7 +321,9 @@ fn json_document_longer_than_max_line_is_an_error() {
         dir.path(),
         "doc.json",
         bad.as_bytes(),
-        "error: source `log`: doc.json: the JSON document is longer than `max_line` (200 bytes): a document is read whole, so the limit applies to all of it (raise `max_line` on the source if it is real)\n",
+        "error: source `log`: doc.json: the JSON document is longer than `max_line` (200 bytes): a document is read whole, so the limit applies to all of it (raise `max_line` on the source if it is real)\n  \
+         (this fails number `n-filter`, number `n-group`, number `n-derive`, number `n-source`)\n\
+         4 part(s) failed; their previous outputs are left as they were\n",
     );
 }
 

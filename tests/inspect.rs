@@ -462,6 +462,33 @@ fn a_closed_pipe_is_no_panic() {
 }
 
 #[test]
+fn show_and_explain_to_a_full_disk_are_an_error_not_exit_0() {
+    let dir = project();
+    for args in [
+        &["show", "runs"][..],
+        &["explain", "mean-ms"][..],
+        &["schema"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("artifact"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            "error: cannot write to standard output: no space left on device\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn explain_a_failing_number_gives_the_error_gen_gives() {
     let dir = project();
     let spec = format!("{SPEC}\n[numbers.one-ms]\ntable = \"runs\"\nvalue = {{ cell = \"ms\" }}\n");

@@ -294,3 +294,61 @@ fn a_number_over_the_meta_of_a_listed_document_is_rebuilt_when_it_changes() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(numbers(dir.path())["n"]["value"], serde_json::json!(3));
 }
+
+#[test]
+fn a_broken_json_document_fails_only_what_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("broken.json"), r#"{"runs": [1, 2"#).unwrap();
+    std::fs::write(data.join("ok.json"), r#"{"runs": [{"t": 1}]}"#).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        r#"[sources.broken]
+path = "data/broken.json"
+records = "/runs"
+
+[sources.ok]
+path = "data/ok.json"
+records = "/runs"
+
+[numbers.cn]
+table = "ok"
+value = "count"
+
+[numbers.cb]
+table = "broken"
+value = "count"
+
+[numbers.mb]
+value = { expr = "meta.broken.cfg" }
+
+[figures.f]
+size = [4, 3]
+title = "{{ meta.broken.cfg }}"
+layers = [ { mark = "point", data = "ok", x = "t", y = "t" } ]
+"#,
+    )
+    .unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let broken =
+        "source `broken`: data/broken.json:1: invalid JSON at column 14: EOF while parsing a list";
+    assert_eq!(
+        errors(dir.path()),
+        format!(
+            "error: number `cb`: {broken}\n\
+             error: number `mb`: cannot evaluate `meta.broken.cfg`: {broken}\n\
+             error: figure `f`: artifact.toml:22:9: cannot render: {broken}\n   \
+             |\n22 | title = \"{{{{ meta.broken.cfg }}}}\"\n   |         {}\n\
+             3 part(s) failed; their previous outputs are left as they were\n",
+            "^".repeat(23)
+        )
+    );
+    assert_eq!(numbers(dir.path())["cn"]["value"], 1);
+    let show = artifact(dir.path(), &["show", "ok"]);
+    assert!(show.status.success(), "{}", stderr(&show));
+    let show = artifact(dir.path(), &["show", "broken"]);
+    assert_eq!(show.status.code(), Some(2));
+    assert_eq!(stderr(&show).trim_end(), format!("error: {broken}"));
+}

@@ -301,3 +301,20 @@ fn an_empty_mapping_of_records_is_no_records_not_an_empty_file() {
         stderr(&out)
     );
 }
+
+#[test]
+fn records_key_empty_is_an_error_at_its_place_not_a_field_named_nothing() {
+    let spec = COMMITS.replace("records_key = \"commit\"", "records_key = \"\"");
+    let dir = project(&spec, "commits");
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "error: source `history`: artifact.toml:4:15: `records_key` is the name \
+             of the field that gets each record's key; it cannot be empty\n  |\n4 | records_key = \"\"\n  \
+             |               ^^\n"
+        ),
+        "{err}"
+    );
+}

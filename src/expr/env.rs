@@ -26,13 +26,40 @@ pub fn syntax() -> minijinja::syntax::SyntaxConfig {
 pub const FUEL: u64 = 200_000;
 
 /// The limits every template environment of artifact shares: at most
-/// `fuel` steps per evaluation or render, and no `namespace()`.
+/// `fuel` steps per evaluation or render, no `namespace()`, and a `format`
+/// filter that refuses huge widths and precisions.
 pub fn limit(env: &mut Environment<'_>, fuel: u64) {
     env.set_fuel(Some(fuel));
+    // minijinja's own allocates a width before charging fuel for it and
+    // panics on a precision of 65535.
+    env.add_filter("format", super::format::filter);
     // `namespace()` is the one mutable value: with it a loop nests a list
     // 100,000 deep, whose printing or dropping overflows the stack. Titles,
     // labels and macro templates have no use for it.
     env.remove_global("namespace");
+}
+
+/// Runs a minijinja evaluation or render, a panic inside it turned into
+/// its error: a last safety net, since a guard (see `format.rs`) is the fix
+/// for any panic found; the panic hook has printed it already.
+pub fn shielded<T>(
+    run: impl FnOnce() -> Result<T, minijinja::Error>,
+) -> Result<T, minijinja::Error> {
+    // Each evaluation has its own state and the environment is not changed
+    // by one, so nothing half-updated is seen after the unwind.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!(
+                "the template engine failed ({what}); this is a bug of artifact, please report it"
+            ),
+        ))
+    })
 }
 
 pub(super) fn environment() -> &'static Environment<'static> {
@@ -45,7 +72,8 @@ pub(super) fn environment() -> &'static Environment<'static> {
         // Python's str and dict methods (`codec.split(':')[0]`,
         // `name.startswith('BM_')`, `d.get('k', 0)`): researchers write
         // their filters as they would in pandas.
-        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+        // `.format()` behind the same guard as the `format` filter.
+        env.set_unknown_method_callback(super::format::unknown_method);
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
         env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
@@ -131,4 +159,19 @@ pub(super) fn environment() -> &'static Environment<'static> {
         });
         env
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panic_inside_minijinja_is_an_error_not_exit_101() {
+        let e = super::shielded(|| -> Result<(), minijinja::Error> { panic!("ndigits > 0") })
+            .unwrap_err();
+        assert_eq!(
+            e.detail(),
+            Some(
+                "the template engine failed (ndigits > 0); this is a bug of artifact, please report it"
+            )
+        );
+    }
 }

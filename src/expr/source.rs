@@ -109,6 +109,12 @@ pub(super) fn spec_mistake(e: &minijinja::Error, span: &Range<usize>) -> Option<
     })
 }
 
+/// `meta.NAME` of a source that failed to load with `error`: reading it
+/// fails with that error, and nothing else does.
+pub fn broken_meta(error: &str) -> Value {
+    unreadable(error.to_string(), None)
+}
+
 /// `meta.NAME` of source `name`, which read several JSON documents
 /// (`files`): reading it is an error naming them (the first five), since
 /// each has its own metadata.

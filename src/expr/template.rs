@@ -55,7 +55,7 @@ impl<'s> Template<'s> {
 
     /// Renders with a context; errors point at the template in the spec.
     pub fn render(&self, spec: &LoadedSpec, ctx: Value) -> Result<String> {
-        self.compiled.render(ctx.clone()).map_err(|e| {
+        super::shielded(|| self.compiled.render(ctx.clone())).map_err(|e| {
             if let Some(mistake) = super::spec_mistake(&e, &self.span) {
                 return mistake;
             }
@@ -71,7 +71,7 @@ impl<'s> Template<'s> {
 
     /// Renders for one row; an error names the row's file and line.
     pub fn render_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<String> {
-        self.compiled.render(globals.row_context(row)).map_err(|e| {
+        super::shielded(|| self.compiled.render(globals.row_context(row))).map_err(|e| {
             if let Some(mistake) = super::spec_mistake(&e, &self.span) {
                 return mistake;
             }

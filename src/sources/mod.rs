@@ -378,6 +378,15 @@ pub fn stream_with<T: Send>(
     if s.records.is_some() && files.iter().any(|f| f.format != Format::Json) {
         return Err(spec.error(src.span(), "`records` applies only to JSON documents"));
     }
+    // A field named "" could be read by no expression.
+    if let Some(k) = &s.records_key
+        && k.get_ref().is_empty()
+    {
+        return Err(spec.error(
+            k.span(),
+            "`records_key` is the name of the field that gets each record's key; it cannot be empty",
+        ));
+    }
     if let Some(k) = &s.records_key
         && files.iter().any(|f| f.format != Format::Json)
     {

@@ -102,12 +102,20 @@ impl<'s> Catalog<'s> {
         };
         let mut globals = Globals::default();
         for name in spec.spec.sources.keys().filter(|n| is_document(spec, n)) {
-            if let Some(meta) = cat.load_source(name)? {
+            // A broken source fails only what reads it: its `meta` is a
+            // value that fails with the error, and its table, not cached,
+            // fails with it again when something reads it.
+            let loaded = cat
+                .load_source(name)
+                .unwrap_or_else(|e| Some(crate::expr::broken_meta(&e.to_string())));
+            if let Some(meta) = loaded {
                 globals.meta.insert(name.as_str(), meta);
-                let first = cat.files.borrow()[name.as_str()]
-                    .iter()
-                    .find(|f| f.format == sources::Format::Json)
-                    .map(|f| f.rel.clone());
+                let first = cat.files.borrow().get(name.as_str()).and_then(|files| {
+                    files
+                        .iter()
+                        .find(|f| f.format == sources::Format::Json)
+                        .map(|f| f.rel.clone())
+                });
                 globals.meta_files.extend(first.map(|f| (name.clone(), f)));
             }
         }
