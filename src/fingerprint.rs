@@ -102,14 +102,7 @@ impl Fingerprint {
             fp.templates.push((t.get_ref().clone(), h));
         }
         for (name, src) in &spec.spec.sources {
-            let (files, missing) = sources::resolve(spec, src)?;
-            let mut list: Vec<(String, String)> = files
-                .iter()
-                .map(|f| Ok((f.rel.clone(), hash_file(&f.abs)?)))
-                .collect::<Result<_>>()?;
-            list.extend(missing.into_iter().map(|m| (m, "missing".to_string())));
-            list.sort();
-            fp.files.insert(name.clone(), list);
+            fp.files.insert(name.clone(), source_hashes(spec, src)?);
         }
         Ok(fp)
     }
@@ -344,4 +337,21 @@ mod tests {
         assert!(quoted_numbers("{{ n[k] }}").all);
         assert!(quoted_numbers("min(a, b)").keys.is_empty());
     }
+}
+
+/// A source's files as `(path shown, blake3 hex)`, sorted by path; a file
+/// that is missing has the hash `missing`. What the lock records and
+/// `explain` compares with it.
+pub fn source_hashes(
+    spec: &LoadedSpec,
+    src: &toml::Spanned<crate::spec::SourceSpec>,
+) -> Result<Vec<(String, String)>> {
+    let (files, missing) = sources::resolve(spec, src)?;
+    let mut list: Vec<(String, String)> = files
+        .iter()
+        .map(|f| Ok((f.rel.clone(), hash_file(&f.abs)?)))
+        .collect::<Result<_>>()?;
+    list.extend(missing.into_iter().map(|m| (m, "missing".to_string())));
+    list.sort();
+    Ok(list)
 }

@@ -239,46 +239,14 @@ fn explain_path(head: String, keys: Vec<String>, scope: &Scope) -> Option<String
                 .get(source)
                 .map(|f| f.as_str())
                 .unwrap_or("its document");
-            let (at, key, rec) = first_missing(doc, &keys[1..])?;
-            let mut path = format!("meta.{source}");
-            for k in &keys[1..1 + at] {
-                path.push('.');
-                path.push_str(k);
-            }
-            let mut msg = format!(
-                "`{}` is missing from {} (`{}` has: {})",
-                shown(key),
-                shown(file),
-                shown(&path),
-                listing(rec.0.keys().map(|k| &**k))
-            );
-            if let Some(close) = did_you_mean(key, rec.0.keys().map(|k| &**k)) {
-                msg.push_str(&format!("; did you mean `{}`?", shown(close)));
-            }
-            Some(msg)
+            missing_meta_key(doc, &format!("meta.{source}"), &keys[1..], file)
         }
         "_source" if !has_field(&head) && keys.first().is_some_and(|k| k == "meta") => {
             let row = scope.row?;
             let Some(crate::value::FileMeta::Document(doc)) = row.origin.meta.as_deref() else {
                 return None;
             };
-            let (at, key, rec) = first_missing(doc, &keys[1..])?;
-            let mut path = "_source.meta".to_string();
-            for k in &keys[1..1 + at] {
-                path.push('.');
-                path.push_str(k);
-            }
-            let mut msg = format!(
-                "`{}` is missing from {} (`{}` has: {})",
-                shown(key),
-                shown(&row.origin.path),
-                shown(&path),
-                listing(rec.0.keys().map(|k| &**k))
-            );
-            if let Some(close) = did_you_mean(key, rec.0.keys().map(|k| &**k)) {
-                msg.push_str(&format!("; did you mean `{}`?", shown(close)));
-            }
-            Some(msg)
+            missing_meta_key(doc, "_source.meta", &keys[1..], &row.origin.path)
         }
         "_source" | "loop" | "n" | "v" | "meta" if !has_field(&head) => None,
         _ if scope.row.is_some() => field(scope, &head, &keys),
@@ -317,6 +285,29 @@ fn field(scope: &Scope, name: &str, keys: &[String]) -> Option<String> {
         listing(names.clone())
     );
     if let Some(close) = did_you_mean(key, names) {
+        msg.push_str(&format!("; did you mean `{}`?", shown(close)));
+    }
+    Some(msg)
+}
+
+/// The message for the first of `keys` missing from document metadata
+/// `doc` read as `base` (`meta.sim`, `_source.meta`) of `file`: what is
+/// missing, where, what is there and the nearest name.
+fn missing_meta_key(doc: &Value, base: &str, keys: &[String], file: &str) -> Option<String> {
+    let (at, key, rec) = first_missing(doc, keys)?;
+    let mut path = base.to_string();
+    for k in &keys[..at] {
+        path.push('.');
+        path.push_str(k);
+    }
+    let mut msg = format!(
+        "`{}` is missing from {} (`{}` has: {})",
+        shown(key),
+        shown(file),
+        shown(&path),
+        listing(rec.0.keys().map(|k| &**k))
+    );
+    if let Some(close) = did_you_mean(key, rec.0.keys().map(|k| &**k)) {
         msg.push_str(&format!("; did you mean `{}`?", shown(close)));
     }
     Some(msg)

@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::{Format, did_you_mean, listed, one_line, other_kind, spec_block, to_json};
 use crate::error::{Error, Result, shown};
 use crate::fingerprint::{Fingerprint, document_sources};
-use crate::lock::{Lock, hash_file};
+use crate::lock::Lock;
 use crate::numbers::{self, Number};
 use crate::spec::LoadedSpec;
 use crate::tables::Catalog;
@@ -312,13 +312,7 @@ fn inputs(
         let Some(src) = spec.spec.sources.get(name) else {
             continue;
         };
-        let (files, missing) = crate::sources::resolve(spec, src)?;
-        let mut list: Vec<(String, String)> = files
-            .iter()
-            .map(|f| Ok((f.rel.clone(), hash_file(&f.abs)?)))
-            .collect::<Result<_>>()?;
-        list.extend(missing.into_iter().map(|m| (m, "missing".to_string())));
-        list.sort();
+        let list = crate::fingerprint::source_hashes(spec, src)?;
         for (path, hash) in list {
             let recorded = lock.and_then(|l| l.inputs.get(&path)).cloned();
             out.push(Input {
