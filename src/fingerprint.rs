@@ -322,23 +322,6 @@ pub fn quoted_numbers(text: &str) -> Quoted {
     q
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoted_numbers_are_found() {
-        let q = quoted_numbers("title = \"n = {{ n['fig4-n'] }}\"\nx = \"v[\\\"fig4-median\\\"]\"");
-        assert_eq!(
-            q.keys.into_iter().collect::<Vec<_>>(),
-            ["fig4-median", "fig4-n"]
-        );
-        assert!(!q.all);
-        assert!(quoted_numbers("{{ n[k] }}").all);
-        assert!(quoted_numbers("min(a, b)").keys.is_empty());
-    }
-}
-
 /// A source's files as `(path shown, blake3 hex)`, sorted by path; a file
 /// that is missing has the hash `missing`. What the lock records and
 /// `explain` compares with it.
@@ -354,4 +337,21 @@ pub fn source_hashes(
     list.extend(missing.into_iter().map(|m| (m, "missing".to_string())));
     list.sort();
     Ok(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_numbers_are_found() {
+        let q = quoted_numbers("title = \"n = {{ n['fig4-n'] }}\"\nx = \"v[\\\"fig4-median\\\"]\"");
+        assert_eq!(
+            q.keys.into_iter().collect::<Vec<_>>(),
+            ["fig4-median", "fig4-n"]
+        );
+        assert!(!q.all);
+        assert!(quoted_numbers("{{ n[k] }}").all);
+        assert!(quoted_numbers("min(a, b)").keys.is_empty());
+    }
 }

@@ -40,6 +40,7 @@
 pub mod batches;
 pub mod compress;
 pub mod csvfile;
+mod document;
 pub mod json;
 pub mod limit;
 pub mod parquetcell;
@@ -55,7 +56,7 @@ use toml::Spanned;
 
 use crate::error::{Error, Result, shown};
 use crate::spec::{LoadedSpec, SourceSpec};
-use crate::value::{FileMeta, Origin, Record, Row, Value, as_record};
+use crate::value::{Origin, Record, Row, Value, as_record};
 pub use compress::Compression;
 
 /// The file formats a source can have.
@@ -421,7 +422,7 @@ pub fn stream_with<T: Send>(
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let key = s.records_key.as_ref().map(|k| k.get_ref().as_str());
-                    let meta = read_json_document(file, pointer, key, &mut counted)?;
+                    let meta = document::read_json_document(file, pointer, key, &mut counted)?;
                     documents += 1;
                     // One document's metadata is the source's; of several,
                     // none is (each row has its own file's as `_source.meta`).
@@ -575,204 +576,7 @@ fn record_or_error(
     }
 }
 
-fn read_json_document(
-    file: &SourceFile,
-    pointer: Option<&str>,
-    records_key: Option<&str>,
-    each: &mut dyn FnMut(Row) -> Result<()>,
-) -> Result<Value> {
-    let bytes = limit::read_document(
-        &file.rel,
-        file.compression.is_compressed(),
-        open(file)?,
-        file.max_line,
-        |e| compress::read_error(file, &e, None),
-    )?;
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let doc = json::parse(text).map_err(|e| {
-        Error::input(
-            file.rel.clone(),
-            Some(e.line as u64),
-            None,
-            format!("invalid JSON at column {}: {}", e.column, e.message),
-        )
-    })?;
-    let path: Arc<str> = Arc::from(file.rel.as_str());
-    let ptr = pointer.unwrap_or("");
-    let records = lookup_pointer(&doc, ptr).ok_or_else(|| {
-        Error::input(
-            file.rel.clone(),
-            None,
-            Some(ptr.to_string()),
-            format!("the document has nothing at JSON pointer `{ptr}`"),
-        )
-    })?;
-    // Where the records were looked for, as messages say it.
-    let at = if ptr.is_empty() {
-        "the top level".to_string()
-    } else {
-        format!("`{ptr}`")
-    };
-    let field = (!ptr.is_empty()).then(|| ptr.to_string());
-    let records = match (records_key, as_record(&records)) {
-        (Some(key), Some(map)) => keyed_records(file, ptr, key, map)?,
-        (Some(_), None) => {
-            return Err(Error::input(
-                file.rel.clone(),
-                None,
-                field.clone(),
-                format!(
-                    "`records_key` reads a mapping of records at {at}, found {}",
-                    crate::value::describe(&records)
-                ),
-            ));
-        }
-        (None, Some(map))
-            if !map.0.is_empty() && map.0.values().all(|v| as_record(v).is_some()) =>
-        {
-            return Err(Error::input(
-                file.rel.clone(),
-                None,
-                field.clone(),
-                format!(
-                    "expected an array of records at {at}, found a mapping of {} records; \
-                     to read each entry as a row, set `records_key` to the field that gets its key \
-                     (`records_key = \"key\"`), or set `records` to the JSON pointer of an array",
-                    map.0.len()
-                ),
-            ));
-        }
-        (None, _) => records,
-    };
-    if records.kind() != minijinja::value::ValueKind::Seq {
-        return Err(Error::input(
-            file.rel.clone(),
-            None,
-            field,
-            format!(
-                "expected an array of records at {at}, found {} (set `records` to the JSON pointer of the array)",
-                crate::value::describe(&records)
-            ),
-        ));
-    }
-    // The metadata: the document without the records (wherever the
-    // pointer leads through objects), so `meta.sim.t_read_ms` reads it.
-    // Every row of the file shares it as `_source.meta`.
-    let tokens: Vec<String> = match ptr.strip_prefix('/') {
-        Some(rest) => rest.split('/').map(unescape_pointer).collect(),
-        None => Vec::new(),
-    };
-    let meta = without_records(&doc, &tokens);
-    let shared = Some(Arc::new(FileMeta::Document(meta.clone())));
-    let ptr_arc: Arc<str> = Arc::from(ptr);
-    for (i, item) in records.try_iter().into_iter().flatten().enumerate() {
-        let rec = as_record(&item).ok_or_else(|| {
-            Error::input(
-                file.rel.clone(),
-                None,
-                Some(format!("{ptr}/{i}")),
-                format!(
-                    "expected an object, found {}",
-                    crate::value::describe(&item)
-                ),
-            )
-        })?;
-        each(Row {
-            extra: Default::default(),
-            fields: Arc::new(rec.clone()),
-            origin: Origin {
-                path: path.clone(),
-                line: 0,
-                record: Some((ptr_arc.clone(), i as u64)),
-                meta: shared.clone(),
-                partial: false,
-            },
-        })?;
-    }
-    Ok(meta)
-}
-
-/// The entries of a mapping of records as a list of rows, each with its
-/// key in field `key` (in the document's order). An entry that is not an
-/// object, or that has a field named `key` already, is an error naming it.
-fn keyed_records(
-    file: &SourceFile,
-    ptr: &str,
-    key: &str,
-    map: &crate::value::Record,
-) -> Result<Value> {
-    let mut rows = Vec::with_capacity(map.0.len());
-    for (k, v) in map.0.iter() {
-        let at = format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1"));
-        let rec = as_record(v).ok_or_else(|| {
-            Error::input(
-                file.rel.clone(),
-                None,
-                Some(at.clone()),
-                format!("expected an object, found {}", crate::value::describe(v)),
-            )
-        })?;
-        if rec.get(key).is_some() {
-            return Err(Error::input(
-                file.rel.clone(),
-                None,
-                Some(at),
-                format!("the record already has a field `{key}`; choose another `records_key`"),
-            ));
-        }
-        let mut row = crate::value::Record::with_capacity(rec.0.len() + 1);
-        row.insert(key, Value::from(&**k));
-        for (f, x) in rec.0.iter() {
-            row.insert(f.clone(), x.clone());
-        }
-        rows.push(row.into_value());
-    }
-    Ok(Value::from(rows))
-}
-
-/// `doc` without the value at the pointer `tokens` (each an object key):
-/// the records removed from their parent object, the parents kept. A pointer
-/// that passes through an array, or the whole document (no tokens), leaves
-/// the document as it is.
-fn without_records(doc: &Value, tokens: &[String]) -> Value {
-    let Some((first, rest)) = tokens.split_first() else {
-        return doc.clone();
-    };
-    let Some(rec) = as_record(doc) else {
-        return doc.clone();
-    };
-    let mut m = rec.clone();
-    if rest.is_empty() {
-        m.0.shift_remove(first.as_str());
-    } else if let Some(child) = rec.get(first) {
-        let inner = without_records(child, rest);
-        m.insert(first.as_str(), inner);
-    }
-    m.into_value()
-}
-
-fn unescape_pointer(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
-}
-
-/// Follows an RFC 6901 JSON pointer (`""` is the whole document).
-pub fn lookup_pointer(doc: &Value, pointer: &str) -> Option<Value> {
-    if pointer.is_empty() {
-        return Some(doc.clone());
-    }
-    let mut cur = doc.clone();
-    for token in pointer.strip_prefix('/')?.split('/') {
-        let token = unescape_pointer(token);
-        cur = match cur.kind() {
-            minijinja::value::ValueKind::Seq => cur.get_item_by_index(token.parse().ok()?).ok()?,
-            _ => as_record(&cur)?.get(&token)?.clone(),
-        };
-        if cur.is_undefined() {
-            return None;
-        }
-    }
-    Some(cur)
-}
+pub use document::lookup_pointer;
 
 /// Whether `path` is inside the spec's folder tree (for reports).
 pub fn display_path(root: &Path, abs: &Path) -> String {
@@ -795,30 +599,5 @@ mod tests {
         assert_eq!(format_of("x.txt"), None);
         assert_eq!(format_of("x.gz"), None);
         assert_eq!(format_of("s.Parquet"), Some(Format::Parquet));
-    }
-
-    #[test]
-    fn json_pointer_walks_objects_and_arrays() {
-        let doc = json::parse(br#"{"a": {"b": [10, 20]}}"#).unwrap();
-        assert_eq!(lookup_pointer(&doc, "/a/b/1"), Some(Value::from(20)));
-        assert_eq!(lookup_pointer(&doc, "/a/c"), None);
-    }
-
-    #[test]
-    fn metadata_of_a_nested_pointer_leaves_out_the_records_only() {
-        let doc = json::parse(br#"{"x": {"runs": [1], "seed": 7}, "y": 5}"#).unwrap();
-        let tokens = ["x".to_string(), "runs".to_string()];
-        let meta = without_records(&doc, &tokens);
-        assert_eq!(
-            serde_json::to_string(&meta).unwrap(),
-            r#"{"x":{"seed":7},"y":5}"#
-        );
-        // Through an array the document is kept whole.
-        let doc = json::parse(br#"{"x": [{"runs": [1]}]}"#).unwrap();
-        let tokens = ["x".to_string(), "0".to_string(), "runs".to_string()];
-        assert_eq!(
-            serde_json::to_string(&without_records(&doc, &tokens)).unwrap(),
-            r#"{"x":[{"runs":[1]}]}"#
-        );
     }
 }
