@@ -401,3 +401,18 @@ fn whitespace_lines_are_blank_as_pandas_reads_them() {
         );
     }
 }
+
+#[test]
+fn pandas_missing_value_spellings_are_null_cells() {
+    // pandas: d.v.count() == 3, d.v.mean() == 3.0, d.v.isna().sum() == 6
+    // (`"NA"` quoted is missing too). A mean reads its rows' values, so
+    // it skips null ones with `where`, as with an empty cell.
+    let text = b"name,v\na,1\nb,NA\nc,N/A\nd,3\ne,null\nf,NaN\ng,\"NA\"\nh,5\ni,-nan\n";
+    let rest = "[numbers.count]\ntable = \"s\"\nvalue = { count = \"v\" }\n\n[numbers.mean]\ntable = \"s\"\nwhere = \"v is not none\"\nvalue = { mean = \"v\" }\n\n[numbers.missing]\ntable = \"s\"\nwhere = \"v is none\"\nvalue = \"count\"\n";
+    let dir = project("d.csv", text, "", rest);
+    let n = numbers(dir.path());
+    assert_eq!(
+        (value(&n, "count"), value(&n, "mean"), value(&n, "missing")),
+        (3.0, 3.0, 6.0)
+    );
+}
