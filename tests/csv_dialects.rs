@@ -379,3 +379,40 @@ fn source_line_is_the_files_own() {
     let n = numbers(dir.path());
     assert_eq!((value(&n, "first"), value(&n, "second")), (4.0, 8.0));
 }
+
+#[test]
+fn whitespace_lines_are_blank_as_pandas_reads_them() {
+    // pandas: `len(pd.read_csv(...))` is 2 for each (a last line of
+    // spaces with no line end; a TSV line of spaces; one past 64 KiB).
+    let rest = "[numbers.n]\ntable = \"s\"\nvalue = \"count\"\n";
+    let long = [&b"x,y\n1,2\n"[..], &b" ".repeat(100_000), b"\n3,4\n"].concat();
+    for (file, text) in [
+        ("d.csv", &b"x\n1\n2\n   "[..]),
+        ("d.csv", b"x,y\n1,2\n3,4\n   "),
+        ("d.tsv", b"x\ty\n1\t2\n   \n3\t4\n"),
+        ("d.csv", &long),
+    ] {
+        let dir = project(file, text, "", rest);
+        assert_eq!(
+            value(&numbers(dir.path()), "n"),
+            2.0,
+            "{file} {:?}",
+            &text[..8]
+        );
+    }
+}
+
+#[test]
+fn pandas_missing_value_spellings_are_null_cells() {
+    // pandas: d.v.count() == 3, d.v.mean() == 3.0, d.v.isna().sum() == 6
+    // (`"NA"` quoted is missing too). A mean reads its rows' values, so
+    // it skips null ones with `where`, as with an empty cell.
+    let text = b"name,v\na,1\nb,NA\nc,N/A\nd,3\ne,null\nf,NaN\ng,\"NA\"\nh,5\ni,-nan\n";
+    let rest = "[numbers.count]\ntable = \"s\"\nvalue = { count = \"v\" }\n\n[numbers.mean]\ntable = \"s\"\nwhere = \"v is not none\"\nvalue = { mean = \"v\" }\n\n[numbers.missing]\ntable = \"s\"\nwhere = \"v is none\"\nvalue = \"count\"\n";
+    let dir = project("d.csv", text, "", rest);
+    let n = numbers(dir.path());
+    assert_eq!(
+        (value(&n, "count"), value(&n, "mean"), value(&n, "missing")),
+        (3.0, 3.0, 6.0)
+    );
+}

@@ -168,11 +168,20 @@ fn csv_error(file: &SourceFile, e: csv::Error, line: Option<u64>) -> Error {
     }
 }
 
-/// A CSV cell: empty is null, integers and decimals are numbers, anything
-/// else is a string (as pandas reads a CSV).
+/// The cells pandas reads as missing, quoted or not: its default
+/// `na_values` (`pandas._libs.parsers.STR_NA_VALUES`, pandas 3.1), the
+/// empty cell aside. Matched exactly, as pandas does (` NA` is text).
+const NA_VALUES: [&str; 18] = [
+    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+    "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+];
+
+/// A CSV cell: empty or a missing-value spelling ([`NA_VALUES`]) is null,
+/// integers and decimals are numbers, anything else is a string (as pandas
+/// reads a CSV).
 pub(super) fn csv_cell(cell: &str) -> Value {
     let t = cell.trim();
-    if t.is_empty() {
+    if t.is_empty() || NA_VALUES.contains(&cell) {
         return Value::from(());
     }
     // An identifier such as `007` keeps its zeros: it stays a string.
@@ -206,5 +215,16 @@ mod tests {
         assert_eq!(csv_cell("007"), Value::from("007"));
         assert_eq!(csv_cell("0.5"), Value::from(0.5));
         assert_eq!(csv_cell("0"), Value::from(0));
+    }
+
+    #[test]
+    fn pandas_missing_value_spellings_are_null() {
+        for na in NA_VALUES {
+            assert!(csv_cell(na).is_none(), "{na}");
+        }
+        // Only the exact spelling, as pandas: these stay text.
+        assert_eq!(csv_cell(" NA"), Value::from(" NA"));
+        assert_eq!(csv_cell("na"), Value::from("na"));
+        assert_eq!(csv_cell("Null"), Value::from("Null"));
     }
 }

@@ -4,7 +4,9 @@
 //! [`CsvStream`] reads the file line by line and follows the quoting as the
 //! `csv` crate does (`"` opens a field that starts with it, `""` inside is
 //! a quote). On the way it drops the `skip` lines, blank lines and comment
-//! lines; ends every record with one `\n`; turns a delimiter of several
+//! lines (blank as pandas reads it: empty, or only spaces and tabs none of
+//! them the delimiter, whatever its length, with a line end or not); ends
+//! every record with one `\n`; turns a delimiter of several
 //! bytes (`", "`) outside quotes into the one byte `0xFF` (never in UTF-8
 //! text, so it cannot be in a cell; a raw `0xFF` there is an error); and with
 //! `trim`, drops the spaces that start a field, so `a, "b, c"` is two cells.
@@ -14,11 +16,12 @@
 //!
 //! Memory is bounded: the file is read in pieces of at most [`PIECE`]
 //! bytes (a line may take several), skipped and comment lines are never
-//! held whole, and a record longer than `max_line` (quoted newlines
-//! included) is an error ([`TooLong`]) naming its line and byte offset. A
-//! quoted field still open at the end of the file is an error naming where
-//! it opened ([`Unclosed`]): the `csv` crate would read every later row
-//! into it, silently.
+//! held whole, a line of spaces and tabs is held only up to `max_line`
+//! (past that it is blank or a record too long), and a record longer than
+//! `max_line` (quoted newlines included) is an error ([`TooLong`]) naming
+//! its line and byte offset. A quoted field still open at the end of the
+//! file is an error naming where it opened ([`Unclosed`]): the `csv` crate
+//! would read every later row into it, silently.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -118,6 +121,16 @@ impl Starts {
     }
 }
 
+/// A line's start of only blank bytes that its piece ended in: the line is
+/// blank if it ends so, else a record starting with them.
+struct Blanks {
+    /// The bytes, while at most `limit` (past that the record is too long).
+    bytes: Vec<u8>,
+    len: u64,
+    line: u64,
+    offset: u64,
+}
+
 /// A CSV file's bytes as the `csv` crate should read them (see the module
 /// docs); the delimiter it should use is [`Dialect::byte`].
 pub(super) struct CsvStream<'d, R> {
@@ -139,6 +152,8 @@ pub(super) struct CsvStream<'d, R> {
     discard: bool,
     /// Bytes of the last piece held back for the next (see `piece`).
     carry: Vec<u8>,
+    /// The line so far only of blank bytes, from an earlier piece.
+    blanks: Option<Blanks>,
     at: At,
     in_record: bool,
     /// Bytes of the current record so far, whether it wrote any, the line
@@ -168,6 +183,7 @@ impl<'d, R: Read> CsvStream<'d, R> {
             partial: false,
             discard: false,
             carry: Vec::new(),
+            blanks: None,
             at: At::FieldStart,
             in_record: false,
             len: 0,
@@ -195,20 +211,38 @@ impl<'d, R: Read> CsvStream<'d, R> {
         self.in_record = false;
     }
 
-    /// Whether `rest` (from a record's start; `ends`: it holds the end of
-    /// its line) holds no record: empty, only spaces and tabs (unless the
-    /// delimiter is made of them), or a comment.
-    fn no_record(&self, rest: &[u8], ends: bool) -> bool {
-        let end = memchr::memchr2(b'\n', b'\r', rest);
-        let content = &rest[..end.unwrap_or(rest.len())];
-        let blank_bytes = |b: &u8| *b == b' ' || *b == b'\t';
-        if (end.is_some() || ends)
-            && content.iter().all(blank_bytes)
-            && !self.dialect.delimiter().iter().any(blank_bytes)
-        {
-            return true;
+    /// Whether `b` may make a line blank: a space or a tab that is not
+    /// the delimiter (pandas' C reader; its Python one, which reads
+    /// delimiters of several bytes, skips every such line).
+    fn blank(&self, b: u8) -> bool {
+        (b == b' ' || b == b'\t') && self.dialect.delimiter() != [b]
+    }
+
+    /// The number of blank bytes `rest` starts with, and whether a record
+    /// starts after them (a byte follows that is not a line end).
+    fn blank_run(&self, rest: &[u8]) -> (usize, bool) {
+        let k = rest
+            .iter()
+            .position(|b| !self.blank(*b))
+            .unwrap_or(rest.len());
+        (k, rest.get(k).is_some_and(|b| *b != b'\n' && *b != b'\r'))
+    }
+
+    /// Holds `bytes`, blank, from a line's start at `line` and `offset`.
+    fn hold(&mut self, bytes: &[u8], line: u64, offset: u64) {
+        let limit = self.limit;
+        let p = self.blanks.get_or_insert_with(|| Blanks {
+            bytes: Vec::new(),
+            len: 0,
+            line,
+            offset,
+        });
+        p.len += bytes.len() as u64;
+        if p.len <= limit {
+            p.bytes.extend_from_slice(bytes);
+        } else {
+            p.bytes = Vec::new();
         }
-        self.is_comment(rest)
     }
 
     fn is_comment(&self, rest: &[u8]) -> bool {
@@ -233,6 +267,8 @@ impl<'d, R: Read> CsvStream<'d, R> {
     fn piece(&mut self, buf: &mut Vec<u8>) -> std::io::Result<bool> {
         let n = (&mut self.inner).take(PIECE).read_until(b'\n', buf)?;
         if buf.is_empty() {
+            // A last line of blanks with no line end is blank too.
+            self.blanks = None;
             if self.in_record {
                 if self.at == At::Quoted {
                     return Err(std::io::Error::other(Unclosed {
@@ -265,9 +301,30 @@ impl<'d, R: Read> CsvStream<'d, R> {
         // Unless the line ends here (or the file does), a delimiter or a
         // comment mark may go on in the next piece: `work` stops before one
         // that may, and those bytes wait for the next piece.
-        let upto = self.work(buf, i, line, base, ends || n == 0)?;
-        self.offset += upto as u64;
-        self.carry.extend_from_slice(&buf[upto..]);
+        // Blanks held from the line's earlier pieces that a record's bytes
+        // now follow: the record starts with them.
+        let mut joined: Vec<u8>;
+        let (data, base) = match self.blanks.take() {
+            Some(p) if self.blank_run(&buf[i..]).1 => {
+                if p.len > self.limit {
+                    return Err(std::io::Error::other(TooLong {
+                        line: p.line,
+                        offset: p.offset,
+                    }));
+                }
+                joined = p.bytes;
+                joined.extend_from_slice(&buf[i..]);
+                i = 0;
+                (&joined[..], p.offset)
+            }
+            p => {
+                self.blanks = p;
+                (&buf[..], base)
+            }
+        };
+        let upto = self.work(data, i, line, base, ends || n == 0)?;
+        self.offset = base + upto as u64;
+        self.carry.extend_from_slice(&data[upto..]);
         Ok(true)
     }
 
@@ -292,19 +349,29 @@ impl<'d, R: Read> CsvStream<'d, R> {
         while i < buf.len() {
             if !self.in_record {
                 let rest = &buf[i..];
-                if let Some(c) = &self.dialect.comment
-                    && cut_short(rest, c)
-                {
-                    return Ok(i);
-                }
-                if self.no_record(rest, ends) {
+                if self.blanks.is_none() {
+                    if let Some(c) = &self.dialect.comment
+                        && cut_short(rest, c)
+                    {
+                        return Ok(i);
+                    }
                     if self.is_comment(rest) {
                         // A comment runs to the line's end.
                         self.discard = !ends;
                         return Ok(buf.len());
                     }
+                }
+                let (k, record) = self.blank_run(rest);
+                if !record {
+                    if k == rest.len() && !ends {
+                        // Blank so far: whether the line is depends on
+                        // the next piece.
+                        self.hold(rest, line, base + i as u64);
+                        return Ok(buf.len());
+                    }
                     // Past the blank line's end (a lone `\r` ends it too).
-                    i = memchr::memchr2(b'\n', b'\r', rest).map_or(buf.len(), |e| i + e + 1);
+                    self.blanks = None;
+                    i = (i + k + 1).min(buf.len());
                     continue;
                 }
                 self.in_record = true;

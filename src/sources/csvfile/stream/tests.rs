@@ -53,7 +53,7 @@ fn skip_comment_trim_and_a_long_delimiter() {
     };
     let text = b"x, \"y\n# z\n# c\na,  \"b, c\"\n# c\n  \n1, 2,3\n\"#\n\", 4\n";
     let (out, lines) = run(text, &d, 1 << 20).unwrap();
-    // Line 6 (two spaces) is a record of nothing after `trim`: none.
+    // Line 6 (two spaces) is blank.
     assert_eq!(out, "a\u{FFFD}\"b, c\"\n1\u{FFFD}2,3\n\"#\n\"\u{FFFD}4\n");
     assert_eq!(lines, vec![4, 7, 8]);
     // Byte 0xFF outside quotes cannot stand for itself.
@@ -185,4 +185,83 @@ fn the_csv_crate_reads_the_same_records_from_the_stream() {
         }
     }
     assert!(checked > 6000, "{checked}");
+}
+
+#[test]
+fn a_last_line_of_blanks_without_a_line_end_is_blank() {
+    assert_eq!(plain(b"x\n1\n2\n   "), ("x\n1\n2\n".into(), vec![1, 2, 3]));
+    assert_eq!(plain(b"x\n1\n \t"), ("x\n1\n".into(), vec![1, 2]));
+    assert_eq!(plain(b"x\n1\n \t\n"), ("x\n1\n".into(), vec![1, 2]));
+}
+
+#[test]
+fn whitespace_lines_are_blank_unless_they_hold_the_delimiter() {
+    // As pandas: in a TSV a line of spaces is blank, one holding a tab
+    // is a record; so is a line of spaces when a space is the delimiter.
+    let tsv = Dialect {
+        tab: true,
+        ..Dialect::default()
+    };
+    let text = b"x\ty\n1\t2\n   \n \t \n3\t4\n";
+    assert_eq!(
+        run(text, &tsv, 1 << 20).unwrap(),
+        ("x\ty\n1\t2\n \t \n3\t4\n".into(), vec![1, 2, 4, 5])
+    );
+    let space = Dialect {
+        written: Some(b" ".to_vec()),
+        ..Dialect::default()
+    };
+    assert_eq!(
+        run(b"x y\n  \n", &space, 1 << 20).unwrap(),
+        ("x y\n  \n".into(), vec![1, 2])
+    );
+    // A delimiter of several bytes: every such line is blank (pandas'
+    // Python reader).
+    let two = Dialect {
+        written: Some(b", ".to_vec()),
+        ..Dialect::default()
+    };
+    assert_eq!(
+        run(b"x, y\n \t \n1, 2", &two, 1 << 20).unwrap(),
+        ("x\u{FFFD}y\n1\u{FFFD}2\n".into(), vec![1, 3])
+    );
+}
+
+#[test]
+fn a_whitespace_line_longer_than_a_piece_is_blank_whatever_the_limit() {
+    let d = Dialect::default();
+    let long = b" \t".repeat(PIECE as usize * 2);
+    for end in [&b"\n2\n"[..], b"\r\n2\n", b""] {
+        let text = [b"x\n1\n", &long[..], end].concat();
+        let want = if end.is_empty() {
+            "x\n1\n"
+        } else {
+            "x\n1\n2\n"
+        };
+        let lines = if end.is_empty() {
+            vec![1, 2]
+        } else {
+            vec![1, 2, 4]
+        };
+        // A limit below the line's length: it is never held whole.
+        assert_eq!(run(&text, &d, 5).unwrap(), (want.into(), lines));
+    }
+    // Followed by a cell, the blanks start the record (the cell's own).
+    let text = [b"x\n1\n", &long[..], b"a\n"].concat();
+    let (out, lines) = run(&text, &d, 1 << 20).unwrap();
+    assert!(out == format!("x\n1\n{}a\n", " \t".repeat(PIECE as usize * 2)));
+    assert_eq!(lines, vec![1, 2, 3]);
+    let over = failing(&text, &d, 1000, |e: &TooLong| (e.line, e.offset));
+    assert_eq!(over, (3, 4));
+    // With `trim`, a long delimiter after the blanks still cuts cells.
+    let t = Dialect {
+        written: Some(b"<->".to_vec()),
+        trim: true,
+        ..Dialect::default()
+    };
+    let text = [&long[..], b"a<->b\n"].concat();
+    assert_eq!(
+        run(&text, &t, 1 << 20).unwrap(),
+        ("a\u{FFFD}b\n".into(), vec![1])
+    );
 }
