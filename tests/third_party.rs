@@ -318,3 +318,22 @@ fn records_key_empty_is_an_error_at_its_place_not_a_field_named_nothing() {
         "{err}"
     );
 }
+
+#[test]
+fn records_on_a_csv_is_an_error_at_the_key_naming_the_file() {
+    let spec = PCODEC.replace(
+        "path = \"data/columnar_intel_xeon_platinum_8488c_rust1_88.csv\"\n",
+        "path = \"data/columnar_intel_xeon_platinum_8488c_rust1_88.csv\"\nrecords = \"/x\"\n",
+    );
+    let dir = project(&spec, "pcodec");
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "artifact.toml:4:11: `records` applies only to JSON documents; \
+             `data/columnar_intel_xeon_platinum_8488c_rust1_88.csv` is read as CSV\n  |\n4 | records = \"/x\"\n  |           ^^^^\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -376,8 +376,17 @@ pub fn stream_with<T: Send>(
             ));
         }
     }
-    if s.records.is_some() && files.iter().any(|f| f.format != Format::Json) {
-        return Err(spec.error(src.span(), "`records` applies only to JSON documents"));
+    if let Some(r) = &s.records
+        && let Some(f) = files.iter().find(|f| f.format != Format::Json)
+    {
+        return Err(spec.error(
+            r.span(),
+            format!(
+                "`records` applies only to JSON documents; `{}` is read as {}",
+                f.rel,
+                f.format.name()
+            ),
+        ));
     }
     // A field named "" could be read by no expression.
     if let Some(k) = &s.records_key
