@@ -1,7 +1,8 @@
 //! Channels a mark draws once (a line's width and opacity, a histogram's
 //! fill) must be constants, and a rule's opacity from the data is checked
 //! like a point's: each used to be evaluated on no row or silently dropped
-//! (a break-it review of issue 11).
+//! (a break-it review of issue 11). Also there: an unknown spine pointed at
+//! the whole figure.
 
 mod common;
 
@@ -59,5 +60,25 @@ fn line_colour_changing_along_a_series_is_an_error() {
             r#"{ mark = "line", data = "s", x = "a", y = "b", color = { expr = "'red' if a > 1 else 'blue'" } }"#
         ),
         "error: figure `f`: d.csv:3: field `color`: a line has one colour per series: this row's is #ff0000 where its series began with #0000ff; give `series` the expression that picks the colour"
+    );
+}
+
+#[test]
+fn an_unknown_spine_is_an_error_at_its_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.csv"), "a,b\n1,2\n").unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        "[sources.s]\npath = \"d.csv\"\n\n[figures.f]\nsize = [4, 3]\nspines = [\"left\", \"lft\"]\nlayers = [{ mark = \"point\", data = \"s\", x = \"a\", y = \"b\" }]\n",
+    )
+    .unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "artifact.toml:6:19: unknown spine `lft` (left, right, top, bottom)\n  |\n6 | spines = [\"left\", \"lft\"]\n  |                   ^^^^^\n"
+        ),
+        "{}",
+        stderr(&out)
     );
 }

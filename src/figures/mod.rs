@@ -129,14 +129,17 @@ pub fn compile(
         },
         Some(list) => {
             for s in list {
-                if !["left", "right", "top", "bottom"].contains(&s.as_str()) {
+                if !["left", "right", "top", "bottom"].contains(&s.get_ref().as_str()) {
                     return Err(spec.error(
-                        fig.span(),
-                        format!("unknown spine `{s}` (left, right, top, bottom)"),
+                        s.span(),
+                        format!(
+                            "unknown spine `{}` (left, right, top, bottom)",
+                            crate::error::shown(s.get_ref())
+                        ),
                     ));
                 }
             }
-            let has = |n: &str| list.iter().any(|s| s == n);
+            let has = |n: &str| list.iter().any(|s| s.get_ref() == n);
             Spines {
                 left: has("left"),
                 right: has("right"),

@@ -271,7 +271,7 @@ pub struct FigureSpec {
     /// "large"; 1 to 200).
     pub title_size: Option<Spanned<f64>>,
     /// Which axis lines to draw: any of `left`, `right`, `top`, `bottom` (default all).
-    pub spines: Option<Vec<String>>,
+    pub spines: Option<Vec<SpannedStr>>,
     /// Panels as `[rows, columns]` (default one column); each at least 1,
     /// at most 1000 panels.
     pub layout: Option<Spanned<[usize; 2]>>,
