@@ -176,6 +176,10 @@ const FUEL_PER_NUMBER: u64 = 1_000;
 fn environment(fuel: u64) -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    // minijinja names the undefined expression in its errors only in debug
+    // mode, which defaults to the build's: without it a release build says
+    // "undefined value" where a debug one names the missing field or number.
+    env.set_debug(true);
     env.set_syntax(crate::expr::syntax());
     crate::expr::limit(&mut env, fuel);
     // Templates are named after their files for errors; minijinja would

@@ -67,6 +67,10 @@ pub(super) fn environment() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+        // minijinja names the undefined expression in its errors only in debug
+        // mode, which defaults to the build's: without it a release build says
+        // "undefined value" where a debug one names the missing field or number.
+        env.set_debug(true);
         env.set_syntax(syntax());
         limit(&mut env, FUEL);
         // Python's str and dict methods (`codec.split(':')[0]`,
