@@ -216,7 +216,7 @@ pub const KINDS: &[Kind] = &[
             key("delimiter", Ty::Str, "CSV: the text between cells, 1 to 16 bytes (`\";\"`, `\"\\t\"`, `\", \"` as cloc writes it; a tab for TSV by default); quoted cells may hold it").default("\",\"").only(&["path"]),
             key("trim", Ty::Bool, "CSV: strip spaces and tabs around header names and cells").default("false").only(&["path"]),
             key("comment", Ty::Str, "CSV: lines starting with this text are skipped (`\"#\"`)").only(&["path"]),
-            key("skip", Ty::Int, "CSV: lines before the header, skipped").default("0").only(&["path"]),
+            key("skip", Ty::Int, "CSV: the first lines of the file, skipped before the header is read (every line counts, comment and blank lines too, as pandas' `skiprows`)").default("0").only(&["path"]),
             key("header", Ty::StrList, "CSV: the column names of a file without a header row (every line after `skip` is a row)").only(&["path"]),
             key("optional", Ty::Bool, "a missing file is a reported skip, not an error").default("false").only(&["path"]),
             key("max_line", Ty::Size, "the longest line (JSONL), record (CSV) or document (JSON) read, in bytes or as a size; an error on a Parquet source").default("\"64 MiB\"").only(&["path"]),
