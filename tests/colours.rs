@@ -111,3 +111,20 @@ fn an_unknown_shape_in_a_scale_range_is_an_error_at_its_place() {
         .unwrap();
     assert_eq!(&spec.lines().nth(8).unwrap()[col - 1..col + 5], "\"star\"");
 }
+
+#[test]
+fn a_field_name_written_as_a_colour_says_how_to_colour_by_it() {
+    let dir = project(&SPEC.replace("LightBlue", "family"));
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    let first = e[e.find("error: ").unwrap()..]
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        first,
+        "error: figure `f`: artifact.toml:7:3: unknown colour `family` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9); a colour from the data is written `{ field = \"family\" }`"
+    );
+}

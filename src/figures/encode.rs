@@ -258,7 +258,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
             Some(c) => {
                 let s = self.style_text(c, row)?;
                 color::parse(&s).map_err(|e| match c {
-                    // A colour written in the spec: point at it there.
+                    // A colour written in the spec: point at it there. A
+                    // name that is no colour is often a field meant to
+                    // colour by (`color = "family"`): say how to write that.
+                    Chan::Const(_) if !e.contains("did you mean") => self.err(format!(
+                        "{e}; a colour from the data is written `{{ field = \"{}\" }}`",
+                        crate::error::shown(&s)
+                    )),
                     Chan::Const(_) => self.err(e),
                     _ => field_error(row, "color", e),
                 })
