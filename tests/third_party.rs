@@ -337,3 +337,35 @@ fn records_on_a_csv_is_an_error_at_the_key_naming_the_file() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_derive_that_gives_nothing_is_reported_not_a_silent_column_of_nulls() {
+    // A typo in a derive (`loader` for `loaders`) used to become nulls
+    // without a word, and a group by it then merged every file.
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = (0..3)
+        .map(|i| format!("{{\"loaders\": {}, \"t\": {i}}}\n", i % 2))
+        .collect();
+    std::fs::write(dir.path().join("runs.jsonl"), lines).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        "[sources.runs]\npath = \"runs.jsonl\"\n\n[tables.by]\nfrom = \"runs\"\nsteps = [\n  { derive = { l = \"loader\" } },\n  { group = [\"l\"], aggregate = { n = \"count\" } },\n]\n\n[numbers.groups]\ntable = \"by\"\nvalue = \"count\"\n",
+    )
+    .unwrap();
+    for generic in [false, true] {
+        let mut cmd = assert_cmd::Command::cargo_bin("artifact").unwrap();
+        cmd.current_dir(dir.path()).arg("gen").arg("--force");
+        if generic {
+            cmd.env("ARTIFACT_GENERIC_ONLY", "1");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(
+                "note: table `by`: derive `l`: `loader` gave no value on 3 row(s), stored as null: runs.jsonl:1, runs.jsonl:2, runs.jsonl:3\n"
+            ),
+            "generic={generic}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -47,6 +47,10 @@ fn require_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
 /// infinite or 0: (filter text, field, why) -> how many and where.
 pub type DropLog = IndexMap<(String, String, &'static str), Dropped>;
 
+/// The cause of a [`DropLog`] entry for a derive that gave no value (the
+/// entry's text is the expression, its field the derived field).
+pub const DERIVED_NOTHING: &str = "derived nothing";
+
 /// How many rows one cause dropped, and where the first few were (memory
 /// stays bounded however many rows a filter drops).
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -80,6 +84,19 @@ impl Dropped {
 /// Turns the drop log into notes.
 pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
     for ((text, p, why), d) in drops.drain(..) {
+        let more = if d.count > d.at.len() as u64 {
+            ", ..."
+        } else {
+            ""
+        };
+        if why == DERIVED_NOTHING {
+            notes.push(format!(
+                "derive `{p}`: `{text}` gave no value on {} row(s), stored as null: {}{more}",
+                d.count,
+                d.at.join(", "),
+            ));
+            continue;
+        }
         notes.push(format!(
             "filter `{text}` dropped {} row(s) where `{p}` is {why}: {}{}",
             d.count,
@@ -176,8 +193,18 @@ pub fn apply_row(
                 let v = e.eval_row(g, &row)?;
                 // An expression that yields nothing (a fallback chain of
                 // missing fields) makes a null field, which later steps see
-                // and report.
-                let v = if v.is_undefined() { Value::from(()) } else { v };
+                // and report; the run says so too, since a typo
+                // (`_source.meta.config.loader`) would otherwise become a
+                // column of nulls without a word.
+                let v = if v.is_undefined() {
+                    drops
+                        .entry((e.text.to_string(), name.to_string(), DERIVED_NOTHING))
+                        .or_default()
+                        .add(|| row.origin.to_string());
+                    Value::from(())
+                } else {
+                    v
+                };
                 row.flatten();
                 Arc::make_mut(&mut row.fields).insert(name.as_str(), v);
             }

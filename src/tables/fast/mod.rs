@@ -382,7 +382,11 @@ impl Plan {
                 FStep::Derive(fields) => {
                     for (slot, e) in fields {
                         let v = e.eval(tape, slots)?;
-                        slots[*slot] = if v == Cell::Undef { Cell::Null } else { v };
+                        // Nothing to derive is reported by the generic path.
+                        if v == Cell::Undef {
+                            return Err(Fallback);
+                        }
+                        slots[*slot] = v;
                     }
                 }
                 FStep::Explode {
