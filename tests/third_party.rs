@@ -369,3 +369,19 @@ fn a_derive_that_gives_nothing_is_reported_not_a_silent_column_of_nulls() {
         );
     }
 }
+
+#[test]
+fn a_records_pointer_to_nothing_lists_the_keys_there_and_the_nearest() {
+    let spec = GBENCH.replace("records = \"/benchmarks\"", "records = \"/benchmark\"");
+    let dir = project(&spec, "gbench");
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "data/laptop.json: the document has nothing at JSON pointer `/benchmark` \
+             (keys at `/`: context, benchmarks); did you mean `/benchmarks`?"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

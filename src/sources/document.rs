@@ -33,11 +33,50 @@ pub(super) fn read_json_document(
     let path: Arc<str> = Arc::from(file.rel.as_str());
     let ptr = pointer.unwrap_or("");
     let records = lookup_pointer(&doc, ptr).ok_or_else(|| {
+        // Name what is there at the deepest object the pointer reached, and
+        // the nearest key: `/result` for `/results` is the usual slip.
+        let tokens: Vec<String> = ptr.split('/').skip(1).map(unescape_pointer).collect();
+        let (mut parent, mut base) = (doc.clone(), String::new());
+        for t in &tokens[..tokens.len().saturating_sub(1)] {
+            match as_record(&parent).and_then(|r| r.get(t)).cloned() {
+                Some(v) => {
+                    base.push('/');
+                    base.push_str(&t.replace('~', "~0").replace('/', "~1"));
+                    parent = v;
+                }
+                None => break,
+            }
+        }
+        let there = match as_record(&parent) {
+            Some(r) => {
+                let keys: Vec<String> =
+                    r.0.keys()
+                        .take(20)
+                        .map(|k| crate::error::shown(k))
+                        .collect();
+                let close = tokens
+                    .get(base.matches('/').count())
+                    .and_then(|t| crate::expr::undefined::did_you_mean(t, r.0.keys().map(|k| &**k)))
+                    .map(|c| format!("; did you mean `{base}/{}`?", crate::error::shown(c)))
+                    .unwrap_or_default();
+                format!(
+                    " (keys at `{}`: {}){close}",
+                    if base.is_empty() { "/" } else { &base },
+                    keys.join(", ")
+                )
+            }
+            None => String::new(),
+        };
+        let there = if ptr.starts_with('/') {
+            there
+        } else {
+            format!("{there}; a JSON pointer starts with `/`: `/{ptr}`")
+        };
         Error::input(
             file.rel.clone(),
             None,
-            Some(ptr.to_string()),
-            format!("the document has nothing at JSON pointer `{ptr}`"),
+            None,
+            format!("the document has nothing at JSON pointer `{ptr}`{there}"),
         )
     })?;
     // Where the records were looked for, as messages say it.
