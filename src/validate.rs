@@ -24,10 +24,7 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     if let Some(d) = &l.data
         && !known(spec, d.get_ref())
     {
-        return Err(spec.error(
-            d.span(),
-            format!("no table or source named `{}`", d.get_ref()),
-        ));
+        return Err(spec.error(d.span(), no_table(spec, d.get_ref())));
     }
     orientation(spec, l)?;
     for t in [&l.text, &l.label].into_iter().flatten() {
@@ -325,10 +322,7 @@ pub fn tables(spec: &LoadedSpec) -> Result<()> {
     for (name, t) in &spec.spec.tables {
         let t = t.get_ref();
         if !known(spec, t.from.get_ref()) {
-            return Err(spec.error(
-                t.from.span(),
-                format!("no source or table named `{}`", t.from.get_ref()),
-            ));
+            return Err(spec.error(t.from.span(), no_table(spec, t.from.get_ref())));
         }
         if let Some(extra) = t.steps.get(MAX_STEPS) {
             return Err(spec.error(
@@ -349,7 +343,7 @@ pub fn tables(spec: &LoadedSpec) -> Result<()> {
             };
             for dep in steps::compile(spec, raw)?.dependencies() {
                 if !known(spec, dep) {
-                    return Err(spec.error(raw.span(), format!("no source or table named `{dep}`")));
+                    return Err(spec.error(raw.span(), no_table(spec, dep)));
                 }
                 reads.push((dep.to_string(), span.clone()));
             }
@@ -377,7 +371,7 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
         {
             return Err(spec.error(
                 t.span(),
-                format!("number `{key}`: no table or source named `{}`", t.get_ref()),
+                format!("number `{key}`: {}", no_table(spec, t.get_ref())),
             ));
         }
         Agg::compile(spec, &s.value, true)?;
@@ -454,6 +448,23 @@ pub fn fuzz_expression(text: &str) {
     if let Ok(t) = Template::compile(&spec, &owned) {
         let _ = t.render_row(&globals, &row);
     }
+}
+
+/// "no source or table named `X`", with the nearest name the spec has.
+pub fn no_table(spec: &LoadedSpec, name: &str) -> String {
+    let names = spec
+        .spec
+        .sources
+        .keys()
+        .chain(spec.spec.tables.keys())
+        .map(String::as_str);
+    let close = crate::expr::undefined::did_you_mean(name, names)
+        .map(|c| format!("; did you mean `{}`?", crate::error::shown(c)))
+        .unwrap_or_default();
+    format!(
+        "no source or table named `{}`{close}",
+        crate::error::shown(name)
+    )
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn spec_error_points_at_line_and_column() {
         + 1;
     assert!(
         err.contains(&format!(
-            "artifact.toml:{line}:8: no source or table named `pears`"
+            "artifact.toml:{line}:8: no source or table named `pears`; did you mean `pairs`?"
         )),
         "{err}"
     );

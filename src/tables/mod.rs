@@ -155,7 +155,7 @@ impl<'s> Catalog<'s> {
         if !self.spec.spec.tables.contains_key(name) && !self.spec.spec.sources.contains_key(name) {
             return Err(self
                 .spec
-                .error(span, format!("no table or source named `{name}`")));
+                .error(span, crate::validate::no_table(self.spec, name)));
         }
         self.table(name)
     }
@@ -398,7 +398,7 @@ impl<'s> Catalog<'s> {
         let t = tspec.get_ref();
         let from = t.from.get_ref();
         if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
-            return Err(spec.error(t.from.span(), format!("no source or table named `{from}`")));
+            return Err(spec.error(t.from.span(), crate::validate::no_table(spec, from)));
         }
         let steps = t
             .steps
@@ -415,9 +415,7 @@ impl<'s> Catalog<'s> {
             for (step, raw) in steps.iter().zip(&t.steps) {
                 for dep in step.dependencies() {
                     if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                        return Err(
-                            spec.error(raw.span(), format!("no source or table named `{dep}`"))
-                        );
+                        return Err(spec.error(raw.span(), crate::validate::no_table(spec, dep)));
                     }
                     self.table(dep)?;
                 }
