@@ -512,6 +512,9 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             fill: None,
             stroke: Some(axis_stroke.clone()),
         });
+        if !p.x.labels {
+            continue;
+        }
         push_text(
             out,
             px,
@@ -542,6 +545,9 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         });
         let n = lines_of(label);
         ylab_w = ylab_w.max(text::block(label, p.y.tick_font_size).0);
+        if !p.y.labels {
+            continue;
+        }
         push_text(
             out,
             area.x0 - TICK - TICK_PAD,
@@ -554,7 +560,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     }
 
     // Axis titles and the panel title.
-    if let Some(t) = &p.x.title {
+    if let Some(t) = p.x.title.as_ref().filter(|_| p.x.labels) {
         let xlab_lines = xt.iter().map(|(_, l)| lines_of(l)).max().unwrap_or(1);
         let top = area.y1
             + TICK
@@ -571,7 +577,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             Align::Center,
         );
     }
-    if let Some(t) = &p.y.title {
+    if let Some(t) = p.y.title.as_ref().filter(|_| p.y.labels) {
         let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
         out.push(Prim::Text {
             x,
