@@ -123,7 +123,13 @@ impl<'s> Axis<'s> {
         let v = expr.eval_row(globals, row)?;
         let text = if v.is_undefined() || v.is_none() {
             if let Some(e) = expr.missing_field(row) {
-                return Err(e);
+                return Err(spec.error(
+                    self.span.clone(),
+                    format!(
+                        "layer {} ({mark}) cannot be split by the facet: {e}",
+                        layer + 1
+                    ),
+                ));
             }
             String::new()
         } else {
