@@ -147,23 +147,29 @@ fn facet_field_makes_one_panel_per_value_with_shared_scales_and_one_legend() {
     let xlab: Vec<bool> = plot.panels.iter().map(|p| p.x.labels).collect();
     assert_eq!(ylab, [true, false, false, true, false, false]);
     assert_eq!(xlab, [false, false, false, true, true, true]);
-    // One legend, in the top-right panel, one entry per system.
-    let legends: Vec<Vec<&str>> = plot
-        .panels
+    // One legend for the figure (`position = "right"`), right of the grid,
+    // one entry per system; none in the panels.
+    assert!(plot.panels.iter().all(|p| p.legend.entries.is_empty()));
+    let legend = plot.legend.as_ref().unwrap();
+    let labels: Vec<&str> = legend.entries.iter().map(|e| e.label.as_str()).collect();
+    assert_eq!(labels, ["rocksdb", "leveldb", "ours"]);
+    let right = plot_areas(&plot)
         .iter()
-        .map(|p| p.legend.entries.iter().map(|e| e.label.as_str()).collect())
+        .map(|a| a.2)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let frames: Vec<f64> = layout(&plot)
+        .prims
+        .iter()
+        .filter_map(|p| match p {
+            Prim::Rect {
+                x, stroke: Some(s), ..
+            } if s.color == artifact::render::color::Color::rgb(0xcc, 0xcc, 0xcc) => Some(*x),
+            _ => None,
+        })
         .collect();
-    assert_eq!(
-        legends,
-        [
-            vec![],
-            vec![],
-            vec!["rocksdb", "leveldb", "ours"],
-            vec![],
-            vec![],
-            vec![]
-        ]
-    );
+    assert_eq!(frames.len(), 1, "one legend frame");
+    assert!(frames[0] > right + 5.0, "{frames:?} {right}");
+    assert!(frames[0] < plot.width);
     // A system has one colour in every panel.
     let mut colour: BTreeMap<String, String> = BTreeMap::new();
     let out = dir.path().join("figures/throughput.csv");
@@ -303,6 +309,14 @@ fn independent_y_scales_differ_and_fit_their_own_panel() {
         assert_eq!(p.x.domain, plot.panels[0].x.domain);
     }
     assert_ne!(plot.panels[0].y.domain, plot.panels[3].y.domain);
+    // The legend (inside, by default) is in the top-right panel only.
+    assert!(plot.legend.is_none());
+    let legends: Vec<Vec<&str>> = plot
+        .panels
+        .iter()
+        .map(|p| p.legend.entries.iter().map(|e| e.label.as_str()).collect())
+        .collect();
+    assert_eq!(legends, [vec![], vec![], vec![], vec!["1 ms"]]);
 }
 
 /// `artifact gen` on a spec of two rows plus `figure`; its error output.
@@ -360,12 +374,6 @@ fn facet_errors_point_at_their_line_and_column() {
                 "[figures.f]\nsize = [4, 3]\nfacet = {{ field = \"b if t > 1 else none\" }}\n{POINTS}"
             ),
             "error: figure `f`: artifact.toml:8:19: the facet `b if t > 1 else none` gives no value (null or empty) for a row of table `r` (artifact.toml [sources.r]), drawn by layer 1 (point); filter such rows out with the layer's `where`",
-        ),
-        (
-            format!(
-                "[figures.f]\nsize = [4, 3]\nfacet = {{ field = \"b\" }}\nlegend = {{ position = \"right\" }}\n{POINTS}"
-            ),
-            "error: figure `f`: artifact.toml:9:23: a faceted figure draws its one legend inside its top-right panel: `right` would shrink that panel alone; use an inside position (best, upper right, ...) or `none`",
         ),
         (
             format!("[figures.f]\nsize = [4, 3]\nfacet = {{ row = \"b\", columns = 2 }}\n{POINTS}"),

@@ -12,8 +12,9 @@
 //! Scales are shared unless `resolve` says `independent`: the figure
 //! compiler ([`super::compile`]) then gives every panel the union of the
 //! panels' extents and categories, and only the outer panels label their
-//! axes. One legend, merged from every panel, is drawn in the top-right
-//! panel.
+//! axes. One legend, merged from every panel (an entry once), is drawn
+//! in the top-right panel, or beside or below the whole grid with
+//! `legend = { position = "right" | "bottom" }`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -457,22 +458,4 @@ pub fn plan(
         share_x,
         share_y,
     })
-}
-
-/// A faceted figure's one legend is drawn inside its top-right panel:
-/// an outside position (`right`, `bottom`) would shrink that panel alone
-/// and break the grid's alignment, so it is an error at the position.
-pub fn check_legend(spec: &LoadedSpec, l: Option<&crate::spec::LegendSpec>) -> Result<()> {
-    if let Some(p) = l.and_then(|l| l.position.as_ref())
-        && matches!(p.get_ref().as_str(), "right" | "bottom")
-    {
-        return Err(spec.error(
-            p.span(),
-            format!(
-                "a faceted figure draws its one legend inside its top-right panel: `{}` would shrink that panel alone; use an inside position (best, upper right, ...) or `none`",
-                p.get_ref()
-            ),
-        ));
-    }
-    Ok(())
 }

@@ -363,6 +363,26 @@ pub fn compile(
             }
         }
     }
+    // A facet's legend outside (`right`, `bottom`) is the figure's: beside
+    // or below the whole grid; inside, it is drawn in the top-right panel.
+    let outside = facets.is_some()
+        && matches!(
+            f.legend
+                .as_ref()
+                .and_then(|l| l.position.as_ref())
+                .map(|p| p.get_ref().as_str()),
+            Some("right" | "bottom")
+        );
+    let figure_legend = if outside {
+        Some(resolve_legend(
+            spec,
+            f.legend.as_ref(),
+            std::mem::take(&mut merged),
+            font_size,
+        )?)
+    } else {
+        None
+    };
     for (pi, ((ps, pspan), (mut marks, st))) in panel_specs.iter().zip(built).enumerate() {
         let title = match &facets {
             Some(p) => Some(p.cells[pi].title.clone()),
@@ -406,15 +426,21 @@ pub fn compile(
             pspan.clone(),
         )?;
         let entries = match &facets {
-            Some(p) if pi == p.legend_panel() => std::mem::take(&mut merged),
+            Some(p) if pi == p.legend_panel() && !outside => std::mem::take(&mut merged),
             _ => st.legend,
         };
         if let Some(p) = &facets {
             x.labels = p.x_labels(pi);
             y.labels = p.y_labels(pi);
-            facet::check_legend(spec, ps.legend.as_ref())?;
         }
-        let legend = resolve_legend(spec, ps.legend.as_ref(), entries, font_size)?;
+        let legend = if outside {
+            Legend {
+                position: LegendPos::Hidden,
+                ..resolve_legend(spec, None, entries, font_size)?
+            }
+        } else {
+            resolve_legend(spec, ps.legend.as_ref(), entries, font_size)?
+        };
         let grid = match ps.grid.as_ref().map(|g| g.get_ref()) {
             None | Some(toml::Value::Boolean(false)) => Grid::Off,
             Some(toml::Value::Boolean(true)) => Grid::Major,
@@ -448,6 +474,7 @@ pub fn compile(
             spines,
             layout,
             panels,
+            legend: figure_legend,
         },
         csv: data_csv::write_csv(&csv_rows)?,
         sources,

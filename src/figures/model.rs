@@ -350,4 +350,7 @@ pub struct Plot {
     pub layout: (usize, usize),
     /// Panels, row by row.
     pub panels: Vec<Panel>,
+    /// One legend for the whole figure, right of or below the panel grid
+    /// (a faceted figure's outside legend); `None`: each panel has its own.
+    pub legend: Option<Legend>,
 }

@@ -383,7 +383,7 @@ pub const KINDS: &[Kind] = &[
         name: "facet",
         noun: "a facet",
         place: "a figure's `facet`",
-        doc: "Small multiples (Vega-Lite's facet): the figure's layers drawn once per value of `field` (wrapped into `columns`), or per `row` and `column` value (a grid). Each data layer's rows are split by the value (an expression per row; a row without one is an error); a layer without `data` is drawn in every panel. Scales are shared (see `resolve`): only the outer panels label their axes. One legend, in the top-right panel. At most 100 panels.",
+        doc: "Small multiples (Vega-Lite's facet): the figure's layers drawn once per value of `field` (wrapped into `columns`), or per `row` and `column` value (a grid). Each data layer's rows are split by the value (an expression per row; a row without one is an error); a layer without `data` is drawn in every panel. Scales are shared (see `resolve`): only the outer panels label their axes. One legend, each entry once: in the top-right panel, or beside or below the whole grid with the figure's `legend = { position = \"right\" }` (or `\"bottom\"`). At most 100 panels.",
         variants: Variants::None,
         variant_list: &[],
         keys: &[
