@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use artifact::figures::model::{Mark, Plot};
+use artifact::figures::model::{LegendPos, Mark, Plot};
 use artifact::figures::{Outcome, compile};
 use artifact::render::layout::layout;
 use artifact::render::scene::Prim;
@@ -427,9 +427,20 @@ fn a_facet_of_more_than_100_values_is_refused() {
 #[test]
 fn a_layer_without_data_is_drawn_in_every_panel() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = format!(
-        "[sources.r]\nrows = [\n  {{ b = \"x\", t = 1, v = 2.0 }},\n  {{ b = \"y\", t = 2, v = 3.0 }},\n]\n[figures.f]\nsize = [4, 3]\nfacet = {{ field = \"b\", sort = \"descending\" }}\nlayers = [\n  {{ mark = \"point\", data = \"r\", x = \"t\", y = \"v\" }},\n  {{ mark = \"rule\", y = 2.5 }},\n]\n"
-    );
+    let spec = r#"[sources.r]
+rows = [
+  { b = "x", t = 1, v = 2.0 },
+  { b = "y", t = 2, v = 3.0 },
+]
+[figures.f]
+size = [4, 3]
+facet = { field = "b", sort = "descending" }
+legend = { position = "bottom" }
+layers = [
+  { mark = "point", data = "r", x = "t", y = "v" },
+  { mark = "rule", y = 2.5, label = "target" },
+]
+"#;
     std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
     let plot = plot_of(dir.path(), "f");
     let titles: Vec<&str> = plot
@@ -446,4 +457,9 @@ fn a_layer_without_data_is_drawn_in_every_panel() {
         panic!("points")
     };
     assert_eq!((pts.len(), pts[0].x, pts[0].y), (1, 2.0, 3.0));
+    // The rule's legend entry once (not once per panel), below the grid.
+    let legend = plot.legend.as_ref().unwrap();
+    assert_eq!(legend.position, LegendPos::Bottom);
+    let labels: Vec<&str> = legend.entries.iter().map(|e| e.label.as_str()).collect();
+    assert_eq!(labels, ["target"]);
 }

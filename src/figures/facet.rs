@@ -64,7 +64,7 @@ impl Plan {
     /// Whether panel `i` shows its y axis's tick labels and title: with a
     /// shared y scale, only the first column does.
     pub fn y_labels(&self, i: usize) -> bool {
-        !self.share_y || i % self.layout.1 == 0
+        !self.share_y || i.is_multiple_of(self.layout.1)
     }
 
     /// The panel that draws the figure's one legend: the last of the first row.
@@ -303,9 +303,9 @@ pub fn plan(
             ));
         }
     }
-    if fs.columns.is_some() && fs.field.is_none() {
+    if let (Some(c), None) = (&fs.columns, &fs.field) {
         return Err(spec.error(
-            fs.columns.as_ref().expect("some").span(),
+            c.span(),
             "`columns` wraps a facet's `field`; a grid's columns are its `column` values",
         ));
     }
