@@ -463,3 +463,28 @@ layers = [
     let labels: Vec<&str> = legend.entries.iter().map(|e| e.label.as_str()).collect();
     assert_eq!(labels, ["target"]);
 }
+
+#[test]
+fn numeric_facet_values_sort_as_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = r#"[sources.r]
+rows = [
+  { t = 10, v = 1.0 },
+  { t = 9, v = 2.0 },
+  { t = 100, v = 3.0 },
+]
+[figures.f]
+size = [6, 3]
+facet = { field = "t", title = "{{ value }} threads" }
+layers = [{ mark = "point", data = "r", x = "v", y = "v" }]
+"#;
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let plot = plot_of(dir.path(), "f");
+    let titles: Vec<&str> = plot
+        .panels
+        .iter()
+        .map(|p| p.title.as_deref().unwrap())
+        .collect();
+    assert_eq!(titles, ["9 threads", "10 threads", "100 threads"]);
+    assert_eq!(plot.layout, (1, 3));
+}
