@@ -192,6 +192,27 @@ impl<'s> Chan<'s> {
         }
     }
 
+    /// For a scale: puts the keys of `rows` into the domain in first-seen
+    /// order, without showing them in the legend (see
+    /// [`super::encode::LayerCtx::scale_rows`]).
+    pub fn seed(&self, globals: &Arc<Globals>, rows: &[Row]) -> Result<()> {
+        if let Chan::Scale { expr, domain, .. } = self {
+            let mut d = domain.borrow_mut();
+            let mut known: std::collections::HashSet<String> = d.iter().cloned().collect();
+            for row in rows {
+                let key = expr.eval_row(globals, row)?;
+                let key = key
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| key.to_string());
+                if known.insert(key.clone()) {
+                    d.push(key);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// For a scale: the keys seen, in domain order, with their outputs.
     pub fn legend_keys(&self) -> Vec<(String, String)> {
         match self {

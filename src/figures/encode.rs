@@ -25,7 +25,7 @@ pub enum Pos {
 }
 
 /// Categories of one axis in first-seen order (their index is their position).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Categories {
     /// Names in order.
     pub names: Vec<String>,
@@ -124,6 +124,10 @@ pub struct LayerCtx<'a, 's> {
     pub font_size: f64,
     /// Panel and layer index, for the CSV.
     pub index: (usize, usize),
+    /// Rows whose keys fix the order of the layer's categorical scales
+    /// before its own rows are drawn (a facet's rows of every panel, so a
+    /// key has the same colour and shape in every panel); `None`: its own.
+    pub scale_rows: Option<&'a [Row]>,
 }
 
 pub(super) struct Chans<'s> {
@@ -186,7 +190,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 })
                 .transpose()
         };
-        Ok(Chans {
+        let chans = Chans {
             x: c(&l.x, Kind::Data, &[])?,
             y: c(&l.y, Kind::Data, &[])?,
             x2: c(&l.x2, Kind::Data, &[])?,
@@ -197,7 +201,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
             size: c(&l.size, Kind::Data, &[])?,
             opacity: c(&l.opacity, Kind::Data, &[])?,
             stroke_width: c(&l.stroke_width, Kind::Data, &[])?,
-        })
+        };
+        if let Some(rows) = self.scale_rows {
+            for ch in [&chans.color, &chans.stroke, &chans.shape]
+                .into_iter()
+                .flatten()
+            {
+                ch.seed(self.globals, rows)?;
+            }
+        }
+        Ok(chans)
     }
 
     pub(super) fn pos(

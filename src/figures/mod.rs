@@ -12,6 +12,7 @@
 pub mod channels;
 mod data_csv;
 pub mod encode;
+pub mod facet;
 pub mod layers;
 pub mod model;
 
@@ -149,7 +150,7 @@ pub fn compile(
         }
     };
     let single;
-    let panel_specs: Vec<(&PanelSpec, std::ops::Range<usize>)> = match &f.panels {
+    let mut panel_specs: Vec<(&PanelSpec, std::ops::Range<usize>)> = match &f.panels {
         Some(ps) => {
             if f.layers.is_some()
                 || f.x.is_some()
@@ -173,7 +174,7 @@ pub fn compile(
             vec![(&single, fig.span())]
         }
     };
-    let layout = f
+    let mut layout = f
         .layout
         .as_ref()
         .map(|l| (l.get_ref()[0], l.get_ref()[1]))
@@ -262,12 +263,48 @@ pub fn compile(
             "figure `{name}` has nothing to draw: {why}"
         )));
     }
-    for (pi, (ps, pspan)) in panel_specs.iter().enumerate() {
+    // A faceted figure: the one panel's rows split into one panel per value.
+    let mut facets = None;
+    let mut all_rows: Vec<Option<Vec<Row>>> = Vec::new();
+    if let (Some(fc), None) = (&f.facet, &f.panels) {
+        let layer_list = f.layers.as_deref().unwrap_or(&[]);
+        let mut plan = facet::plan(
+            spec,
+            globals,
+            f,
+            fc,
+            f.resolve.as_ref(),
+            layer_list,
+            &resolved[0],
+        )?;
+        all_rows = resolved.pop().expect("one panel");
+        resolved = plan
+            .cells
+            .iter_mut()
+            .map(|c| std::mem::take(&mut c.rows))
+            .collect();
+        let one = panel_specs[0].clone();
+        panel_specs = vec![one; plan.cells.len()];
+        layout = plan.layout;
+        facets = Some(plan);
+    }
+    // Every panel's marks first: shared facet scales need all their extents.
+    let mut built = Vec::with_capacity(panel_specs.len());
+    let (mut carry_x, mut carry_y) = (Default::default(), Default::default());
+    for (pi, (ps, _)) in panel_specs.iter().enumerate() {
         let layer_list: &[Spanned<LayerSpec>] = match (&f.panels, &f.layers) {
             (None, Some(l)) => l,
             _ => &ps.layers,
         };
         let mut st = PanelState::default();
+        // Shared categorical scales: one category list across panels.
+        if facets.as_ref().is_some_and(|p| p.share_x) {
+            st.xcats = std::mem::take(&mut carry_x);
+        }
+        if facets.as_ref().is_some_and(|p| p.share_y) {
+            st.ycats = std::mem::take(&mut carry_y);
+        }
+        let first_csv = csv_rows.len();
         let mut marks = Vec::new();
         for (li, lspec) in layer_list.iter().enumerate() {
             let l = lspec.get_ref();
@@ -281,39 +318,129 @@ pub fn compile(
                 span: lspec.span(),
                 font_size,
                 index: (pi, li),
+                scale_rows: all_rows.get(li).and_then(|r| r.as_deref()),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
                 marks.push((value(&l.z).unwrap_or(li as f64), m));
             }
         }
-        let title = ps
-            .title
+        if let Some(p) = &facets {
+            p.tag(pi, &mut csv_rows[first_csv..]);
+            if p.share_x {
+                carry_x = std::mem::take(&mut st.xcats);
+            }
+            if p.share_y {
+                carry_y = std::mem::take(&mut st.ycats);
+            }
+        }
+        built.push((marks, st));
+    }
+    let shared = |pick: fn(&PanelState) -> &Extent| {
+        let mut e = Extent::default();
+        for (_, st) in &built {
+            let x = pick(st);
+            if let Some((a, b)) = x.range {
+                e.add(a);
+                e.add(b);
+            }
+            for v in &x.sticky {
+                if !e.sticky.contains(v) {
+                    e.sticky.push(*v);
+                }
+            }
+        }
+        e
+    };
+    let (all_x, all_y) = (shared(|s| &s.xext), shared(|s| &s.yext));
+    // One legend for a faceted figure: every panel's entries, once each.
+    let mut merged: Vec<LegendEntry> = Vec::new();
+    if facets.is_some() {
+        for (_, st) in built.iter_mut() {
+            for e in std::mem::take(&mut st.legend) {
+                if !merged.contains(&e) {
+                    merged.push(e);
+                }
+            }
+        }
+    }
+    // A facet's legend outside (`right`, `bottom`) is the figure's: beside
+    // or below the whole grid; inside, it is drawn in the top-right panel.
+    let outside = facets.is_some()
+        && matches!(
+            f.legend
+                .as_ref()
+                .and_then(|l| l.position.as_ref())
+                .map(|p| p.get_ref().as_str()),
+            Some("right" | "bottom")
+        );
+    let figure_legend = if outside {
+        Some(resolve_legend(
+            spec,
+            f.legend.as_ref(),
+            std::mem::take(&mut merged),
+            font_size,
+        )?)
+    } else {
+        None
+    };
+    for (pi, ((ps, pspan), (mut marks, st))) in panel_specs.iter().zip(built).enumerate() {
+        let title = match &facets {
+            Some(p) => Some(p.cells[pi].title.clone()),
+            None => ps
+                .title
+                .as_ref()
+                .map(|t| label(spec, t, globals))
+                .transpose()?,
+        };
+        let (share_x, share_y) = facets
             .as_ref()
-            .map(|t| label(spec, t, globals))
-            .transpose()?;
-        let x = resolve_axis(
+            .map_or((false, false), |p| (p.share_x, p.share_y));
+        let mut x = resolve_axis(
             spec,
             cat,
             globals,
             &ps.x,
-            &st.xext,
-            &st.xcats.names,
+            if share_x { &all_x } else { &st.xext },
+            if share_x {
+                &carry_x.names
+            } else {
+                &st.xcats.names
+            },
             false,
             font_size,
             pspan.clone(),
         )?;
-        let y = resolve_axis(
+        let mut y = resolve_axis(
             spec,
             cat,
             globals,
             &ps.y,
-            &st.yext,
-            &st.ycats.names,
+            if share_y { &all_y } else { &st.yext },
+            if share_y {
+                &carry_y.names
+            } else {
+                &st.ycats.names
+            },
             true,
             font_size,
             pspan.clone(),
         )?;
-        let legend = resolve_legend(spec, ps.legend.as_ref(), st.legend, font_size)?;
+        let entries = match &facets {
+            Some(p) if pi == p.legend_panel() && !outside => std::mem::take(&mut merged),
+            _ => st.legend,
+        };
+        if let Some(p) = &facets {
+            x.labels = p.x_labels(pi);
+            y.labels = p.y_labels(pi);
+        }
+        let legend = if outside {
+            Legend {
+                position: LegendPos::Hidden,
+                ..resolve_legend(spec, None, entries, font_size)?
+            }
+        } else {
+            resolve_legend(spec, ps.legend.as_ref(), entries, font_size)?
+        };
         let grid = match ps.grid.as_ref().map(|g| g.get_ref()) {
             None | Some(toml::Value::Boolean(false)) => Grid::Off,
             Some(toml::Value::Boolean(true)) => Grid::Major,
@@ -347,6 +474,7 @@ pub fn compile(
             spines,
             layout,
             panels,
+            legend: figure_legend,
         },
         csv: data_csv::write_csv(&csv_rows)?,
         sources,
@@ -433,6 +561,7 @@ fn resolve_axis(
         ticks,
         reverse,
         tick_font_size: value(&a.tick_font_size).unwrap_or(font_size),
+        labels: true,
     })
 }
 

@@ -295,6 +295,10 @@ pub struct Axis {
     pub reverse: bool,
     /// Tick label size in points.
     pub tick_font_size: f64,
+    /// Draw the tick labels and the title (false on the inner panels of a
+    /// facet with a shared scale; the ticks stay, and the labels' room is
+    /// kept so every panel's plot area has the same size).
+    pub labels: bool,
 }
 
 /// One panel (matplotlib's axes).
@@ -346,4 +350,7 @@ pub struct Plot {
     pub layout: (usize, usize),
     /// Panels, row by row.
     pub panels: Vec<Panel>,
+    /// One legend for the whole figure, right of or below the panel grid
+    /// (a faceted figure's outside legend); `None`: each panel has its own.
+    pub legend: Option<Legend>,
 }

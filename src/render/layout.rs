@@ -169,11 +169,22 @@ pub fn layout(plot: &Plot) -> Scene {
         top += text::block(t, title_size).1 + if single { TITLE_PAD } else { 2.0 * TITLE_PAD };
     }
     let (rows, cols) = plot.layout;
+    // A figure-wide legend (a facet's) takes a strip right of or below the grid.
+    let fig_legend = plot
+        .legend
+        .as_ref()
+        .map(|l| (l, place::legend_size(l)))
+        .filter(|(_, s)| s.0 > 0.0);
+    let (grid_w, grid_h) = match fig_legend {
+        Some((l, s)) if l.position == LegendPos::Right => (w - s.0 - 2.0 * LABEL_PAD, h),
+        Some((_, s)) => (w, h - s.1 - 2.0 * LABEL_PAD),
+        None => (w, h),
+    };
     // Cells are separated by a gap so one panel's axis title never touches
     // the next panel's title.
     let gap = 1.5 * fs;
-    let cell_w = (w - 2.0 * EDGE_PAD - gap * (cols - 1) as f64) / cols as f64;
-    let cell_h = (h - top - EDGE_PAD - gap * (rows - 1) as f64) / rows as f64;
+    let cell_w = (grid_w - 2.0 * EDGE_PAD - gap * (cols - 1) as f64) / cols as f64;
+    let cell_h = (grid_h - top - EDGE_PAD - gap * (rows - 1) as f64) / rows as f64;
     let mut plot_areas = Vec::new();
     for (i, p) in plot.panels.iter().enumerate() {
         let (r, c) = (i / cols, i % cols);
@@ -201,6 +212,24 @@ pub fn layout(plot: &Plot) -> Scene {
         };
         plot_areas.push(area);
         draw_panel(&mut prims, plot, p, area, legend_size);
+    }
+    if let (Some((l, s)), Some(first)) = (fig_legend, plot_areas.first()) {
+        let (x0, y0) = if l.position == LegendPos::Right {
+            (grid_w - EDGE_PAD + 2.0 * LABEL_PAD, first.y0)
+        } else {
+            let right = plot_areas.iter().map(|a| a.x1).fold(first.x1, f64::max);
+            (
+                (first.x0 + right - s.0) / 2.0,
+                grid_h - EDGE_PAD + 2.0 * LABEL_PAD,
+            )
+        };
+        let at = Area {
+            x0,
+            y0,
+            x1: x0 + s.0,
+            y1: y0 + s.1,
+        };
+        place::draw_legend(&mut prims, l, at);
     }
     if let Some(t) = &plot.title {
         let cx = match (single, plot_areas.first()) {
@@ -512,6 +541,9 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             fill: None,
             stroke: Some(axis_stroke.clone()),
         });
+        if !p.x.labels {
+            continue;
+        }
         push_text(
             out,
             px,
@@ -542,6 +574,9 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         });
         let n = lines_of(label);
         ylab_w = ylab_w.max(text::block(label, p.y.tick_font_size).0);
+        if !p.y.labels {
+            continue;
+        }
         push_text(
             out,
             area.x0 - TICK - TICK_PAD,
@@ -554,7 +589,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     }
 
     // Axis titles and the panel title.
-    if let Some(t) = &p.x.title {
+    if let Some(t) = p.x.title.as_ref().filter(|_| p.x.labels) {
         let xlab_lines = xt.iter().map(|(_, l)| lines_of(l)).max().unwrap_or(1);
         let top = area.y1
             + TICK
@@ -571,7 +606,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             Align::Center,
         );
     }
-    if let Some(t) = &p.y.title {
+    if let Some(t) = p.y.title.as_ref().filter(|_| p.y.labels) {
         let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
         out.push(Prim::Text {
             x,

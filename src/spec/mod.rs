@@ -287,6 +287,52 @@ pub struct FigureSpec {
     pub legend: Option<LegendSpec>,
     /// Single-panel shorthand: grid lines (`true`, `"major"`, `"both"`).
     pub grid: Option<Raw>,
+    /// Small multiples of the one panel: one panel per value (Vega-Lite's
+    /// facet); see [`FacetSpec`].
+    pub facet: Option<Spanned<FacetSpec>>,
+    /// With `facet`: which scales each panel gets on its own (Vega-Lite's
+    /// `resolve`; shared by default).
+    pub resolve: Option<ResolveSpec>,
+}
+
+/// `facet`: `{ field, columns }` wraps one panel per value into
+/// `columns` columns; `{ row, column }` makes a grid (Vega-Lite's facet
+/// channels). Each is an expression per row.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FacetSpec {
+    /// One panel per value of this expression, wrapped into `columns`.
+    pub field: Option<SpannedStr>,
+    /// Grid rows: one per value of this expression.
+    pub row: Option<SpannedStr>,
+    /// Grid columns: one per value of this expression.
+    pub column: Option<SpannedStr>,
+    /// With `field`: panels per row (default: all in one row, at most 100).
+    pub columns: Option<Spanned<usize>>,
+    /// Panel order: `"ascending"` (default), `"descending"`, `"none"` (the
+    /// data's order), or a list of values that come first, in that order.
+    pub sort: Option<Raw>,
+    /// Each panel's title, a template over `value` (or `row` and `column`),
+    /// `n`, `v` and `meta` (default: the value; `row, column` for a grid).
+    pub title: Option<SpannedStr>,
+}
+
+/// `resolve`: Vega-Lite's scale resolution of a faceted figure.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveSpec {
+    /// Per axis: `shared` (default) or `independent`.
+    pub scale: Option<ResolveScaleSpec>,
+}
+
+/// `resolve.scale`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveScaleSpec {
+    /// `shared` (default) or `independent`.
+    pub x: Option<SpannedStr>,
+    /// `shared` (default) or `independent`.
+    pub y: Option<SpannedStr>,
 }
 
 /// One panel (matplotlib's axes).

@@ -278,6 +278,9 @@ mod tests {
             ("axis", serde_fields::<AxisSpec>()),
             ("legend", serde_fields::<LegendSpec>()),
             ("layer", serde_fields::<LayerSpec>()),
+            ("facet", serde_fields::<FacetSpec>()),
+            ("resolve", serde_fields::<ResolveSpec>()),
+            ("resolve_scale", serde_fields::<ResolveScaleSpec>()),
         ];
         for (k, mut fields) in pairs {
             fields.sort();
