@@ -13,6 +13,7 @@ pub mod channels;
 mod data_csv;
 pub mod encode;
 pub mod layers;
+mod marks;
 pub mod model;
 
 use std::collections::BTreeSet;
@@ -283,7 +284,8 @@ pub fn compile(
                 index: (pi, li),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
-                marks.push((value(&l.z).unwrap_or(li as f64), m));
+                let z = value(&l.z).unwrap_or(li as f64);
+                marks.extend(m.flatten().into_iter().map(|m| (z, m)));
             }
         }
         let title = ps

@@ -154,3 +154,37 @@ pub fn clip_polyline(pts: &[(f64, f64)], area: &Area) -> Vec<Vec<(f64, f64)>> {
     }
     runs
 }
+
+/// Clips a polygon to `area` (Sutherland-Hodgman against each edge in
+/// turn); fewer than 3 vertices when nothing is left.
+pub fn clip_polygon(pts: &[(f64, f64)], area: &Area) -> Vec<(f64, f64)> {
+    type Edge = (fn(&(f64, f64), f64) -> f64, f64);
+    // Each edge as (signed distance inside, the bound): inside when >= 0.
+    let edges: [Edge; 4] = [
+        (|p, b| p.0 - b, area.x0),
+        (|p, b| b - p.0, area.x1),
+        (|p, b| p.1 - b, area.y0),
+        (|p, b| b - p.1, area.y1),
+    ];
+    let mut poly = pts.to_vec();
+    for (dist, bound) in edges {
+        if poly.is_empty() {
+            break;
+        }
+        let mut out = Vec::with_capacity(poly.len() + 4);
+        for i in 0..poly.len() {
+            let a = poly[i];
+            let b = poly[(i + 1) % poly.len()];
+            let (da, db) = (dist(&a, bound), dist(&b, bound));
+            if da >= 0.0 {
+                out.push(a);
+            }
+            if (da >= 0.0) != (db >= 0.0) {
+                let t = da / (da - db);
+                out.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+            }
+        }
+        poly = out;
+    }
+    poly
+}
