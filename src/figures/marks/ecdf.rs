@@ -18,9 +18,14 @@ pub fn ecdf_steps(xs: &[f64], complementary: bool) -> Vec<(f64, f64)> {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len() as f64;
+    // 1 - F as the count above over n: exact where 1.0 - F would round
+    // (the tail, read on a log axis).
     let f = |count: usize| {
-        let p = count as f64 / n;
-        if complementary { 1.0 - p } else { p }
+        if complementary {
+            (v.len() - count) as f64 / n
+        } else {
+            count as f64 / n
+        }
     };
     let mut out = Vec::with_capacity(2 * v.len() + 1);
     let Some(&first) = v.first() else {

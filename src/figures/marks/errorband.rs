@@ -142,10 +142,18 @@ impl LayerCtx<'_, '_> {
         let mut out = Vec::with_capacity(at.len());
         for (key, (p, vals)) in at {
             let Some((c, lo, hi)) = interval(&vals, kind) else {
-                return Err(self.err(format!(
-                    "`extent` needs at least 2 rows at each {pn} for a standard deviation; {pn} = {key} has {}",
-                    vals.len()
-                )));
+                let span = self
+                    .layer
+                    .extent
+                    .as_ref()
+                    .map_or(self.span.clone(), |r| r.span());
+                return Err(self.spec.error(
+                    span,
+                    format!(
+                        "`extent` needs at least 2 rows at each {pn} for a standard deviation; {pn} = {key} has {}",
+                        vals.len()
+                    ),
+                ));
             };
             out.push((p, key, c, lo, hi, vals.len()));
         }

@@ -95,7 +95,12 @@ impl LayerCtx<'_, '_> {
                     row.origin.line_opt(),
                     Some("color".into()),
                     format!(
-                        "a `{}` has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
+                        "{} `{}` has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
+                        if self.layer.mark.get_ref().starts_with(['a', 'e']) {
+                            "an"
+                        } else {
+                            "a"
+                        },
                         self.layer.mark.get_ref(),
                         shown(col),
                         shown(g.color)
