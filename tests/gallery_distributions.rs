@@ -444,3 +444,39 @@ fn a_colour_changing_within_an_area_names_the_row() {
     );
     assert!(e.contains("data/loss.csv:7: field `color`: an `area` has one colour per series: this row's is #0000ff where its series began with #ff0000; give `series` the expression that picks the colour"), "{e}");
 }
+
+/// The value of attribute `name` in an SVG element's text.
+fn attr(el: &str, name: &str) -> Option<f64> {
+    let at = el.find(&format!(" {name}=\""))? + name.len() + 3;
+    el[at..].split('"').next()?.parse().ok()
+}
+
+#[test]
+fn boxes_of_different_systems_do_not_overlap_and_every_outlier_is_drawn() {
+    let dir = generated();
+    let svg = std::fs::read_to_string(dir.path().join("figures/box_tukey.svg")).unwrap();
+    // The three boxes: filled rects in the systems' tab10 colours.
+    let mut boxes: Vec<(f64, f64)> = svg
+        .split('<')
+        .filter(|e| {
+            e.starts_with("rect")
+                && ["#1F77B4", "#FF7F0E", "#2CA02C"]
+                    .iter()
+                    .any(|c| e.contains(c))
+        })
+        .map(|e| {
+            let (x, w) = (attr(e, "x").unwrap(), attr(e, "width").unwrap());
+            (x, x + w)
+        })
+        .collect();
+    assert_eq!(boxes.len(), 3, "{svg}");
+    boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for w in boxes.windows(2) {
+        assert!(w[0].1 < w[1].0, "boxes overlap: {boxes:?}");
+    }
+    let outliers = csv(dir.path(), "box_tukey")
+        .iter()
+        .filter(|r| r["part"] == "outlier")
+        .count();
+    assert_eq!(svg.matches("<circle").count(), outliers);
+}

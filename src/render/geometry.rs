@@ -188,3 +188,27 @@ pub fn clip_polygon(pts: &[(f64, f64)], area: &Area) -> Vec<(f64, f64)> {
     }
     poly
 }
+
+#[cfg(test)]
+mod polygon_tests {
+    use super::*;
+
+    #[test]
+    fn a_polygon_is_cut_at_the_plot_edge() {
+        let area = Area {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 10.0,
+            y1: 10.0,
+        };
+        // A square half outside on the right: the inside half is left.
+        let sq = [(5.0, 2.0), (15.0, 2.0), (15.0, 8.0), (5.0, 8.0)];
+        assert_eq!(
+            clip_polygon(&sq, &area),
+            [(5.0, 2.0), (10.0, 2.0), (10.0, 8.0), (5.0, 8.0)]
+        );
+        // Wholly outside: nothing.
+        let out = [(20.0, 2.0), (30.0, 2.0), (30.0, 8.0)];
+        assert!(clip_polygon(&out, &area).len() < 3);
+    }
+}

@@ -295,3 +295,30 @@ impl LayerCtx<'_, '_> {
         ]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tukey_box_of_one_to_ten_and_a_hundred() {
+        // numpy: quantile([1..10, 100], [.25, .5, .75]) = 3.5, 6, 8.5.
+        let xs: Vec<f64> = (1..=10).map(f64::from).chain([100.0]).collect();
+        let s = box_stats(&xs, Whiskers::Iqr(1.5)).unwrap();
+        assert_eq!((s.q1, s.median, s.q3), (3.5, 6.0, 8.5));
+        assert_eq!((s.lower, s.upper), (1.0, 10.0));
+        assert_eq!(s.outliers, vec![100.0]);
+        let m = box_stats(&xs, Whiskers::MinMax).unwrap();
+        assert_eq!((m.lower, m.upper, m.outliers.len()), (1.0, 100.0, 0));
+    }
+
+    #[test]
+    fn a_whisker_never_ends_inside_the_box_when_all_values_beyond_it_are_outliers() {
+        // Below q1 = 10 only -100, beyond the fence: the whisker stops at q1,
+        // as matplotlib's does.
+        let xs = [-100.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0];
+        let s = box_stats(&xs, Whiskers::Iqr(1.5)).unwrap();
+        assert_eq!((s.q1, s.lower, s.upper), (10.0, 10.0, 10.0));
+        assert_eq!(s.outliers, vec![-100.0]);
+    }
+}

@@ -106,3 +106,35 @@ impl LayerCtx<'_, '_> {
         Ok(Mark::Lines(out))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_rise_in_one_step_and_the_ccdf_stops_before_zero() {
+        let xs = [2.0, 1.0, 2.0, 3.0];
+        assert_eq!(
+            ecdf_steps(&xs, false),
+            [
+                (1.0, 0.0),
+                (1.0, 0.25),
+                (2.0, 0.25),
+                (2.0, 0.75),
+                (3.0, 0.75),
+                (3.0, 1.0)
+            ]
+        );
+        assert_eq!(
+            ecdf_steps(&xs, true),
+            [
+                (1.0, 1.0),
+                (1.0, 0.75),
+                (2.0, 0.75),
+                (2.0, 0.25),
+                (3.0, 0.25)
+            ]
+        );
+        assert!(ecdf_steps(&[], true).is_empty());
+    }
+}

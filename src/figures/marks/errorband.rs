@@ -317,3 +317,34 @@ impl LayerCtx<'_, '_> {
         Ok(Mark::Segments(items))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_of_one_to_five() {
+        let xs = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let s = 2.5f64.sqrt();
+        assert_eq!(
+            interval(&xs, IntervalKind::Stdev),
+            Some((3.0, 3.0 - s, 3.0 + s))
+        );
+        let e = s / 5f64.sqrt();
+        assert_eq!(
+            interval(&xs, IntervalKind::Stderr),
+            Some((3.0, 3.0 - e, 3.0 + e))
+        );
+        assert_eq!(interval(&xs, IntervalKind::Iqr), Some((3.0, 2.0, 4.0)));
+        assert_eq!(interval(&xs, IntervalKind::MinMax), Some((3.0, 1.0, 5.0)));
+        // t(0.975, 4) = 2.7764451051977987.
+        let (m, lo, hi) = interval(&xs, IntervalKind::Ci).unwrap();
+        assert_eq!(m, 3.0);
+        assert!(
+            (hi - (3.0 + 2.7764451051977987 * e)).abs() < 1e-12
+                && (m - lo - (hi - m)).abs() < 1e-12
+        );
+        assert_eq!(interval(&[1.0], IntervalKind::Ci), None);
+        assert_eq!(interval(&[1.0], IntervalKind::Iqr), Some((1.0, 1.0, 1.0)));
+    }
+}
