@@ -480,3 +480,12 @@ fn boxes_of_different_systems_do_not_overlap_and_every_outlier_is_drawn() {
         .count();
     assert_eq!(svg.matches("<circle").count(), outliers);
 }
+
+#[test]
+fn an_ecdf_over_a_category_axis_is_an_error_not_a_fraction_drawn_between_categories() {
+    let e = gen_err(
+        r#"{ mark = "violin", data = "latency", y = "system", x = "latency_ms", orient = "horizontal" },
+  { mark = "ecdf", data = "latency", x = "latency_ms" }"#,
+    );
+    assert!(e.contains("artifact.toml:9:3: an `ecdf` layer puts numbers on y, where this panel's y holds categories (\"baseline\")"), "{e}");
+}

@@ -29,6 +29,7 @@ impl LayerCtx<'_, '_> {
         let xc = inp.ch.x.as_ref().ok_or_else(|| missing("x"))?;
         let yc = inp.ch.y.as_ref().ok_or_else(|| missing("y"))?;
         let groups = self.groups(inp)?;
+        self.numeric_axis(&mut st.ycats, "y")?;
         let opacity = self.const_opacity(inp, 0.7)?;
         let width = self.const_width(inp, 1.0)?;
         let stroke = self.const_stroke(inp)?;

@@ -190,6 +190,7 @@ impl LayerCtx<'_, '_> {
             ))
         })?;
         let whiskers = self.whiskers()?;
+        self.numeric_axis(if h { &mut st.xcats } else { &mut st.ycats }, val_name)?;
         let band = value(&self.layer.band).unwrap_or(0.8);
         // Categories in the rows' order, as bars take them.
         let mut positions = Vec::with_capacity(inp.rows.len());

@@ -65,6 +65,8 @@ impl LayerCtx<'_, '_> {
             .as_ref()
             .ok_or_else(|| self.err("an `ecdf` layer needs `x` (the values)"))?;
         let complementary = self.layer.complementary.unwrap_or(false);
+        self.numeric_axis(&mut st.xcats, "x")?;
+        self.numeric_axis(&mut st.ycats, "y")?;
         let groups = self.groups(inp)?;
         let opacity = self.const_opacity(inp, 1.0)?;
         let width = self.const_width(inp, 1.5)?;

@@ -178,6 +178,7 @@ impl LayerCtx<'_, '_> {
         }
         let groups = self.groups(inp)?;
         let opacity = self.const_opacity(inp, 0.3)?;
+        self.numeric_axis(&mut st.ycats, "y")?;
         let width = self.const_width(inp, 1.0)?;
         let stroke = self.const_stroke(inp)?;
         let mut out = Vec::new();
@@ -267,6 +268,7 @@ impl LayerCtx<'_, '_> {
         let missing = |n: &str| self.err(format!("an `errorbar` layer needs `{n}`"));
         let pc = pc.as_ref().ok_or_else(|| missing(pn))?;
         let vc = vc.as_ref().ok_or_else(|| missing(vn))?;
+        self.numeric_axis(if h { &mut st.xcats } else { &mut st.ycats }, vn)?;
         let groups = self.groups(inp)?;
         let width = self.const_width(inp, 1.0)?;
         let mut items = Vec::new();

@@ -96,11 +96,7 @@ impl LayerCtx<'_, '_> {
                     Some("color".into()),
                     format!(
                         "{} `{}` has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
-                        if self.layer.mark.get_ref().starts_with(['a', 'e']) {
-                            "an"
-                        } else {
-                            "a"
-                        },
+                        article(self.layer.mark.get_ref()),
                         self.layer.mark.get_ref(),
                         shown(col),
                         shown(g.color)
@@ -190,6 +186,25 @@ impl LayerCtx<'_, '_> {
         }
     }
 
+    /// Claims an axis for numbers (a fraction, a value, a bound): an error
+    /// when an earlier layer put categories on it, and a later layer's
+    /// category is refused by [`LayerCtx::pos`].
+    pub(in crate::figures) fn numeric_axis(
+        &self,
+        cats: &mut super::encode::Categories,
+        axis: &str,
+    ) -> Result<()> {
+        if let Some(c) = cats.names.first() {
+            return Err(self.err(format!(
+                "{} `{}` layer puts numbers on {axis}, where this panel's {axis} holds categories (\"{c}\")",
+                article(self.layer.mark.get_ref()),
+                self.layer.mark.get_ref()
+            )));
+        }
+        cats.numeric = true;
+        Ok(())
+    }
+
     /// The values of a channel on `rows` as finite numbers (`name` names
     /// the channel in messages).
     pub(in crate::figures) fn values(
@@ -201,6 +216,15 @@ impl LayerCtx<'_, '_> {
         rows.iter()
             .map(|r| self.number(Some(chan), r, name, 0.0))
             .collect()
+    }
+}
+
+/// "a" or "an" before a mark's name (`an ecdf`, `a boxplot`).
+pub fn article(mark: &str) -> &'static str {
+    if mark.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }
 

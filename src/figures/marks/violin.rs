@@ -53,6 +53,7 @@ impl LayerCtx<'_, '_> {
             .as_ref()
             .ok_or_else(|| self.err(format!("a `violin` layer needs `{vn}` (the raw values)")))?;
         let band = value(&self.layer.band).unwrap_or(0.8);
+        self.numeric_axis(if h { &mut st.xcats } else { &mut st.ycats }, vn)?;
         let mut positions = Vec::with_capacity(inp.rows.len());
         for row in inp.rows {
             positions.push(match cc {
