@@ -489,3 +489,11 @@ fn an_ecdf_over_a_category_axis_is_an_error_not_a_fraction_drawn_between_categor
     );
     assert!(e.contains("artifact.toml:9:3: an `ecdf` layer puts numbers on y, where this panel's y holds categories (\"baseline\")"), "{e}");
 }
+
+#[test]
+fn boxes_of_two_colours_at_one_category_are_an_error_not_drawn_over_each_other() {
+    let e = gen_err(
+        r#"{ mark = "boxplot", data = "latency", x = "'all'", y = "latency_ms", color = { field = "system" } }"#,
+    );
+    assert!(e.contains("artifact.toml:8:3: a `boxplot` draws `baseline` and `cached` at x = all over each other: give each its own x (colour by the x field), or one layer per value"), "{e}");
+}

@@ -215,6 +215,7 @@ impl LayerCtx<'_, '_> {
         };
         let (mut rects, mut whisk, mut medians, mut points) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut taken = IndexMap::new();
         for g in &groups {
             let mut boxes: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
             for (&i, row) in g.index.iter().zip(&g.rows) {
@@ -231,6 +232,7 @@ impl LayerCtx<'_, '_> {
                     .push(v);
             }
             for (key, (center, vals)) in boxes {
+                self.one_group_per_category(&mut taken, &key, cat_name, &g.key)?;
                 let Some(s) = box_stats(&vals, whiskers) else {
                     continue;
                 };

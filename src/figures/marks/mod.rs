@@ -205,6 +205,29 @@ impl LayerCtx<'_, '_> {
         Ok(())
     }
 
+    /// Refuses two groups (colours) drawn at one category: their boxes or
+    /// violins would cover each other. `taken` maps each category drawn
+    /// so far to its group's key.
+    pub(in crate::figures) fn one_group_per_category(
+        &self,
+        taken: &mut IndexMap<String, String>,
+        category: &str,
+        axis: &str,
+        group: &str,
+    ) -> Result<()> {
+        match taken.get(category) {
+            Some(other) if other != group => Err(self.err(format!(
+                "{} `{}` draws `{other}` and `{group}` at {axis} = {category} over each other: give each its own {axis} (colour by the {axis} field), or one layer per value",
+                article(self.layer.mark.get_ref()),
+                self.layer.mark.get_ref(),
+            ))),
+            _ => {
+                taken.insert(category.to_string(), group.to_string());
+                Ok(())
+            }
+        }
+    }
+
     /// The values of a channel on `rows` as finite numbers (`name` names
     /// the channel in messages).
     pub(in crate::figures) fn values(
