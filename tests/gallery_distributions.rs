@@ -497,3 +497,26 @@ fn boxes_of_two_colours_at_one_category_are_an_error_not_drawn_over_each_other()
     );
     assert!(e.contains("artifact.toml:8:3: a `boxplot` draws `baseline` and `cached` at x = all over each other: give each its own x (colour by the x field), or one layer per value"), "{e}");
 }
+
+#[test]
+fn errorband_stdev_per_series_is_each_optimizers_mean_plus_minus_sd() {
+    let dir = generated();
+    let loss = data(dir.path(), "loss_opt.csv");
+    let rows = csv(dir.path(), "loss_band_series");
+    let band: Vec<_> = rows.iter().filter(|r| r["mark"] == "errorband").collect();
+    assert_eq!(band.len(), 42, "21 steps for each of two optimizers");
+    for r in band {
+        let xs: Vec<f64> = loss
+            .iter()
+            .filter(|d| d["optimizer"] == r["series"] && d["step"] == r["x"])
+            .map(|d| num(&d["loss"]))
+            .collect();
+        assert_eq!(xs.len(), 5, "{} at {}", r["series"], r["x"]);
+        let n = xs.len() as f64;
+        let m = xs.iter().sum::<f64>() / n;
+        let sd = (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        assert_close(num(&r["center"]), m, "center");
+        assert_close(num(&r["lower"]), m - sd, "lower");
+        assert_close(num(&r["upper"]), m + sd, "upper");
+    }
+}

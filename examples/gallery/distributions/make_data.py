@@ -6,7 +6,8 @@ writes data/latency.csv (request latency samples per system, ms),
 data/loss.csv (training loss per step and seed), data/memory.csv (GPU
 memory per component over time, stacked bounds) and data/speedup.csv
 (per-benchmark speedups, five runs each) and data/decode.csv (per-token
-decode time per batch size, ms: two modes).
+decode time per batch size, ms: two modes) and data/loss_opt.csv (loss
+per optimizer, step and seed).
 """
 
 import csv
@@ -81,6 +82,17 @@ def decode(rng):
     return rows
 
 
+def loss_by_optimizer(rng):
+    # Two optimizers, five seeds each: AdamW converges faster, SGD is noisier.
+    rows = []
+    for name, tau, floor, noise in [("adamw", 300.0, 0.30, 0.03), ("sgd", 700.0, 0.45, 0.06)]:
+        for seed in range(5):
+            for step in range(0, 2001, 100):
+                base = floor + 2.1 * math.exp(-step / tau)
+                rows.append([name, step, seed, round(base + rng.gauss(0, noise), 4)])
+    return rows
+
+
 def main():
     rng = random.Random(12)
     write("latency.csv", ["system", "request", "latency_ms"], latency(rng))
@@ -88,6 +100,7 @@ def main():
     write("memory.csv", ["time_s", "component", "mem_gb", "lower_gb", "upper_gb"], memory(rng))
     write("speedup.csv", ["benchmark", "run", "speedup"], speedup(rng))
     write("decode.csv", ["batch", "token", "decode_ms"], decode(rng))
+    write("loss_opt.csv", ["optimizer", "step", "seed", "loss"], loss_by_optimizer(rng))
 
 
 if __name__ == "__main__":
