@@ -6,6 +6,7 @@ use indexmap::IndexMap;
 use super::channels::Chan;
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
 use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
+use super::marks::Input;
 use super::model::*;
 use crate::error::{Error, Result};
 use crate::expr::Template;
@@ -82,7 +83,21 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
         let missing = |name: &str| self.err(format!("a `{mark}` layer needs `{name}`"));
         let default_fill = color::parse(TAB10[0]).ok().flatten();
+        let inp = Input {
+            ch: &ch,
+            rows,
+            base: &base,
+            label: label.as_deref(),
+            horizontal,
+            dash,
+        };
         let built = match mark {
+            "boxplot" => self.boxplot(&inp, st, csv)?,
+            "ecdf" => self.ecdf(&inp, st, csv)?,
+            "area" => self.area(&inp, st, csv)?,
+            "errorband" => self.errorband(&inp, st, csv)?,
+            "violin" => self.violin(&inp, st, csv)?,
+            "errorbar" if self.layer.extent.is_some() => self.errorbar_from_rows(&inp, st, csv)?,
             "bar" => {
                 let band = value(&l.band).unwrap_or(0.8);
                 let (pc, vc, bc) = if horizontal {
@@ -635,7 +650,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             other => {
                 return Err(self.spec.error(
                     l.mark.span(),
-                    format!("unknown mark `{other}` (bar, point, line, rule, rect, text, errorbar, hist)"),
+                    format!("unknown mark `{other}` (bar, point, line, rule, rect, text, errorbar, hist, boxplot, ecdf, area, errorband, violin)"),
                 ));
             }
         };

@@ -14,6 +14,7 @@ mod data_csv;
 pub mod encode;
 pub mod facet;
 pub mod layers;
+mod marks;
 pub mod model;
 
 use std::collections::BTreeSet;
@@ -321,7 +322,8 @@ pub fn compile(
                 scale_rows: all_rows.get(li).and_then(|r| r.as_deref()),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
-                marks.push((value(&l.z).unwrap_or(li as f64), m));
+                let z = value(&l.z).unwrap_or(li as f64);
+                marks.extend(m.flatten().into_iter().map(|m| (z, m)));
             }
         }
         if let Some(p) = &facets {

@@ -196,6 +196,15 @@ pub struct Segment {
     pub style: Style,
 }
 
+/// A filled polygon in data units (an area, a band, a violin).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AreaItem {
+    /// Vertices in data units, in drawing order; the path is closed.
+    pub points: Vec<(f64, f64)>,
+    /// Paint: fill (with opacity) and an optional outline.
+    pub style: Style,
+}
+
 /// What a layer draws.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mark {
@@ -216,6 +225,22 @@ pub enum Mark {
     },
     /// Error bars.
     Segments(Vec<Segment>),
+    /// Filled polygons (areas, error bands, violins).
+    Areas(Vec<AreaItem>),
+    /// A mark drawn as several (a boxplot: boxes, whiskers, medians,
+    /// outliers), in painting order. [`crate::figures::compile`] flattens
+    /// it, so a [`Panel`]'s layers never hold one.
+    Group(Vec<Mark>),
+}
+
+impl Mark {
+    /// The mark itself, or the marks of a group (recursively), in order.
+    pub fn flatten(self) -> Vec<Mark> {
+        match self {
+            Mark::Group(ms) => ms.into_iter().flat_map(Mark::flatten).collect(),
+            m => vec![m],
+        }
+    }
 }
 
 /// The little picture beside a legend entry.

@@ -154,3 +154,61 @@ pub fn clip_polyline(pts: &[(f64, f64)], area: &Area) -> Vec<Vec<(f64, f64)>> {
     }
     runs
 }
+
+/// Clips a polygon to `area` (Sutherland-Hodgman against each edge in
+/// turn); fewer than 3 vertices when nothing is left.
+pub fn clip_polygon(pts: &[(f64, f64)], area: &Area) -> Vec<(f64, f64)> {
+    type Edge = (fn(&(f64, f64), f64) -> f64, f64);
+    // Each edge as (signed distance inside, the bound): inside when >= 0.
+    let edges: [Edge; 4] = [
+        (|p, b| p.0 - b, area.x0),
+        (|p, b| b - p.0, area.x1),
+        (|p, b| p.1 - b, area.y0),
+        (|p, b| b - p.1, area.y1),
+    ];
+    let mut poly = pts.to_vec();
+    for (dist, bound) in edges {
+        if poly.is_empty() {
+            break;
+        }
+        let mut out = Vec::with_capacity(poly.len() + 4);
+        for i in 0..poly.len() {
+            let a = poly[i];
+            let b = poly[(i + 1) % poly.len()];
+            let (da, db) = (dist(&a, bound), dist(&b, bound));
+            if da >= 0.0 {
+                out.push(a);
+            }
+            if (da >= 0.0) != (db >= 0.0) {
+                let t = da / (da - db);
+                out.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+            }
+        }
+        poly = out;
+    }
+    poly
+}
+
+#[cfg(test)]
+mod polygon_tests {
+    use super::*;
+
+    #[test]
+    fn a_polygon_is_cut_at_the_plot_edge() {
+        let area = Area {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 10.0,
+            y1: 10.0,
+        };
+        // A square half outside on the right: the inside half is left.
+        let sq = [(5.0, 2.0), (15.0, 2.0), (15.0, 8.0), (5.0, 8.0)];
+        assert_eq!(
+            clip_polygon(&sq, &area),
+            [(5.0, 2.0), (10.0, 2.0), (10.0, 8.0), (5.0, 8.0)]
+        );
+        // Wholly outside: nothing.
+        let out = [(20.0, 2.0), (30.0, 2.0), (30.0, 8.0)];
+        assert!(clip_polygon(&out, &area).len() < 3);
+    }
+}

@@ -8,7 +8,7 @@
 
 use super::color::Color;
 use super::geometry::stroke_of;
-pub use super::geometry::{Area, clip_polyline, clip_segment, marker};
+pub use super::geometry::{Area, clip_polygon, clip_polyline, clip_segment, marker};
 use super::place;
 use super::scene::{Prim, Scene, Stroke};
 use super::text;
@@ -442,6 +442,36 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
                     }
                 }
             }
+            Mark::Areas(items) => {
+                for a in items {
+                    let pts: Vec<(f64, f64)> = a
+                        .points
+                        .iter()
+                        .map(|(x, y)| (sx.map(*x), sy.map(*y)))
+                        .filter(|(x, y)| x.is_finite() && y.is_finite())
+                        .collect();
+                    let pts = clip_polygon(&pts, &area);
+                    if pts.len() < 3 {
+                        continue;
+                    }
+                    for &(cx, cy) in &pts {
+                        obstacles.push(Area {
+                            x0: cx - 2.0,
+                            y0: cy - 2.0,
+                            x1: cx + 2.0,
+                            y1: cy + 2.0,
+                        });
+                    }
+                    out.push(Prim::Path {
+                        pts,
+                        closed: true,
+                        fill: a.style.fill,
+                        stroke: stroke_of(&a.style),
+                    });
+                }
+            }
+            // `compile` flattens groups; a hand-built Plot may still hold one.
+            Mark::Group(_) => {}
             Mark::Texts {
                 items,
                 avoid_overlap,

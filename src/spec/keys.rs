@@ -421,7 +421,7 @@ mod tests {
         let text = "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"bar\", x = \"a\", y = \"b\", series = \"c\" }]\n";
         assert_eq!(
             first(text),
-            "3:45: `series` does not apply to a `bar` layer (only to `line`); a `bar` layer takes: mark, data, where, x, y, x2, y2, color, stroke, opacity, stroke_width, dash, label, legend, orient, band, detail, z"
+            "3:45: `series` does not apply to a `bar` layer (only to `line`, `ecdf`, `area`, `errorband`); a `bar` layer takes: mark, data, where, x, y, x2, y2, color, stroke, opacity, stroke_width, dash, label, legend, orient, band, detail, z"
         );
     }
 
@@ -484,7 +484,7 @@ mod tests {
     fn unknown_mark_suggests_the_nearest() {
         assert_eq!(
             first("[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"lien\" }]\n"),
-            "3:20: unknown mark `lien`; did you mean `line`? (bar, hist, point, line, rule, rect, text, errorbar)"
+            "3:20: unknown mark `lien`; did you mean `line`? (bar, hist, point, line, rule, rect, text, errorbar, boxplot, ecdf, area, errorband, violin)"
         );
     }
 

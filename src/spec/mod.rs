@@ -395,7 +395,8 @@ pub struct LegendSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LayerSpec {
-    /// `bar`, `point`, `line`, `rule`, `rect`, `text`, `errorbar`, `hist`.
+    /// `bar`, `point`, `line`, `rule`, `rect`, `text`, `errorbar`, `hist`,
+    /// `boxplot`, `ecdf`, `area`, `errorband`, `violin`.
     pub mark: SpannedStr,
     /// The table drawn (absent for marks placed by constants, e.g. a rule).
     pub data: Option<SpannedStr>,
@@ -459,6 +460,12 @@ pub struct LayerSpec {
     pub avoid_overlap: bool,
     /// Extra row fields written to the figure's CSV.
     pub detail: Option<Vec<String>>,
+    /// boxplot: whiskers at `k` IQRs (a number, default 1.5) or `"min-max"`;
+    /// errorband / errorbar from raw rows: `"ci"`, `"stderr"`, `"stdev"`,
+    /// `"iqr"` or `"min-max"` (Vega-Lite's words). Checked where used.
+    pub extent: Option<Raw>,
+    /// ecdf: draw 1 - F, the complementary CDF (tail plots).
+    pub complementary: Option<bool>,
     /// Drawing order, as matplotlib's `zorder`: lower is drawn first (default:
     /// the layer's position; -1e6 to 1e6). The legend keeps the layers'
     /// written order.

@@ -35,12 +35,44 @@ const MARKS: &[Variant] = &[
     },
     Variant {
         name: "errorbar",
-        doc: "a segment from `y` to `y2` at `x` (`orient = \"horizontal\"`: `x` to `x2` at `y`)",
+        doc: "a segment from `y` to `y2` at `x` (`orient = \"horizontal\"`: `x` to `x2` at `y`); with `extent` and no `y2`, computed from the rows at each `x`",
+    },
+    Variant {
+        name: "boxplot",
+        doc: "a Tukey box per `x` category (and colour) of the raw values `y`: quartiles (numpy's linear), whiskers to the furthest value within `extent` IQRs, outliers as points",
+    },
+    Variant {
+        name: "ecdf",
+        doc: "the empirical CDF of `x` (fraction of values <= x) as a step line per `series`; `complementary = true`: 1 - F",
+    },
+    Variant {
+        name: "area",
+        doc: "a filled area from `y2` (default 0) to `y` along `x`, one per `series`",
+    },
+    Variant {
+        name: "errorband",
+        doc: "a band from `y` to `y2` along `x`, or with `extent` computed from the rows at each `x` (mean ± ci, stderr, stdev; iqr; min-max), one per `series`",
+    },
+    Variant {
+        name: "violin",
+        doc: "a mirrored Gaussian KDE (Scott's bandwidth, as scipy) of the raw values `y` per `x` category, with the median marked",
     },
 ];
 
 /// Marks with a legend entry (a label, or the keys of a colour scale).
-const LEGEND_MARKS: &[&str] = &["bar", "hist", "point", "line", "rule", "rect"];
+const LEGEND_MARKS: &[&str] = &[
+    "bar",
+    "hist",
+    "point",
+    "line",
+    "rule",
+    "rect",
+    "boxplot",
+    "ecdf",
+    "area",
+    "errorband",
+    "violin",
+];
 
 const VERBS: &[Variant] = &[
     Variant {
@@ -490,27 +522,29 @@ pub const KINDS: &[Kind] = &[
         variants: Variants::ByValue("mark"),
         variant_list: MARKS,
         keys: &[
-            key("mark", Ty::Enum(&["bar", "hist", "point", "line", "rule", "rect", "text", "errorbar"]), "what is drawn"),
+            key("mark", Ty::Enum(&["bar", "hist", "point", "line", "rule", "rect", "text", "errorbar", "boxplot", "ecdf", "area", "errorband", "violin"]), "what is drawn"),
             key("data", Ty::Str, "the table drawn (without it, the mark is drawn once, from constants)"),
             key("where", Ty::Expr, "only the rows where this is true").needs("data"),
             key("x", Ty::Channel, "x position (a category when a string value)"),
-            key("y", Ty::Channel, "y position").only(&["bar", "point", "line", "rule", "rect", "text", "errorbar"]),
+            key("y", Ty::Channel, "y position (boxplot, violin: the raw values)").only(&["bar", "point", "line", "rule", "rect", "text", "errorbar", "boxplot", "area", "errorband", "violin"]),
             key("x2", Ty::Channel, "second x: a horizontal bar's base, a rect's or horizontal errorbar's end").only(&["bar", "rect", "errorbar"]),
-            key("y2", Ty::Channel, "second y: a vertical bar's base, a rect's or errorbar's end").only(&["bar", "rect", "errorbar"]),
+            key("y2", Ty::Channel, "second y: a vertical bar's or an area's base, a rect's, errorbar's or errorband's end").only(&["bar", "rect", "errorbar", "area", "errorband"]),
             key("color", Ty::Channel, "fill (a line's or rule's stroke): `\"#1f77b4\"`, a name, an expression or a scale"),
-            key("stroke", Ty::Channel, "outline colour (`\"none\"`: no outline)").only(&["bar", "hist", "point", "rect"]),
+            key("stroke", Ty::Channel, "outline colour (`\"none\"`: no outline)").only(&["bar", "hist", "point", "rect", "area", "errorband", "violin"]),
             key("shape", Ty::Channel, "`circle`, `square`, `triangle` or `diamond`").default("\"circle\"").only(&["point"]),
             key("size", Ty::Channel, "marker area in pt² (matplotlib's `s`), 0 to 10,000").default("36").only(&["point"]),
-            key("opacity", Ty::Channel, "opacity, 0 to 1").default("1").only(&["bar", "hist", "point", "line", "rule", "rect", "text"]),
-            key("stroke_width", Ty::Channel, "line or outline width in points, 0 to 100 (default 1; a line's 1.5)").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar"]),
-            key("dash", Ty::Enum(&["solid", "dashed", "dotted", "dashdot"]), "the line's or outline's dash").default("\"solid\"").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar"]),
-            key("series", Ty::Expr, "one line per value of this expression (each a legend entry)").only(&["line"]),
+            key("opacity", Ty::Channel, "opacity, 0 to 1").default("1").only(&["bar", "hist", "point", "line", "rule", "rect", "text", "boxplot", "ecdf", "area", "errorband", "violin"]),
+            key("stroke_width", Ty::Channel, "line or outline width in points, 0 to 100 (default 1; a line's 1.5)").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar", "boxplot", "ecdf", "area", "errorband", "violin"]),
+            key("dash", Ty::Enum(&["solid", "dashed", "dotted", "dashdot"]), "the line's or outline's dash").default("\"solid\"").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar", "ecdf", "area", "errorband"]),
+            key("series", Ty::Expr, "one line (area, band, step line) per value of this expression (each a legend entry)").only(&["line", "ecdf", "area", "errorband"]),
             key("text", Ty::Template, "the text, a template over the row, `n` and `v`").only(&["text"]),
             key("label", Ty::Template, "the legend entry's text (a template over `n`, `v`, `meta`); a line with `series` takes its entries' texts from the series").only(LEGEND_MARKS).excludes("series"),
             key("legend", Ty::Bool, "show this layer in the legend").default("true").only(LEGEND_MARKS),
             key("bins", Ty::Int, "equal-width bins over the data's range, 1 to 10,000").default("10").only(&["hist"]),
-            key("orient", Ty::Enum(&["vertical", "horizontal", "diagonal"]), "bar and errorbar: `vertical` or `horizontal`; rule: `diagonal` (the line y = x)").default("\"vertical\"").only(&["bar", "rule", "errorbar"]),
-            key("band", Ty::Num, "a bar's thickness: a fraction of a category's slot, or data units").default("0.8").only(&["bar"]),
+            key("orient", Ty::Enum(&["vertical", "horizontal", "diagonal"]), "bar, errorbar, boxplot, violin: `vertical` or `horizontal` (swaps x and y); rule: `diagonal` (the line y = x)").default("\"vertical\"").only(&["bar", "rule", "errorbar", "boxplot", "violin"]),
+            key("band", Ty::Num, "a bar's, box's or violin's thickness: a fraction of a category's slot, or data units").default("0.8").only(&["bar", "boxplot", "violin"]),
+            key("extent", Ty::Any, "boxplot: whiskers at this many IQRs beyond the box (a number, Tukey's 1.5) or `\"min-max\"` (no outliers); errorband, errorbar: the interval computed from the rows at each x: `\"ci\"` (95% Student t of the mean), `\"stderr\"`, `\"stdev\"` (around the mean), `\"iqr\"` (around the median), `\"min-max\"` (around the mean)").only(&["boxplot", "errorband", "errorbar"]),
+            key("complementary", Ty::Bool, "draw 1 - F (the fraction of values above x; the last step to 0 is left out, so a log y axis works)").default("false").only(&["ecdf"]),
             key("marker", Ty::Enum(&["circle", "square", "triangle", "diamond"]), "a marker at each point of the line").only(&["line"]),
             key("marker_size", Ty::Num, "the marker's diameter in points, 0 to 100").default("6").only(&["line"]).needs("marker"),
             key("align", Ty::Enum(&["left", "center", "right"]), "horizontal alignment on the point").default("\"center\"").only(&["text"]),

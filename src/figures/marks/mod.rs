@@ -1,0 +1,271 @@
+//! Marks that summarise their rows (distributions and uncertainty): each in
+//! its own file, called from the one match of [`super::layers`].
+//!
+//! - [`boxplot`]: Tukey boxes per category, quartiles as numpy's `linear`;
+//! - [`ecdf`]: the empirical CDF (or its complement) as a step line;
+//! - [`area`]: a filled area between `y2` (default 0) and `y`;
+//! - [`errorband`]: a band from `y`/`y2`, or computed per x (`extent`);
+//!   [`errorband::extent_of`] also serves `errorbar` from raw rows;
+//! - [`violin`]: a mirrored Gaussian KDE per category.
+//!
+//! Rows are split into groups by `series` (or by the key of a `color`
+//! scale); each group has one colour, and is one legend entry.
+
+pub mod area;
+pub mod boxplot;
+pub mod ecdf;
+pub mod errorband;
+pub mod violin;
+
+use indexmap::IndexMap;
+
+use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, check_row_label, csv_text};
+use super::model::{Dash, LegendEntry, Style, Swatch};
+use crate::error::{Error, Result};
+use crate::render::color::{self, Color, TAB10};
+use crate::value::Row;
+
+/// What every mark of this module gets from [`LayerCtx::build`].
+pub(in crate::figures) struct Input<'r, 'c, 's> {
+    /// The layer's compiled channels.
+    pub ch: &'c Chans<'s>,
+    /// The rows drawn.
+    pub rows: &'r [Row],
+    /// The CSV columns every record starts with (panel, layer, mark, label).
+    pub base: &'c CsvRecord,
+    /// The legend text written as `label`.
+    pub label: Option<&'c str>,
+    /// `orient = "horizontal"`: categories on y, values on x.
+    pub horizontal: bool,
+    /// The line / outline dash.
+    pub dash: Dash,
+}
+
+/// The rows of one series (or colour) and its colour.
+pub struct Group<'r> {
+    /// The series' key (empty without `series` or a colour scale).
+    pub key: String,
+    /// Its rows, in input order.
+    pub rows: Vec<&'r Row>,
+    /// Their indices in [`Input::rows`].
+    pub index: Vec<usize>,
+    /// Its colour (the `color` channel on its rows; tab10 blue by default).
+    pub color: Option<Color>,
+}
+
+/// The default colour of a mark without `color`.
+pub fn default_color() -> Option<Color> {
+    color::parse(TAB10[0]).ok().flatten()
+}
+
+impl LayerCtx<'_, '_> {
+    /// Splits `rows` by `series` (else by the key of a `color` scale) in
+    /// first-seen order. A colour that changes within a group is an error
+    /// naming the row, as a line's is: one band or step line is one paint.
+    pub(in crate::figures) fn groups<'r>(&self, inp: &Input<'r, '_, '_>) -> Result<Vec<Group<'r>>> {
+        let series = self
+            .layer
+            .series
+            .as_ref()
+            .map(|s| crate::expr::Expr::compile(self.spec, s))
+            .transpose()?;
+        let scale = inp.ch.color.as_ref().and_then(|c| c.scale_expr());
+        let mut out: IndexMap<String, Group<'r>> = IndexMap::new();
+        for (i, row) in inp.rows.iter().enumerate() {
+            let col = self.color(&inp.ch.color, row, default_color())?;
+            let key = match (&series, scale) {
+                (Some(e), _) => {
+                    let k = csv_text(&e.eval_row(self.globals, row)?);
+                    check_row_label(row, e.text, &k)?;
+                    k
+                }
+                (None, Some(e)) => csv_text(&e.eval_row(self.globals, row)?),
+                (None, None) => String::new(),
+            };
+            let g = out.entry(key.clone()).or_insert_with(|| Group {
+                key,
+                rows: Vec::new(),
+                index: Vec::new(),
+                color: col,
+            });
+            if g.color != col {
+                let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
+                return Err(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    Some("color".into()),
+                    format!(
+                        "{} `{}` has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
+                        article(self.layer.mark.get_ref()),
+                        self.layer.mark.get_ref(),
+                        shown(col),
+                        shown(g.color)
+                    ),
+                ));
+            }
+            g.rows.push(row);
+            g.index.push(i);
+        }
+        Ok(out.into_values().collect())
+    }
+
+    /// The layer's opacity, a constant (`default` when not written).
+    pub(in crate::figures) fn const_opacity(&self, inp: &Input, default: f64) -> Result<f64> {
+        self.constant_only(
+            inp.ch.opacity.as_ref(),
+            &self.layer.opacity,
+            "opacity",
+            "each shape it draws",
+        )?;
+        self.number(
+            inp.ch.opacity.as_ref(),
+            &super::encode::pseudo_row(),
+            "opacity",
+            default,
+        )
+    }
+
+    /// The layer's line width, a constant (`default` when not written).
+    pub(in crate::figures) fn const_width(&self, inp: &Input, default: f64) -> Result<f64> {
+        self.constant_only(
+            inp.ch.stroke_width.as_ref(),
+            &self.layer.stroke_width,
+            "stroke_width",
+            "each shape it draws",
+        )?;
+        self.number(
+            inp.ch.stroke_width.as_ref(),
+            &super::encode::pseudo_row(),
+            "stroke_width",
+            default,
+        )
+    }
+
+    /// The layer's outline colour, a constant (`None` when not written).
+    pub(in crate::figures) fn const_stroke(&self, inp: &Input) -> Result<Option<Color>> {
+        self.constant_only(
+            inp.ch.stroke.as_ref(),
+            &self.layer.stroke,
+            "stroke",
+            "each shape it draws",
+        )?;
+        self.color(&inp.ch.stroke, &super::encode::pseudo_row(), None)
+    }
+
+    /// Legend entries: the written `label` as one entry, else one per keyed
+    /// group (series or colour), each with `swatch` painted in its colour.
+    pub(in crate::figures) fn group_legend(
+        &self,
+        inp: &Input,
+        groups: &[Group],
+        st: &mut PanelState,
+        swatch: impl Fn(Option<Color>) -> Swatch,
+    ) {
+        if self.layer.legend == Some(false) {
+            return;
+        }
+        if let Some(lbl) = inp.label {
+            st.legend.push(LegendEntry {
+                label: lbl.to_string(),
+                swatch: swatch(groups.first().and_then(|g| g.color).or(default_color())),
+            });
+            return;
+        }
+        for g in groups.iter().filter(|g| !g.key.is_empty()) {
+            if st
+                .legend
+                .iter()
+                .any(|e| e.label == g.key && e.swatch == swatch(g.color))
+            {
+                continue;
+            }
+            st.legend.push(LegendEntry {
+                label: g.key.clone(),
+                swatch: swatch(g.color),
+            });
+        }
+    }
+
+    /// Claims an axis for numbers (a fraction, a value, a bound): an error
+    /// when an earlier layer put categories on it, and a later layer's
+    /// category is refused by [`LayerCtx::pos`].
+    pub(in crate::figures) fn numeric_axis(
+        &self,
+        cats: &mut super::encode::Categories,
+        axis: &str,
+    ) -> Result<()> {
+        if let Some(c) = cats.names.first() {
+            return Err(self.err(format!(
+                "{} `{}` layer puts numbers on {axis}, where this panel's {axis} holds categories (\"{c}\")",
+                article(self.layer.mark.get_ref()),
+                self.layer.mark.get_ref()
+            )));
+        }
+        cats.numeric = true;
+        Ok(())
+    }
+
+    /// Refuses two groups (colours) drawn at one category: their boxes or
+    /// violins would cover each other. `taken` maps each category drawn
+    /// so far to its group's key.
+    pub(in crate::figures) fn one_group_per_category(
+        &self,
+        taken: &mut IndexMap<String, String>,
+        category: &str,
+        axis: &str,
+        group: &str,
+    ) -> Result<()> {
+        match taken.get(category) {
+            Some(other) if other != group => Err(self.err(format!(
+                "{} `{}` draws `{other}` and `{group}` at {axis} = {category} over each other: give each its own {axis} (colour by the {axis} field), or one layer per value",
+                article(self.layer.mark.get_ref()),
+                self.layer.mark.get_ref(),
+            ))),
+            _ => {
+                taken.insert(category.to_string(), group.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// The values of a channel on `rows` as finite numbers (`name` names
+    /// the channel in messages).
+    pub(in crate::figures) fn values(
+        &self,
+        chan: &super::channels::Chan,
+        rows: &[&Row],
+        name: &str,
+    ) -> Result<Vec<f64>> {
+        rows.iter()
+            .map(|r| self.number(Some(chan), r, name, 0.0))
+            .collect()
+    }
+}
+
+/// "a" or "an" before a mark's name (`an ecdf`, `a boxplot`).
+pub fn article(mark: &str) -> &'static str {
+    if mark.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// A CSV record: `base` with these columns added.
+pub fn record(base: &CsvRecord, extra: Vec<(&str, String)>) -> CsvRecord {
+    let mut r = base.clone();
+    for (k, v) in extra {
+        r.insert(k.to_string(), v);
+    }
+    r
+}
+
+/// A fill style: `color` at `opacity`, an optional outline.
+pub fn fill(color: Option<Color>, opacity: f64, stroke: Option<Color>, width: f64) -> Style {
+    Style {
+        fill: color.map(|c| c.with_alpha(opacity)),
+        stroke,
+        stroke_width: width,
+        dash: Dash::Solid,
+    }
+}

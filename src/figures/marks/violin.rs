@@ -1,0 +1,184 @@
+//! `violin`: a mirrored Gaussian kernel density estimate of the raw values
+//! per category, as scipy's `gaussian_kde` computes it (Scott's bandwidth:
+//! h = s · n^(-1/5), s the sample standard deviation), evaluated at 100
+//! points from the smallest to the largest value (Vega-Lite's density
+//! extent). Each violin is scaled so its widest point fills `band`; inside,
+//! a thin box from the first to the third quartile and a white median dot.
+
+use indexmap::IndexMap;
+
+use super::{Input, record};
+use crate::error::Result;
+use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, Pos, num_text};
+use crate::figures::model::*;
+use crate::render::color::Color;
+use crate::spec::value;
+use crate::stats;
+
+/// Points at which each violin's density is evaluated.
+pub const STEPS: usize = 100;
+
+/// Scott's bandwidth of `xs` as scipy's `gaussian_kde` uses it (the
+/// kernel's standard deviation); `None` below two values or with no spread.
+pub fn scott_bandwidth(xs: &[f64]) -> Option<f64> {
+    let s = stats::std(xs)?;
+    (s > 0.0).then(|| s * (xs.len() as f64).powf(-0.2))
+}
+
+/// The Gaussian KDE of `xs` with kernel width `h` at `t`.
+pub fn kde(xs: &[f64], h: f64, t: f64) -> f64 {
+    let norm = 1.0 / ((2.0 * std::f64::consts::PI).sqrt() * h * xs.len() as f64);
+    xs.iter()
+        .map(|x| (-0.5 * ((t - x) / h).powi(2)).exp())
+        .sum::<f64>()
+        * norm
+}
+
+impl LayerCtx<'_, '_> {
+    /// Builds a `violin` layer: one violin per (category, colour group).
+    pub(in crate::figures) fn violin(
+        &self,
+        inp: &Input,
+        st: &mut PanelState,
+        csv: &mut Vec<CsvRecord>,
+    ) -> Result<Mark> {
+        let h = inp.horizontal;
+        let (cn, vn) = if h { ("y", "x") } else { ("x", "y") };
+        let (cc, vc) = if h {
+            (&inp.ch.y, &inp.ch.x)
+        } else {
+            (&inp.ch.x, &inp.ch.y)
+        };
+        let vc = vc
+            .as_ref()
+            .ok_or_else(|| self.err(format!("a `violin` layer needs `{vn}` (the raw values)")))?;
+        let band = value(&self.layer.band).unwrap_or(0.8);
+        self.numeric_axis(if h { &mut st.xcats } else { &mut st.ycats }, vn)?;
+        let mut positions = Vec::with_capacity(inp.rows.len());
+        for row in inp.rows {
+            positions.push(match cc {
+                Some(c) => {
+                    let cats = if h { &mut st.ycats } else { &mut st.xcats };
+                    self.pos(c, row, cn, cats)?
+                }
+                None => (0.0, Pos::Num(0.0)),
+            });
+        }
+        let groups = self.groups(inp)?;
+        let opacity = self.const_opacity(inp, 1.0)?;
+        let width = self.const_width(inp, 1.0)?;
+        let stroke = self
+            .const_stroke(inp)?
+            .or(Some(Color::rgb(0x33, 0x33, 0x33)));
+        let at = |c: f64, v: f64| if h { (v, c) } else { (c, v) };
+        let (mut shapes, mut boxes, mut dots) = (Vec::new(), Vec::new(), Vec::new());
+        let mut taken = IndexMap::new();
+        for g in &groups {
+            let mut by: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
+            for (&i, row) in g.index.iter().zip(&g.rows) {
+                let (p, raw) = &positions[i];
+                let key = match raw {
+                    Pos::Num(x) => num_text(*x),
+                    Pos::Cat(s) => s.clone(),
+                };
+                let v = self.number(Some(vc), row, vn, 0.0)?;
+                by.entry(key).or_insert_with(|| (*p, Vec::new())).1.push(v);
+            }
+            for (key, (center, xs)) in by {
+                self.one_group_per_category(&mut taken, &key, cn, &g.key)?;
+                let Some(bw) = scott_bandwidth(&xs) else {
+                    return Err(self.err(format!(
+                        "a `violin` needs at least 2 different values at each {cn} for a density; {cn} = {key} has {} value{} and no spread",
+                        xs.len(),
+                        if xs.len() == 1 { "" } else { "s" }
+                    )));
+                };
+                let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let grid = stats::linspace(lo, hi, STEPS);
+                let dens: Vec<f64> = grid.iter().map(|t| kde(&xs, bw, *t)).collect();
+                let dmax = dens.iter().copied().fold(0.0, f64::max);
+                let half = band / 2.0;
+                let (q1, med, q3) = (
+                    stats::quantile(&xs, 0.25).unwrap_or(lo),
+                    stats::quantile(&xs, 0.5).unwrap_or(lo),
+                    stats::quantile(&xs, 0.75).unwrap_or(lo),
+                );
+                csv.push(record(
+                    inp.base,
+                    vec![
+                        ("part", "violin".into()),
+                        (cn, key.clone()),
+                        ("series", g.key.clone()),
+                        ("n", xs.len().to_string()),
+                        ("bandwidth", num_text(bw)),
+                        ("q1", num_text(q1)),
+                        ("median", num_text(med)),
+                        ("q3", num_text(q3)),
+                    ],
+                ));
+                for (t, d) in grid.iter().zip(&dens) {
+                    csv.push(record(
+                        inp.base,
+                        vec![
+                            ("part", "density".into()),
+                            (cn, key.clone()),
+                            ("series", g.key.clone()),
+                            (vn, num_text(*t)),
+                            ("density", num_text(*d)),
+                        ],
+                    ));
+                }
+                let w = |d: f64| half * d / dmax;
+                let pts: Vec<(f64, f64)> = grid
+                    .iter()
+                    .zip(&dens)
+                    .map(|(t, d)| at(center + w(*d), *t))
+                    .chain(
+                        grid.iter()
+                            .zip(&dens)
+                            .rev()
+                            .map(|(t, d)| at(center - w(*d), *t)),
+                    )
+                    .collect();
+                let (ce, ve) = if h {
+                    (&mut st.yext, &mut st.xext)
+                } else {
+                    (&mut st.xext, &mut st.yext)
+                };
+                ce.add(center - half);
+                ce.add(center + half);
+                ve.add(lo);
+                ve.add(hi);
+                shapes.push(AreaItem {
+                    points: pts,
+                    style: super::fill(g.color, opacity, stroke, width),
+                });
+                let inner = super::fill(stroke, 1.0, None, 0.0);
+                let iw = band * 0.06;
+                let ((x0, y0), (x1, y1)) = (at(center - iw, q1), at(center + iw, q3));
+                boxes.push(RectItem {
+                    x: Some((x0, x1)),
+                    y: Some((y0, y1)),
+                    style: inner,
+                });
+                let (mx, my) = at(center, med);
+                dots.push(PointItem {
+                    x: mx,
+                    y: my,
+                    shape: Shape::Circle,
+                    diameter: 3.5,
+                    style: super::fill(Some(Color::WHITE), 1.0, None, 0.0),
+                });
+            }
+        }
+        self.group_legend(inp, &groups, st, |c| {
+            Swatch::Patch(super::fill(c, opacity, stroke, width))
+        });
+        Ok(Mark::Group(vec![
+            Mark::Areas(shapes),
+            Mark::Rects(boxes),
+            Mark::Points(dots),
+        ]))
+    }
+}
