@@ -10,10 +10,12 @@
 //! skipped and reported, never written empty.
 
 pub mod channels;
+pub mod colorscale;
 mod data_csv;
 pub mod encode;
 pub mod layers;
 pub mod model;
+mod rect;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -146,6 +148,21 @@ pub fn compile(
                 top: has("top"),
                 bottom: has("bottom"),
             }
+        }
+    };
+    let scheme = match &f.scheme {
+        None => None,
+        Some(s) if colorscale::categorical(s.get_ref()).is_some() => Some(s.get_ref().clone()),
+        Some(s) => {
+            return Err(spec.error(
+                s.span(),
+                format!(
+                    "a figure's `scheme` is a categorical scheme ({}){}; a quantitative scale names its own (`color = {{ field = \"...\", scale = {{ scheme = \"viridis\" }} }}`)",
+                    colorscale::CATEGORICAL.join(", "),
+                    colorscale::nearest(s.get_ref())
+                        .map_or(String::new(), |n| format!("; did you mean `{n}`?"))
+                ),
+            ));
         }
     };
     let single;
@@ -281,9 +298,15 @@ pub fn compile(
                 span: lspec.span(),
                 font_size,
                 index: (pi, li),
+                scheme: scheme.as_deref(),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
-                marks.push((value(&l.z).unwrap_or(li as f64), m));
+                let z = value(&l.z).unwrap_or(li as f64);
+                marks.push((z, m));
+                // Hatches and cell texts right above their layer (the sort is stable).
+                for extra in std::mem::take(&mut st.extra) {
+                    marks.push((z, extra));
+                }
             }
         }
         let title = ps
@@ -335,6 +358,7 @@ pub fn compile(
             layers,
             legend,
             grid,
+            colorbar: st.colorbar,
         });
     }
     Ok(Outcome::Drawn(Box::new(Figure {
