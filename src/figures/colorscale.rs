@@ -93,7 +93,7 @@ pub fn categorical(name: &str) -> Option<(Vec<String>, bool)> {
         "okabe-ito" => (own(&OKABE_ITO), false),
         // Light to middle greys, so black hatch lines stay visible.
         "greys" => (
-            [0.15, 0.35, 0.55, 0.75]
+            [0.05, 0.2, 0.35, 0.5]
                 .iter()
                 .map(|t| hex(colorous::GREYS.eval_continuous(*t)))
                 .collect(),

@@ -129,17 +129,18 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     } else {
                         ("x", "y", "y2")
                     };
-                    record(
-                        vec![
-                            (xk, pos_text(&praw)),
-                            (yk, num_text(v)),
-                            (bk, num_text(b)),
-                            ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
-                        ],
-                        row,
-                        csv,
-                    );
-                    if let Some(pattern) = self.hatch(&ch, row)? {
+                    let hatch = self.hatch(&ch, row)?;
+                    let mut ex = vec![
+                        (xk, pos_text(&praw)),
+                        (yk, num_text(v)),
+                        (bk, num_text(b)),
+                        ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
+                    ];
+                    if let Some(h) = hatch {
+                        ex.push(("hatch", h.to_string()));
+                    }
+                    record(ex, row, csv);
+                    if let Some(pattern) = hatch {
                         let (x, y) = if horizontal {
                             ((b, v), span)
                         } else {

@@ -87,7 +87,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     color,
                 });
             }
-            if let (Some(h), Some(x), Some(y)) = (self.hatch(ch, row)?, x, y) {
+            let hatch = self.hatch(ch, row)?;
+            if let Some(h) = hatch {
+                ex.push(("hatch", h.to_string()));
+            }
+            if let (Some(h), Some(x), Some(y)) = (hatch, x, y) {
                 hatches.push(HatchItem { x, y, pattern: h });
             }
             record(ex, row, csv);
