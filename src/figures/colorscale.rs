@@ -33,6 +33,22 @@ pub const OKABE_ITO: [&str; 8] = [
 /// horizontal, `|` vertical, `+` both, `o` small circles.
 pub const HATCHES: [char; 8] = ['/', '\\', 'x', '.', '-', '|', '+', 'o'];
 
+/// A hatch pattern's name as the figure's CSV writes it (a CSV cell
+/// starting with `-` or `+` would be guarded against spreadsheet formulas).
+pub fn hatch_name(h: char) -> &'static str {
+    match h {
+        '/' => "diagonal",
+        '\\' => "back-diagonal",
+        'x' => "crossed-diagonal",
+        '.' => "dots",
+        '-' => "horizontal",
+        '|' => "vertical",
+        '+' => "grid",
+        'o' => "circles",
+        _ => "none",
+    }
+}
+
 /// Categorical scheme names, for messages and the spec's docs.
 pub const CATEGORICAL: &[&str] = &[
     "tab10",

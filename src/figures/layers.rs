@@ -137,7 +137,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
                     ];
                     if let Some(h) = hatch {
-                        ex.push(("hatch", h.to_string()));
+                        ex.push(("hatch", super::colorscale::hatch_name(h).to_string()));
                     }
                     record(ex, row, csv);
                     if let Some(pattern) = hatch {

@@ -89,7 +89,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
             let hatch = self.hatch(ch, row)?;
             if let Some(h) = hatch {
-                ex.push(("hatch", h.to_string()));
+                ex.push(("hatch", super::colorscale::hatch_name(h).to_string()));
             }
             if let (Some(h), Some(x), Some(y)) = (hatch, x, y) {
                 hatches.push(HatchItem { x, y, pattern: h });
