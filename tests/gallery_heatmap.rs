@@ -500,3 +500,19 @@ fn a_figure_scheme_applies_to_colour_scales_without_their_own() {
         ]
     );
 }
+
+#[test]
+fn a_figure_scheme_that_colours_nothing_is_an_error() {
+    let err = gen_err(
+        "[figures.f]\nsize = [4, 3]\nscheme = \"greys\"\nlayers = [{ mark = \"bar\", data = \"p\", x = \"bench\", y = 1, color = { field = \"cfg\", scale = { scheme = \"okabe-ito\" } } }]\n",
+    );
+    assert!(err.contains("the figure's `scheme` colours nothing: no layer has `color = { field = ... }` without its own `range` or `scheme`"), "{err}");
+}
+
+#[test]
+fn a_continuous_scheme_on_a_nominal_scale_is_an_error() {
+    let err = gen_err(
+        "[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"bar\", data = \"p\", x = \"bench\", y = 1, color = { field = \"cfg\", type = \"nominal\", scale = { scheme = \"viridis\" } } }]\n",
+    );
+    assert!(err.contains("`viridis` is a continuous scheme; a nominal scale takes a categorical one (tab10, category10,"), "{err}");
+}

@@ -262,6 +262,18 @@ impl<'s> Chan<'s> {
                         title,
                     });
                 }
+                if let Some(s) = scheme
+                    && colorscale::categorical(s).is_none()
+                {
+                    return Err(spec.error(
+                        span,
+                        format!(
+                            "`{s}` is a continuous scheme; a {} scale takes a categorical one ({})",
+                            ty.unwrap_or("nominal"),
+                            colorscale::CATEGORICAL.join(", ")
+                        ),
+                    ));
+                }
                 if get("domainMid").is_some() {
                     return Err(spec.error(span, "`domainMid` centres a quantitative colour scale; this one is categorical (give `type = \"quantitative\"` or a continuous `scheme`)"));
                 }

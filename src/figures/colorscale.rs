@@ -167,6 +167,21 @@ pub fn nearest(name: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
+/// Whether a `color` channel as written takes the figure's `scheme`: a
+/// scale over a field without its own `range` or `scheme`, not quantitative.
+pub fn takes_figure_scheme(raw: &toml::Value) -> bool {
+    let Some(t) = raw.as_table() else {
+        return false;
+    };
+    let own = t
+        .get("scale")
+        .and_then(|s| s.as_table())
+        .is_some_and(|s| s.contains_key("range") || s.contains_key("scheme"));
+    t.contains_key("field")
+        && !own
+        && t.get("type").and_then(|v| v.as_str()) != Some("quantitative")
+}
+
 /// A continuous colour scale: numbers to colours.
 #[derive(Clone, Copy)]
 pub struct Continuous {

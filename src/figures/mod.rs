@@ -165,6 +165,22 @@ pub fn compile(
             ));
         }
     };
+    if let Some(s) = &f.scheme {
+        let layers = f
+            .layers
+            .iter()
+            .flatten()
+            .chain(f.panels.iter().flatten().flat_map(|p| &p.get_ref().layers));
+        if !layers
+            .filter_map(|l| l.get_ref().color.as_ref())
+            .any(|c| colorscale::takes_figure_scheme(c.get_ref()))
+        {
+            return Err(spec.error(
+                s.span(),
+                "the figure's `scheme` colours nothing: no layer has `color = { field = ... }` without its own `range` or `scheme`",
+            ));
+        }
+    }
     let single;
     let panel_specs: Vec<(&PanelSpec, std::ops::Range<usize>)> = match &f.panels {
         Some(ps) => {
