@@ -516,3 +516,41 @@ fn a_continuous_scheme_on_a_nominal_scale_is_an_error() {
     );
     assert!(err.contains("`viridis` is a continuous scheme; a nominal scale takes a categorical one (tab10, category10,"), "{err}");
 }
+
+#[test]
+fn latency_bins_are_counted_and_coloured_by_viridis() {
+    let dir = gallery("heatmap");
+    let text = std::fs::read_to_string(dir.path().join("data/latency.jsonl")).unwrap();
+    let mut counts: BTreeMap<(i64, i64), u64> = BTreeMap::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let minute = (v["t_s"].as_f64().unwrap() / 60.0).floor() as i64 * 60;
+        let lat = (v["latency_ms"].as_f64().unwrap() / 2.0).floor() as i64 * 2;
+        *counts.entry((minute, lat)).or_default() += 1;
+    }
+    let lo = *counts.values().min().unwrap() as f64;
+    let hi = *counts.values().max().unwrap() as f64;
+    let recs = records(dir.path(), "latency");
+    assert_eq!(recs.len(), counts.len());
+    for r in &recs {
+        let (x, y): (f64, f64) = (r["x"].parse().unwrap(), r["y"].parse().unwrap());
+        assert_eq!(r["x2"].parse::<f64>().unwrap(), x + 60.0);
+        assert_eq!(r["y2"].parse::<f64>().unwrap(), y + 2.0);
+        let n = counts[&(x as i64, y as i64)] as f64;
+        let want = hex(colorous::VIRIDIS.eval_continuous((n - lo) / (hi - lo)));
+        assert_eq!(r["color"], want, "cell at {x} s, {y} ms");
+    }
+    // Cells of one row of bins do not overlap.
+    let plot = plot_of(dir.path(), "latency");
+    let Mark::Rects(cells) = &plot.panels[0].layers[0] else {
+        panic!("rects")
+    };
+    for (i, a) in cells.iter().enumerate() {
+        for b in &cells[i + 1..] {
+            let (ax, ay, bx, by) = (a.x.unwrap(), a.y.unwrap(), b.x.unwrap(), b.y.unwrap());
+            let overlap_x = ax.0.max(bx.0) < ax.1.min(bx.1);
+            let overlap_y = ay.0.max(by.0) < ay.1.min(by.1);
+            assert!(!(overlap_x && overlap_y), "{ax:?} {ay:?} / {bx:?} {by:?}");
+        }
+    }
+}

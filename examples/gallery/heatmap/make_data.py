@@ -5,6 +5,9 @@ data/cache_sim.jsonl: one line per simulated run of a key-value cache
   (batch size x cache size x 3 seeds): lookups and hits.
 data/speedup.csv: per (benchmark, configuration) the median of 5 timed
   runs of the baseline and of the configuration, in seconds.
+data/latency.jsonl: one line per request of a 10-minute load test: its
+  start time in seconds and its latency in milliseconds (lognormal, with a
+  slowdown in minutes 4 to 6, as a compaction would cause).
 
 Run: python3 make_data.py (writes into data/).
 """
@@ -54,7 +57,17 @@ def speedup():
                 w.writerow([b, c, f"{base:.4f}", f"{base / s:.4f}"])
 
 
+def latency():
+    with open(os.path.join(HERE, "data", "latency.jsonl"), "w") as f:
+        for i in range(3000):
+            t = rng.uniform(0.0, 600.0)
+            mu = math.log(6.0) + (0.45 if 240.0 <= t < 360.0 else 0.0)
+            ms = min(39.9, rng.lognormvariate(mu, 0.35))
+            f.write(json.dumps({"t_s": round(t, 3), "latency_ms": round(ms, 3)}) + "\n")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     cache_sim()
     speedup()
+    latency()
