@@ -487,11 +487,11 @@ pub const KINDS: &[Kind] = &[
         name: "channel",
         noun: "a channel",
         place: "a layer's channel (`x`, `color`, ...) written as a table",
-        doc: "A channel as a table: an expression, a constant, or a categorical scale from a field's values to colours or shapes (Vega-Lite's words).",
+        doc: "A channel as a table: an expression, a constant, or a scale from a field's values to colours or shapes (Vega-Lite's words): categorical, or for `color` quantitative (numbers onto a continuous `scheme`, with a colour bar).",
         variants: Variants::ByKey,
         variant_list: &[
             Variant { name: "expr", doc: "an expression per row, for any channel" },
-            Variant { name: "field", doc: "a categorical scale: the expression's value picks from `range`" },
+            Variant { name: "field", doc: "a scale: the expression's value picks from `range` (or a categorical `scheme`), or a quantitative colour scale maps it onto a continuous `scheme`" },
             Variant { name: "value", doc: "a constant" },
         ],
         keys: &[
@@ -514,9 +514,9 @@ pub const KINDS: &[Kind] = &[
         keys: &[
             key("domain", Ty::Values, "the keys, in order (default: first-seen order)"),
             key("range", Ty::Values, "the outputs: colours or shapes"),
-            key("scheme", Ty::Str, "a colour scheme instead of a `range`: categorical `tab10`, `okabe-ito`, `greys` (with hatches), `tableau10`, `set1`, ...; continuous `viridis`, `magma`, `inferno`, `plasma`, `cividis`, `blues`, `greys`, ...; diverging `redblue`, `purpleorange`, `redyellowblue`, `spectral`, ..."),
+            key("scheme", Ty::Str, "a colour scheme instead of a `range`: categorical `tab10` or `category10` (matplotlib's and d3's, the default), `okabe-ito` (colour-blind safe), `greys` (grey fills with a hatch pattern per key, for print), `tableau10` (Vega's), `set1`, `set2`, `set3`, `dark2`, `paired`, `accent`, `pastel1`, `pastel2`; continuous `viridis`, `magma`, `inferno`, `plasma`, `cividis`, `turbo`, `blues`, `greens`, `greys` (with `type = \"quantitative\"`), `oranges`, `purples`, `reds`; diverging `redblue`, `redgrey`, `purpleorange`, `brownbluegreen`, `purplegreen`, `pinkyellowgreen`, `redyellowblue`, `redyellowgreen`, `spectral`"),
             key("domainMid", Ty::Num, "a quantitative scale's value given the scheme's centre colour (diverging schemes: `domainMid = 0`)"),
         ],
-        example: "[figures.f]\nsize = [6, 4]\nlayers = [{ mark = \"point\", data = \"p\", x = \"a\", y = \"b\", shape = { field = \"class\", scale = { domain = [\"x\", \"y\"], range = [\"circle\", \"square\"] } } }]\n",
+        example: "[figures.f]\nsize = [6, 4]\nlayers = [\n  { mark = \"point\", data = \"p\", x = \"a\", y = \"b\", shape = { field = \"class\", scale = { domain = [\"x\", \"y\"], range = [\"circle\", \"square\"] } } },\n  { mark = \"rect\", data = \"cells\", x = \"bench\", y = \"config\", color = { field = \"log2_speedup\", scale = { scheme = \"redblue\", domainMid = 0 } }, text = \"{{ speedup | fmt(places=2) }}\" },\n]\n",
     },
 ];
