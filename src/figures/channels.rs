@@ -58,6 +58,11 @@ pub enum Chan<'s> {
     },
 }
 
+/// A quantitative colour scale as [`Chan::continuous`] shows it: the
+/// scale, the domain in use (`None` before any row was seen) and the
+/// colour bar's title.
+pub type ContinuousView<'c> = (&'c Continuous, Option<(f64, f64)>, String);
+
 /// Whether a bare string is an expression (position and numeric channels)
 /// or a constant (style channels).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -394,7 +399,7 @@ impl<'s> Chan<'s> {
 
     /// A quantitative colour scale: its scale, the domain in use and the
     /// colour bar's title.
-    pub fn continuous(&self) -> Option<(&Continuous, Option<(f64, f64)>, String)> {
+    pub fn continuous(&self) -> Option<ContinuousView<'_>> {
         match self {
             Chan::Continuous {
                 expr,

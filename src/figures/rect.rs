@@ -20,6 +20,9 @@ use crate::render::color::Color;
 use crate::spec::value;
 use crate::value::Row;
 
+/// Writes a row's CSV record with the mark's extra cells.
+type RecordFn<'r> = dyn Fn(Vec<(&str, String)>, &Row, &mut Vec<CsvRecord>) + 'r;
+
 /// One side of a cell: its range in data units and its CSV cells.
 type Side = Option<((f64, f64), Vec<(&'static str, String)>)>;
 
@@ -32,7 +35,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         rows: &[Row],
         st: &mut PanelState,
         csv: &mut Vec<CsvRecord>,
-        record: &dyn Fn(Vec<(&str, String)>, &Row, &mut Vec<CsvRecord>),
+        record: &RecordFn,
         text: Option<&Template>,
         default_fill: Option<Color>,
         dash: Dash,
