@@ -554,3 +554,26 @@ fn latency_bins_are_counted_and_coloured_by_viridis() {
         }
     }
 }
+
+#[test]
+fn cell_text_on_a_band_spanning_an_axis_is_an_error() {
+    let err = gen_err(
+        "[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"rect\", data = \"p\", x = \"bench\", text = \"{{ cfg }}\" }]\n",
+    );
+    assert!(
+        err.contains("cell `text` on a `rect` needs both `x` and `y`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_rect_band_beyond_its_slot_is_an_error() {
+    let err = gen_err(
+        "[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"rect\", data = \"p\", x = \"bench\", y = \"cfg\", band = 1.5 }]\n",
+    );
+    assert!(
+        err.contains("a rect's `band` is a fraction of the slot, above 0 and at most 1"),
+        "{err}"
+    );
+    assert!(err.contains("artifact.toml:6:"), "{err}");
+}
