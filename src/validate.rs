@@ -47,7 +47,11 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     {
         Chan::compile(spec, raw, Kind::Data, &[])?;
     }
-    for raw in [&l.color, &l.stroke, &l.shape].into_iter().flatten() {
+    if let Some(raw) = &l.color {
+        let black = ["#000000".to_string()];
+        Chan::compile_scaled(spec, raw, Kind::Style, (&black, false), true)?;
+    }
+    for raw in [&l.stroke, &l.shape].into_iter().flatten() {
         Chan::compile(spec, raw, Kind::Style, &["#000000"])?;
     }
     // A scale's range is the spec's own: an unknown colour or shape in it

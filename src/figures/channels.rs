@@ -10,10 +10,14 @@
 //! - `{ field = "class", scale = { domain = [...], range = [...] } }`: a
 //!   categorical scale (Vega-Lite's words) from the field's values to colours
 //!   or shapes; without a domain, values take the range in first-seen order.
+//!   A colour scale may name a `scheme` instead of a range; a continuous
+//!   scheme (or `type = "quantitative"`) maps numbers to a gradient (see
+//!   [`super::colorscale`] for the rule and the names).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
+use super::colorscale::{self, Continuous};
 use crate::error::Result;
 use crate::expr::{Expr, Globals};
 use crate::spec::{LoadedSpec, Raw};
@@ -36,8 +40,28 @@ pub enum Chan<'s> {
         range: Vec<String>,
         /// Keys seen so far (for legend entries).
         seen: RefCell<Vec<String>>,
+        /// Keys also get hatch patterns (the `greys` scheme).
+        hatch: bool,
+    },
+    /// A quantitative colour scale: the expression's number picks a colour
+    /// from a gradient.
+    Continuous {
+        /// The value expression.
+        expr: Expr<'s>,
+        /// Scheme, fixed domain, centre.
+        scale: Continuous,
+        /// The domain in use: the fixed one, or the data's range once
+        /// [`Chan::fit`] has seen the rows.
+        domain: Cell<Option<(f64, f64)>>,
+        /// The colour bar's title (default: the field).
+        title: Option<String>,
     },
 }
+
+/// A quantitative colour scale as [`Chan::continuous`] shows it: the
+/// scale, the domain in use (`None` before any row was seen) and the
+/// colour bar's title.
+pub type ContinuousView<'c> = (&'c Continuous, Option<(f64, f64)>, String);
 
 /// Whether a bare string is an expression (position and numeric channels)
 /// or a constant (style channels).
@@ -79,6 +103,20 @@ impl<'s> Chan<'s> {
         kind: Kind,
         default_range: &[&str],
     ) -> Result<Chan<'s>> {
+        let range: Vec<String> = default_range.iter().map(|s| s.to_string()).collect();
+        Self::compile_scaled(spec, raw, kind, (&range, false), false)
+    }
+
+    /// Compiles a channel whose scale without a range or scheme takes
+    /// `default.0` (hatched when `default.1`); `color` allows schemes and
+    /// quantitative scales.
+    pub fn compile_scaled(
+        spec: &LoadedSpec,
+        raw: &'s Raw,
+        kind: Kind,
+        default: (&[String], bool),
+        color: bool,
+    ) -> Result<Chan<'s>> {
         let span = raw.span();
         Ok(match raw.get_ref() {
             toml::Value::Integer(i) => Chan::Const(Value::from(*i)),
@@ -107,8 +145,9 @@ impl<'s> Chan<'s> {
                         spec.error(span, "a channel table needs `expr`, `field` or `value`")
                     );
                 };
-                let (domain, range) = match t.get("scale") {
-                    None => (Vec::new(), Vec::new()),
+                let expr = Expr::compile_str(spec, field, span.clone())?;
+                let sc = match t.get("scale") {
+                    None => None,
                     Some(toml::Value::Table(sc)) => {
                         let accepted = crate::spec::schema::kind("scale").keys_of(None);
                         if let Some(bad) = sc.keys().find(|k| !accepted.contains(&k.as_str())) {
@@ -117,23 +156,148 @@ impl<'s> Chan<'s> {
                                 format!("unknown scale key `{bad}` ({})", accepted.join(", ")),
                             ));
                         }
-                        (
-                            string_list(spec, raw, sc.get("domain"), "domain")?,
-                            string_list(spec, raw, sc.get("range"), "range")?,
-                        )
+                        Some(sc)
                     }
                     Some(_) => return Err(spec.error(span, "`scale` is a table { domain, range }")),
                 };
-                let range = if range.is_empty() {
-                    default_range.iter().map(|s| s.to_string()).collect()
-                } else {
-                    range
+                let get = |k: &str| sc.and_then(|sc| sc.get(k));
+                let scheme = match get("scheme") {
+                    None => None,
+                    Some(toml::Value::String(s)) => Some(s.as_str()),
+                    Some(_) => {
+                        return Err(spec
+                            .error(span, "`scheme` is a name (\"viridis\", \"okabe-ito\", ...)"));
+                    }
+                };
+                let ty = match t.get("type") {
+                    None => None,
+                    Some(toml::Value::String(s))
+                        if ["quantitative", "nominal", "ordinal"].contains(&s.as_str()) =>
+                    {
+                        Some(s.as_str())
+                    }
+                    Some(_) => {
+                        return Err(spec.error(
+                            span,
+                            "`type` is \"quantitative\", \"nominal\" or \"ordinal\"",
+                        ));
+                    }
+                };
+                if !color && (scheme.is_some() || ty.is_some() || get("domainMid").is_some()) {
+                    return Err(spec.error(
+                        span,
+                        "a `scheme`, `type` or `domainMid` is for a colour scale (`color`)",
+                    ));
+                }
+                if let Some(s) = scheme
+                    && colorscale::categorical(s).is_none()
+                    && colorscale::gradient(s).is_none()
+                {
+                    let hint = colorscale::nearest(s)
+                        .map_or(String::new(), |n| format!("; did you mean `{n}`?"));
+                    return Err(spec.error(
+                        span,
+                        format!(
+                            "unknown scheme `{}` (categorical: {}; continuous: {}){hint}",
+                            crate::error::shown(s),
+                            colorscale::CATEGORICAL.join(", "),
+                            colorscale::CONTINUOUS.join(", ")
+                        ),
+                    ));
+                }
+                if scheme.is_some() && get("range").is_some() {
+                    return Err(spec.error(span, "a scale takes `scheme` or `range`, not both"));
+                }
+                let quantitative = match ty {
+                    Some("quantitative") => true,
+                    Some(_) => false,
+                    None => scheme.is_some_and(|s| colorscale::categorical(s).is_none()),
+                };
+                let title = match t.get("title") {
+                    None => None,
+                    Some(toml::Value::String(s)) => Some(s.clone()),
+                    Some(_) => return Err(spec.error(span, "`title` is a string")),
+                };
+                if quantitative {
+                    let scheme = scheme.unwrap_or("viridis");
+                    if get("range").is_some() {
+                        return Err(spec.error(
+                            span,
+                            "a quantitative colour scale takes a `scheme`, not a `range`",
+                        ));
+                    }
+                    let num = |v: &toml::Value| match v {
+                        toml::Value::Integer(i) => Some(*i as f64),
+                        toml::Value::Float(f) if f.is_finite() => Some(*f),
+                        _ => None,
+                    };
+                    let fixed = match get("domain") {
+                        None => None,
+                        Some(toml::Value::Array(a)) if a.len() == 2 => match (num(&a[0]), num(&a[1])) {
+                            (Some(lo), Some(hi)) if lo < hi => Some((lo, hi)),
+                            _ => return Err(spec.error(span, "a quantitative scale's `domain` is [low, high], two numbers, low below high")),
+                        },
+                        Some(_) => return Err(spec.error(span, "a quantitative scale's `domain` is [low, high], two numbers, low below high")),
+                    };
+                    let mid =
+                        match get("domainMid") {
+                            None => None,
+                            Some(v) => Some(num(v).ok_or_else(|| {
+                                spec.error(span.clone(), "`domainMid` is a number")
+                            })?),
+                        };
+                    if let (Some(m), Some((lo, hi))) = (mid, fixed)
+                        && !(lo < m && m < hi)
+                    {
+                        return Err(spec.error(
+                            span,
+                            format!("`domainMid` {m} is not inside the domain [{lo}, {hi}]"),
+                        ));
+                    }
+                    let scale = Continuous::new(scheme, fixed, mid).ok_or_else(|| {
+                        spec.error(span.clone(), format!(
+                            "`{scheme}` is a categorical scheme; a quantitative scale takes a continuous one ({})",
+                            colorscale::CONTINUOUS.join(", ")
+                        ))
+                    })?;
+                    return Ok(Chan::Continuous {
+                        expr,
+                        scale,
+                        domain: Cell::new(fixed),
+                        title,
+                    });
+                }
+                if let Some(s) = scheme
+                    && colorscale::categorical(s).is_none()
+                {
+                    return Err(spec.error(
+                        span,
+                        format!(
+                            "`{s}` is a continuous scheme; a {} scale takes a categorical one ({})",
+                            ty.unwrap_or("nominal"),
+                            colorscale::CATEGORICAL.join(", ")
+                        ),
+                    ));
+                }
+                if get("domainMid").is_some() {
+                    return Err(spec.error(span, "`domainMid` centres a quantitative colour scale; this one is categorical (give `type = \"quantitative\"` or a continuous `scheme`)"));
+                }
+                if title.is_some() {
+                    return Err(spec.error(span, "`title` names a quantitative colour scale's colour bar; a categorical scale's keys are its legend"));
+                }
+                let domain = string_list(spec, raw, get("domain"), "domain")?;
+                let range = string_list(spec, raw, get("range"), "range")?;
+                let (range, hatch) = match scheme {
+                    Some(s) => colorscale::categorical(s).expect("checked above"),
+                    None if range.is_empty() => (default.0.to_vec(), default.1),
+                    None => (range, false),
                 };
                 Chan::Scale {
-                    expr: Expr::compile_str(spec, field, span)?,
+                    expr,
                     domain: RefCell::new(domain),
                     range,
                     seen: RefCell::new(Vec::new()),
+                    hatch,
                 }
             }
             _ => return Err(spec.error(span, "a channel is a number, a string or a table")),
@@ -143,7 +307,9 @@ impl<'s> Chan<'s> {
     /// Names the table the channel's expression reads, for messages.
     pub fn set_table(&mut self, table: &str) {
         match self {
-            Chan::Expr(e) | Chan::Scale { expr: e, .. } => e.set_table(table),
+            Chan::Expr(e) | Chan::Scale { expr: e, .. } | Chan::Continuous { expr: e, .. } => {
+                e.set_table(table)
+            }
             Chan::Const(_) => {}
         }
     }
@@ -167,6 +333,7 @@ impl<'s> Chan<'s> {
                 domain,
                 range,
                 seen,
+                ..
             } => {
                 let key = expr.eval_row(globals, row)?;
                 let key = key
@@ -189,6 +356,95 @@ impl<'s> Chan<'s> {
                 }
                 Ok(Value::from(range[i % range.len()].as_str()))
             }
+            Chan::Continuous {
+                expr,
+                scale,
+                domain,
+                ..
+            } => {
+                let x = continuous_number(globals, expr, scale, row)?;
+                let d = domain.get().ok_or_else(|| {
+                    crate::error::Error::msg(format!(
+                        "a quantitative colour scale over `{}` is not available on this mark; colour it by a categorical field",
+                        expr.text
+                    ))
+                })?;
+                Ok(Value::from(scale.color(d, x).hex()))
+            }
+        }
+    }
+
+    /// A quantitative colour scale without a fixed domain takes the range
+    /// of its values over `rows` (every value must be a finite number).
+    pub fn fit(&self, globals: &Arc<Globals>, rows: &[Row]) -> Result<()> {
+        if let Chan::Continuous {
+            expr,
+            scale,
+            domain,
+            ..
+        } = self
+        {
+            if scale.fixed.is_some() {
+                return Ok(());
+            }
+            let mut lo_hi: Option<(f64, f64)> = None;
+            for row in rows {
+                let x = continuous_number(globals, expr, scale, row)?;
+                lo_hi = Some(lo_hi.map_or((x, x), |(a, b)| (a.min(x), b.max(x))));
+            }
+            domain.set(lo_hi);
+        }
+        Ok(())
+    }
+
+    /// A quantitative colour scale: its scale, the domain in use and the
+    /// colour bar's title.
+    pub fn continuous(&self) -> Option<ContinuousView<'_>> {
+        match self {
+            Chan::Continuous {
+                expr,
+                scale,
+                domain,
+                title,
+            } => Some((
+                scale,
+                domain.get(),
+                title.clone().unwrap_or_else(|| expr.text.to_string()),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The hatch pattern of a hatched scale's key (the `greys` scheme).
+    pub fn hatch_of(&self, key: &str) -> Option<char> {
+        match self {
+            Chan::Scale {
+                domain,
+                hatch: true,
+                ..
+            } => domain
+                .borrow()
+                .iter()
+                .position(|k| k == key)
+                .map(|i| colorscale::HATCHES[i % colorscale::HATCHES.len()]),
+            _ => None,
+        }
+    }
+
+    /// The hatch pattern for `row` under a hatched scale, else `None`.
+    pub fn hatch(&self, globals: &Arc<Globals>, row: &Row) -> Result<Option<char>> {
+        match self {
+            Chan::Scale {
+                expr, hatch: true, ..
+            } => {
+                let key = expr.eval_row(globals, row)?;
+                let key = key
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| key.to_string());
+                Ok(self.hatch_of(&key))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -254,4 +510,28 @@ impl<'s> Chan<'s> {
             _ => None,
         }
     }
+}
+
+/// The number a quantitative colour scale maps for `row`: text is an
+/// error naming the scale's scheme (a continuous scheme fed categories).
+fn continuous_number(
+    globals: &Arc<Globals>,
+    expr: &Expr,
+    scale: &Continuous,
+    row: &Row,
+) -> Result<f64> {
+    let v = expr.eval_row(globals, row)?;
+    if let Some(s) = v.as_str() {
+        return Err(crate::tables::aggregate::field_error(
+            row,
+            expr.text,
+            format!(
+                "`{}` is \"{}\": a quantitative colour scale ({}) needs numbers; colour categories with a categorical scheme (tab10, okabe-ito, greys)",
+                expr.text,
+                crate::error::shown(s),
+                scale.scheme
+            ),
+        ));
+    }
+    expr.number(row, &v)
 }

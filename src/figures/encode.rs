@@ -81,6 +81,11 @@ pub struct PanelState {
     pub yext: Extent,
     /// Legend entries in order.
     pub legend: Vec<LegendEntry>,
+    /// Marks a layer draws above itself (hatches, cell texts), taken by
+    /// the panel right after the layer.
+    pub extra: Vec<Mark>,
+    /// The colour bar of a quantitative colour scale.
+    pub colorbar: Option<ColorBar>,
 }
 
 /// One CSV record: column -> text.
@@ -128,6 +133,9 @@ pub struct LayerCtx<'a, 's> {
     /// before its own rows are drawn (a facet's rows of every panel, so a
     /// key has the same colour and shape in every panel); `None`: its own.
     pub scale_rows: Option<&'a [Row]>,
+    /// The figure's `scheme`: the categorical scheme of a colour scale
+    /// without its own `range` or `scheme` (default tab10).
+    pub scheme: Option<&'a str>,
 }
 
 pub(super) struct Chans<'s> {
@@ -190,12 +198,33 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 })
                 .transpose()
         };
+        let (default_colors, hatch) = self
+            .scheme
+            .and_then(super::colorscale::categorical)
+            .unwrap_or_else(|| (TAB10.iter().map(|s| s.to_string()).collect(), false));
+        let color = l
+            .color
+            .as_ref()
+            .map(|r| {
+                let mut c = Chan::compile_scaled(
+                    self.spec,
+                    r,
+                    Kind::Style,
+                    (&default_colors, hatch),
+                    true,
+                )?;
+                if let Some(d) = &l.data {
+                    c.set_table(d.get_ref());
+                }
+                Ok::<_, Error>(c)
+            })
+            .transpose()?;
         let chans = Chans {
             x: c(&l.x, Kind::Data, &[])?,
             y: c(&l.y, Kind::Data, &[])?,
             x2: c(&l.x2, Kind::Data, &[])?,
             y2: c(&l.y2, Kind::Data, &[])?,
-            color: c(&l.color, Kind::Style, &TAB10)?,
+            color,
             stroke: c(&l.stroke, Kind::Style, &TAB10)?,
             shape: c(&l.shape, Kind::Style, &SHAPES)?,
             size: c(&l.size, Kind::Data, &[])?,
@@ -285,6 +314,48 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
     }
 
+    /// Fits a quantitative colour scale to the layer's rows and makes its
+    /// colour bar (a panel shows one: a second must agree with the first).
+    pub(super) fn fit_color(&self, ch: &Chans, rows: &[Row], st: &mut PanelState) -> Result<()> {
+        let Some(c) = &ch.color else { return Ok(()) };
+        c.fit(self.globals, rows)?;
+        let Some((scale, domain, title)) = c.continuous() else {
+            return Ok(());
+        };
+        let Some(domain) = domain else { return Ok(()) };
+        // 128 bands: smooth at print size, and the same bytes every run.
+        let n = 128;
+        let colors = (0..n)
+            .map(|i| {
+                let v = domain.0 + (domain.1 - domain.0) * (i as f64 + 0.5) / n as f64;
+                scale.color(domain, v)
+            })
+            .collect();
+        let bar = ColorBar {
+            title,
+            domain,
+            colors,
+        };
+        match &st.colorbar {
+            Some(b) if *b != bar => Err(self.err(
+                "a panel has one colour bar: this layer's quantitative colour scale differs from an earlier layer's (give both the same `scheme` and `domain`)",
+            )),
+            _ => {
+                st.colorbar = Some(bar);
+                Ok(())
+            }
+        }
+    }
+
+    /// The hatch pattern of `row` when the layer's colour scale is hatched
+    /// (the `greys` scheme).
+    pub(super) fn hatch(&self, ch: &Chans, row: &Row) -> Result<Option<char>> {
+        match &ch.color {
+            Some(c) => c.hatch(self.globals, row),
+            None => Ok(None),
+        }
+    }
+
     /// A style channel's value for `row` as text (a colour or shape name).
     fn style_text(&self, c: &Chan, row: &Row) -> Result<String> {
         let v = c.eval(self.globals, row)?;
@@ -362,12 +433,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
         if let Some(c) = &ch.color {
             for (key, out) in c.legend_keys() {
                 let fill = color::parse(&out).ok().flatten();
+                let mut sw = swatch(Style {
+                    fill,
+                    ..style.clone()
+                });
+                if let (Swatch::Patch(paint), Some(h)) = (&sw, c.hatch_of(&key)) {
+                    sw = Swatch::Hatched(paint.clone(), h);
+                }
                 st.legend.push(LegendEntry {
                     label: key,
-                    swatch: swatch(Style {
-                        fill,
-                        ..style.clone()
-                    }),
+                    swatch: sw,
                 });
             }
         }

@@ -23,6 +23,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         csv: &mut Vec<CsvRecord>,
     ) -> Result<Option<Mark>> {
         let ch = self.chans()?;
+        self.fit_color(&ch, rows, st)?;
         let l = self.layer;
         let mark = l.mark.get_ref().as_str();
         let dash = self.dash()?;
@@ -114,6 +115,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     )
                 };
                 let mut items = Vec::with_capacity(rows.len());
+                let mut hatches = Vec::new();
                 for row in rows {
                     let (p, praw) = if horizontal {
                         self.pos(pc, row, "y", &mut st.ycats)?
@@ -142,16 +144,25 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     } else {
                         ("x", "y", "y2")
                     };
-                    record(
-                        vec![
-                            (xk, pos_text(&praw)),
-                            (yk, num_text(v)),
-                            (bk, num_text(b)),
-                            ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
-                        ],
-                        row,
-                        csv,
-                    );
+                    let hatch = self.hatch(&ch, row)?;
+                    let mut ex = vec![
+                        (xk, pos_text(&praw)),
+                        (yk, num_text(v)),
+                        (bk, num_text(b)),
+                        ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
+                    ];
+                    if let Some(h) = hatch {
+                        ex.push(("hatch", super::colorscale::hatch_name(h).to_string()));
+                    }
+                    record(ex, row, csv);
+                    if let Some(pattern) = hatch {
+                        let (x, y) = if horizontal {
+                            ((b, v), span)
+                        } else {
+                            (span, (b, v))
+                        };
+                        hatches.push(HatchItem { x, y, pattern });
+                    }
                     items.push(if horizontal {
                         RectItem {
                             x: Some((b, v)),
@@ -178,6 +189,9 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         dash,
                     },
                 );
+                if !hatches.is_empty() {
+                    st.extra.push(Mark::Hatches(hatches));
+                }
                 Mark::Rects(items)
             }
             "hist" => {
@@ -475,63 +489,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 }
                 Mark::Rules(items)
             }
-            "rect" => {
-                let data_rows: Vec<Row> = if rows.is_empty() {
-                    vec![pseudo_row()]
-                } else {
-                    rows.to_vec()
-                };
-                let mut items = Vec::new();
-                for row in &data_rows {
-                    let range = |a: &Option<Chan>,
-                                 b: &Option<Chan>,
-                                 n1: &str,
-                                 n2: &str|
-                     -> Result<Option<(f64, f64)>> {
-                        match (a, b) {
-                            (None, None) => Ok(None),
-                            (Some(_), Some(_)) => Ok(Some((self.number(a.as_ref(), row, n1, 0.0)?, self.number(b.as_ref(), row, n2, 0.0)?))),
-                            _ => Err(self.err(format!("a `rect` needs both `{n1}` and `{n2}`, or neither (to span the axis)"))),
-                        }
-                    };
-                    let xr = range(&ch.x, &ch.x2, "x", "x2")?;
-                    let yr = range(&ch.y, &ch.y2, "y", "y2")?;
-                    if let Some((a, b)) = xr {
-                        st.xext.add(a);
-                        st.xext.add(b);
-                    }
-                    if let Some((a, b)) = yr {
-                        st.yext.add(a);
-                        st.yext.add(b);
-                    }
-                    let style = self.fill_style(&ch, row, default_fill, dash)?;
-                    let mut ex = Vec::new();
-                    if let Some((a, b)) = xr {
-                        ex.push(("x", num_text(a)));
-                        ex.push(("x2", num_text(b)));
-                    }
-                    if let Some((a, b)) = yr {
-                        ex.push(("y", num_text(a)));
-                        ex.push(("y2", num_text(b)));
-                    }
-                    ex.push(("color", style.fill.map(|c| c.hex()).unwrap_or_default()));
-                    record(ex, row, csv);
-                    items.push(RectItem {
-                        x: xr,
-                        y: yr,
-                        style,
-                    });
-                }
-                if let (Some(lbl), Some(first)) = (&label, items.first())
-                    && l.legend != Some(false)
-                {
-                    st.legend.push(LegendEntry {
-                        label: lbl.clone(),
-                        swatch: Swatch::Patch(first.style.clone()),
-                    });
-                }
-                Mark::Rects(items)
-            }
+            "rect" => self.build_rect(
+                &ch,
+                rows,
+                st,
+                csv,
+                &record,
+                text_tpl.as_ref(),
+                default_fill,
+                dash,
+            )?,
             "text" => {
                 let (xc, yc) = (
                     need_of(&ch.x, || missing("x"))?,

@@ -10,12 +10,14 @@
 //! skipped and reported, never written empty.
 
 pub mod channels;
+pub mod colorscale;
 mod data_csv;
 pub mod encode;
 pub mod facet;
 pub mod layers;
 mod marks;
 pub mod model;
+mod rect;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -150,6 +152,37 @@ pub fn compile(
             }
         }
     };
+    let scheme = match &f.scheme {
+        None => None,
+        Some(s) if colorscale::categorical(s.get_ref()).is_some() => Some(s.get_ref().clone()),
+        Some(s) => {
+            return Err(spec.error(
+                s.span(),
+                format!(
+                    "a figure's `scheme` is a categorical scheme ({}){}; a quantitative scale names its own (`color = {{ field = \"...\", scale = {{ scheme = \"viridis\" }} }}`)",
+                    colorscale::CATEGORICAL.join(", "),
+                    colorscale::nearest(s.get_ref())
+                        .map_or(String::new(), |n| format!("; did you mean `{n}`?"))
+                ),
+            ));
+        }
+    };
+    if let Some(s) = &f.scheme {
+        let layers = f
+            .layers
+            .iter()
+            .flatten()
+            .chain(f.panels.iter().flatten().flat_map(|p| &p.get_ref().layers));
+        if !layers
+            .filter_map(|l| l.get_ref().color.as_ref())
+            .any(|c| colorscale::takes_figure_scheme(c.get_ref()))
+        {
+            return Err(spec.error(
+                s.span(),
+                "the figure's `scheme` colours nothing: no layer has `color = { field = ... }` without its own `range` or `scheme`",
+            ));
+        }
+    }
     let single;
     let mut panel_specs: Vec<(&PanelSpec, std::ops::Range<usize>)> = match &f.panels {
         Some(ps) => {
@@ -320,10 +353,15 @@ pub fn compile(
                 font_size,
                 index: (pi, li),
                 scale_rows: all_rows.get(li).and_then(|r| r.as_deref()),
+                scheme: scheme.as_deref(),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
                 let z = value(&l.z).unwrap_or(li as f64);
                 marks.extend(m.flatten().into_iter().map(|m| (z, m)));
+                // Hatches and cell texts right above their layer (the sort is stable).
+                for extra in std::mem::take(&mut st.extra) {
+                    marks.push((z, extra));
+                }
             }
         }
         if let Some(p) = &facets {
@@ -464,6 +502,7 @@ pub fn compile(
             layers,
             legend,
             grid,
+            colorbar: st.colorbar,
         });
     }
     Ok(Outcome::Drawn(Box::new(Figure {

@@ -231,6 +231,9 @@ pub enum Mark {
     /// outliers), in painting order. [`crate::figures::compile`] flattens
     /// it, so a [`Panel`]'s layers never hold one.
     Group(Vec<Mark>),
+    /// Hatch patterns over filled areas (the `greys` scheme), drawn above
+    /// the layer that made them.
+    Hatches(Vec<HatchItem>),
 }
 
 impl Mark {
@@ -243,6 +246,29 @@ impl Mark {
     }
 }
 
+/// A hatch pattern filling a rectangle in data units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HatchItem {
+    /// x range in data units.
+    pub x: (f64, f64),
+    /// y range in data units.
+    pub y: (f64, f64),
+    /// The pattern, in matplotlib's letters (`/`, `\`, `x`, `.`, `-`, `|`, `+`, `o`).
+    pub pattern: char,
+}
+
+/// A continuous colour scale's legend: a gradient bar with ticks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColorBar {
+    /// Title above the bar (the field, or the channel's `title`).
+    pub title: String,
+    /// The scale's domain, low to high.
+    pub domain: (f64, f64),
+    /// Colours sampled at evenly spaced values from low to high (at least
+    /// two); the bar is painted as one band per sample.
+    pub colors: Vec<Color>,
+}
+
 /// The little picture beside a legend entry.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Swatch {
@@ -252,6 +278,8 @@ pub enum Swatch {
     Line(Style, Option<(Shape, f64)>),
     /// A point marker.
     Marker(Shape, f64, Style),
+    /// A filled box with a hatch pattern (the `greys` scheme).
+    Hatched(Style, char),
 }
 
 /// One legend entry.
@@ -341,6 +369,8 @@ pub struct Panel {
     pub legend: Legend,
     /// Grid lines.
     pub grid: Grid,
+    /// The colour bar of a quantitative colour scale, right of the plot.
+    pub colorbar: Option<ColorBar>,
 }
 
 /// Which frame lines to draw.

@@ -154,7 +154,17 @@ fn margins(p: &Panel, plot: &Plot, w: f64, h: f64, legend: (f64, f64)) -> Margin
         LegendPos::Bottom if !p.legend.entries.is_empty() => m.bottom += legend.1 + 2.0 * LABEL_PAD,
         _ => {}
     }
+    if let Some(cb) = &p.colorbar {
+        m.right += colorbar_room(p, cb, h);
+    }
     m
+}
+
+/// The room a colour bar takes right of the plot (the legend's font size).
+fn colorbar_room(p: &Panel, cb: &ColorBar, plot_h: f64) -> f64 {
+    let size = p.legend.font_size;
+    let len = plot_h - super::colorbar::title_height(cb, size);
+    super::colorbar::width(cb, len.max(10.0), size) + 2.0 * LABEL_PAD
 }
 
 /// Lays out the whole figure.
@@ -472,6 +482,19 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             }
             // `compile` flattens groups; a hand-built Plot may still hold one.
             Mark::Group(_) => {}
+            Mark::Hatches(items) => {
+                for hi in items {
+                    let (x0, x1) = (sx.map(hi.x.0), sx.map(hi.x.1));
+                    let (y0, y1) = (sy.map(hi.y.0), sy.map(hi.y.1));
+                    let r = Area {
+                        x0: x0.min(x1).max(area.x0),
+                        x1: x0.max(x1).min(area.x1),
+                        y0: y0.min(y1).max(area.y0),
+                        y1: y0.max(y1).min(area.y1),
+                    };
+                    super::hatch::hatch(out, &r, hi.pattern);
+                }
+            }
             Mark::Texts {
                 items,
                 avoid_overlap,
@@ -663,5 +686,13 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     }
     if let Some(la) = legend_area {
         place::draw_legend(out, &p.legend, la);
+    }
+    if let Some(cb) = &p.colorbar {
+        // Right of the plot, after a legend placed there.
+        let mut x0 = area.x1 + 2.0 * LABEL_PAD;
+        if p.legend.position == LegendPos::Right && !p.legend.entries.is_empty() {
+            x0 += legend_size.0 + 2.0 * LABEL_PAD;
+        }
+        super::colorbar::draw(out, cb, x0, area.y0, area.y1, p.legend.font_size);
     }
 }

@@ -3,7 +3,9 @@
 //! krilla ([`pdf`]).
 
 pub mod color;
+pub mod colorbar;
 pub mod geometry;
+pub mod hatch;
 pub mod layout;
 pub mod pdf;
 pub mod place;

@@ -160,21 +160,34 @@ pub fn draw_legend(out: &mut Vec<Prim>, l: &Legend, at: Area) {
             let rh = row_height(l, &e.label);
             let cy = y + 0.365 * l.font_size;
             match &e.swatch {
-                Swatch::Patch(style) => out.push(Prim::Rect {
-                    x,
-                    y: cy - hh / 2.0,
-                    w: hl,
-                    h: hh,
-                    fill: style.fill,
-                    stroke: style
-                        .stroke
-                        .filter(|_| style.stroke_width > 0.0 && style.stroke != Some(Color::WHITE))
-                        .map(|c| Stroke {
-                            color: c,
-                            width: style.stroke_width,
-                            dash: None,
-                        }),
-                }),
+                Swatch::Patch(style) | Swatch::Hatched(style, _) => {
+                    out.push(Prim::Rect {
+                        x,
+                        y: cy - hh / 2.0,
+                        w: hl,
+                        h: hh,
+                        fill: style.fill,
+                        stroke: style
+                            .stroke
+                            .filter(|_| {
+                                style.stroke_width > 0.0 && style.stroke != Some(Color::WHITE)
+                            })
+                            .map(|c| Stroke {
+                                color: c,
+                                width: style.stroke_width,
+                                dash: None,
+                            }),
+                    });
+                    if let Swatch::Hatched(_, h) = &e.swatch {
+                        let r = super::geometry::Area {
+                            x0: x,
+                            y0: cy - hh / 2.0,
+                            x1: x + hl,
+                            y1: cy + hh / 2.0,
+                        };
+                        super::hatch::hatch(out, &r, *h);
+                    }
+                }
                 Swatch::Line(style, m) => {
                     out.push(Prim::Path {
                         pts: vec![(x, cy), (x + hl, cy)],

@@ -287,6 +287,9 @@ pub struct FigureSpec {
     pub legend: Option<LegendSpec>,
     /// Single-panel shorthand: grid lines (`true`, `"major"`, `"both"`).
     pub grid: Option<Raw>,
+    /// The categorical colour scheme of every colour scale in the figure
+    /// without its own `range` or `scheme` (`"okabe-ito"`, `"greys"`, ...).
+    pub scheme: Option<SpannedStr>,
     /// Small multiples of the one panel: one panel per value (Vega-Lite's
     /// facet); see [`FacetSpec`].
     pub facet: Option<Spanned<FacetSpec>>,
