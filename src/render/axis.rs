@@ -185,7 +185,8 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     }
 }
 
-/// symlog ticks: 0 and ±C·10ᵏ, every n-th power until the labels fit.
+/// symlog ticks: 0 and ±C·10ᵏ inside the domain; where labels would
+/// collide, 0 and the largest magnitudes are kept first.
 fn symlog_ticks(
     axis: &Axis,
     c: f64,
@@ -197,32 +198,38 @@ fn symlog_ticks(
 ) -> TickSet {
     let size = axis.tick_font_size;
     let kmax = ((lo.abs().max(hi.abs()) / c).log10().ceil().max(0.0) as i32).min(300);
-    let mut n = 1;
-    loop {
-        let mut vals = Vec::new();
-        for k in (0..=kmax).rev().filter(|k| k % n == 0) {
-            vals.push(-c * 10f64.powi(k));
-        }
-        vals.push(0.0);
-        for k in (0..=kmax).filter(|k| k % n == 0) {
-            vals.push(c * 10f64.powi(k));
-        }
-        vals.retain(|v| *v >= lo - 1e-9 * c && *v <= hi + 1e-9 * c);
-        let labels = match &axis.format {
-            Some(f) => f.labels(&vals),
-            None => symlog_labels(&vals, c),
-        };
-        let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
-        let texts: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
-        let pos = positions(axis, &major, length);
-        if !collide(&texts, &pos, size, angle, vertical) || n as i32 > kmax {
-            return TickSet {
-                major,
-                minor: Vec::new(),
+    let mut vals = vec![0.0];
+    for k in (0..=kmax).rev() {
+        vals.push(c * 10f64.powi(k));
+        vals.push(-c * 10f64.powi(k));
+    }
+    vals.retain(|v| *v >= lo - 1e-9 * c && *v <= hi + 1e-9 * c);
+    let labels = match &axis.format {
+        Some(f) => f.labels(&vals),
+        None => symlog_labels(&vals, c),
+    };
+    let cands: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+    let pos = positions(axis, &cands, length);
+    let mut kept: Vec<usize> = Vec::new();
+    for i in 0..cands.len() {
+        let clear = kept.iter().all(|&j| {
+            !collide(
+                &[cands[i].1.as_str(), cands[j].1.as_str()],
+                &[pos[i], pos[j]],
+                size,
                 angle,
-            };
+                vertical,
+            )
+        });
+        if clear {
+            kept.push(i);
         }
-        n += 1;
+    }
+    kept.sort_by(|a, b| cands[*a].0.total_cmp(&cands[*b].0));
+    TickSet {
+        major: kept.into_iter().map(|i| cands[i].clone()).collect(),
+        minor: Vec::new(),
+        angle,
     }
 }
 

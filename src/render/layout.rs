@@ -205,6 +205,16 @@ fn margins(p: &Panel, plot: &Plot, tt: &Titles, w: f64, h: f64, legend: (f64, f6
 
 /// Lays out the whole figure.
 pub fn layout(plot: &Plot) -> Scene {
+    layout_with_areas(plot).0
+}
+
+/// Each panel's plot area (the rectangle inside its axes), in points, in
+/// panel order: what tests compare to check that a grid's panels align.
+pub fn plot_areas(plot: &Plot) -> Vec<Area> {
+    layout_with_areas(plot).1
+}
+
+fn layout_with_areas(plot: &Plot) -> (Scene, Vec<Area>) {
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let fs = plot.font_size;
@@ -308,11 +318,14 @@ pub fn layout(plot: &Plot) -> Scene {
             Align::Center,
         );
     }
-    Scene {
-        width: w,
-        height: h,
-        prims,
-    }
+    (
+        Scene {
+            width: w,
+            height: h,
+            prims,
+        },
+        plot_areas,
+    )
 }
 
 fn draw_panel(
@@ -693,9 +706,15 @@ fn draw_panel(
     }
     if let Some(t) = &p.y.title {
         let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
+        // Centred on the plot, but kept on the canvas when the plot is
+        // shorter than the title.
+        let half = text::width(t, fs) / 2.0;
+        let cy = ((area.y0 + area.y1) / 2.0)
+            .min(plot.height - EDGE_PAD - half)
+            .max(EDGE_PAD + half);
         out.push(Prim::Text {
             x,
-            y: (area.y0 + area.y1) / 2.0,
+            y: cy,
             text: t.clone(),
             size: fs,
             color: black,

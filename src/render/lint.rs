@@ -51,11 +51,72 @@ pub fn bounds(pts: &[(f64, f64)]) -> Area {
     a
 }
 
+/// Each text of the scene with its four corners (a turned text's are
+/// turned).
+pub fn text_quads(scene: &Scene) -> Vec<(&str, [(f64, f64); 4])> {
+    let mut out = Vec::new();
+    for p in &scene.prims {
+        match p {
+            Prim::TextRotated {
+                x,
+                y,
+                text: t,
+                size,
+                align,
+                angle,
+                ..
+            } => {
+                let w = text::width(t, *size);
+                out.push((t.as_str(), turned_corners(*x, *y, w, *size, *align, *angle)));
+            }
+            Prim::Text { .. } => {
+                if let Some((t, a)) = text_boxes_of(std::slice::from_ref(p)).pop() {
+                    out.push((t, [(a.x0, a.y0), (a.x1, a.y0), (a.x1, a.y1), (a.x0, a.y1)]));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether two convex quadrilaterals overlap by more than `slack` points
+/// (separating axes: the edges' normals of both).
+fn quads_overlap(a: &[(f64, f64); 4], b: &[(f64, f64); 4], slack: f64) -> bool {
+    for q in [a, b] {
+        for i in 0..4 {
+            let (p0, p1) = (q[i], q[(i + 1) % 4]);
+            let (nx, ny) = (p0.1 - p1.1, p1.0 - p0.0);
+            let len = (nx * nx + ny * ny).sqrt();
+            if len == 0.0 {
+                continue;
+            }
+            let proj = |r: &[(f64, f64); 4]| {
+                r.iter()
+                    .map(|(x, y)| (x * nx + y * ny) / len)
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                        (lo.min(v), hi.max(v))
+                    })
+            };
+            let (a0, a1) = proj(a);
+            let (b0, b1) = proj(b);
+            if a1.min(b1) - a0.max(b0) <= slack {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Each text of the scene with the box it covers (axis-aligned; a turned
 /// text's box is its corners' box).
 pub fn text_boxes(scene: &Scene) -> Vec<(&str, Area)> {
+    text_boxes_of(&scene.prims)
+}
+
+fn text_boxes_of(prims: &[Prim]) -> Vec<(&str, Area)> {
     let mut out = Vec::new();
-    for p in &scene.prims {
+    for p in prims {
         match p {
             Prim::Text {
                 x,
@@ -123,6 +184,7 @@ pub fn text_boxes(scene: &Scene) -> Vec<(&str, Area)> {
 /// touch only when they are closer than a line height.
 pub fn problems(scene: &Scene) -> Vec<String> {
     let boxes = text_boxes(scene);
+    let quads = text_quads(scene);
     let mut out = Vec::new();
     for (t, a) in &boxes {
         if t.trim().is_empty() {
@@ -162,7 +224,7 @@ pub fn problems(scene: &Scene) -> Vec<String> {
             }
             let dx = a.x1.min(b.x1) - a.x0.max(b.x0);
             let dy = a.y1.min(b.y1) - a.y0.max(b.y0);
-            if dx > SLACK && dy > SLACK {
+            if dx > SLACK && dy > SLACK && quads_overlap(&quads[i].1, &quads[j].1, SLACK) {
                 pairs.push((i.min(j), i.max(j)));
             }
         }

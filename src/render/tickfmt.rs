@@ -79,7 +79,22 @@ impl TickFormat {
         let body: Vec<String> = if self.si {
             values.iter().map(|v| self.si_label(*v)).collect()
         } else if self.scientific {
-            values.iter().map(|v| self.sci_label(*v)).collect()
+            // `10⁶` alone only when every tick is a power of ten (a log
+            // axis's decades); else `1×10⁶` beside `2.5×10⁶`.
+            let parts: Vec<(String, String)> = values.iter().map(|v| self.sci_label(*v)).collect();
+            let decades = parts
+                .iter()
+                .all(|(m, e)| e.is_empty() || m == "1" || m == "\u{2212}1");
+            parts
+                .into_iter()
+                .map(
+                    |(m, e)| match (e.is_empty(), decades && !self.number.rounds()) {
+                        (true, _) => m,
+                        (false, true) => format!("{}10{e}", m.trim_end_matches('1')),
+                        (false, false) => format!("{m}\u{d7}10{e}"),
+                    },
+                )
+                .collect()
         } else {
             let f = if self.number.rounds() {
                 self.number.clone()
@@ -115,10 +130,10 @@ impl TickFormat {
         }
     }
 
-    /// `2.5×10⁶`; `10⁶` when the mantissa is 1.
-    fn sci_label(&self, v: f64) -> String {
+    /// The signed mantissa and the superscript exponent (empty for 0).
+    fn sci_label(&self, v: f64) -> (String, String) {
         if v == 0.0 || !v.is_finite() {
-            return self.mantissa(v);
+            return (self.mantissa(v), String::new());
         }
         let mut k = (v.abs().log10() + 1e-9).floor() as i32;
         let mut m = v / 10f64.powi(k);
@@ -128,13 +143,10 @@ impl TickFormat {
             m /= 10.0;
         }
         let sign = if m < 0.0 { "\u{2212}" } else { "" };
-        let num = self.mantissa(m.abs());
-        let sup = ticks::superscript(k);
-        if !self.number.rounds() && num == "1" {
-            format!("{sign}10{sup}")
-        } else {
-            format!("{sign}{num}\u{d7}10{sup}")
-        }
+        (
+            format!("{sign}{}", self.mantissa(m.abs())),
+            ticks::superscript(k),
+        )
     }
 
     /// A mantissa with the format's rounding, or the fewest decimals that
@@ -205,8 +217,9 @@ mod tests {
         let f = tf(false, true);
         assert_eq!(
             f.labels(&[0.0, 1e6, 2.5e6, -3e-4]),
-            ["0", "10⁶", "2.5×10⁶", "−3×10⁻⁴"]
+            ["0", "1×10⁶", "2.5×10⁶", "−3×10⁻⁴"]
         );
+        assert_eq!(f.labels(&[1e3, 1e4, -1e5]), ["10³", "10⁴", "−10⁵"]);
     }
 
     #[test]
