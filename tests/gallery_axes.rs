@@ -345,7 +345,7 @@ fn long_title_with_legend_right_is_not_cut_at_the_left_edge() {
     // The title was centred over the plot, which the outside legend pulls
     // left: its start fell off the canvas.
     let dir = small(
-        "size = [4, 2.5]\ntitle = \"ripgrep benchsuite: median wall time per query across corpora, lower is better\"\nlegend = { position = \"right\" }\nlayers = [{ mark = \"line\", data = \"s\", x = \"a\", y = \"b\", series = \"k\", color = { field = \"k\" } }]\n",
+        "size = [8, 2.5]\ntitle = \"ripgrep benchsuite: median wall time per query across corpora, lower is better\"\nlegend = { position = \"right\" }\nlayers = [{ mark = \"line\", data = \"s\", x = \"a\", y = \"b\", series = \"k\", color = { field = \"k\" } }]\n",
         "a,b,k\n1,2,linux_kernel_source_tree\n2,3,linux_kernel_source_tree\n1,1,subtitles_en\n2,2,subtitles_en\n",
     );
     let s = scene_of(dir.path(), "f");
@@ -368,4 +368,24 @@ fn crowded_numeric_tick_labels_are_thinned_not_overlapped() {
     assert_eq!(problems(&s), Vec::<String>::new());
     let t = texts(&s);
     assert!(t.contains(&"4,000,000".to_string()), "{t:?}");
+}
+
+#[test]
+fn a_wide_outside_legend_wraps_its_labels_inside_the_canvas() {
+    let dir = small(
+        "size = [3.5, 2.2]\nlegend = { position = \"right\" }\nlayers = [{ mark = \"line\", data = \"s\", x = \"a\", y = \"b\", series = \"k\", color = { field = \"k\" } }]\n",
+        "a,b,k\n1,2,linux_kernel_source_tree_full_checkout\n2,3,linux_kernel_source_tree_full_checkout\n1,1,opensubtitles english corpus 2018\n2,2,opensubtitles english corpus 2018\n",
+    );
+    let plot = plot_of(dir.path(), "f");
+    let s = layout(&plot);
+    assert_eq!(problems(&s), Vec::<String>::new());
+    let t = texts(&s);
+    assert!(
+        t.contains(&"linux_".to_string()) && t.contains(&"checkout".to_string()),
+        "{t:?}"
+    );
+    // The legend takes at most 40% of the cell: the plot keeps the rest
+    // but for the axis labels and paddings.
+    let a = plot_areas(&plot)[0];
+    assert!(a.w() > 0.38 * plot.width, "{}", a.w());
 }

@@ -165,10 +165,31 @@ struct Margins {
     bottom: f64,
 }
 
-/// A panel's title and x axis title, wrapped to the room they have.
+/// A panel's title, x axis title and legend, wrapped to the room they have.
 struct Titles {
     panel: Option<String>,
     x: Option<String>,
+    legend: Legend,
+}
+
+/// The legend, its labels wrapped (at spaces and after underscores) when
+/// an outside legend on the right would take more than 40% of the cell.
+fn fitted_legend(l: &Legend, cell_w: f64) -> Legend {
+    let (w, _) = place::legend_size(l);
+    if l.position != LegendPos::Right || w <= 0.4 * cell_w {
+        return l.clone();
+    }
+    let widest = l
+        .entries
+        .iter()
+        .map(|e| text::block(&e.label, l.font_size).0)
+        .fold(0.0, f64::max);
+    let room = (widest - (w - 0.4 * cell_w) / l.columns.max(1) as f64).max(3.0 * l.font_size);
+    let mut out = l.clone();
+    for e in &mut out.entries {
+        e.label = axis::wrap(&e.label, l.font_size, room, &[' ', '_']);
+    }
+    out
 }
 
 fn margins(p: &Panel, plot: &Plot, tt: &Titles, w: f64, h: f64, legend: (f64, f64)) -> Margins {
@@ -195,9 +216,11 @@ fn margins(p: &Panel, plot: &Plot, tt: &Titles, w: f64, h: f64, legend: (f64, f6
     // the figure's edge padding on the right, as before).
     m.right = m.right.max(after - 2.0);
     m.left = m.left.max(before);
-    match p.legend.position {
-        LegendPos::Right if !p.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,
-        LegendPos::Bottom if !p.legend.entries.is_empty() => m.bottom += legend.1 + 2.0 * LABEL_PAD,
+    match tt.legend.position {
+        LegendPos::Right if !tt.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,
+        LegendPos::Bottom if !tt.legend.entries.is_empty() => {
+            m.bottom += legend.1 + 2.0 * LABEL_PAD
+        }
         _ => {}
     }
     m
@@ -258,8 +281,9 @@ fn layout_with_areas(plot: &Plot) -> (Scene, Vec<Area>) {
                 .title
                 .as_ref()
                 .map(|t| axis::wrap(t, fs, cell.w(), &[' '])),
+            legend: fitted_legend(&p.legend, cell.w()),
         };
-        let legend_size = place::legend_size(&p.legend);
+        let legend_size = place::legend_size(&tt.legend);
         // Two passes: the tick labels depend on the plot size and the
         // margins on the tick labels.
         let mut m = margins(p, plot, &tt, cell.w() * 0.8, cell.h() * 0.75, legend_size);
@@ -541,7 +565,7 @@ fn draw_panel(
     }
 
     // Legend (placed before movable labels so they can avoid it).
-    let legend_area = place::place_legend(&p.legend, legend_size, &area, &obstacles);
+    let legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles);
     // Texts: fixed ones where asked, movable ones where they overlap least.
     let mut placed: Vec<Area> = Vec::new();
     if let Some(la) = legend_area {
@@ -736,6 +760,6 @@ fn draw_panel(
         );
     }
     if let Some(la) = legend_area {
-        place::draw_legend(out, &p.legend, la);
+        place::draw_legend(out, &tt.legend, la);
     }
 }
