@@ -298,12 +298,14 @@ fn build_with<'a>(
         }
     }
     let dir = spec.spec.output.figures.get_ref().clone();
-    let rendered: Vec<(
+    // (name, sources, outputs, layout problems)
+    type Rendered = (
         String,
         BTreeSet<String>,
         Result<Vec<OutputFile>>,
         Vec<String>,
-    )> = plots
+    );
+    let rendered: Vec<Rendered> = plots
         .into_par_iter()
         .map(|(name, f)| {
             let mut problems = Vec::new();
