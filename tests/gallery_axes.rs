@@ -67,7 +67,7 @@ fn column(csv_text: &str, name: &str) -> Vec<String> {
     r.records().map(|x| x.unwrap()[i].to_string()).collect()
 }
 
-const FIGURES: [&str; 8] = [
+const FIGURES: [&str; 9] = [
     "loglog_latency",
     "symlog_change",
     "percent_hitrate",
@@ -76,6 +76,7 @@ const FIGURES: [&str; 8] = [
     "long_categories",
     "label_angle",
     "grid_2x2",
+    "wrapped_title_legend",
 ];
 
 #[test]
@@ -388,4 +389,42 @@ fn a_wide_outside_legend_wraps_its_labels_inside_the_canvas() {
     // but for the axis labels and paddings.
     let a = plot_areas(&plot)[0];
     assert!(a.w() > 0.38 * plot.width, "{}", a.w());
+}
+
+#[test]
+fn gallery_title_and_legend_label_are_wrapped_not_cut() {
+    let dir = gallery_copy();
+    let s = scene_of(dir.path(), "wrapped_title_legend");
+    let t = texts(&s);
+    // Each line of the wrapped title and legend label is drawn in full.
+    assert!(
+        t.contains(&"Cache hit rate by batch size on the".to_string()),
+        "{t:?}"
+    );
+    assert!(t.contains(&"served from".to_string()), "{t:?}");
+    assert!(problems(&s).is_empty());
+}
+
+#[test]
+fn many_overlapping_texts_are_named_up_to_a_cap() {
+    use artifact::figures::model::Align;
+    use artifact::render::color::Color;
+    let prims = (0..30)
+        .map(|i| Prim::Text {
+            x: 10.0 + i as f64 * 0.1,
+            y: 10.0,
+            text: format!("t{i}"),
+            size: 10.0,
+            color: Color::BLACK,
+            align: Align::Left,
+            vertical: false,
+        })
+        .collect();
+    let p = problems(&Scene {
+        width: 100.0,
+        height: 100.0,
+        prims,
+    });
+    assert_eq!(p.len(), 11);
+    assert_eq!(p[10], "and 425 more overlapping pairs of texts");
 }

@@ -12,6 +12,9 @@ use crate::figures::model::Align;
 /// before it counts: glyph boxes are font boxes, wider than the ink.
 const SLACK: f64 = 0.5;
 
+/// The most overlapping pairs [`problems`] names one by one.
+pub const MAX_PAIRS: usize = 10;
+
 /// The four corners of a text `w` wide, `size` tall, turned `angle`
 /// degrees clockwise about an anchor at (x, y) on the middle of the line
 /// at the end `align` names (as [`Prim::TextRotated`] is drawn).
@@ -230,12 +233,19 @@ pub fn problems(scene: &Scene) -> Vec<String> {
         }
     }
     pairs.sort();
+    // A crowded scatter's labels could give thousands: the first few say
+    // what is wrong.
+    let more = pairs.len().saturating_sub(MAX_PAIRS);
+    pairs.truncate(MAX_PAIRS);
     for (i, j) in pairs {
         out.push(format!(
             "texts \"{}\" and \"{}\" overlap",
             boxes[i].0.escape_debug(),
             boxes[j].0.escape_debug()
         ));
+    }
+    if more > 0 {
+        out.push(format!("and {more} more overlapping pairs of texts"));
     }
     out
 }
