@@ -428,3 +428,30 @@ fn many_overlapping_texts_are_named_up_to_a_cap() {
     assert_eq!(p.len(), 11);
     assert_eq!(p[10], "and 425 more overlapping pairs of texts");
 }
+
+#[test]
+fn a_format_on_a_categorical_axis_is_an_error_at_the_key() {
+    let dir = small(
+        "size = [4, 3]\nx = { format = { places = 1 } }\nlayers = [{ mark = \"bar\", data = \"s\", x = \"k\", y = \"v\" }]\n",
+        "k,v\na,10\nb,3\n",
+    );
+    assert_eq!(
+        first_error(dir.path()),
+        "error: figure `f`: artifact.toml:6:16: `format` writes numeric tick labels; this axis's labels are categories"
+    );
+}
+
+#[test]
+fn a_misspelt_label_angle_suggests_the_vega_lite_name() {
+    let dir = small(
+        "size = [4, 3]\nx = { label_angle = -45 }\nlayers = [{ mark = \"point\", data = \"s\", x = \"a\", y = \"b\" }]\n",
+        "a,b\n1,2\n",
+    );
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("did you mean `labelAngle`"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -417,6 +417,7 @@ fn resolve_axis(
             ),
         ));
     }
+    scales::format_applies(spec, a, !categories.is_empty())?;
     let ticks = match &a.ticks {
         Some(raw) => Some(explicit_ticks(spec, cat, globals, raw, format.as_ref())?),
         None if !categories.is_empty() => Some(

@@ -99,6 +99,32 @@ pub fn label_style(spec: &LoadedSpec, a: &AxisSpec) -> Result<(Option<TickFormat
     Ok((format, angle))
 }
 
+/// A `format` writes numbers: on an axis whose labels are categories, or
+/// come from a ticks table's `label`, it would do nothing, so it is an
+/// error at the key.
+pub fn format_applies(spec: &LoadedSpec, a: &AxisSpec, categorical: bool) -> Result<()> {
+    let Some(f) = &a.format else {
+        return Ok(());
+    };
+    let table_labels = a
+        .ticks
+        .as_ref()
+        .is_some_and(|t| matches!(t.get_ref(), toml::Value::Table(_)));
+    if table_labels {
+        return Err(spec.error(
+            f.span(),
+            "`format` writes numeric tick labels; this axis's labels come from its ticks table's `label`",
+        ));
+    }
+    if categorical && a.ticks.is_none() {
+        return Err(spec.error(
+            f.span(),
+            "`format` writes numeric tick labels; this axis's labels are categories",
+        ));
+    }
+    Ok(())
+}
+
 /// matplotlib's autoscale: the data range plus 5% each side (in the
 /// scale's units), except at a sticky value the data reaches (a bar's
 /// base). A log axis ignores implicit bases (0) and sees only the data.
