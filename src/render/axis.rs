@@ -155,7 +155,16 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
             });
             let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
             if ok(&major) || n >= decades.len().max(1) {
-                let minor = if n == 1 { minor } else { Vec::new() };
+                // Skipped decades stay as minor ticks.
+                let minor = if n == 1 {
+                    minor
+                } else {
+                    decades
+                        .iter()
+                        .copied()
+                        .filter(|d| !major.iter().any(|(v, _)| v == d))
+                        .collect()
+                };
                 return TickSet {
                     major,
                     minor,
