@@ -455,3 +455,39 @@ fn a_misspelt_label_angle_suggests_the_vega_lite_name() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_hist_on_a_log_count_axis_starts_at_the_axis_edge() {
+    // Empty bins (count 0) draw nothing and are no error; the domain is
+    // the non-empty counts' decades plus 5%.
+    let dir = small(
+        "size = [4, 3]\ny = { scale = \"log\" }\nlayers = [{ mark = \"hist\", data = \"s\", x = \"a\", bins = 4 }]\n",
+        "a\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n4\n",
+    );
+    gen_ok(dir.path());
+    let plot = plot_of(dir.path(), "f");
+    let (lo, hi) = plot.panels[0].y.domain;
+    let m = 10f64.log10() * 0.05;
+    assert!((lo - 10f64.powf(-m)).abs() < 1e-9, "{lo}");
+    assert!((hi - 10f64.powf(1.0 + m)).abs() < 1e-9, "{hi}");
+    let area = plot_areas(&plot)[0];
+    let s = layout(&plot);
+    let bottoms: Vec<f64> = s
+        .prims
+        .iter()
+        .filter_map(|p| match p {
+            Prim::Rect {
+                y,
+                h,
+                fill: Some(_),
+                ..
+            } => Some(y + h),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bottoms.len(), 2);
+    assert!(
+        bottoms.iter().all(|b| (b - area.y1).abs() < 1e-9),
+        "{bottoms:?}"
+    );
+}
