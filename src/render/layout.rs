@@ -6,20 +6,23 @@
 //! asks for. Everything is clipped to the plot area: a value outside the
 //! axis is not drawn (plotters would clamp it to the edge).
 
-use super::axis::{self, TickSet};
+use super::axis;
 use super::color::Color;
 use super::geometry::stroke_of;
 pub use super::geometry::{Area, clip_polyline, clip_segment, marker};
+use super::margins::{
+    Margins, Titles, axis_ticks, fitted_legend, margins, x_label_depth, y_label_width,
+};
 use super::place;
 use super::scene::{Prim, Scene, Stroke};
 use super::text;
 use crate::figures::model::*;
 
 /// Tick mark length and label padding, in points (matplotlib's defaults).
-const TICK: f64 = 3.5;
-const TICK_PAD: f64 = 3.5;
-const LABEL_PAD: f64 = 4.0;
-const TITLE_PAD: f64 = 6.0;
+pub(super) const TICK: f64 = 3.5;
+pub(super) const TICK_PAD: f64 = 3.5;
+pub(super) const LABEL_PAD: f64 = 4.0;
+pub(super) const TITLE_PAD: f64 = 6.0;
 const EDGE_PAD: f64 = 6.0;
 const AXIS_WIDTH: f64 = 0.8;
 
@@ -80,51 +83,6 @@ impl Scale {
     }
 }
 
-/// Tick positions and labels of an axis (see [`axis::ticks_for`]).
-fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> TickSet {
-    axis::ticks_for(axis, length, vertical)
-}
-
-/// How far turned or level x tick labels reach below their base line,
-/// and how far their anchors sit below it.
-fn x_label_depth(t: &TickSet, size: f64) -> (f64, f64) {
-    let boxes: Vec<_> = t
-        .major
-        .iter()
-        .map(|(_, l)| axis::label_box(l, size, t.angle, false))
-        .collect();
-    let lift = boxes.iter().map(|b| -b.1.min(0.0)).fold(0.0, f64::max);
-    let depth = boxes.iter().map(|b| b.3 + lift).fold(0.0, f64::max);
-    (depth.max(if boxes.is_empty() { size } else { 0.0 }), lift)
-}
-
-/// How far y tick labels reach left of their base line, and how far
-/// their anchors sit left of it.
-fn y_label_width(t: &TickSet, size: f64) -> (f64, f64) {
-    let boxes: Vec<_> = t
-        .major
-        .iter()
-        .map(|(_, l)| axis::label_box(l, size, t.angle, true))
-        .collect();
-    let shift = boxes.iter().map(|b| b.2.max(0.0)).fold(0.0, f64::max);
-    let width = boxes.iter().map(|b| shift - b.0).fold(0.0, f64::max);
-    (width, shift)
-}
-
-/// How far x tick labels stick out before the axis's start and past its
-/// end, for a plot `w` points wide.
-fn x_label_overhang(ax: &Axis, t: &TickSet, w: f64) -> (f64, f64) {
-    let sc = Scale::new(ax, 0.0, w);
-    let (mut before, mut after) = (0.0f64, 0.0f64);
-    for (v, l) in &t.major {
-        let b = axis::label_box(l, ax.tick_font_size, t.angle, false);
-        let p = sc.map(*v);
-        before = before.max(-(p + b.0));
-        after = after.max(p + b.2 - w);
-    }
-    (before, after)
-}
-
 /// Height of a text block measured to the bottom of its last line.
 fn lines_of(s: &str) -> usize {
     text::lines(s).count()
@@ -156,74 +114,6 @@ pub fn push_text(
 /// The top of a block of `n` lines whose capitals are centred on `y`.
 fn top_centered(y: f64, n: usize, size: f64) -> f64 {
     y - ((n as f64 - 1.0) * text::LINE_SPACING * size + 0.73 * size) / 2.0
-}
-
-struct Margins {
-    left: f64,
-    right: f64,
-    top: f64,
-    bottom: f64,
-}
-
-/// A panel's title, x axis title and legend, wrapped to the room they have.
-struct Titles {
-    panel: Option<String>,
-    x: Option<String>,
-    legend: Legend,
-}
-
-/// The legend, its labels wrapped (at spaces and after underscores) when
-/// an outside legend on the right would take more than 40% of the cell.
-fn fitted_legend(l: &Legend, cell_w: f64) -> Legend {
-    let (w, _) = place::legend_size(l);
-    if l.position != LegendPos::Right || w <= 0.4 * cell_w {
-        return l.clone();
-    }
-    let widest = l
-        .entries
-        .iter()
-        .map(|e| text::block(&e.label, l.font_size).0)
-        .fold(0.0, f64::max);
-    let room = (widest - (w - 0.4 * cell_w) / l.columns.max(1) as f64).max(3.0 * l.font_size);
-    let mut out = l.clone();
-    for e in &mut out.entries {
-        e.label = axis::wrap(&e.label, l.font_size, room, &[' ', '_']);
-    }
-    out
-}
-
-fn margins(p: &Panel, plot: &Plot, tt: &Titles, w: f64, h: f64, legend: (f64, f64)) -> Margins {
-    let fs = plot.font_size;
-    let yt = axis_ticks(&p.y, h, true);
-    let xt = axis_ticks(&p.x, w, false);
-    let (ylab_w, _) = y_label_width(&yt, p.y.tick_font_size);
-    let (xlab_h, _) = x_label_depth(&xt, p.x.tick_font_size);
-    let (before, after) = x_label_overhang(&p.x, &xt, w);
-    let mut m = Margins {
-        left: ylab_w + TICK + TICK_PAD + p.y.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
-        bottom: xlab_h
-            + TICK
-            + TICK_PAD
-            + tt.x
-                .as_ref()
-                .map_or(0.0, |t| text::block(t, fs).1 + LABEL_PAD),
-        top: tt.panel.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
-            text::block(t, plot.title_size).1 + TITLE_PAD
-        }),
-        right: 0.5 * p.x.tick_font_size,
-    };
-    // x tick labels may stick out beyond the plot's edges (a little into
-    // the figure's edge padding on the right, as before).
-    m.right = m.right.max(after - 2.0);
-    m.left = m.left.max(before);
-    match tt.legend.position {
-        LegendPos::Right if !tt.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,
-        LegendPos::Bottom if !tt.legend.entries.is_empty() => {
-            m.bottom += legend.1 + 2.0 * LABEL_PAD
-        }
-        _ => {}
-    }
-    m
 }
 
 /// Lays out the whole figure.

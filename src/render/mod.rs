@@ -7,6 +7,7 @@ pub mod color;
 pub mod geometry;
 pub mod layout;
 pub mod lint;
+mod margins;
 pub mod pdf;
 pub mod place;
 pub mod scene;
