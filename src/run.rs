@@ -298,10 +298,19 @@ fn build_with<'a>(
         }
     }
     let dir = spec.spec.output.figures.get_ref().clone();
-    let rendered: Vec<(String, BTreeSet<String>, Result<Vec<OutputFile>>)> = plots
+    // (name, sources, outputs, layout problems)
+    type Rendered = (
+        String,
+        BTreeSet<String>,
+        Result<Vec<OutputFile>>,
+        Vec<String>,
+    );
+    let rendered: Vec<Rendered> = plots
         .into_par_iter()
         .map(|(name, f)| {
+            let mut problems = Vec::new();
             let r = crate::render::render(&f.plot).map(|r| {
+                problems = r.problems;
                 vec![
                     OutputFile {
                         rel: rel(&dir, &format!("{name}.svg")),
@@ -317,10 +326,13 @@ fn build_with<'a>(
                     },
                 ]
             });
-            (name, f.sources.clone(), r)
+            (name, f.sources.clone(), r, problems)
         })
         .collect();
-    for (name, sources, r) in rendered {
+    for (name, sources, r, problems) in rendered {
+        for p in problems {
+            b.notes.push(format!("figure `{name}`: {p}"));
+        }
         match r {
             Ok(outputs) => b.figures.push(FigureBuild {
                 name,

@@ -53,6 +53,9 @@ pub struct Extent {
     pub range: Option<(f64, f64)>,
     /// Values that stop the automatic margin.
     pub sticky: Vec<f64>,
+    /// Smallest and largest value seen, without implicit bases
+    /// ([`Extent::add_base`]): what a log axis must show.
+    pub data: Option<(f64, f64)>,
 }
 
 impl Extent {
@@ -61,10 +64,28 @@ impl Extent {
         if !v.is_finite() {
             return;
         }
-        self.range = Some(match self.range {
-            None => (v, v),
-            Some((a, b)) => (a.min(v), b.max(v)),
-        });
+        self.range = Some(grow(self.range, v));
+        self.data = Some(grow(self.data, v));
+    }
+
+    /// Includes an implicit base `v` (a bar's or a bin's 0), where the
+    /// automatic margin stops. A log axis has no 0: there such bars start
+    /// at the axis's low end, as matplotlib and Vega-Lite draw them.
+    pub fn add_base(&mut self, v: f64) {
+        if !v.is_finite() {
+            return;
+        }
+        self.range = Some(grow(self.range, v));
+        if !self.sticky.contains(&v) {
+            self.sticky.push(v);
+        }
+    }
+}
+
+fn grow(r: Option<(f64, f64)>, v: f64) -> (f64, f64) {
+    match r {
+        None => (v, v),
+        Some((a, b)) => (a.min(v), b.max(v)),
     }
 }
 

@@ -134,11 +134,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     };
                     pe.add(span.0);
                     pe.add(span.1);
-                    ve.add(b);
                     ve.add(v);
-                    if !ve.sticky.contains(&b) {
-                        ve.sticky.push(b);
+                    if bc.is_some() {
+                        ve.add(b);
                     }
+                    ve.add_base(b);
                     let (xk, yk, bk) = if horizontal {
                         ("y", "x", "x2")
                     } else {
@@ -219,8 +219,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 for (i, c) in counts.iter().enumerate() {
                     st.xext.add(edges[i]);
                     st.xext.add(edges[i + 1]);
-                    st.yext.add(0.0);
-                    st.yext.add(*c as f64);
+                    st.yext.add_base(0.0);
+                    // An empty bin draws nothing, also on a log axis.
+                    if *c > 0 {
+                        st.yext.add(*c as f64);
+                    }
                     let mut r = base.clone();
                     r.insert("x".into(), num_text(edges[i]));
                     r.insert("x2".into(), num_text(edges[i + 1]));
@@ -232,7 +235,6 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         style: style.clone(),
                     });
                 }
-                st.yext.sticky.push(0.0);
                 if let Some(lbl) = &label
                     && l.legend != Some(false)
                 {

@@ -18,6 +18,7 @@ pub mod layers;
 mod marks;
 pub mod model;
 mod rect;
+pub mod scales;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -340,11 +341,16 @@ pub fn compile(
         }
         let first_csv = csv_rows.len();
         let mut marks = Vec::new();
+        let kinds = (
+            scales::ScaleKind::of(spec, &ps.x)?,
+            scales::ScaleKind::of(spec, &ps.y)?,
+        );
         for (li, lspec) in layer_list.iter().enumerate() {
             let l = lspec.get_ref();
             let Some(rows) = resolved[pi][li].take() else {
                 continue;
             };
+            let before = (st.xext.data, st.yext.data, csv_rows.len());
             let ctx = LayerCtx {
                 spec,
                 globals,
@@ -361,6 +367,18 @@ pub fn compile(
                 // Hatches and cell texts right above their layer (the sort is stable).
                 for extra in std::mem::take(&mut st.extra) {
                     marks.push((z, extra));
+                }
+            }
+            for (name, kind, b, a) in [
+                ("x", kinds.0, before.0, st.xext.data),
+                ("y", kinds.1, before.1, st.yext.data),
+            ] {
+                let mark = l.mark.get_ref().as_str();
+                if kind == scales::ScaleKind::Log
+                    && let Some(msg) =
+                        scales::log_violation(name, (li, mark), b, a, &csv_rows[before.2..], &rows)
+                {
+                    return Err(spec.error(lspec.span(), msg));
                 }
             }
         }
@@ -535,29 +553,16 @@ fn resolve_axis(
     font_size: f64,
     span: std::ops::Range<usize>,
 ) -> Result<Axis> {
-    let log = match a.scale.as_ref().map(|s| s.get_ref().as_str()) {
-        None | Some("linear") => false,
-        Some("log") => true,
-        Some(other) => {
-            return Err(spec.error(
-                a.scale.as_ref().expect("some").span(),
-                format!("unknown scale `{other}` (linear or log)"),
-            ));
-        }
-    };
+    let kind = scales::ScaleKind::of(spec, a)?;
+    let log = kind == scales::ScaleKind::Log;
+    let (format, label_angle) = scales::label_style(spec, a)?;
     let title = a
         .title
         .as_ref()
         .map(|t| label(spec, t, globals))
         .transpose()?;
-    let (dmin, dmax) = ext.range.unwrap_or((0.0, 1.0));
-    if log && dmin <= 0.0 && ext.range.is_some() {
-        return Err(spec.error(
-            span,
-            format!("a log axis needs positive values; the data reaches {dmin}"),
-        ));
-    }
-    let auto = auto_domain(ext, log);
+    let (dmin, dmax) = if log { ext.data } else { ext.range }.unwrap_or((0.0, 1.0));
+    let auto = scales::auto_domain(ext, kind);
     let domain = match &a.domain {
         None => auto,
         Some([lo, hi]) => {
@@ -581,8 +586,9 @@ fn resolve_axis(
             ),
         ));
     }
+    scales::format_applies(spec, a, !categories.is_empty())?;
     let ticks = match &a.ticks {
-        Some(raw) => Some(explicit_ticks(spec, cat, globals, raw)?),
+        Some(raw) => Some(explicit_ticks(spec, cat, globals, raw, format.as_ref())?),
         None if !categories.is_empty() => Some(
             categories
                 .iter()
@@ -603,31 +609,13 @@ fn resolve_axis(
         reverse,
         tick_font_size: value(&a.tick_font_size).unwrap_or(font_size),
         labels: true,
+        symlog: match kind {
+            scales::ScaleKind::Symlog(c) => Some(c),
+            _ => None,
+        },
+        format,
+        label_angle,
     })
-}
-
-/// matplotlib's autoscale: the data range plus 5% each side, except at a
-/// sticky value the data reaches (a bar's base).
-fn auto_domain(ext: &Extent, log: bool) -> (f64, f64) {
-    let Some((lo, hi)) = ext.range else {
-        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
-    };
-    let f = |v: f64| if log { v.log10() } else { v };
-    let inv = |v: f64| if log { 10f64.powf(v) } else { v };
-    let (a, b) = (f(lo), f(hi));
-    let (a, b) = if a == b { (a - 0.5, b + 0.5) } else { (a, b) };
-    let m = (b - a) * 0.05;
-    let lo_out = if ext.sticky.contains(&lo) {
-        lo
-    } else {
-        inv(a - m)
-    };
-    let hi_out = if ext.sticky.contains(&hi) {
-        hi
-    } else {
-        inv(b + m)
-    };
-    (lo_out, hi_out)
 }
 
 fn explicit_ticks(
@@ -635,6 +623,7 @@ fn explicit_ticks(
     cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     raw: &Raw,
+    format: Option<&crate::render::tickfmt::TickFormat>,
 ) -> Result<Vec<(f64, String)>> {
     let span = raw.span();
     match raw.get_ref() {
@@ -653,7 +642,10 @@ fn explicit_ticks(
                             .error(span.clone(), "ticks are numbers, or { data, value, label }")),
                     })
                     .collect::<Result<_>>()?;
-            let labels = ticks::format_linear(&vals);
+            let labels = match format {
+                Some(f) => f.labels(&vals),
+                None => ticks::format_linear(&vals),
+            };
             Ok(vals.into_iter().zip(labels).collect())
         }
         toml::Value::Table(t) => {

@@ -352,6 +352,15 @@ pub struct Axis {
     /// facet with a shared scale; the ticks stay, and the labels' room is
     /// kept so every panel's plot area has the same size).
     pub labels: bool,
+    /// Symmetric log scale with this constant C: sign(x)·log10(1 + |x|/C)
+    /// (Vega-Lite's `symlog`); `None` for linear or log.
+    pub symlog: Option<f64>,
+    /// How automatic and numeric tick labels are written (default: the
+    /// fewest shared decimals; 10ᵏ on a log axis).
+    pub format: Option<crate::render::tickfmt::TickFormat>,
+    /// Tick label rotation in degrees, clockwise; `None` lets layout turn
+    /// colliding categorical labels.
+    pub label_angle: Option<f64>,
 }
 
 /// One panel (matplotlib's axes).

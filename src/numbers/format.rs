@@ -79,6 +79,25 @@ impl Format {
         })
     }
 
+    /// Whether the format fixes the rounding (`places` or `figures`).
+    pub fn rounds(&self) -> bool {
+        self.places.is_some() || self.figures.is_some()
+    }
+
+    /// Whether values print as percentages.
+    pub fn percent(&self) -> bool {
+        self.percent
+    }
+
+    /// This format with `places` decimal places (and no `figures`).
+    pub fn with_places(&self, places: u32) -> Format {
+        Format {
+            places: Some(places),
+            figures: None,
+            ..self.clone()
+        }
+    }
+
     /// The printed text of `v`. Non-numbers print as themselves.
     pub fn apply(&self, v: &Value) -> String {
         let Some(x) = as_number(v) else {

@@ -6,20 +6,23 @@
 //! asks for. Everything is clipped to the plot area: a value outside the
 //! axis is not drawn (plotters would clamp it to the edge).
 
+use super::axis;
 use super::color::Color;
 use super::geometry::stroke_of;
 pub use super::geometry::{Area, clip_polygon, clip_polyline, clip_segment, marker};
+use super::margins::{
+    Margins, Titles, axis_ticks, fitted_legend, margins, x_label_depth, y_label_width,
+};
 use super::place;
 use super::scene::{Prim, Scene, Stroke};
 use super::text;
-use super::ticks;
 use crate::figures::model::*;
 
 /// Tick mark length and label padding, in points (matplotlib's defaults).
-const TICK: f64 = 3.5;
-const TICK_PAD: f64 = 3.5;
-const LABEL_PAD: f64 = 4.0;
-const TITLE_PAD: f64 = 6.0;
+pub(super) const TICK: f64 = 3.5;
+pub(super) const TICK_PAD: f64 = 3.5;
+pub(super) const LABEL_PAD: f64 = 4.0;
+pub(super) const TITLE_PAD: f64 = 6.0;
 const EDGE_PAD: f64 = 6.0;
 const AXIS_WIDTH: f64 = 0.8;
 
@@ -31,11 +34,18 @@ pub struct Scale {
     p0: f64,
     p1: f64,
     log: bool,
+    symlog: Option<f64>,
 }
 
 impl Scale {
-    fn new(axis: &Axis, p0: f64, p1: f64) -> Scale {
-        let f = |v: f64| if axis.log { v.log10() } else { v };
+    /// The scale of `axis` drawn from `p0` (domain low) to `p1` points.
+    pub fn new(axis: &Axis, p0: f64, p1: f64) -> Scale {
+        let symlog = axis.symlog;
+        let f = |v: f64| match symlog {
+            Some(c) => crate::figures::scales::symlog(v, c),
+            None if axis.log => v.log10(),
+            None => v,
+        };
         let (p0, p1) = if axis.reverse { (p1, p0) } else { (p0, p1) };
         Scale {
             d0: f(axis.domain.0),
@@ -43,46 +53,34 @@ impl Scale {
             p0,
             p1,
             log: axis.log,
+            symlog,
         }
     }
 
-    /// The position of `v` (may lie outside the plot).
+    /// The position of `v` (may lie outside the plot). On a log axis a
+    /// value at or below 0 lies infinitely far below the low end: a bar
+    /// from 0 is drawn from the axis's edge.
     pub fn map(&self, v: f64) -> f64 {
         let t = if self.log {
             if v <= 0.0 {
-                return f64::NAN;
+                f64::NEG_INFINITY
+            } else {
+                v.log10()
             }
-            v.log10()
+        } else if let Some(c) = self.symlog {
+            crate::figures::scales::symlog(v, c)
         } else {
             v
         };
+        if t == f64::NEG_INFINITY {
+            return if self.p1 > self.p0 {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+        }
         self.p0 + (t - self.d0) / (self.d1 - self.d0) * (self.p1 - self.p0)
     }
-}
-
-/// Tick positions and labels of an axis.
-fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> (Vec<(f64, String)>, Vec<f64>) {
-    if let Some(t) = &axis.ticks {
-        let inside: Vec<(f64, String)> = t
-            .iter()
-            .filter(|(v, _)| {
-                *v >= axis.domain.0.min(axis.domain.1) - 1e-9
-                    && *v <= axis.domain.1.max(axis.domain.0) + 1e-9
-            })
-            .cloned()
-            .collect();
-        return (inside, Vec::new());
-    }
-    if axis.log {
-        let major = ticks::log_major(axis.domain.0, axis.domain.1);
-        let labels = major.iter().map(|v| (*v, ticks::format_log(*v))).collect();
-        return (labels, ticks::log_minor(axis.domain.0, axis.domain.1));
-    }
-    let per = axis.tick_font_size * if vertical { 2.0 } else { 3.0 };
-    let bins = (length / per).floor().max(1.0) as usize;
-    let t = ticks::linear(axis.domain.0, axis.domain.1, bins);
-    let labels = ticks::format_linear(&t);
-    (t.into_iter().zip(labels).collect(), Vec::new())
 }
 
 /// Height of a text block measured to the bottom of its last line.
@@ -118,64 +116,30 @@ fn top_centered(y: f64, n: usize, size: f64) -> f64 {
     y - ((n as f64 - 1.0) * text::LINE_SPACING * size + 0.73 * size) / 2.0
 }
 
-struct Margins {
-    left: f64,
-    right: f64,
-    top: f64,
-    bottom: f64,
-}
-
-fn margins(p: &Panel, plot: &Plot, w: f64, h: f64, legend: (f64, f64)) -> Margins {
-    let fs = plot.font_size;
-    let (yt, _) = axis_ticks(&p.y, h, true);
-    let (xt, _) = axis_ticks(&p.x, w, false);
-    let ylab_w = yt
-        .iter()
-        .map(|(_, l)| text::block(l, p.y.tick_font_size).0)
-        .fold(0.0, f64::max);
-    let xlab_lines = xt.iter().map(|(_, l)| lines_of(l)).max().unwrap_or(1);
-    let xlab_h = text::block_height(xlab_lines, p.x.tick_font_size);
-    let mut m = Margins {
-        left: ylab_w + TICK + TICK_PAD + p.y.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
-        bottom: xlab_h + TICK + TICK_PAD + p.x.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
-        top: p.title.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
-            text::block(t, plot.title_size).1 + TITLE_PAD
-        }),
-        right: 0.5 * p.x.tick_font_size,
-    };
-    // The last x tick label may stick out beyond the plot's right edge.
-    if let Some((_, l)) = xt.last() {
-        m.right = m
-            .right
-            .max(text::block(l, p.x.tick_font_size).0 / 2.0 - 2.0);
-    }
-    match p.legend.position {
-        LegendPos::Right if !p.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,
-        LegendPos::Bottom if !p.legend.entries.is_empty() => m.bottom += legend.1 + 2.0 * LABEL_PAD,
-        _ => {}
-    }
-    if let Some(cb) = &p.colorbar {
-        m.right += colorbar_room(p, cb, h);
-    }
-    m
-}
-
-/// The room a colour bar takes right of the plot (the legend's font size).
-fn colorbar_room(p: &Panel, cb: &ColorBar, plot_h: f64) -> f64 {
-    let size = p.legend.font_size;
-    let len = plot_h - super::colorbar::title_height(cb, size);
-    super::colorbar::width(cb, len.max(10.0), size) + 2.0 * LABEL_PAD
-}
-
 /// Lays out the whole figure.
 pub fn layout(plot: &Plot) -> Scene {
+    layout_with_areas(plot).0
+}
+
+/// Each panel's plot area (the rectangle inside its axes), in points, in
+/// panel order: what tests compare to check that a grid's panels align.
+pub fn plot_areas(plot: &Plot) -> Vec<Area> {
+    layout_with_areas(plot).1
+}
+
+fn layout_with_areas(plot: &Plot) -> (Scene, Vec<Area>) {
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let fs = plot.font_size;
     let title_size = plot.title_size;
     let mut top = EDGE_PAD;
     let single = plot.panels.len() == 1;
-    if let Some(t) = &plot.title {
+    // A title wider than the figure is wrapped at spaces.
+    let title = plot
+        .title
+        .as_ref()
+        .map(|t| axis::wrap(t, title_size, w - 2.0 * EDGE_PAD, &[' ']));
+    if let Some(t) = &title {
         top += text::block(t, title_size).1 + if single { TITLE_PAD } else { 2.0 * TITLE_PAD };
     }
     let (rows, cols) = plot.layout;
@@ -195,25 +159,61 @@ pub fn layout(plot: &Plot) -> Scene {
     let gap = 1.5 * fs;
     let cell_w = (grid_w - 2.0 * EDGE_PAD - gap * (cols - 1) as f64) / cols as f64;
     let cell_h = (grid_h - top - EDGE_PAD - gap * (rows - 1) as f64) / rows as f64;
-    let mut plot_areas = Vec::new();
-    for (i, p) in plot.panels.iter().enumerate() {
+    let cell_of = |i: usize| {
         let (r, c) = (i / cols, i % cols);
         let x0 = EDGE_PAD + c as f64 * (cell_w + gap);
         let y0 = top + r as f64 * (cell_h + gap);
-        let cell = Area {
+        Area {
             x0,
             y0,
             x1: x0 + cell_w,
             y1: y0 + cell_h,
+        }
+    };
+    let mut found = Vec::new();
+    for (i, p) in plot.panels.iter().enumerate() {
+        let cell = cell_of(i);
+        let tt = Titles {
+            panel: p
+                .title
+                .as_ref()
+                .map(|t| axis::wrap(t, title_size, cell.w(), &[' '])),
+            x: p.x
+                .title
+                .as_ref()
+                .map(|t| axis::wrap(t, fs, cell.w(), &[' '])),
+            legend: fitted_legend(&p.legend, cell.w()),
         };
-        let legend_size = place::legend_size(&p.legend);
+        let legend_size = place::legend_size(&tt.legend);
         // Two passes: the tick labels depend on the plot size and the
         // margins on the tick labels.
-        let mut m = margins(p, plot, cell.w() * 0.8, cell.h() * 0.75, legend_size);
+        let mut m = margins(p, plot, &tt, cell.w() * 0.8, cell.h() * 0.75, legend_size);
         for _ in 0..2 {
             let (pw, ph) = (cell.w() - m.left - m.right, cell.h() - m.top - m.bottom);
-            m = margins(p, plot, pw.max(10.0), ph.max(10.0), legend_size);
+            m = margins(p, plot, &tt, pw.max(10.0), ph.max(10.0), legend_size);
         }
+        found.push((m, tt, legend_size));
+    }
+    // Panels in one column share their plot's left and right edges, panels
+    // in one row its top and bottom (as matplotlib's constrained layout).
+    let n = plot.panels.len();
+    let aligned: Vec<Margins> = (0..n)
+        .map(|i| {
+            let (r, c) = (i / cols, i % cols);
+            let col = (0..n).filter(|j| j % cols == c);
+            let row = (0..n).filter(|j| j / cols == r);
+            Margins {
+                left: col.clone().map(|j| found[j].0.left).fold(0.0, f64::max),
+                right: col.map(|j| found[j].0.right).fold(0.0, f64::max),
+                top: row.clone().map(|j| found[j].0.top).fold(0.0, f64::max),
+                bottom: row.map(|j| found[j].0.bottom).fold(0.0, f64::max),
+            }
+        })
+        .collect();
+    let mut plot_areas = Vec::new();
+    for (i, p) in plot.panels.iter().enumerate() {
+        let cell = cell_of(i);
+        let m = &aligned[i];
         let area = Area {
             x0: cell.x0 + m.left,
             y0: cell.y0 + m.top,
@@ -221,7 +221,8 @@ pub fn layout(plot: &Plot) -> Scene {
             y1: (cell.y1 - m.bottom).max(cell.y0 + m.top + 10.0),
         };
         plot_areas.push(area);
-        draw_panel(&mut prims, plot, p, area, legend_size);
+        let (_, tt, legend_size) = &found[i];
+        draw_panel(&mut prims, plot, p, tt, area, *legend_size);
     }
     if let (Some((l, s)), Some(first)) = (fig_legend, plot_areas.first()) {
         let (x0, y0) = if l.position == LegendPos::Right {
@@ -241,11 +242,15 @@ pub fn layout(plot: &Plot) -> Scene {
         };
         place::draw_legend(&mut prims, l, at);
     }
-    if let Some(t) = &plot.title {
+    if let Some(t) = &title {
         let cx = match (single, plot_areas.first()) {
             (true, Some(a)) => (a.x0 + a.x1) / 2.0,
             _ => w / 2.0,
         };
+        // Centred over the plot, but never past the figure's edges (an
+        // outside legend pulls the plot's centre left).
+        let half = text::block(t, title_size).0 / 2.0;
+        let cx = cx.min(w - EDGE_PAD - half).max(EDGE_PAD + half);
         push_text(
             &mut prims,
             cx,
@@ -256,19 +261,31 @@ pub fn layout(plot: &Plot) -> Scene {
             Align::Center,
         );
     }
-    Scene {
-        width: w,
-        height: h,
-        prims,
-    }
+    (
+        Scene {
+            width: w,
+            height: h,
+            prims,
+        },
+        plot_areas,
+    )
 }
 
-fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_size: (f64, f64)) {
+fn draw_panel(
+    out: &mut Vec<Prim>,
+    plot: &Plot,
+    p: &Panel,
+    tt: &Titles,
+    area: Area,
+    legend_size: (f64, f64),
+) {
     let fs = plot.font_size;
     let sx = Scale::new(&p.x, area.x0, area.x1);
     let sy = Scale::new(&p.y, area.y1, area.y0);
-    let (xt, xminor) = axis_ticks(&p.x, area.w(), false);
-    let (yt, yminor) = axis_ticks(&p.y, area.h(), true);
+    let xset = axis_ticks(&p.x, area.w(), false);
+    let yset = axis_ticks(&p.y, area.h(), true);
+    let (xt, xminor) = (&xset.major, &xset.minor);
+    let (yt, yminor) = (&yset.major, &yset.minor);
     let black = Color::BLACK;
     let axis_stroke = Stroke {
         color: black,
@@ -510,7 +527,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     }
 
     // Legend (placed before movable labels so they can avoid it).
-    let legend_area = place::place_legend(&p.legend, legend_size, &area, &obstacles);
+    let legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles);
     // Texts: fixed ones where asked, movable ones where they overlap least.
     let mut placed: Vec<Area> = Vec::new();
     if let Some(la) = legend_area {
@@ -577,7 +594,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         width: 0.6,
         dash: None,
     };
-    for v in &xminor {
+    for v in xminor {
         let px = sx.map(*v);
         out.push(Prim::Path {
             pts: vec![(px, area.y1), (px, area.y1 + 2.0)],
@@ -586,7 +603,8 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             stroke: Some(minor_stroke.clone()),
         });
     }
-    for (v, label) in &xt {
+    let (xdepth, lift) = x_label_depth(&xset, p.x.tick_font_size);
+    for (v, label) in xt {
         let px = sx.map(*v);
         out.push(Prim::Path {
             pts: vec![(px, area.y1), (px, area.y1 + TICK)],
@@ -597,17 +615,30 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         if !p.x.labels {
             continue;
         }
-        push_text(
-            out,
-            px,
-            area.y1 + TICK + TICK_PAD,
-            label,
-            p.x.tick_font_size,
-            black,
-            Align::Center,
-        );
+        let base = area.y1 + TICK + TICK_PAD;
+        if xset.angle == 0.0 {
+            push_text(
+                out,
+                px,
+                base,
+                label,
+                p.x.tick_font_size,
+                black,
+                Align::Center,
+            );
+        } else {
+            out.push(Prim::TextRotated {
+                x: px,
+                y: base + lift,
+                text: label.replace(['\n', '\r'], " "),
+                size: p.x.tick_font_size,
+                color: black,
+                align: axis::label_align(xset.angle, false),
+                angle: xset.angle,
+            });
+        }
     }
-    for v in &yminor {
+    for v in yminor {
         let py = sy.map(*v);
         out.push(Prim::Path {
             pts: vec![(area.x0 - 2.0, py), (area.x0, py)],
@@ -616,8 +647,8 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             stroke: Some(minor_stroke.clone()),
         });
     }
-    let mut ylab_w: f64 = 0.0;
-    for (v, label) in &yt {
+    let (ylab_w, shift) = y_label_width(&yset, p.y.tick_font_size);
+    for (v, label) in yt {
         let py = sy.map(*v);
         out.push(Prim::Path {
             pts: vec![(area.x0 - TICK, py), (area.x0, py)],
@@ -626,29 +657,35 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             stroke: Some(axis_stroke.clone()),
         });
         let n = lines_of(label);
-        ylab_w = ylab_w.max(text::block(label, p.y.tick_font_size).0);
         if !p.y.labels {
             continue;
         }
-        push_text(
-            out,
-            area.x0 - TICK - TICK_PAD,
-            top_centered(py, n, p.y.tick_font_size),
-            label,
-            p.y.tick_font_size,
-            black,
-            Align::Right,
-        );
+        if yset.angle == 0.0 {
+            push_text(
+                out,
+                area.x0 - TICK - TICK_PAD,
+                top_centered(py, n, p.y.tick_font_size),
+                label,
+                p.y.tick_font_size,
+                black,
+                Align::Right,
+            );
+        } else {
+            out.push(Prim::TextRotated {
+                x: area.x0 - TICK - TICK_PAD - shift,
+                y: py,
+                text: label.replace(['\n', '\r'], " "),
+                size: p.y.tick_font_size,
+                color: black,
+                align: Align::Right,
+                angle: yset.angle,
+            });
+        }
     }
 
     // Axis titles and the panel title.
-    if let Some(t) = p.x.title.as_ref().filter(|_| p.x.labels) {
-        let xlab_lines = xt.iter().map(|(_, l)| lines_of(l)).max().unwrap_or(1);
-        let top = area.y1
-            + TICK
-            + TICK_PAD
-            + text::block_height(xlab_lines, p.x.tick_font_size)
-            + LABEL_PAD;
+    if let Some(t) = tt.x.as_ref().filter(|_| p.x.labels) {
+        let top = area.y1 + TICK + TICK_PAD + xdepth + LABEL_PAD;
         push_text(
             out,
             (area.x0 + area.x1) / 2.0,
@@ -661,9 +698,15 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
     }
     if let Some(t) = p.y.title.as_ref().filter(|_| p.y.labels) {
         let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
+        // Centred on the plot, but kept on the canvas when the plot is
+        // shorter than the title.
+        let half = text::width(t, fs) / 2.0;
+        let cy = ((area.y0 + area.y1) / 2.0)
+            .min(plot.height - EDGE_PAD - half)
+            .max(EDGE_PAD + half);
         out.push(Prim::Text {
             x,
-            y: (area.y0 + area.y1) / 2.0,
+            y: cy,
             text: t.clone(),
             size: fs,
             color: black,
@@ -671,7 +714,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
             vertical: true,
         });
     }
-    if let Some(t) = &p.title {
+    if let Some(t) = &tt.panel {
         let size = plot.title_size;
         let top = area.y0 - TITLE_PAD - text::block(t, size).1;
         push_text(
@@ -685,7 +728,7 @@ fn draw_panel(out: &mut Vec<Prim>, plot: &Plot, p: &Panel, area: Area, legend_si
         );
     }
     if let Some(la) = legend_area {
-        place::draw_legend(out, &p.legend, la);
+        place::draw_legend(out, &tt.legend, la);
     }
     if let Some(cb) = &p.colorbar {
         // Right of the plot, after a legend placed there.

@@ -2,16 +2,20 @@
 //! written as SVG through plotters ([`svg`]) and as vector PDF through
 //! krilla ([`pdf`]).
 
+pub mod axis;
 pub mod color;
 pub mod colorbar;
 pub mod geometry;
 pub mod hatch;
 pub mod layout;
+pub mod lint;
+mod margins;
 pub mod pdf;
 pub mod place;
 pub mod scene;
 pub mod svg;
 pub mod text;
+pub mod tickfmt;
 pub mod ticks;
 
 use crate::error::Result;
@@ -24,6 +28,9 @@ pub struct Rendered {
     pub svg: Vec<u8>,
     /// `NAME.pdf`.
     pub pdf: Vec<u8>,
+    /// What [`lint::problems`] found in the layout (text off the canvas,
+    /// texts on each other), for notes.
+    pub problems: Vec<String>,
 }
 
 /// Lays out and renders a figure to SVG and PDF.
@@ -34,5 +41,6 @@ pub fn render(plot: &Plot) -> Result<Rendered> {
     Ok(Rendered {
         svg: svg.into_bytes(),
         pdf,
+        problems: lint::problems(&scene),
     })
 }

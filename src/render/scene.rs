@@ -75,6 +75,26 @@ pub enum Prim {
         /// left edge of the rotated text and `y` its centre line position.
         vertical: bool,
     },
+    /// One line of text turned `angle` degrees clockwise about its anchor
+    /// (tick labels with `labelAngle`): before turning, the anchor is on
+    /// the line's middle (`size / 2` below the top of the line) at the end
+    /// `align` names.
+    TextRotated {
+        /// Anchor x.
+        x: f64,
+        /// Anchor y.
+        y: f64,
+        /// The text (no newlines).
+        text: String,
+        /// Font size in points.
+        size: f64,
+        /// Colour.
+        color: Color,
+        /// Which end of the text is at the anchor.
+        align: Align,
+        /// Degrees, clockwise (SVG's and Vega-Lite's sense).
+        angle: f64,
+    },
 }
 
 /// A figure as primitives.

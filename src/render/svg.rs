@@ -153,6 +153,7 @@ fn err<E: std::fmt::Debug>(e: E) -> Error {
 /// Renders the scene as SVG text.
 pub fn render(scene: &Scene) -> Result<String> {
     let mut buf = String::new();
+    let mut angles: Vec<f64> = Vec::new();
     let (w, h) = (u(scene.width) as u32, u(scene.height) as u32);
     {
         let mut b = SVGBackend::with_string(&mut buf, (w, h));
@@ -250,6 +251,45 @@ pub fn render(scene: &Scene) -> Result<String> {
                     };
                     b.draw_text(t, &font, pt((*x, *y))).map_err(err)?;
                 }
+                Prim::TextRotated {
+                    x,
+                    y,
+                    text: t,
+                    size,
+                    color,
+                    align,
+                    angle,
+                } => {
+                    if let Some(c) = text::undrawable(t) {
+                        return Err(Error::msg(format!(
+                            "{}: \"{}\"",
+                            text::undrawable_message(c),
+                            t.escape_debug()
+                        )));
+                    }
+                    let h = match align {
+                        Align::Left => HPos::Left,
+                        Align::Center => HPos::Center,
+                        Align::Right => HPos::Right,
+                    };
+                    // The top of the line, half a size from the anchor
+                    // across the turned text; the backend turns about it.
+                    let r = angle.to_radians();
+                    let top = (x + r.sin() * size / 2.0, y - r.cos() * size / 2.0);
+                    let font = Font {
+                        size: size * UNITS_PER_PT * 1.24,
+                        color: BackendColor {
+                            alpha: color.a,
+                            rgb: (color.r, color.g, color.b),
+                        },
+                        anchor: Pos::new(h, VPos::Top),
+                        // Rewritten to the angle below (the backend knows
+                        // only quarter turns; nothing else uses this one).
+                        transform: FontTransform::Rotate90,
+                    };
+                    angles.push(*angle);
+                    b.draw_text(t, &font, pt(top)).map_err(err)?;
+                }
             }
         }
         b.present().map_err(err)?;
@@ -261,7 +301,29 @@ pub fn render(scene: &Scene) -> Result<String> {
         fmt_pt(scene.width),
         fmt_pt(scene.height)
     );
-    Ok(paint_opacity(&buf.replacen(&header_old, &header_new, 1)))
+    let buf = turn_texts(&buf.replacen(&header_old, &header_new, 1), &angles);
+    Ok(paint_opacity(&buf))
+}
+
+/// Writes each turned text's angle into the `rotate(90, ..)` the backend
+/// wrote for it, in drawing order.
+fn turn_texts(svg: &str, angles: &[f64]) -> String {
+    if angles.is_empty() {
+        return svg.to_string();
+    }
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    for a in angles {
+        let Some(i) = rest.find("transform=\"rotate(90, ") else {
+            break;
+        };
+        let cut = i + "transform=\"rotate(".len();
+        out.push_str(&rest[..cut]);
+        out.push_str(&fmt_pt(*a));
+        rest = &rest[cut + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// plotters writes transparency as `opacity`, which SVG defines as group

@@ -72,9 +72,12 @@ pub fn log_minor(lo: f64, hi: f64) -> Vec<f64> {
 
 /// `10ⁿ` with superscript digits.
 pub fn format_log(v: f64) -> String {
-    let k = v.log10().round() as i32;
-    let sup: String = k
-        .to_string()
+    format!("10{}", superscript(v.log10().round() as i32))
+}
+
+/// `k` in superscript digits (`⁻²`), which the bundled font draws.
+pub fn superscript(k: i32) -> String {
+    k.to_string()
         .chars()
         .map(|c| match c {
             '-' => '\u{207b}',
@@ -84,8 +87,7 @@ pub fn format_log(v: f64) -> String {
             '3' => '\u{00b3}',
             d => char::from_u32(0x2070 + d.to_digit(10).unwrap_or(0)).unwrap_or(d),
         })
-        .collect();
-    format!("10{sup}")
+        .collect()
 }
 
 #[cfg(test)]

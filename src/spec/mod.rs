@@ -376,6 +376,54 @@ pub struct AxisSpec {
     /// Put the first category at the far end (categorical axes) or flip the scale.
     #[serde(default)]
     pub reverse: bool,
+    /// `symlog`'s constant C in sign(x)·log1p(|x|/C) (Vega-Lite's `constant`; default 1).
+    pub constant: Option<Spanned<f64>>,
+    /// How tick labels are printed.
+    pub format: Option<Spanned<TickFormatSpec>>,
+    /// Tick label rotation in degrees, clockwise (Vega-Lite's `labelAngle`), -90 to 90.
+    #[serde(rename = "labelAngle")]
+    pub label_angle: Option<Spanned<f64>>,
+}
+
+/// Tick label format: a number's format plus SI prefixes and scientific notation.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TickFormatSpec {
+    /// Fixed decimal places, 0 to 20.
+    pub places: Option<Spanned<u32>>,
+    /// Significant figures, 1 to 17.
+    pub figures: Option<Spanned<u32>>,
+    /// `always` prints `+` for non-negative values.
+    pub sign: Option<SpannedStr>,
+    /// Multiply by 100 and append `%`.
+    #[serde(default)]
+    pub percent: bool,
+    /// Group thousands in the integer part.
+    #[serde(default)]
+    pub group_digits: bool,
+    /// The separator for `group-digits` (default `,`).
+    pub group_separator: Option<String>,
+    /// A unit printed after the number (and prefix) and a space.
+    pub unit: Option<String>,
+    /// `si`: scale each label by a power of 1000 and write its SI prefix (`2.5k`, `10 MB/s`).
+    pub prefix: Option<SpannedStr>,
+    /// `scientific`: `2.5×10⁶` (siunitx's `exponent-mode`); default `fixed`.
+    pub exponent_mode: Option<SpannedStr>,
+}
+
+impl TickFormatSpec {
+    /// The number-format part.
+    pub fn number_format(&self) -> FormatSpec {
+        FormatSpec {
+            places: self.places.clone(),
+            figures: self.figures.clone(),
+            sign: self.sign.clone(),
+            percent: self.percent,
+            group_digits: self.group_digits,
+            group_separator: self.group_separator.clone(),
+            unit: None,
+        }
+    }
 }
 
 /// Legend placement and style.

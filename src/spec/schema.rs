@@ -276,6 +276,7 @@ mod tests {
             ("figure", serde_fields::<FigureSpec>()),
             ("panel", serde_fields::<PanelSpec>()),
             ("axis", serde_fields::<AxisSpec>()),
+            ("tick_format", serde_fields::<TickFormatSpec>()),
             ("legend", serde_fields::<LegendSpec>()),
             ("layer", serde_fields::<LayerSpec>()),
             ("facet", serde_fields::<FacetSpec>()),

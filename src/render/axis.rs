@@ -1,0 +1,368 @@
+//! An axis's ticks and how their labels fit: automatic numeric ticks are
+//! thinned until their labels do not collide; explicit and categorical
+//! labels that collide on a horizontal axis are wrapped at spaces and
+//! underscores when that fits, else turned 45° or 90° (unless the axis has
+//! a `labelAngle`). Also the word wrap of titles.
+
+use super::lint::{bounds, turned_corners};
+use super::text;
+use super::ticks;
+use crate::figures::model::{Align, Axis};
+
+/// Gap between two level labels, in units of their size.
+const LABEL_GAP: f64 = 0.4;
+
+/// Ticks of one axis, ready to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TickSet {
+    /// Major ticks: position in data units and label (may hold `\n`).
+    pub major: Vec<(f64, String)>,
+    /// Minor ticks (log axes).
+    pub minor: Vec<f64>,
+    /// Label rotation in degrees, clockwise (0 = level).
+    pub angle: f64,
+}
+
+/// The fraction (0..1) of the axis length at `v`, before `reverse`.
+fn frac(axis: &Axis, v: f64) -> f64 {
+    let f = |v: f64| -> f64 {
+        if axis.log {
+            if v <= 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                v.log10()
+            }
+        } else if let Some(c) = axis.symlog {
+            crate::figures::scales::symlog(v, c)
+        } else {
+            v
+        }
+    };
+    let (a, b) = (f(axis.domain.0), f(axis.domain.1));
+    (f(v) - a) / (b - a)
+}
+
+/// Positions in points along an axis `length` long (from its start).
+fn positions(axis: &Axis, major: &[(f64, String)], length: f64) -> Vec<f64> {
+    major.iter().map(|(v, _)| frac(axis, *v) * length).collect()
+}
+
+/// The box of a tick label relative to its anchor: (left, top, right,
+/// bottom) offsets in points. Level labels on x hang centred below the
+/// anchor; on y they end at it, centred vertically; turned labels turn
+/// about it (text end at the anchor for negative angles on x).
+pub fn label_box(label: &str, size: f64, angle: f64, vertical: bool) -> (f64, f64, f64, f64) {
+    if angle == 0.0 {
+        let (w, h) = text::block(label, size);
+        return if vertical {
+            (-w, -h / 2.0, 0.0, h / 2.0)
+        } else {
+            (-w / 2.0, 0.0, w / 2.0, h)
+        };
+    }
+    let w = text::width(label, size);
+    let align = label_align(angle, vertical);
+    let b = bounds(&turned_corners(0.0, 0.0, w, size, align, angle));
+    (b.x0, b.y0, b.x1, b.y1)
+}
+
+/// Which end of a turned label is at its tick.
+pub fn label_align(angle: f64, vertical: bool) -> Align {
+    if vertical || angle < 0.0 {
+        Align::Right
+    } else {
+        Align::Left
+    }
+}
+
+/// Whether level or turned labels at `pos` collide.
+fn collide(labels: &[&str], pos: &[f64], size: f64, angle: f64, vertical: bool) -> bool {
+    let mut idx: Vec<usize> = (0..pos.len()).collect();
+    idx.sort_by(|a, b| pos[*a].total_cmp(&pos[*b]));
+    idx.windows(2).any(|w| {
+        let (i, j) = (w[0], w[1]);
+        let gap = (pos[j] - pos[i]).abs();
+        if vertical && angle == 0.0 {
+            let hi = text::block(labels[i], size).1;
+            let hj = text::block(labels[j], size).1;
+            return (hi + hj) / 2.0 + 0.2 * size > gap;
+        }
+        if angle == 0.0 {
+            let wi = text::block(labels[i], size).0;
+            let wj = text::block(labels[j], size).0;
+            return (wi + wj) / 2.0 + LABEL_GAP * size > gap;
+        }
+        // Turned labels are parallel strips one line tall.
+        let s = angle.to_radians().sin().abs();
+        let (bi, bj) = (
+            label_box(labels[i], size, angle, vertical),
+            label_box(labels[j], size, angle, vertical),
+        );
+        let apart = if vertical {
+            bi.3 - bj.1 + 0.2 * size <= gap
+        } else {
+            bi.2 - bj.0 + 0.2 * size <= gap
+        };
+        !(apart || gap * s >= 1.1 * size)
+    })
+}
+
+/// Ticks and labels of `axis`, `length` points long.
+pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
+    let size = axis.tick_font_size;
+    let label = |vals: &[f64], default: &dyn Fn(&[f64]) -> Vec<String>| match &axis.format {
+        Some(f) => f.labels(vals),
+        None => default(vals),
+    };
+    let (lo, hi) = (
+        axis.domain.0.min(axis.domain.1),
+        axis.domain.0.max(axis.domain.1),
+    );
+    if let Some(t) = &axis.ticks {
+        let major: Vec<(f64, String)> = t
+            .iter()
+            .filter(|(v, _)| *v >= lo - 1e-9 && *v <= hi + 1e-9)
+            .cloned()
+            .collect();
+        return fit_given(axis, major, length, vertical);
+    }
+    let angle = axis.label_angle.unwrap_or(0.0);
+    let ok = |major: &[(f64, String)]| {
+        let labels: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
+        !collide(
+            &labels,
+            &positions(axis, major, length),
+            size,
+            angle,
+            vertical,
+        )
+    };
+    if axis.log {
+        let decades = ticks::log_major(lo, hi);
+        let minor = ticks::log_minor(lo, hi);
+        // Every n-th decade until the labels fit (matplotlib's LogLocator
+        // also skips decades on a long range).
+        let mut n = 1;
+        loop {
+            let vals: Vec<f64> = decades
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| (i % n == 0) || **v == 1.0)
+                .map(|(_, v)| *v)
+                .collect();
+            let labels = label(&vals, &|v| {
+                v.iter().map(|x| ticks::format_log(*x)).collect()
+            });
+            let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+            if ok(&major) || n >= decades.len().max(1) {
+                // Skipped decades stay as minor ticks.
+                let minor = if n == 1 {
+                    minor
+                } else {
+                    decades
+                        .iter()
+                        .copied()
+                        .filter(|d| !major.iter().any(|(v, _)| v == d))
+                        .collect()
+                };
+                return TickSet {
+                    major,
+                    minor,
+                    angle,
+                };
+            }
+            n += 1;
+        }
+    }
+    if let Some(c) = axis.symlog {
+        return symlog_ticks(axis, c, lo, hi, length, vertical, angle);
+    }
+    let per = size * if vertical { 2.0 } else { 3.0 };
+    let mut bins = (length / per).floor().max(1.0) as usize;
+    loop {
+        let vals = ticks::linear(lo, hi, bins);
+        let labels = label(&vals, &ticks::format_linear);
+        let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+        if bins <= 1 || ok(&major) {
+            return TickSet {
+                major,
+                minor: Vec::new(),
+                angle,
+            };
+        }
+        bins -= 1;
+    }
+}
+
+/// symlog ticks: 0 and ±C·10ᵏ inside the domain; where labels would
+/// collide, 0 and the largest magnitudes are kept first.
+fn symlog_ticks(
+    axis: &Axis,
+    c: f64,
+    lo: f64,
+    hi: f64,
+    length: f64,
+    vertical: bool,
+    angle: f64,
+) -> TickSet {
+    let size = axis.tick_font_size;
+    let kmax = ((lo.abs().max(hi.abs()) / c).log10().ceil().max(0.0) as i32).min(300);
+    let mut vals = vec![0.0];
+    for k in (0..=kmax).rev() {
+        vals.push(c * 10f64.powi(k));
+        vals.push(-c * 10f64.powi(k));
+    }
+    vals.retain(|v| *v >= lo - 1e-9 * c && *v <= hi + 1e-9 * c);
+    let labels = match &axis.format {
+        Some(f) => f.labels(&vals),
+        None => symlog_labels(&vals, c),
+    };
+    let cands: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+    let pos = positions(axis, &cands, length);
+    let mut kept: Vec<usize> = Vec::new();
+    for i in 0..cands.len() {
+        let clear = kept.iter().all(|&j| {
+            !collide(
+                &[cands[i].1.as_str(), cands[j].1.as_str()],
+                &[pos[i], pos[j]],
+                size,
+                angle,
+                vertical,
+            )
+        });
+        if clear {
+            kept.push(i);
+        }
+    }
+    kept.sort_by(|a, b| cands[*a].0.total_cmp(&cands[*b].0));
+    TickSet {
+        major: kept.into_iter().map(|i| cands[i].clone()).collect(),
+        minor: Vec::new(),
+        angle,
+    }
+}
+
+/// Plain numbers while they are short (|v| < 10⁴), else ±10ᵏ when the
+/// constant is a power of ten.
+fn symlog_labels(vals: &[f64], c: f64) -> Vec<String> {
+    let decade = (c.log10() - c.log10().round()).abs() < 1e-9;
+    let big = vals.iter().any(|v| v.abs() >= 1e4);
+    if !(decade && big) {
+        return ticks::format_linear(vals);
+    }
+    vals.iter()
+        .map(|v| {
+            if *v == 0.0 {
+                "0".to_string()
+            } else {
+                let sign = if *v < 0.0 { "\u{2212}" } else { "" };
+                format!("{sign}{}", ticks::format_log(v.abs()))
+            }
+        })
+        .collect()
+}
+
+/// Given labels (categories, explicit ticks): kept level when they fit,
+/// else (on a horizontal axis without `labelAngle`) wrapped at spaces and
+/// underscores into at most three lines, else turned 45°, else 90°.
+fn fit_given(axis: &Axis, major: Vec<(f64, String)>, length: f64, vertical: bool) -> TickSet {
+    let size = axis.tick_font_size;
+    let pos = positions(axis, &major, length);
+    let set = |major, angle| TickSet {
+        major,
+        minor: Vec::new(),
+        angle,
+    };
+    if let Some(a) = axis.label_angle {
+        return set(major, a);
+    }
+    let texts: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
+    if vertical || !collide(&texts, &pos, size, 0.0, false) {
+        return set(major, 0.0);
+    }
+    // The room of each label: the smallest gap to a neighbour.
+    let mut room = f64::INFINITY;
+    let mut sorted = pos.clone();
+    sorted.sort_by(f64::total_cmp);
+    for w in sorted.windows(2) {
+        room = room.min(w[1] - w[0]);
+    }
+    let wrapped: Vec<(f64, String)> = major
+        .iter()
+        .map(|(v, l)| (*v, wrap(l, size, room - LABEL_GAP * size, &[' ', '_'])))
+        .collect();
+    let wtexts: Vec<&str> = wrapped.iter().map(|(_, l)| l.as_str()).collect();
+    if wtexts.iter().all(|l| text::lines(l).count() <= 3)
+        && !collide(&wtexts, &pos, size, 0.0, false)
+    {
+        return set(wrapped, 0.0);
+    }
+    for a in [-45.0, -90.0] {
+        if !collide(&texts, &pos, size, a, false) {
+            return set(major, a);
+        }
+    }
+    set(major, -90.0)
+}
+
+/// `s` broken into lines no wider than `max_w` points at `size`: after an
+/// underscore (kept) or at a space (dropped), greedily. A word wider than
+/// `max_w` keeps its own line. Existing line breaks stay.
+pub fn wrap(s: &str, size: f64, max_w: f64, breaks: &[char]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for line in text::lines(s) {
+        if text::width(line, size) <= max_w {
+            out.push(line.to_string());
+            continue;
+        }
+        // Pieces: each ends at a break (a space is dropped, `_` kept).
+        let mut pieces: Vec<(String, bool)> = Vec::new();
+        let mut cur = String::new();
+        for ch in line.chars() {
+            if ch == ' ' && breaks.contains(&' ') {
+                pieces.push((std::mem::take(&mut cur), true));
+            } else {
+                cur.push(ch);
+                if ch != ' ' && breaks.contains(&ch) {
+                    pieces.push((std::mem::take(&mut cur), false));
+                }
+            }
+        }
+        pieces.push((cur, false));
+        let mut now = String::new();
+        let mut pending_space = false;
+        for (p, space_after) in pieces {
+            let candidate = if now.is_empty() {
+                p.clone()
+            } else if pending_space {
+                format!("{now} {p}")
+            } else {
+                format!("{now}{p}")
+            };
+            if !now.is_empty() && text::width(&candidate, size) > max_w {
+                out.push(std::mem::take(&mut now));
+                now = p;
+            } else {
+                now = candidate;
+            }
+            pending_space = space_after;
+        }
+        out.push(now);
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_after_underscores() {
+        assert_eq!(
+            wrap("read_heavy_mix", 10.0, 45.0, &[' ', '_']),
+            "read_\nheavy_\nmix"
+        );
+        assert_eq!(wrap("a long title", 10.0, 40.0, &[' ']), "a long\ntitle");
+        assert_eq!(wrap("short", 10.0, 100.0, &[' ']), "short");
+    }
+}

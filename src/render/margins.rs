@@ -1,0 +1,139 @@
+//! Margins of a panel: room for its tick labels (level, wrapped or
+//! turned), axis titles, panel title and an outside legend, and the
+//! wrapping of titles and legend labels to the room they have.
+
+use super::axis::{self, TickSet};
+use super::layout::{LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD};
+use super::place;
+use super::text;
+use crate::figures::model::*;
+
+/// Tick positions and labels of an axis (see [`axis::ticks_for`]).
+pub(super) fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> TickSet {
+    axis::ticks_for(axis, length, vertical)
+}
+
+/// How far turned or level x tick labels reach below their base line,
+/// and how far their anchors sit below it.
+pub(super) fn x_label_depth(t: &TickSet, size: f64) -> (f64, f64) {
+    let boxes: Vec<_> = t
+        .major
+        .iter()
+        .map(|(_, l)| axis::label_box(l, size, t.angle, false))
+        .collect();
+    let lift = boxes.iter().map(|b| -b.1.min(0.0)).fold(0.0, f64::max);
+    let depth = boxes.iter().map(|b| b.3 + lift).fold(0.0, f64::max);
+    (depth.max(if boxes.is_empty() { size } else { 0.0 }), lift)
+}
+
+/// How far y tick labels reach left of their base line, and how far
+/// their anchors sit left of it.
+pub(super) fn y_label_width(t: &TickSet, size: f64) -> (f64, f64) {
+    let boxes: Vec<_> = t
+        .major
+        .iter()
+        .map(|(_, l)| axis::label_box(l, size, t.angle, true))
+        .collect();
+    let shift = boxes.iter().map(|b| b.2.max(0.0)).fold(0.0, f64::max);
+    let width = boxes.iter().map(|b| shift - b.0).fold(0.0, f64::max);
+    (width, shift)
+}
+
+/// How far x tick labels stick out before the axis's start and past its
+/// end, for a plot `w` points wide.
+pub(super) fn x_label_overhang(ax: &Axis, t: &TickSet, w: f64) -> (f64, f64) {
+    let sc = Scale::new(ax, 0.0, w);
+    let (mut before, mut after) = (0.0f64, 0.0f64);
+    for (v, l) in &t.major {
+        let b = axis::label_box(l, ax.tick_font_size, t.angle, false);
+        let p = sc.map(*v);
+        before = before.max(-(p + b.0));
+        after = after.max(p + b.2 - w);
+    }
+    (before, after)
+}
+
+pub(super) struct Margins {
+    pub(super) left: f64,
+    pub(super) right: f64,
+    pub(super) top: f64,
+    pub(super) bottom: f64,
+}
+
+/// A panel's title, x axis title and legend, wrapped to the room they have.
+pub(super) struct Titles {
+    pub(super) panel: Option<String>,
+    pub(super) x: Option<String>,
+    pub(super) legend: Legend,
+}
+
+/// The legend, its labels wrapped (at spaces and after underscores) when
+/// an outside legend on the right would take more than 40% of the cell.
+pub(super) fn fitted_legend(l: &Legend, cell_w: f64) -> Legend {
+    let (w, _) = place::legend_size(l);
+    if l.position != LegendPos::Right || w <= 0.4 * cell_w {
+        return l.clone();
+    }
+    let widest = l
+        .entries
+        .iter()
+        .map(|e| text::block(&e.label, l.font_size).0)
+        .fold(0.0, f64::max);
+    let room = (widest - (w - 0.4 * cell_w) / l.columns.max(1) as f64).max(3.0 * l.font_size);
+    let mut out = l.clone();
+    for e in &mut out.entries {
+        e.label = axis::wrap(&e.label, l.font_size, room, &[' ', '_']);
+    }
+    out
+}
+
+pub(super) fn margins(
+    p: &Panel,
+    plot: &Plot,
+    tt: &Titles,
+    w: f64,
+    h: f64,
+    legend: (f64, f64),
+) -> Margins {
+    let fs = plot.font_size;
+    let yt = axis_ticks(&p.y, h, true);
+    let xt = axis_ticks(&p.x, w, false);
+    let (ylab_w, _) = y_label_width(&yt, p.y.tick_font_size);
+    let (xlab_h, _) = x_label_depth(&xt, p.x.tick_font_size);
+    let (before, after) = x_label_overhang(&p.x, &xt, w);
+    let mut m = Margins {
+        left: ylab_w + TICK + TICK_PAD + p.y.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
+        bottom: xlab_h
+            + TICK
+            + TICK_PAD
+            + tt.x
+                .as_ref()
+                .map_or(0.0, |t| text::block(t, fs).1 + LABEL_PAD),
+        top: tt.panel.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
+            text::block(t, plot.title_size).1 + TITLE_PAD
+        }),
+        right: 0.5 * p.x.tick_font_size,
+    };
+    // x tick labels may stick out beyond the plot's edges (a little into
+    // the figure's edge padding on the right, as before).
+    m.right = m.right.max(after - 2.0);
+    m.left = m.left.max(before);
+    match tt.legend.position {
+        LegendPos::Right if !tt.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,
+        LegendPos::Bottom if !tt.legend.entries.is_empty() => {
+            m.bottom += legend.1 + 2.0 * LABEL_PAD
+        }
+        _ => {}
+    }
+    if let Some(cb) = &p.colorbar {
+        m.right += colorbar_room(p, cb, h);
+    }
+    m
+}
+
+/// The room a colour bar takes right of the plot (the legend's font size).
+fn colorbar_room(p: &Panel, cb: &crate::figures::model::ColorBar, plot_h: f64) -> f64 {
+    let size = p.legend.font_size;
+    let len = plot_h - super::colorbar::title_height(cb, size);
+    super::colorbar::width(cb, len.max(10.0), size) + 2.0 * LABEL_PAD
+}
