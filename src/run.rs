@@ -298,10 +298,18 @@ fn build_with<'a>(
         }
     }
     let dir = spec.spec.output.figures.get_ref().clone();
-    let rendered: Vec<(String, BTreeSet<String>, Result<Vec<OutputFile>>)> = plots
+    type Rendered = (
+        String,
+        BTreeSet<String>,
+        Result<Vec<OutputFile>>,
+        Vec<String>,
+    );
+    let rendered: Vec<Rendered> = plots
         .into_par_iter()
         .map(|(name, f)| {
+            let mut notes = Vec::new();
             let r = crate::render::render(&f.plot).map(|r| {
+                notes = r.notes;
                 vec![
                     OutputFile {
                         rel: rel(&dir, &format!("{name}.svg")),
@@ -317,10 +325,13 @@ fn build_with<'a>(
                     },
                 ]
             });
-            (name, f.sources.clone(), r)
+            (name, f.sources.clone(), r, notes)
         })
         .collect();
-    for (name, sources, r) in rendered {
+    for (name, sources, r, notes) in rendered {
+        for n in notes {
+            b.notes.push(format!("figure `{name}`: {n}"));
+        }
         match r {
             Ok(outputs) => b.figures.push(FigureBuild {
                 name,

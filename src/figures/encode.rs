@@ -81,6 +81,8 @@ pub struct PanelState {
     pub yext: Extent,
     /// Legend entries in order.
     pub legend: Vec<LegendEntry>,
+    /// Marks a layer adds beside its own (value labels, end labels).
+    pub extra: Vec<Mark>,
 }
 
 /// One CSV record: column -> text.

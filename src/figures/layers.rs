@@ -99,6 +99,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     )
                 };
                 let mut items = Vec::with_capacity(rows.len());
+                let mut texts = Vec::new();
                 for row in rows {
                     let (p, praw) = if horizontal {
                         self.pos(pc, row, "y", &mut st.ycats)?
@@ -127,16 +128,19 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     } else {
                         ("x", "y", "y2")
                     };
-                    record(
-                        vec![
-                            (xk, pos_text(&praw)),
-                            (yk, num_text(v)),
-                            (bk, num_text(b)),
-                            ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
-                        ],
-                        row,
-                        csv,
-                    );
+                    let mut ex = vec![
+                        (xk, pos_text(&praw)),
+                        (yk, num_text(v)),
+                        (bk, num_text(b)),
+                        ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
+                    ];
+                    if let Some(tpl) = &text_tpl {
+                        let t = tpl.render_row(self.globals, row)?;
+                        check_row_label(row, "text", &t)?;
+                        ex.push(("text", t.clone()));
+                        texts.push(t);
+                    }
+                    record(ex, row, csv);
                     items.push(if horizontal {
                         RectItem {
                             x: Some((b, v)),
@@ -163,6 +167,23 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         dash,
                     },
                 );
+                if text_tpl.is_some() {
+                    use super::text_marks::{BarTextPos, bar_labels};
+                    let pos = match &l.text_position {
+                        None => BarTextPos::Outside,
+                        Some(p) => BarTextPos::parse(p.get_ref()).ok_or_else(|| {
+                            self.err(format!(
+                                "unknown text_position `{}` (outside, inside)",
+                                p.get_ref()
+                            ))
+                        })?,
+                    };
+                    let size = value(&l.font_size).unwrap_or(self.font_size);
+                    st.extra.push(Mark::Texts {
+                        items: bar_labels(&items, &texts, horizontal, pos, size),
+                        avoid_overlap: false,
+                    });
+                }
                 Mark::Rects(items)
             }
             "hist" => {
@@ -396,6 +417,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         marker,
                         label: lbl,
                     });
+                }
+                if l.end_labels {
+                    let size = value(&l.font_size).unwrap_or(self.font_size);
+                    st.extra
+                        .push(Mark::EndLabels(super::text_marks::end_labels(&out, size)));
                 }
                 Mark::Lines(out)
             }

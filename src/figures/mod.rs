@@ -14,6 +14,7 @@ mod data_csv;
 pub mod encode;
 pub mod layers;
 pub mod model;
+pub mod text_marks;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -283,6 +284,10 @@ pub fn compile(
                 index: (pi, li),
             };
             if let Some(m) = ctx.build(&rows, &mut st, &mut csv_rows)? {
+                marks.push((value(&l.z).unwrap_or(li as f64), m));
+            }
+            // Texts a layer puts on its marks (bar values, line ends).
+            for m in st.extra.drain(..) {
                 marks.push((value(&l.z).unwrap_or(li as f64), m));
             }
         }

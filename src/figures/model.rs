@@ -216,6 +216,8 @@ pub enum Mark {
     },
     /// Error bars.
     Segments(Vec<Segment>),
+    /// Labels at the ends of lines, moved apart vertically by layout.
+    EndLabels(Vec<TextItem>),
 }
 
 /// The little picture beside a legend entry.

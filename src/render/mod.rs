@@ -4,6 +4,7 @@
 
 pub mod color;
 pub mod geometry;
+pub mod labels;
 pub mod layout;
 pub mod pdf;
 pub mod place;
@@ -22,15 +23,18 @@ pub struct Rendered {
     pub svg: Vec<u8>,
     /// `NAME.pdf`.
     pub pdf: Vec<u8>,
+    /// What layout could not do cleanly (labels that still overlap).
+    pub notes: Vec<String>,
 }
 
 /// Lays out and renders a figure to SVG and PDF.
 pub fn render(plot: &Plot) -> Result<Rendered> {
-    let scene = layout::layout(plot);
+    let (scene, notes) = layout::layout_notes(plot);
     let svg = svg::render(&scene)?;
     let pdf = pdf::render(&svg, plot.width, plot.height)?;
     Ok(Rendered {
         svg: svg.into_bytes(),
         pdf,
+        notes,
     })
 }

@@ -411,6 +411,11 @@ pub struct LayerSpec {
     /// text: move labels so they overlap neither each other, nor points, nor the legend.
     #[serde(default)]
     pub avoid_overlap: bool,
+    /// bar: where the value label (`text`) sits: `outside` (default), `inside`.
+    pub text_position: Option<SpannedStr>,
+    /// line: label each series at its last point.
+    #[serde(default)]
+    pub end_labels: bool,
     /// Extra row fields written to the figure's CSV.
     pub detail: Option<Vec<String>>,
     /// Drawing order, as matplotlib's `zorder`: lower is drawn first (default:
