@@ -526,10 +526,12 @@ pub fn fit_texts(
                 }
                 let (x, y, al) = text_anchor(t, (ax, ay));
                 let b = text_area(&t.text, t.size, x, y, al);
-                left = left.max(area.x0 - b.x0);
-                right = right.max(b.x1 - area.x1 + 1.0 * f64::from(u8::from(b.x1 > area.x1)));
-                top = top.max(area.y0 - b.y0 + 1.0 * f64::from(u8::from(b.y0 < area.y0)));
-                bottom = bottom.max(b.y1 - area.y1);
+                // Sticking out by any amount: make room for it and 1 pt more.
+                let over = |d: f64| if d > 1e-9 { d + 1.0 } else { 0.0 };
+                left = left.max(over(area.x0 - b.x0));
+                right = right.max(over(b.x1 - area.x1));
+                top = top.max(over(area.y0 - b.y0));
+                bottom = bottom.max(over(b.y1 - area.y1));
             }
         }
         if left.max(right).max(top).max(bottom) <= 0.01 {
