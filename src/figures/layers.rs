@@ -8,7 +8,6 @@ pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos
 use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
 use super::model::*;
 use crate::error::{Error, Result};
-use crate::expr::Template;
 use crate::render::color::{self, Color, TAB10};
 use crate::spec::value;
 use crate::value::{Row, Value};
@@ -29,16 +28,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
             Some(t) => Some(super::label(self.spec, t, self.globals)?),
             None => None,
         };
-        let text_tpl = l
+        let text_spec = l
             .text
             .as_ref()
-            .map(|t| {
-                let tpl = Template::compile(self.spec, t)?;
-                Ok::<_, crate::error::Error>(match &l.data {
-                    Some(d) => tpl.in_table(d.get_ref()),
-                    None => tpl,
-                })
-            })
+            .map(|t| super::text_source::TextSpec::parse(self.spec, t))
+            .transpose()?;
+        let text_tpl = text_spec
+            .as_ref()
+            .map(|t| t.compile(self.spec, l.data.as_ref().map(|d| d.get_ref().as_str())))
             .transpose()?;
         let horizontal = match l.orient.as_ref().map(|o| o.get_ref().as_str()) {
             None | Some("vertical") => false,
@@ -172,10 +169,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let pos = match &l.text_position {
                         None => BarTextPos::Outside,
                         Some(p) => BarTextPos::parse(p.get_ref()).ok_or_else(|| {
-                            self.err(format!(
-                                "unknown text_position `{}` (outside, inside)",
-                                p.get_ref()
-                            ))
+                            self.spec.error(
+                                p.span(),
+                                format!(
+                                    "unknown text_position `{}` (outside, inside)",
+                                    p.get_ref()
+                                ),
+                            )
                         })?,
                     };
                     let size = value(&l.font_size).unwrap_or(self.font_size);
@@ -417,6 +417,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         marker,
                         label: lbl,
                     });
+                }
+                if l.end_labels && series_expr.is_none() && label.is_none() {
+                    return Err(self.err(
+                        "`end_labels` prints each line's `series` (or the layer's `label`): give one",
+                    ));
                 }
                 if l.end_labels {
                     let size = value(&l.font_size).unwrap_or(self.font_size);

@@ -15,6 +15,7 @@ pub mod encode;
 pub mod layers;
 pub mod model;
 pub mod text_marks;
+pub mod text_source;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

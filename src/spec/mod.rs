@@ -380,8 +380,9 @@ pub struct LayerSpec {
     pub dash: Option<SpannedStr>,
     /// One line per value of this expression (line marks).
     pub series: Option<SpannedStr>,
-    /// Text of a text mark (a template over the row, `n`, `v`).
-    pub text: Option<SpannedStr>,
+    /// Text of a text mark or a bar's value label: a template over the row
+    /// (`n`, `v`), or `{ field, format }` (see `figures::text_source`).
+    pub text: Option<Raw>,
     /// Legend entry text (a template over `n`, `v`, `meta`).
     pub label: Option<SpannedStr>,
     /// Show this layer in the legend (default true).

@@ -463,7 +463,7 @@ pub const KINDS: &[Kind] = &[
             key("stroke_width", Ty::Channel, "line or outline width in points, 0 to 100 (default 1; a line's 1.5)").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar"]),
             key("dash", Ty::Enum(&["solid", "dashed", "dotted", "dashdot"]), "the line's or outline's dash").default("\"solid\"").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar"]),
             key("series", Ty::Expr, "one line per value of this expression (each a legend entry)").only(&["line"]),
-            key("text", Ty::Template, "the text, a template over the row, `n` and `v`; on a bar, its value label (`\"{{ speedup | fmt(places=1) }}×\"`)").only(&["text", "bar"]),
+            key("text", Ty::Template, "the text, a template over the row, `n` and `v`; on a bar, its value label (`\"{{ speedup | fmt(places=1) }}×\"`); or `{ field = \"speedup\", format = { places = 1, unit = \"×\" } }` (a number's format words)").only(&["text", "bar"]),
             key("text_position", Ty::Enum(&["outside", "inside"]), "where a bar's value label sits: beyond the bar's end (the axis grows to fit it), or within the bar near its end in black or white for contrast").default("\"outside\"").only(&["bar"]).needs("text"),
             key("end_labels", Ty::Bool, "label each line at its last point with its series (or `label`), right of the point, moved apart vertically").default("false").only(&["line"]),
             key("label", Ty::Template, "the legend entry's text (a template over `n`, `v`, `meta`); a line with `series` takes its entries' texts from the series").only(LEGEND_MARKS).excludes("series"),
