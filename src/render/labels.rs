@@ -27,6 +27,9 @@ use super::geometry::{Area, clip_segment};
 use super::place::{text_anchor, text_area};
 use crate::figures::model::{Align, TextItem};
 
+/// A straight segment in points: (from, to).
+pub type Seg = ((f64, f64), (f64, f64));
+
 /// Penalty for each hard conflict (overlap, crossing, outside the plot).
 const HARD: f64 = 1.0e4;
 /// Clearance kept around a label box, in points.
@@ -66,7 +69,7 @@ pub struct Placed {
     /// The text's box.
     pub bbox: Area,
     /// A leader from the marker's edge to the box, if one is drawn.
-    pub leader: Option<((f64, f64), (f64, f64))>,
+    pub leader: Option<Seg>,
     /// What the label still touches (empty when it is free).
     pub conflicts: Vec<String>,
 }
@@ -96,7 +99,7 @@ fn cross(o: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
 }
 
 /// Whether two segments properly cross (touching ends do not count).
-pub fn segments_cross(a: ((f64, f64), (f64, f64)), b: ((f64, f64), (f64, f64))) -> bool {
+pub fn segments_cross(a: Seg, b: Seg) -> bool {
     let d1 = cross(b.0, b.1, a.0);
     let d2 = cross(b.0, b.1, a.1);
     let d3 = cross(a.0, a.1, b.0);
@@ -116,7 +119,7 @@ pub fn line_hits(pts: &[(f64, f64)], a: &Area) -> bool {
 /// A candidate box `d` points from `(ax, ay)` in direction `angle`
 /// (radians, counter-clockwise from east; y grows downwards).
 fn around(t: &TextItem, (ax, ay): (f64, f64), d: f64, angle: f64) -> (f64, f64, Align) {
-    let (w, h) = super::text::block(&t.text, t.size);
+    let (_, h) = super::text::block(&t.text, t.size);
     let (c, s) = (angle.cos(), angle.sin());
     let (px, py) = (ax + d * c, ay - d * s);
     let align = if c > 0.35 {
@@ -133,7 +136,6 @@ fn around(t: &TextItem, (ax, ay): (f64, f64), d: f64, angle: f64) -> (f64, f64, 
     } else {
         py - h / 2.0
     };
-    let _ = w;
     (px, top, align)
 }
 
@@ -151,7 +153,7 @@ fn own_markers(obs: &Obstacles, p: (f64, f64)) -> Vec<usize> {
 }
 
 /// The leader from the marker's edge (radius `r` around `p`) to the box.
-fn leader_of(p: (f64, f64), r: f64, b: &Area) -> ((f64, f64), (f64, f64)) {
+fn leader_of(p: (f64, f64), r: f64, b: &Area) -> Seg {
     let q = (p.0.clamp(b.x0, b.x1), p.1.clamp(b.y0, b.y1));
     let len = (q.0 - p.0).hypot(q.1 - p.1).max(1e-9);
     let from = (p.0 + (q.0 - p.0) / len * r, p.1 + (q.1 - p.1) / len * r);
@@ -205,7 +207,7 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
         let mut out: Vec<Option<Placed>> = vec![None; labels.len()];
         let mut costs = vec![0.0; labels.len()];
         let mut taken = base.clone();
-        let mut leaders: Vec<((f64, f64), (f64, f64))> = Vec::new();
+        let mut leaders: Vec<Seg> = Vec::new();
         for &i in &order {
             let l = &labels[i];
             let (_, cost, placed) = place_one(l, area, obs, &taken, &leaders, false);
@@ -243,7 +245,7 @@ fn place_one(
     area: &Area,
     obs: &Obstacles,
     taken: &[(Area, String)],
-    leaders: &[((f64, f64), (f64, f64))],
+    leaders: &[Seg],
     near_only: bool,
 ) -> (usize, f64, Placed) {
     let t = l.item;

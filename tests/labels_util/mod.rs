@@ -193,7 +193,6 @@ pub fn assert_labels_by_markers(
     lines: &[Vec<(f64, f64)>],
 ) {
     for (i, l) in labels.iter().enumerate() {
-        let own = marks[i];
         let leader = leaders
             .iter()
             .find(|ld| l.bx.dist(*ld.last().unwrap()) < 0.01);
