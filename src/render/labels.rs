@@ -556,3 +556,97 @@ pub fn fit_texts(
     }
     changed.then_some(q)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figures::model::{Axis, Baseline};
+    use crate::render::color::Color;
+
+    fn item(text: &str) -> TextItem {
+        TextItem {
+            x: 0.0,
+            y: 0.0,
+            text: text.into(),
+            dx: 3.0,
+            dy: 3.0,
+            align: Align::Left,
+            baseline: Baseline::Bottom,
+            size: 8.0,
+            color: Color::BLACK,
+        }
+    }
+
+    fn plot_area() -> Area {
+        Area {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 200.0,
+            y1: 200.0,
+        }
+    }
+
+    #[test]
+    fn segments_cross_only_when_they_pass_through_each_other() {
+        assert!(segments_cross(
+            ((0.0, 0.0), (2.0, 2.0)),
+            ((0.0, 2.0), (2.0, 0.0))
+        ));
+        assert!(!segments_cross(
+            ((0.0, 0.0), (1.0, 1.0)),
+            ((1.0, 1.0), (2.0, 0.0))
+        ));
+        assert!(!segments_cross(
+            ((0.0, 0.0), (1.0, 0.0)),
+            ((0.0, 1.0), (1.0, 1.0))
+        ));
+    }
+
+    #[test]
+    fn a_free_label_keeps_its_asked_for_place() {
+        let t = item("a");
+        let placed = place_labels(
+            &[Label {
+                item: &t,
+                anchor: (100.0, 100.0),
+            }],
+            &plot_area(),
+            &Obstacles::default(),
+        );
+        let p = placed[0].as_ref().unwrap();
+        assert_eq!((p.x, p.top, p.align), (103.0, 89.0, Align::Left));
+        assert!(p.leader.is_none() && p.conflicts.is_empty());
+    }
+
+    #[test]
+    fn a_label_moves_off_a_line_through_its_asked_for_place() {
+        let t = item("label");
+        let obs = Obstacles {
+            lines: vec![vec![(100.0, 95.0), (200.0, 95.0)]],
+            ..Obstacles::default()
+        };
+        let l = Label {
+            item: &t,
+            anchor: (100.0, 100.0),
+        };
+        let p = place_labels(&[l], &plot_area(), &obs)[0].clone().unwrap();
+        assert!(p.conflicts.is_empty());
+        assert!(!line_hits(&obs.lines[0], &p.bbox));
+    }
+
+    #[test]
+    fn grow_axis_adds_exactly_the_asked_points() {
+        let mut a = Axis {
+            title: None,
+            log: false,
+            domain: (0.0, 10.0),
+            ticks: None,
+            reverse: false,
+            tick_font_size: 10.0,
+        };
+        // 100 points long, 10 more at the top: the old span takes 90.
+        grow_axis(&mut a, 100.0, 0.0, 10.0);
+        assert!((a.domain.0 - 0.0).abs() < 1e-12);
+        assert!((a.domain.1 - 100.0 / 9.0).abs() < 1e-12);
+    }
+}
