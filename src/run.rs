@@ -308,9 +308,9 @@ fn build_with<'a>(
     let rendered: Vec<Rendered> = plots
         .into_par_iter()
         .map(|(name, f)| {
-            let mut problems = Vec::new();
+            let mut notes = Vec::new();
             let r = crate::render::render(&f.plot).map(|r| {
-                problems = r.problems;
+                notes = r.notes;
                 vec![
                     OutputFile {
                         rel: rel(&dir, &format!("{name}.svg")),
@@ -326,12 +326,12 @@ fn build_with<'a>(
                     },
                 ]
             });
-            (name, f.sources.clone(), r, problems)
+            (name, f.sources.clone(), r, notes)
         })
         .collect();
-    for (name, sources, r, problems) in rendered {
-        for p in problems {
-            b.notes.push(format!("figure `{name}`: {p}"));
+    for (name, sources, r, notes) in rendered {
+        for n in notes {
+            b.notes.push(format!("figure `{name}`: {n}"));
         }
         match r {
             Ok(outputs) => b.figures.push(FigureBuild {

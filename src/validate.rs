@@ -27,7 +27,13 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
         return Err(spec.error(d.span(), no_table(spec, d.get_ref())));
     }
     orientation(spec, l)?;
-    for t in [&l.text, &l.label].into_iter().flatten() {
+    if let Some(t) = &l.text {
+        let t = crate::figures::text_source::TextSpec::parse(spec, t)?;
+        if let Some(s) = t.template() {
+            Template::compile(spec, s)?;
+        }
+    }
+    for t in [&l.label].into_iter().flatten() {
         Template::compile(spec, t)?;
     }
     for w in [&l.where_].into_iter().flatten() {

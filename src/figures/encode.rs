@@ -102,8 +102,8 @@ pub struct PanelState {
     pub yext: Extent,
     /// Legend entries in order.
     pub legend: Vec<LegendEntry>,
-    /// Marks a layer draws above itself (hatches, cell texts), taken by
-    /// the panel right after the layer.
+    /// Marks a layer draws above or beside itself (hatches, cell texts,
+    /// value labels, end labels), taken by the panel right after the layer.
     pub extra: Vec<Mark>,
     /// The colour bar of a quantitative colour scale.
     pub colorbar: Option<ColorBar>,

@@ -9,7 +9,6 @@ use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
 use super::marks::Input;
 use super::model::*;
 use crate::error::{Error, Result};
-use crate::expr::Template;
 use crate::render::color::{self, Color, TAB10};
 use crate::spec::value;
 use crate::value::{Row, Value};
@@ -31,16 +30,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
             Some(t) => Some(super::label(self.spec, t, self.globals)?),
             None => None,
         };
-        let text_tpl = l
+        let text_spec = l
             .text
             .as_ref()
-            .map(|t| {
-                let tpl = Template::compile(self.spec, t)?;
-                Ok::<_, crate::error::Error>(match &l.data {
-                    Some(d) => tpl.in_table(d.get_ref()),
-                    None => tpl,
-                })
-            })
+            .map(|t| super::text_source::TextSpec::parse(self.spec, t))
+            .transpose()?;
+        let text_tpl = text_spec
+            .as_ref()
+            .map(|t| t.compile(self.spec, l.data.as_ref().map(|d| d.get_ref().as_str())))
             .transpose()?;
         let horizontal = match l.orient.as_ref().map(|o| o.get_ref().as_str()) {
             None | Some("vertical") => false,
@@ -116,6 +113,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 };
                 let mut items = Vec::with_capacity(rows.len());
                 let mut hatches = Vec::new();
+                let mut texts = Vec::new();
                 for row in rows {
                     let (p, praw) = if horizontal {
                         self.pos(pc, row, "y", &mut st.ycats)?
@@ -154,6 +152,12 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     if let Some(h) = hatch {
                         ex.push(("hatch", super::colorscale::hatch_name(h).to_string()));
                     }
+                    if let Some(tpl) = &text_tpl {
+                        let t = tpl.render_row(self.globals, row)?;
+                        check_row_label(row, "text", &t)?;
+                        ex.push(("text", t.clone()));
+                        texts.push(t);
+                    }
                     record(ex, row, csv);
                     if let Some(pattern) = hatch {
                         let (x, y) = if horizontal {
@@ -191,6 +195,26 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 );
                 if !hatches.is_empty() {
                     st.extra.push(Mark::Hatches(hatches));
+                }
+                if text_tpl.is_some() {
+                    use super::text_marks::{BarTextPos, bar_labels};
+                    let pos = match &l.text_position {
+                        None => BarTextPos::Outside,
+                        Some(p) => BarTextPos::parse(p.get_ref()).ok_or_else(|| {
+                            self.spec.error(
+                                p.span(),
+                                format!(
+                                    "unknown text_position `{}` (outside, inside)",
+                                    p.get_ref()
+                                ),
+                            )
+                        })?,
+                    };
+                    let size = value(&l.font_size).unwrap_or(self.font_size);
+                    st.extra.push(Mark::Texts {
+                        items: bar_labels(&items, &texts, horizontal, pos, size),
+                        avoid_overlap: false,
+                    });
                 }
                 Mark::Rects(items)
             }
@@ -427,6 +451,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         marker,
                         label: lbl,
                     });
+                }
+                if l.end_labels && series_expr.is_none() && label.is_none() {
+                    return Err(self.err(
+                        "`end_labels` prints each line's `series` (or the layer's `label`): give one",
+                    ));
+                }
+                if l.end_labels {
+                    let size = value(&l.font_size).unwrap_or(self.font_size);
+                    st.extra
+                        .push(Mark::EndLabels(super::text_marks::end_labels(&out, size)));
                 }
                 Mark::Lines(out)
             }

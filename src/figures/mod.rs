@@ -19,6 +19,8 @@ mod marks;
 pub mod model;
 mod rect;
 pub mod scales;
+pub mod text_marks;
+pub mod text_source;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -380,6 +382,10 @@ pub fn compile(
                 {
                     return Err(spec.error(lspec.span(), msg));
                 }
+            }
+            // Texts a layer puts on its marks (bar values, line ends).
+            for m in st.extra.drain(..) {
+                marks.push((value(&l.z).unwrap_or(li as f64), m));
             }
         }
         if let Some(p) = &facets {

@@ -231,6 +231,8 @@ pub enum Mark {
     /// outliers), in painting order. [`crate::figures::compile`] flattens
     /// it, so a [`Panel`]'s layers never hold one.
     Group(Vec<Mark>),
+    /// Labels at the ends of lines, moved apart vertically by layout.
+    EndLabels(Vec<TextItem>),
     /// Hatch patterns over filled areas (the `greys` scheme), drawn above
     /// the layer that made them.
     Hatches(Vec<HatchItem>),

@@ -15,7 +15,7 @@ use super::colorscale::text_on;
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, num_text};
 use super::model::*;
 use crate::error::Result;
-use crate::expr::Template;
+use super::text_source::Text;
 use crate::render::color::Color;
 use crate::spec::value;
 use crate::value::Row;
@@ -36,7 +36,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         st: &mut PanelState,
         csv: &mut Vec<CsvRecord>,
         record: &RecordFn,
-        text: Option<&Template>,
+        text: Option<&Text>,
         default_fill: Option<Color>,
         dash: Dash,
     ) -> Result<Mark> {

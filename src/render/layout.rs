@@ -10,6 +10,7 @@ use super::axis;
 use super::color::Color;
 use super::geometry::stroke_of;
 pub use super::geometry::{Area, clip_polygon, clip_polyline, clip_segment, marker};
+use super::labels;
 use super::margins::{
     Margins, Titles, axis_ticks, fitted_legend, margins, x_label_depth, y_label_width,
 };
@@ -118,16 +119,24 @@ fn top_centered(y: f64, n: usize, size: f64) -> f64 {
 
 /// Lays out the whole figure.
 pub fn layout(plot: &Plot) -> Scene {
-    layout_with_areas(plot).0
+    layout_full(plot).0
 }
 
 /// Each panel's plot area (the rectangle inside its axes), in points, in
 /// panel order: what tests compare to check that a grid's panels align.
 pub fn plot_areas(plot: &Plot) -> Vec<Area> {
-    layout_with_areas(plot).1
+    layout_full(plot).1
 }
 
-fn layout_with_areas(plot: &Plot) -> (Scene, Vec<Area>) {
+/// Lays out the whole figure; also returns what could not be laid out
+/// cleanly (point labels that still overlap something), as notes.
+pub fn layout_notes(plot: &Plot) -> (Scene, Vec<String>) {
+    let (scene, _, notes) = layout_full(plot);
+    (scene, notes)
+}
+
+fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
+    let mut notes = Vec::new();
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let fs = plot.font_size;
@@ -222,7 +231,7 @@ fn layout_with_areas(plot: &Plot) -> (Scene, Vec<Area>) {
         };
         plot_areas.push(area);
         let (_, tt, legend_size) = &found[i];
-        draw_panel(&mut prims, plot, p, tt, area, *legend_size);
+        draw_panel(&mut prims, &mut notes, plot, p, tt, area, *legend_size);
     }
     if let (Some((l, s)), Some(first)) = (fig_legend, plot_areas.first()) {
         let (x0, y0) = if l.position == LegendPos::Right {
@@ -268,17 +277,22 @@ fn layout_with_areas(plot: &Plot) -> (Scene, Vec<Area>) {
             prims,
         },
         plot_areas,
+        notes,
     )
 }
 
 fn draw_panel(
     out: &mut Vec<Prim>,
+    notes: &mut Vec<String>,
     plot: &Plot,
     p: &Panel,
     tt: &Titles,
     area: Area,
     legend_size: (f64, f64),
 ) {
+    // Fixed texts on marks (bar values, line ends) must not be clipped.
+    let grown = labels::fit_texts(p, &area);
+    let p = grown.as_ref().unwrap_or(p);
     let fs = plot.font_size;
     let sx = Scale::new(&p.x, area.x0, area.x1);
     let sy = Scale::new(&p.y, area.y1, area.y0);
@@ -333,8 +347,10 @@ fn draw_panel(
 
     // Layers, with obstacles remembered for the legend and label placement.
     let mut obstacles: Vec<Area> = Vec::new();
+    let mut avoid = labels::Obstacles::default();
     let mut texts: Vec<(usize, &TextItem)> = Vec::new();
     let mut deferred_text_layers = Vec::new();
+    let mut end_texts: Vec<&TextItem> = Vec::new();
     for (li, mark) in p.layers.iter().enumerate() {
         match mark {
             Mark::Rects(items) => {
@@ -357,6 +373,8 @@ fn draw_panel(
                     }
                     if r.x.is_some() && r.y.is_some() {
                         obstacles.push(rect);
+                        avoid.boxes.push(rect);
+                        avoid.box_names.push("a bar".into());
                     }
                     out.push(Prim::Rect {
                         x: rect.x0,
@@ -375,12 +393,14 @@ fn draw_panel(
                         continue;
                     }
                     let r = pt.diameter / 2.0;
-                    obstacles.push(Area {
+                    let m = Area {
                         x0: cx - r,
                         y0: cy - r,
                         x1: cx + r,
                         y1: cy + r,
-                    });
+                    };
+                    obstacles.push(m);
+                    avoid.markers.push(m);
                     out.push(marker(pt.shape, cx, cy, pt.diameter, &pt.style));
                 }
             }
@@ -392,6 +412,7 @@ fn draw_panel(
                         .map(|(x, y)| (sx.map(*x), sy.map(*y)))
                         .collect();
                     for run in clip_polyline(&pts, &area) {
+                        avoid.lines.push(run.clone());
                         out.push(Prim::Path {
                             pts: run,
                             closed: false,
@@ -412,6 +433,12 @@ fn draw_panel(
                             && cy >= area.y0
                             && cy <= area.y1
                         {
+                            avoid.markers.push(Area {
+                                x0: cx - d / 2.0,
+                                y0: cy - d / 2.0,
+                                x1: cx + d / 2.0,
+                                y1: cy + d / 2.0,
+                            });
                             let st = Style {
                                 fill: s.style.stroke,
                                 stroke: None,
@@ -444,6 +471,7 @@ fn draw_panel(
                             y1: area.y1 + 1e-6,
                         },
                     ) {
+                        avoid.lines.push(vec![a, b]);
                         out.push(Prim::Path {
                             pts: vec![a, b],
                             closed: false,
@@ -460,6 +488,7 @@ fn draw_panel(
                         (sx.map(s.to.0), sy.map(s.to.1)),
                     );
                     if let Some((a, b)) = clip_segment(a, b, &area) {
+                        avoid.lines.push(vec![a, b]);
                         out.push(Prim::Path {
                             pts: vec![a, b],
                             closed: false,
@@ -512,6 +541,7 @@ fn draw_panel(
                     super::hatch::hatch(out, &r, hi.pattern);
                 }
             }
+            Mark::EndLabels(items) => end_texts.extend(items),
             Mark::Texts {
                 items,
                 avoid_overlap,
@@ -528,11 +558,12 @@ fn draw_panel(
 
     // Legend (placed before movable labels so they can avoid it).
     let legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles);
-    // Texts: fixed ones where asked, movable ones where they overlap least.
-    let mut placed: Vec<Area> = Vec::new();
+    // Texts: fixed ones where asked, then movable ones by their markers.
     if let Some(la) = legend_area {
-        placed.push(la);
+        avoid.boxes.push(la);
+        avoid.box_names.push("the legend".into());
     }
+    let mut movable = Vec::new();
     for (li, t) in texts {
         let (ax, ay) = (sx.map(t.x), sy.map(t.y));
         if !(ax >= area.x0 - 0.5
@@ -542,35 +573,31 @@ fn draw_panel(
         {
             continue;
         }
-        let movable = deferred_text_layers.contains(&li);
-        let (x, top, align) = if movable {
-            place::place_label(t, (ax, ay), &area, &obstacles, &placed)
-        } else {
-            place::text_anchor(t, (ax, ay))
-        };
-        let at = place::text_area(&t.text, t.size, x, top, align);
-        // A label moved away from where it was asked to be gets a thin
-        // leader to its point, so it cannot be read as another point's.
-        if movable && (x, top, align) != place::text_anchor(t, (ax, ay)) {
-            let nx = ax.clamp(at.x0, at.x1);
-            let ny = ay.clamp(at.y0, at.y1);
-            if ((nx - ax).powi(2) + (ny - ay).powi(2)).sqrt() > 5.0 {
-                let leader = Stroke {
-                    color: Color::rgb(0x99, 0x99, 0x99),
-                    width: 0.4,
-                    dash: None,
-                };
-                out.push(Prim::Path {
-                    pts: vec![(ax, ay), (nx, ny)],
-                    closed: false,
-                    fill: None,
-                    stroke: Some(leader),
-                });
-            }
+        if deferred_text_layers.contains(&li) {
+            movable.push(labels::Label {
+                item: t,
+                anchor: (ax, ay),
+            });
+            continue;
         }
-        placed.push(at);
+        let (x, top, align) = place::text_anchor(t, (ax, ay));
+        avoid
+            .boxes
+            .push(place::text_area(&t.text, t.size, x, top, align));
+        avoid.box_names.push(t.text.clone());
         push_text(out, x, top, &t.text, t.size, t.color, align);
     }
+    let ends: Vec<(&TextItem, (f64, f64))> = end_texts
+        .into_iter()
+        .map(|t| (t, (sx.map(t.x), sy.map(t.y))))
+        .filter(|(_, (x, y))| x.is_finite() && y.is_finite())
+        .collect();
+    for b in labels::draw_end_labels(out, &ends, &area) {
+        avoid.boxes.push(b);
+        avoid.box_names.push("a line's end label".into());
+    }
+    let placed = labels::place_labels(&movable, &area, &avoid);
+    labels::draw(out, notes, &movable, &placed);
 
     // Frame, ticks and tick labels.
     let s = plot.spines;

@@ -7,6 +7,7 @@ pub mod color;
 pub mod colorbar;
 pub mod geometry;
 pub mod hatch;
+pub mod labels;
 pub mod layout;
 pub mod lint;
 mod margins;
@@ -28,19 +29,21 @@ pub struct Rendered {
     pub svg: Vec<u8>,
     /// `NAME.pdf`.
     pub pdf: Vec<u8>,
-    /// What [`lint::problems`] found in the layout (text off the canvas,
-    /// texts on each other), for notes.
-    pub problems: Vec<String>,
+    /// What layout could not do cleanly, for notes: labels that still
+    /// overlap, and what [`lint::problems`] finds (text off the canvas,
+    /// texts on each other).
+    pub notes: Vec<String>,
 }
 
 /// Lays out and renders a figure to SVG and PDF.
 pub fn render(plot: &Plot) -> Result<Rendered> {
-    let scene = layout::layout(plot);
+    let (scene, mut notes) = layout::layout_notes(plot);
+    notes.extend(lint::problems(&scene));
     let svg = svg::render(&scene)?;
     let pdf = pdf::render(&svg, plot.width, plot.height)?;
     Ok(Rendered {
         svg: svg.into_bytes(),
         pdf,
-        problems: lint::problems(&scene),
+        notes,
     })
 }

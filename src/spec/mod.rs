@@ -478,8 +478,9 @@ pub struct LayerSpec {
     pub dash: Option<SpannedStr>,
     /// One line per value of this expression (line marks).
     pub series: Option<SpannedStr>,
-    /// Text of a text mark (a template over the row, `n`, `v`).
-    pub text: Option<SpannedStr>,
+    /// Text of a text mark or a bar's value label: a template over the row
+    /// (`n`, `v`), or `{ field, format }` (see `figures::text_source`).
+    pub text: Option<Raw>,
     /// Legend entry text (a template over `n`, `v`, `meta`).
     pub label: Option<SpannedStr>,
     /// Show this layer in the legend (default true).
@@ -509,6 +510,11 @@ pub struct LayerSpec {
     /// text: move labels so they overlap neither each other, nor points, nor the legend.
     #[serde(default)]
     pub avoid_overlap: bool,
+    /// bar: where the value label (`text`) sits: `outside` (default), `inside`.
+    pub text_position: Option<SpannedStr>,
+    /// line: label each series at its last point.
+    #[serde(default)]
+    pub end_labels: bool,
     /// Extra row fields written to the figure's CSV.
     pub detail: Option<Vec<String>>,
     /// boxplot: whiskers at `k` IQRs (a number, default 1.5) or `"min-max"`;

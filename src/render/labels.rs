@@ -1,0 +1,652 @@
+//! Point labels that sit by their own markers (`avoid_overlap = true`).
+//!
+//! No maintained Rust crate places point labels on its own (ggrepel-style
+//! repulsion lives inside whole plotting libraries), so this is a small
+//! greedy search, deterministic by construction:
+//!
+//! 1. Labels are placed one at a time, the most constrained first (fewest
+//!    free spots next to its marker), then the most crowded (most markers
+//!    within 30 pt of its point), ties in input order.
+//! 2. Each label tries its asked-for position (`dx`, `dy`, `align`), then
+//!    rings of candidate boxes around its marker at increasing distances
+//!    (8 directions close in, 16 further out).
+//! 3. A candidate's cost adds a large penalty for every marker (its own
+//!    too), line segment (lines, rules, error bars, earlier leaders), label,
+//!    legend or fixed text it touches and for leaving the plot, and a small
+//!    one for distance; the cheapest wins, the first free one at once.
+//!    Labels that fared badly go first in up to three more rounds; the
+//!    round with the least total cost is kept.
+//! 4. A label beyond the first ring, or nearer another marker than its own,
+//!    gets a thin leader from its marker's edge to the box; a leader that
+//!    would cross another leader, a marker or a label is penalised too.
+//!
+//! What still touches something is returned as a conflict naming the texts,
+//! which `gen` prints as a note.
+
+use super::geometry::{Area, clip_segment};
+use super::place::{text_anchor, text_area};
+use crate::figures::model::{Align, TextItem};
+
+/// A straight segment in points: (from, to).
+pub type Seg = ((f64, f64), (f64, f64));
+
+/// Penalty for each hard conflict (overlap, crossing, outside the plot).
+const HARD: f64 = 1.0e4;
+/// Clearance kept around a label box, in points.
+const PAD: f64 = 1.0;
+
+/// A movable label to place.
+#[derive(Debug, Clone)]
+pub struct Label<'a> {
+    /// The text, its size and asked-for offset.
+    pub item: &'a TextItem,
+    /// Its point, in points.
+    pub anchor: (f64, f64),
+}
+
+/// What labels must keep clear of, in points.
+#[derive(Debug, Clone, Default)]
+pub struct Obstacles {
+    /// Marker boxes (points, line vertex markers).
+    pub markers: Vec<Area>,
+    /// Polylines (lines, rules, error bars).
+    pub lines: Vec<Vec<(f64, f64)>>,
+    /// Boxes already taken (legend, fixed texts).
+    pub boxes: Vec<Area>,
+    /// Names of the taken boxes, for conflict notes (`legend`, a text).
+    pub box_names: Vec<String>,
+}
+
+/// Where one label went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed {
+    /// Anchor x of the text.
+    pub x: f64,
+    /// Block top.
+    pub top: f64,
+    /// Alignment at `x`.
+    pub align: Align,
+    /// The text's box.
+    pub bbox: Area,
+    /// A leader from the marker's edge to the box, if one is drawn.
+    pub leader: Option<Seg>,
+    /// What the label still touches (empty when it is free).
+    pub conflicts: Vec<String>,
+}
+
+fn grow(a: &Area, d: f64) -> Area {
+    Area {
+        x0: a.x0 - d,
+        y0: a.y0 - d,
+        x1: a.x1 + d,
+        y1: a.y1 + d,
+    }
+}
+
+fn centre(a: &Area) -> (f64, f64) {
+    ((a.x0 + a.x1) / 2.0, (a.y0 + a.y1) / 2.0)
+}
+
+/// Distance from `p` to the box (0 inside).
+fn dist_to(p: (f64, f64), a: &Area) -> f64 {
+    let dx = (a.x0 - p.0).max(0.0).max(p.0 - a.x1);
+    let dy = (a.y0 - p.1).max(0.0).max(p.1 - a.y1);
+    dx.hypot(dy)
+}
+
+fn cross(o: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+}
+
+/// Whether two segments properly cross (touching ends do not count).
+pub fn segments_cross(a: Seg, b: Seg) -> bool {
+    let d1 = cross(b.0, b.1, a.0);
+    let d2 = cross(b.0, b.1, a.1);
+    let d3 = cross(a.0, a.1, b.0);
+    let d4 = cross(a.0, a.1, b.1);
+    d1 * d2 < -1e-9 && d3 * d4 < -1e-9
+}
+
+/// Whether a polyline passes through the box.
+pub fn line_hits(pts: &[(f64, f64)], a: &Area) -> bool {
+    if pts.len() == 1 {
+        return dist_to(pts[0], a) == 0.0;
+    }
+    pts.windows(2)
+        .any(|w| clip_segment(w[0], w[1], a).is_some_and(|(p, q)| p != q || dist_to(p, a) == 0.0))
+}
+
+/// A candidate box `d` points from `(ax, ay)` in direction `angle`
+/// (radians, counter-clockwise from east; y grows downwards).
+fn around(t: &TextItem, (ax, ay): (f64, f64), d: f64, angle: f64) -> (f64, f64, Align) {
+    let (_, h) = super::text::block(&t.text, t.size);
+    let (c, s) = (angle.cos(), angle.sin());
+    let (px, py) = (ax + d * c, ay - d * s);
+    let align = if c > 0.35 {
+        Align::Left
+    } else if c < -0.35 {
+        Align::Right
+    } else {
+        Align::Center
+    };
+    let top = if s > 0.35 {
+        py - h
+    } else if s < -0.35 {
+        py
+    } else {
+        py - h / 2.0
+    };
+    (px, top, align)
+}
+
+/// The marker boxes centred on `p` (the label's own markers).
+fn own_markers(obs: &Obstacles, p: (f64, f64)) -> Vec<usize> {
+    obs.markers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            let c = centre(m);
+            (c.0 - p.0).abs() < 0.5 && (c.1 - p.1).abs() < 0.5
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The leader from the marker's edge (radius `r` around `p`) to the box.
+fn leader_of(p: (f64, f64), r: f64, b: &Area) -> Seg {
+    let q = (p.0.clamp(b.x0, b.x1), p.1.clamp(b.y0, b.y1));
+    let len = (q.0 - p.0).hypot(q.1 - p.1).max(1e-9);
+    let from = (p.0 + (q.0 - p.0) / len * r, p.1 + (q.1 - p.1) / len * r);
+    (from, q)
+}
+
+/// Places `labels` inside `area`, clear of `obs` and of each other where
+/// possible; returns one placement per label, in input order.
+pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Option<Placed>> {
+    let crowd: Vec<usize> = labels
+        .iter()
+        .map(|l| {
+            obs.markers
+                .iter()
+                .filter(|m| {
+                    let c = centre(m);
+                    (c.0 - l.anchor.0).hypot(c.1 - l.anchor.1) < 30.0
+                })
+                .count()
+        })
+        .collect();
+    let base: Vec<(Area, String)> = obs
+        .boxes
+        .iter()
+        .cloned()
+        .zip(
+            obs.box_names
+                .iter()
+                .cloned()
+                .chain(std::iter::repeat(String::new())),
+        )
+        .collect();
+    // Most constrained first: the labels with the fewest free spots next to
+    // their markers (before any label is placed) choose first.
+    let free: Vec<usize> = labels
+        .iter()
+        .map(|l| place_one(l, area, obs, &base, &[], true).0)
+        .collect();
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by(|a, b| {
+        free[*a]
+            .cmp(&free[*b])
+            .then(crowd[*b].cmp(&crowd[*a]))
+            .then(a.cmp(b))
+    });
+    // Greedy in that order; then, up to three more rounds, the labels that
+    // fared badly (an ambiguous spot or a conflict) go first. The cheapest
+    // round wins.
+    let mut best: Option<(f64, Vec<Option<Placed>>)> = None;
+    for _ in 0..4 {
+        let mut out: Vec<Option<Placed>> = vec![None; labels.len()];
+        let mut costs = vec![0.0; labels.len()];
+        let mut taken = base.clone();
+        let mut leaders: Vec<Seg> = Vec::new();
+        for &i in &order {
+            let l = &labels[i];
+            let (_, cost, placed) = place_one(l, area, obs, &taken, &leaders, false);
+            taken.push((placed.bbox, l.item.text.clone()));
+            if let Some(ld) = placed.leader {
+                leaders.push(ld);
+            }
+            costs[i] = cost;
+            out[i] = Some(placed);
+        }
+        let total: f64 = costs.iter().sum();
+        if best.as_ref().is_none_or(|(b, _)| total < *b) {
+            best = Some((total, out));
+        }
+        let bad: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| costs[i] >= 60.0)
+            .collect();
+        if bad.is_empty() {
+            break;
+        }
+        let rest: Vec<usize> = order.iter().copied().filter(|&i| costs[i] < 60.0).collect();
+        let next: Vec<usize> = bad.into_iter().chain(rest).collect();
+        if next == order {
+            break;
+        }
+        order = next;
+    }
+    best.map(|(_, out)| out).unwrap_or_default()
+}
+
+fn place_one(
+    l: &Label,
+    area: &Area,
+    obs: &Obstacles,
+    taken: &[(Area, String)],
+    leaders: &[Seg],
+    near_only: bool,
+) -> (usize, f64, Placed) {
+    let t = l.item;
+    let p = l.anchor;
+    let own = own_markers(obs, p);
+    let r = own
+        .iter()
+        .map(|&i| obs.markers[i].w().max(obs.markers[i].h()) / 2.0)
+        .fold(1.0, f64::max);
+    let mut candidates: Vec<((f64, f64, Align), bool, f64)> = vec![(text_anchor(t, p), false, 0.0)];
+    let first = r + 1.5;
+    for (k, d) in [
+        first,
+        r + 5.0,
+        r + 10.0,
+        r + 16.0,
+        r + 24.0,
+        r + 34.0,
+        r + 46.0,
+        r + 60.0,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let n: usize = if k < 2 { 8 } else { 16 };
+        // Start north-east (matplotlib's habit of labelling up and right),
+        // then alternate around the circle.
+        for j in 0..n {
+            let step = std::f64::consts::TAU / n as f64;
+            let half = j.div_ceil(2) as f64 * if j % 2 == 1 { -1.0 } else { 1.0 };
+            let angle = std::f64::consts::FRAC_PI_4 + half * step;
+            candidates.push((around(t, p, d, angle), k > 0, d - first));
+        }
+    }
+    let mut best: Option<(f64, Placed)> = None;
+    let mut free = 0;
+    for (pos, far, dist) in candidates {
+        if near_only && far {
+            continue;
+        }
+        let bbox = text_area(&t.text, t.size, pos.0, pos.1, pos.2);
+        let padded = grow(&bbox, PAD);
+        let mut cost = dist * 2.0;
+        let mut conflicts = Vec::new();
+        if !area.contains(&bbox) {
+            cost += HARD;
+            conflicts.push("the plot's edge".to_string());
+        }
+        let mut hits_marker = false;
+        for m in &obs.markers {
+            if padded.overlap(m) > 0.0 {
+                cost += HARD;
+                hits_marker = true;
+            }
+        }
+        if hits_marker {
+            conflicts.push("a marker".to_string());
+        }
+        let mut hits_line = false;
+        for ln in &obs.lines {
+            if line_hits(ln, &padded) {
+                cost += HARD;
+                hits_line = true;
+            }
+        }
+        for ld in leaders {
+            if line_hits(&[ld.0, ld.1], &padded) {
+                cost += HARD;
+                hits_line = true;
+            }
+        }
+        if hits_line {
+            conflicts.push("a line".to_string());
+        }
+        for (b, name) in taken {
+            if padded.overlap(b) > 0.0 {
+                cost += HARD;
+                conflicts.push(if name.is_empty() {
+                    "a text".to_string()
+                } else {
+                    format!("`{name}`")
+                });
+            }
+        }
+        // A label about as near another marker as its own reads as that
+        // one's: the own marker must be clearly the nearest.
+        let own_d = dist_to(p, &bbox);
+        let ambiguous = obs
+            .markers
+            .iter()
+            .enumerate()
+            .any(|(mi, m)| !own.contains(&mi) && dist_to(centre(m), &bbox) < 1.5 * own_d + 2.0);
+        let leader = if far || ambiguous {
+            let ld = leader_of(p, r, &bbox);
+            if (ld.1.0 - ld.0.0).hypot(ld.1.1 - ld.0.1) < 1.0 && !ambiguous {
+                None
+            } else {
+                Some(ld)
+            }
+        } else {
+            None
+        };
+        if ambiguous && !far {
+            // Worse than a long leader: the reader would pick the wrong
+            // point (a far label's leader says whose it is).
+            cost += 60.0;
+        }
+        if let Some(ld) = leader {
+            cost += 3.0;
+            if leaders.iter().any(|o| segments_cross(ld, *o)) {
+                cost += HARD / 2.0;
+                conflicts.push("a leader".to_string());
+            }
+            let through = obs
+                .markers
+                .iter()
+                .enumerate()
+                .any(|(mi, m)| !own.contains(&mi) && line_hits(&[ld.0, ld.1], m))
+                || taken.iter().any(|(b, _)| line_hits(&[ld.0, ld.1], b));
+            if through {
+                cost += HARD / 2.0;
+                conflicts.push("a leader through a marker or text".to_string());
+            }
+        }
+        let placed = Placed {
+            x: pos.0,
+            top: pos.1,
+            align: pos.2,
+            bbox,
+            leader,
+            conflicts,
+        };
+        if cost < 1.0 {
+            if !near_only {
+                return (1, cost, placed);
+            }
+            free += 1;
+        }
+        if best.as_ref().is_none_or(|(bc, _)| cost < *bc) {
+            best = Some((cost, placed));
+        }
+    }
+    let (cost, best) = best.expect("at least the asked-for candidate");
+    (free, cost, best)
+}
+
+/// Draws placed labels and their leaders; a label that still touches
+/// something becomes a note naming it and what it touches.
+pub fn draw(
+    out: &mut Vec<super::scene::Prim>,
+    notes: &mut Vec<String>,
+    labels: &[Label],
+    placed: &[Option<Placed>],
+) {
+    use super::scene::{Prim, Stroke};
+    for (l, p) in labels.iter().zip(placed) {
+        let Some(p) = p else { continue };
+        if let Some((a, b)) = p.leader {
+            out.push(Prim::Path {
+                pts: vec![a, b],
+                closed: false,
+                fill: None,
+                stroke: Some(Stroke {
+                    color: super::color::Color::rgb(0x88, 0x88, 0x88),
+                    width: 0.4,
+                    dash: None,
+                }),
+            });
+        }
+        let t = l.item;
+        super::layout::push_text(out, p.x, p.top, &t.text, t.size, t.color, p.align);
+        if !p.conflicts.is_empty() {
+            let mut what = p.conflicts.clone();
+            what.dedup();
+            notes.push(format!(
+                "label `{}` could not be placed clear of {}",
+                t.text,
+                what.join(", ")
+            ));
+        }
+    }
+}
+
+/// Line end labels: right of their points, moved apart vertically (in the
+/// points' order) so none overlaps the next, kept inside the plot's height.
+/// Draws them and returns their boxes.
+pub fn draw_end_labels(
+    out: &mut Vec<super::scene::Prim>,
+    items: &[(&TextItem, (f64, f64))],
+    area: &Area,
+) -> Vec<Area> {
+    let mut spots: Vec<(usize, f64, f64)> = items
+        .iter()
+        .enumerate()
+        .map(|(i, (t, p))| {
+            let (_, top, _) = text_anchor(t, *p);
+            let (_, h) = super::text::block(&t.text, t.size);
+            (i, top, h)
+        })
+        .collect();
+    spots.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    // Push down where one would overlap the one above, then up from the
+    // bottom edge if the last left the plot.
+    let gap = 1.0;
+    for k in 1..spots.len() {
+        let min = spots[k - 1].1 + spots[k - 1].2 + gap;
+        if spots[k].1 < min {
+            spots[k].1 = min;
+        }
+    }
+    let mut limit = area.y1;
+    for s in spots.iter_mut().rev() {
+        if s.1 + s.2 > limit {
+            s.1 = limit - s.2;
+        }
+        limit = s.1 - gap;
+    }
+    let mut boxes = Vec::new();
+    for (i, top, _) in spots {
+        let (t, p) = items[i];
+        let (x, _, align) = text_anchor(t, p);
+        super::layout::push_text(out, x, top, &t.text, t.size, t.color, align);
+        boxes.push(text_area(&t.text, t.size, x, top, align));
+    }
+    boxes
+}
+
+/// Grows an axis's domain so that `lo` points at its low end and `hi` at
+/// its high end are added inside a `len`-point axis (in log10 space for a
+/// log axis).
+fn grow_axis(axis: &mut crate::figures::model::Axis, len: f64, lo: f64, hi: f64) {
+    let (lo, hi) = (lo.max(0.0), hi.max(0.0));
+    if lo + hi <= 0.01 || lo + hi > 0.5 * len {
+        return;
+    }
+    let f = |v: f64| if axis.log { v.log10() } else { v };
+    let g = |t: f64| if axis.log { 10f64.powf(t) } else { t };
+    let (t0, t1) = (f(axis.domain.0), f(axis.domain.1));
+    let span = (t1 - t0) * len / (len - lo - hi);
+    axis.domain = (g(t0 - lo * span / len), g(t1 + hi * span / len));
+}
+
+/// A copy of the panel whose axes leave room for its fixed texts (bar value
+/// labels, line end labels) that would otherwise stick out of the plot, or
+/// `None` when all fit.
+pub fn fit_texts(
+    p: &crate::figures::model::Panel,
+    area: &Area,
+) -> Option<crate::figures::model::Panel> {
+    use crate::figures::model::Mark;
+    let mut q = p.clone();
+    let mut changed = false;
+    for _ in 0..3 {
+        let map = |axis: &crate::figures::model::Axis, v: f64, p0: f64, p1: f64| {
+            let f = |v: f64| if axis.log { v.log10() } else { v };
+            let (p0, p1) = if axis.reverse { (p1, p0) } else { (p0, p1) };
+            let (d0, d1) = (f(axis.domain.0), f(axis.domain.1));
+            p0 + (f(v) - d0) / (d1 - d0) * (p1 - p0)
+        };
+        // Overflow in points beyond each edge.
+        let (mut left, mut right, mut top, mut bottom) = (0f64, 0f64, 0f64, 0f64);
+        for m in &q.layers {
+            let items = match m {
+                Mark::Texts {
+                    items,
+                    avoid_overlap: false,
+                } => items,
+                Mark::EndLabels(items) => items,
+                _ => continue,
+            };
+            for t in items {
+                let ax = map(&q.x, t.x, area.x0, area.x1);
+                let ay = map(&q.y, t.y, area.y1, area.y0);
+                if !(ax >= area.x0 - 0.5
+                    && ax <= area.x1 + 0.5
+                    && ay >= area.y0 - 0.5
+                    && ay <= area.y1 + 0.5)
+                {
+                    continue;
+                }
+                let (x, y, al) = text_anchor(t, (ax, ay));
+                let b = text_area(&t.text, t.size, x, y, al);
+                // Sticking out by any amount: make room for it and 1 pt more.
+                let over = |d: f64| if d > 1e-9 { d + 1.0 } else { 0.0 };
+                left = left.max(over(area.x0 - b.x0));
+                right = right.max(over(b.x1 - area.x1));
+                top = top.max(over(area.y0 - b.y0));
+                bottom = bottom.max(over(b.y1 - area.y1));
+            }
+        }
+        if left.max(right).max(top).max(bottom) <= 0.01 {
+            break;
+        }
+        // The low end of x is at the left unless reversed; of y at the bottom.
+        let (xl, xh) = if q.x.reverse {
+            (right, left)
+        } else {
+            (left, right)
+        };
+        let (yl, yh) = if q.y.reverse {
+            (top, bottom)
+        } else {
+            (bottom, top)
+        };
+        grow_axis(&mut q.x, area.w(), xl, xh);
+        grow_axis(&mut q.y, area.h(), yl, yh);
+        changed = true;
+    }
+    changed.then_some(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figures::model::{Axis, Baseline};
+    use crate::render::color::Color;
+
+    fn item(text: &str) -> TextItem {
+        TextItem {
+            x: 0.0,
+            y: 0.0,
+            text: text.into(),
+            dx: 3.0,
+            dy: 3.0,
+            align: Align::Left,
+            baseline: Baseline::Bottom,
+            size: 8.0,
+            color: Color::BLACK,
+        }
+    }
+
+    fn plot_area() -> Area {
+        Area {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 200.0,
+            y1: 200.0,
+        }
+    }
+
+    #[test]
+    fn segments_cross_only_when_they_pass_through_each_other() {
+        assert!(segments_cross(
+            ((0.0, 0.0), (2.0, 2.0)),
+            ((0.0, 2.0), (2.0, 0.0))
+        ));
+        assert!(!segments_cross(
+            ((0.0, 0.0), (1.0, 1.0)),
+            ((1.0, 1.0), (2.0, 0.0))
+        ));
+        assert!(!segments_cross(
+            ((0.0, 0.0), (1.0, 0.0)),
+            ((0.0, 1.0), (1.0, 1.0))
+        ));
+    }
+
+    #[test]
+    fn a_free_label_keeps_its_asked_for_place() {
+        let t = item("a");
+        let placed = place_labels(
+            &[Label {
+                item: &t,
+                anchor: (100.0, 100.0),
+            }],
+            &plot_area(),
+            &Obstacles::default(),
+        );
+        let p = placed[0].as_ref().unwrap();
+        assert_eq!((p.x, p.top, p.align), (103.0, 89.0, Align::Left));
+        assert!(p.leader.is_none() && p.conflicts.is_empty());
+    }
+
+    #[test]
+    fn a_label_moves_off_a_line_through_its_asked_for_place() {
+        let t = item("label");
+        let obs = Obstacles {
+            lines: vec![vec![(100.0, 95.0), (200.0, 95.0)]],
+            ..Obstacles::default()
+        };
+        let l = Label {
+            item: &t,
+            anchor: (100.0, 100.0),
+        };
+        let p = place_labels(&[l], &plot_area(), &obs)[0].clone().unwrap();
+        assert!(p.conflicts.is_empty());
+        assert!(!line_hits(&obs.lines[0], &p.bbox));
+    }
+
+    #[test]
+    fn grow_axis_adds_exactly_the_asked_points() {
+        let mut a = Axis {
+            title: None,
+            log: false,
+            domain: (0.0, 10.0),
+            ticks: None,
+            reverse: false,
+            tick_font_size: 10.0,
+        };
+        // 100 points long, 10 more at the top: the old span takes 90.
+        grow_axis(&mut a, 100.0, 0.0, 10.0);
+        assert!((a.domain.0 - 0.0).abs() < 1e-12);
+        assert!((a.domain.1 - 100.0 / 9.0).abs() < 1e-12);
+    }
+}
