@@ -34,7 +34,8 @@ pub struct Categories {
 }
 
 impl Categories {
-    fn index(&mut self, name: &str) -> f64 {
+    /// The index of `name`, appended if new.
+    pub(super) fn index(&mut self, name: &str) -> f64 {
         match self.names.iter().position(|n| n == name) {
             Some(i) => i as f64,
             None => {
@@ -81,6 +82,10 @@ pub struct PanelState {
     pub yext: Extent,
     /// Legend entries in order.
     pub legend: Vec<LegendEntry>,
+    /// Values of `xOffset` in the panel (its sub-bands, in order).
+    pub xoffs: Categories,
+    /// Values of `yOffset` in the panel.
+    pub yoffs: Categories,
 }
 
 /// One CSV record: column -> text.
@@ -137,6 +142,8 @@ pub(super) struct Chans<'s> {
     pub(super) size: Option<Chan<'s>>,
     pub(super) opacity: Option<Chan<'s>>,
     pub(super) stroke_width: Option<Chan<'s>>,
+    pub(super) x_offset: Option<Chan<'s>>,
+    pub(super) y_offset: Option<Chan<'s>>,
 }
 
 pub(super) const SHAPES: [&str; 4] = ["circle", "square", "triangle", "diamond"];
@@ -197,6 +204,8 @@ impl<'a, 's> LayerCtx<'a, 's> {
             size: c(&l.size, Kind::Data, &[])?,
             opacity: c(&l.opacity, Kind::Data, &[])?,
             stroke_width: c(&l.stroke_width, Kind::Data, &[])?,
+            x_offset: c(&l.x_offset, Kind::Data, &[])?,
+            y_offset: c(&l.y_offset, Kind::Data, &[])?,
         })
     }
 

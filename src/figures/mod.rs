@@ -12,6 +12,7 @@
 pub mod channels;
 mod data_csv;
 pub mod encode;
+mod grouped;
 pub mod layers;
 pub mod model;
 
