@@ -163,26 +163,26 @@ impl<'a, 's> LayerCtx<'a, 's> {
         Ok(v)
     }
 
-    /// Refuses offsets and second positions the layer would not use: a
-    /// vertical bar's `x2` or `yOffset`, a horizontal one's `y2` or
-    /// `xOffset`, `band` on a point without an offset.
+    /// Refuses options the layer would not use: a vertical bar's or
+    /// errorbar's `yOffset`, a horizontal one's `xOffset`, `band` on a
+    /// point, errorbar or text without an offset.
     pub(super) fn check_unused(&self, horizontal: bool) -> Result<()> {
         let l = self.layer;
         let mark = l.mark.get_ref().as_str();
         let orient = if horizontal { "horizontal" } else { "vertical" };
+        // (A vertical bar's `x2` and a horizontal one's `y2` are refused
+        // with the spec's keys, by orientation.)
         if matches!(mark, "bar" | "errorbar") {
-            let (off, off_name, other, other_name, hint) = if horizontal {
-                (&l.x_offset, "xOffset", &l.y2, "y2", "yOffset, x2")
+            let (off, name, hint) = if horizontal {
+                (&l.x_offset, "xOffset", "yOffset")
             } else {
-                (&l.y_offset, "yOffset", &l.x2, "x2", "xOffset, y2")
+                (&l.y_offset, "yOffset", "xOffset")
             };
-            for (raw, name) in [(off, off_name), (other, other_name)] {
-                if raw.is_some() {
-                    return Err(self.err_at(
-                        raw,
-                        format!("`{name}` does nothing on a {orient} `{mark}` (it takes {hint})"),
-                    ));
-                }
+            if off.is_some() {
+                return Err(self.err_at(
+                    off,
+                    format!("`{name}` does nothing on a {orient} `{mark}` (it dodges along its categories: `{hint}`)"),
+                ));
             }
         }
         if matches!(mark, "point" | "errorbar" | "text")

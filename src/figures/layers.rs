@@ -485,22 +485,6 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 Mark::Lines(out)
             }
             "rule" => {
-                // A rule is drawn from one of these: a second would be ignored.
-                let given: Vec<(&str, &Option<crate::spec::Raw>)> = [("x", &l.x), ("y", &l.y)]
-                    .into_iter()
-                    .filter(|(_, r)| r.is_some())
-                    .collect();
-                if (diagonal && !given.is_empty()) || given.len() == 2 {
-                    let (k, raw) = given[given.len() - 1];
-                    return Err(self.spec.error(
-                        raw.as_ref().expect("given").span(),
-                        if diagonal {
-                            format!("`{k}` does nothing on a diagonal `rule` (it is the line y = x)")
-                        } else {
-                            "a `rule` is vertical at `x` or horizontal at `y`, not both: give one (a segment is an `errorbar`)".to_string()
-                        },
-                    ));
-                }
                 let data_rows: Vec<Row> = if rows.is_empty() {
                     vec![pseudo_row()]
                 } else {
