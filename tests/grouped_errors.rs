@@ -225,3 +225,24 @@ fn color_by_field_on_a_rule_and_a_rect_makes_legend_entries() {
         );
     }
 }
+
+#[test]
+fn an_offset_and_a_colour_by_the_same_field_make_one_legend() {
+    let dir = write(
+        r#"{ mark = "bar", data = "s", x = "cat", y = "a", xOffset = "sys", color = { field = "sys" } }, { mark = "errorbar", data = "s", x = "cat", y = "a", y2 = "b", xOffset = "sys" }, { mark = "point", data = "s", x = "cat", y = "a", xOffset = "sys" }"#,
+        "",
+    );
+    gen_ok(dir.path());
+    let svg = std::fs::read_to_string(dir.path().join("figures/f.svg")).unwrap();
+    for key in ["p", "q"] {
+        assert_eq!(
+            svg.matches(&format!(">\n{key}\n</text>")).count(),
+            1,
+            "{key}"
+        );
+    }
+    let csv = std::fs::read_to_string(dir.path().join("figures/f.csv")).unwrap();
+    // Bars, error bars and points of one row share the sub-band: the CSV
+    // names the offset of each.
+    assert_eq!(csv.matches(",x,q,").count(), 3, "{csv}");
+}

@@ -9,7 +9,8 @@
 //! value's sub-band. A bar fills `1 - padding` of its sub-band, so padding
 //! never moves a centre: points and error bars with the same offset land
 //! on their bars. A category lacking a value leaves that sub-band empty (a
-//! gap, as Vega-Lite draws it).
+//! gap, as Vega-Lite draws it). The panel's values are collected as its
+//! layers are built, so the layer holding every value (the bars) goes first.
 
 use indexmap::IndexMap;
 
@@ -28,6 +29,9 @@ pub const MAX_OFFSETS: usize = 1000;
 
 /// At most this many groups in one histogram layer.
 pub const MAX_HIST_GROUPS: usize = 1000;
+
+/// At most this many bars (groups times bins) in one grouped histogram.
+pub const MAX_HIST_BARS: usize = 200_000;
 
 /// A layer's dodge along one axis: each row's sub-band.
 #[derive(Debug)]
@@ -385,6 +389,12 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     "a `hist` has more than {MAX_HIST_GROUPS} groups; is the group field right?"
                 )));
             }
+        }
+        if groups.len() * bins > MAX_HIST_BARS {
+            return Err(self.err(format!(
+                "a `hist` with {} groups of {bins} bins would draw more than {MAX_HIST_BARS} bars: fewer `bins` or groups",
+                groups.len()
+            )));
         }
         let (_, edges) = crate::stats::histogram(values, bins, None);
         let range = (edges[0], edges[bins]);
