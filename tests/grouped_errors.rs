@@ -246,3 +246,37 @@ fn an_offset_and_a_colour_by_the_same_field_make_one_legend() {
     // names the offset of each.
     assert_eq!(csv.matches(",x,q,").count(), 3, "{csv}");
 }
+
+#[test]
+fn a_later_layer_with_a_new_offset_value_does_not_shift_the_bars() {
+    // The points bring `r`, which no bar has: bars and points still split
+    // each band into the same three sub-bands (before, the bars took two).
+    let dir = write(
+        r#"{ mark = "bar", data = "s", x = "cat", y = "a", xOffset = "sys" }, { mark = "point", data = "s", x = "cat", y = "a", xOffset = "sys + ('r' if a == 5 else '')" }"#,
+        "",
+    );
+    let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
+    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let globals = std::sync::Arc::new(artifact::expr::Globals::default());
+    let plot = match artifact::figures::compile(&spec, &cat, &globals, "f", &spec.spec.figures["f"])
+        .unwrap()
+    {
+        artifact::figures::Outcome::Drawn(f) => f.plot,
+        _ => panic!(),
+    };
+    use artifact::figures::model::Mark;
+    let (Mark::Rects(bars), Mark::Points(pts)) =
+        (&plot.panels[0].layers[0], &plot.panels[0].layers[1])
+    else {
+        panic!()
+    };
+    let slot = 0.8 / 3.0;
+    // Rows 0..3 have the same offset in both layers (p, p, q, q).
+    for i in 0..4 {
+        let (a, z) = bars[i].x.unwrap();
+        assert!(((a + z) / 2.0 - pts[i].x).abs() < 1e-12, "row {i}");
+        assert!(((z - a) - slot * 0.9).abs() < 1e-12, "row {i}: {}", z - a);
+    }
+    // Row 4 (x, `pr`) has the third sub-band.
+    assert!((pts[4].x - (-0.4 + 2.5 * slot)).abs() < 1e-12);
+}

@@ -9,8 +9,9 @@
 //! value's sub-band. A bar fills `1 - padding` of its sub-band, so padding
 //! never moves a centre: points and error bars with the same offset land
 //! on their bars. A category lacking a value leaves that sub-band empty (a
-//! gap, as Vega-Lite draws it). The panel's values are collected as its
-//! layers are built, so the layer holding every value (the bars) goes first.
+//! gap, as Vega-Lite draws it). The panel's values are collected from all
+//! its layers before any is built ([`LayerCtx::register_offsets`]), so a
+//! later layer with a value the bars lack does not shift them.
 
 use indexmap::IndexMap;
 
@@ -247,6 +248,18 @@ impl<'a, 's> LayerCtx<'a, 's> {
             n: cats.names.len(),
             band: value(&self.layer.band).unwrap_or(0.8),
         }))
+    }
+
+    /// Adds the layer's offset values to the panel's, before any layer of
+    /// the panel is built: every layer then splits its bands alike.
+    pub fn register_offsets(&self, rows: &[Row], st: &mut PanelState) -> Result<()> {
+        if self.layer.x_offset.is_none() && self.layer.y_offset.is_none() {
+            return Ok(());
+        }
+        let ch = self.chans()?;
+        self.dodge(&ch, false, rows, st)?;
+        self.dodge(&ch, true, rows, st)?;
+        Ok(())
     }
 
     /// Whether a dodged layer takes its colours from its offset: no

@@ -269,6 +269,20 @@ pub fn compile(
             _ => &ps.layers,
         };
         let mut st = PanelState::default();
+        // Offset values first: all layers split their bands alike.
+        for (li, lspec) in layer_list.iter().enumerate() {
+            if let Some(rows) = &resolved[pi][li] {
+                LayerCtx {
+                    spec,
+                    globals,
+                    layer: lspec.get_ref(),
+                    span: lspec.span(),
+                    font_size,
+                    index: (pi, li),
+                }
+                .register_offsets(rows, &mut st)?;
+            }
+        }
         let mut marks = Vec::new();
         for (li, lspec) in layer_list.iter().enumerate() {
             let l = lspec.get_ref();
