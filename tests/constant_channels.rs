@@ -46,10 +46,12 @@ fn line_opacity_from_the_data_is_an_error_at_the_key() {
 }
 
 #[test]
-fn hist_color_by_field_is_an_error_at_the_key() {
+fn hist_stroke_by_field_is_an_error_at_the_key() {
+    // `color` by a field now makes one histogram per group (issue 12); an
+    // outline is still one value for all the bars.
     assert_eq!(
-        gen_error(r#"{ mark = "hist", data = "s", x = "a", color = { field = "cat" } }"#),
-        "error: figure `f`: artifact.toml:6:57: `color` on a `hist` layer is one value for all its bars: give a constant, not a field or an expression"
+        gen_error(r#"{ mark = "hist", data = "s", x = "a", stroke = { field = "cat" } }"#),
+        "error: figure `f`: artifact.toml:6:58: `stroke` on a `hist` layer is one value for all its bars: give a constant, not a field or an expression"
     );
 }
 

@@ -87,7 +87,7 @@ fn the_demo_spec_satisfies_the_printed_schema() {
     for bad in [
         "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"bar\", x = \"a\", y = \"b\", series = \"c\" }]\n",
         "[tables.t]\nfrom = \"s\"\nsteps = [{ fliter = \"x\" }]\n",
-        "[tables.t]\nfrom = \"s\"\nsteps = [{ pareto = \"x\", per = \"y\" }]\n",
+        "[tables.t]\nfrom = \"s\"\nsteps = [{ pareto = \"x\", keep = \"y\" }]\n",
         "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"line\", x = \"a\", y = \"b\", marker_size = 3 }]\n",
         "[numbers.n]\ntable = \"t\"\nvalue = { expr = \"1\" }\n",
         "[tables.t]\nfrom = \"s\"\nsteps = [{ minimize = \"x\" }]\n",

@@ -34,7 +34,8 @@ pub struct Categories {
 }
 
 impl Categories {
-    fn index(&mut self, name: &str) -> f64 {
+    /// The index of `name`, appended if new.
+    pub(super) fn index(&mut self, name: &str) -> f64 {
         match self.names.iter().position(|n| n == name) {
             Some(i) => i as f64,
             None => {
@@ -107,6 +108,10 @@ pub struct PanelState {
     pub extra: Vec<Mark>,
     /// The colour bar of a quantitative colour scale.
     pub colorbar: Option<ColorBar>,
+    /// Values of `xOffset` in the panel (its sub-bands, in order).
+    pub xoffs: Categories,
+    /// Values of `yOffset` in the panel.
+    pub yoffs: Categories,
 }
 
 /// One CSV record: column -> text.
@@ -170,6 +175,8 @@ pub(super) struct Chans<'s> {
     pub(super) size: Option<Chan<'s>>,
     pub(super) opacity: Option<Chan<'s>>,
     pub(super) stroke_width: Option<Chan<'s>>,
+    pub(super) x_offset: Option<Chan<'s>>,
+    pub(super) y_offset: Option<Chan<'s>>,
 }
 
 pub(super) const SHAPES: [&str; 4] = ["circle", "square", "triangle", "diamond"];
@@ -251,6 +258,8 @@ impl<'a, 's> LayerCtx<'a, 's> {
             size: c(&l.size, Kind::Data, &[])?,
             opacity: c(&l.opacity, Kind::Data, &[])?,
             stroke_width: c(&l.stroke_width, Kind::Data, &[])?,
+            x_offset: c(&l.x_offset, Kind::Data, &[])?,
+            y_offset: c(&l.y_offset, Kind::Data, &[])?,
         };
         if let Some(rows) = self.scale_rows {
             for ch in [&chans.color, &chans.stroke, &chans.shape]

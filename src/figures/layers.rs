@@ -7,6 +7,7 @@ use super::channels::Chan;
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
 use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
 use super::marks::Input;
+use super::grouped::{Stack, Stacker};
 use super::model::*;
 use crate::error::{Error, Result};
 use crate::render::color::{self, Color, TAB10};
@@ -51,6 +52,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
         };
         let diagonal = l.orient.as_ref().is_some_and(|o| o.get_ref() == "diagonal");
+        self.check_unused(horizontal)?;
         let mut base = CsvRecord::new();
         base.insert("panel".into(), self.index.0.to_string());
         base.insert("layer".into(), self.index.1.to_string());
@@ -111,9 +113,20 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         &ch.y2,
                     )
                 };
-                let mut items = Vec::with_capacity(rows.len());
-                let mut hatches = Vec::new();
-                let mut texts = Vec::new();
+                let stack = self.stack_mode()?;
+                if stack != Stack::Off && bc.is_some() {
+                    let (raw, k) = if horizontal {
+                        (&l.x2, "x2")
+                    } else {
+                        (&l.y2, "y2")
+                    };
+                    return Err(self.spec.error(
+                        raw.as_ref().map_or(self.span.clone(), |r| r.span()),
+                        format!("stacked bars start where the previous one ends: drop `{k}` (or `stack`)"),
+                    ));
+                }
+                // Positions and values first: a normalized stack needs its totals.
+                let mut placed = Vec::with_capacity(rows.len());
                 for row in rows {
                     let (p, praw) = if horizontal {
                         self.pos(pc, row, "y", &mut st.ycats)?
@@ -123,8 +136,40 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let v = self.number(Some(vc), row, if horizontal { "x" } else { "y" }, 0.0)?;
                     let b =
                         self.number(bc.as_ref(), row, if horizontal { "x2" } else { "y2" }, 0.0)?;
-                    let style = self.fill_style(&ch, row, default_fill, dash)?;
-                    let span = (p - band / 2.0, p + band / 2.0);
+                    placed.push((p, praw, v, b));
+                }
+                let dodge = self.dodge(&ch, horizontal, rows, st)?;
+                let padding = self.padding(dodge.is_some(), 0.1)?;
+                let by_offset = self.colours_by_offset(&dodge);
+                let group = |i: usize| dodge.as_ref().map_or(0, |d| d.keys[i].1);
+                let mut stacker = Stacker::new(
+                    stack,
+                    placed
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (p, _, v, _))| (*p, group(i), *v)),
+                );
+                let mut items = Vec::with_capacity(rows.len());
+                let mut hatches = Vec::new();
+                let mut texts = Vec::new();
+                for (i, (row, (p, praw, v0, b0))) in rows.iter().zip(placed).enumerate() {
+                    let (b, v) = match stack {
+                        Stack::Off => (b0, v0),
+                        _ => stacker.place(p, group(i), v0),
+                    };
+                    let fill = match &dodge {
+                        Some(d) if by_offset => d.fill(i),
+                        _ => default_fill,
+                    };
+                    let style = self.fill_style(&ch, row, fill, dash)?;
+                    let span = match &dodge {
+                        Some(d) => {
+                            let c = p + d.shift(i);
+                            let w = d.slot() * (1.0 - padding);
+                            (c - w / 2.0, c + w / 2.0)
+                        }
+                        None => (p - band / 2.0, p + band / 2.0),
+                    };
                     let (pe, ve) = if horizontal {
                         (&mut st.yext, &mut st.xext)
                     } else {
@@ -133,32 +178,38 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     pe.add(span.0);
                     pe.add(span.1);
                     ve.add(v);
-                    if bc.is_some() {
+                    if bc.is_some() || (stack != Stack::Off && b != 0.0) {
                         ve.add(b);
                     }
-                    ve.add_base(b);
-                    let (xk, yk, bk) = if horizontal {
-                        ("y", "x", "x2")
+                    if stack == Stack::Off || b == 0.0 {
+                        ve.add_base(b);
+                    }
+                    let (xk, yk, bk, ok) = if horizontal {
+                        ("y", "x", "x2", "yOffset")
                     } else {
-                        ("x", "y", "y2")
+                        ("x", "y", "y2", "xOffset")
                     };
+                    let mut extra = vec![(xk, pos_text(&praw))];
+                    if let Some(d) = &dodge {
+                        extra.push((ok, d.keys[i].0.clone()));
+                    }
+                    extra.push((yk, num_text(v)));
+                    extra.push((bk, num_text(b)));
+                    if stack != Stack::Off {
+                        extra.push(("value", num_text(v0)));
+                    }
+                    extra.push(("color", style.fill.map(|c| c.hex()).unwrap_or_default()));
                     let hatch = self.hatch(&ch, row)?;
-                    let mut ex = vec![
-                        (xk, pos_text(&praw)),
-                        (yk, num_text(v)),
-                        (bk, num_text(b)),
-                        ("color", style.fill.map(|c| c.hex()).unwrap_or_default()),
-                    ];
                     if let Some(h) = hatch {
-                        ex.push(("hatch", super::colorscale::hatch_name(h).to_string()));
+                        extra.push(("hatch", super::colorscale::hatch_name(h).to_string()));
                     }
                     if let Some(tpl) = &text_tpl {
                         let t = tpl.render_row(self.globals, row)?;
                         check_row_label(row, "text", &t)?;
-                        ex.push(("text", t.clone()));
+                        extra.push(("text", t.clone()));
                         texts.push(t);
                     }
-                    record(ex, row, csv);
+                    record(extra, row, csv);
                     if let Some(pattern) = hatch {
                         let (x, y) = if horizontal {
                             ((b, v), span)
@@ -181,18 +232,28 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         }
                     });
                 }
-                self.legend_for(
-                    &ch,
-                    label.as_deref(),
-                    st,
-                    Swatch::Patch,
-                    Style {
-                        fill: items.first().and_then(|i| i.style.fill).or(default_fill),
-                        stroke: items.first().and_then(|i| i.style.stroke),
-                        stroke_width: 1.0,
-                        dash,
-                    },
-                );
+                let first = Style {
+                    fill: items.first().and_then(|i| i.style.fill).or(default_fill),
+                    stroke: items.first().and_then(|i| i.style.stroke),
+                    stroke_width: 1.0,
+                    dash,
+                };
+                match &dodge {
+                    Some(d) if by_offset => {
+                        let cats = std::mem::take(if horizontal {
+                            &mut st.yoffs
+                        } else {
+                            &mut st.xoffs
+                        });
+                        self.offset_legend(d, &cats, st, Swatch::Patch, first);
+                        *(if horizontal {
+                            &mut st.yoffs
+                        } else {
+                            &mut st.xoffs
+                        }) = cats;
+                    }
+                    _ => self.legend_for(&ch, label.as_deref(), st, Swatch::Patch, first),
+                }
                 if !hatches.is_empty() {
                     st.extra.push(Mark::Hatches(hatches));
                 }
@@ -228,6 +289,9 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 for row in rows {
                     let v = xc.eval(self.globals, row)?;
                     values.push(xc.number(row, &v, "x")?);
+                }
+                if let Some(m) = self.hist_groups(&ch, rows, &values, bins, st, csv, &base, dash)? {
+                    return Ok(Some(m));
                 }
                 let (counts, edges) = crate::stats::histogram(&values, bins, None);
                 for (c, raw, key) in [
@@ -274,13 +338,22 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     need_of(&ch.x, || missing("x"))?,
                     need_of(&ch.y, || missing("y"))?,
                 );
+                let xd = self.dodge(&ch, false, rows, st)?;
+                let yd = self.dodge(&ch, true, rows, st)?;
+                let by_offset = self.colours_by_offset(&xd) || self.colours_by_offset(&yd);
                 let mut items = Vec::with_capacity(rows.len());
-                for row in rows {
-                    let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
-                    let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
+                for (i, row) in rows.iter().enumerate() {
+                    let (mut x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
+                    let (mut y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
+                    x += xd.as_ref().map_or(0.0, |d| d.shift(i));
+                    y += yd.as_ref().map_or(0.0, |d| d.shift(i));
                     let area = self.number(ch.size.as_ref(), row, "size", 36.0)?;
                     let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
-                    let fill = self.color(&ch.color, row, default_fill)?;
+                    let own = match (&xd, &yd) {
+                        (Some(d), _) | (None, Some(d)) if by_offset => d.fill(i),
+                        _ => default_fill,
+                    };
+                    let fill = self.color(&ch.color, row, own)?;
                     let shape = self.shape(&ch.shape, row)?;
                     let sw = self.number(ch.stroke_width.as_ref(), row, "stroke_width", 1.0)?;
                     let stroke = if sw > 0.0 {
@@ -290,17 +363,20 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     };
                     st.xext.add(x);
                     st.yext.add(y);
-                    record(
-                        vec![
-                            ("x", pos_text(&xr)),
-                            ("y", pos_text(&yr)),
-                            ("size", num_text(area)),
-                            ("color", fill.map(|c| c.hex()).unwrap_or_default()),
-                            ("shape", format!("{shape:?}").to_lowercase()),
-                        ],
-                        row,
-                        csv,
-                    );
+                    let mut extra = vec![("x", pos_text(&xr))];
+                    if let Some(d) = &xd {
+                        extra.push(("xOffset", d.keys[i].0.clone()));
+                    }
+                    extra.push(("y", pos_text(&yr)));
+                    if let Some(d) = &yd {
+                        extra.push(("yOffset", d.keys[i].0.clone()));
+                    }
+                    extra.extend([
+                        ("size", num_text(area)),
+                        ("color", fill.map(|c| c.hex()).unwrap_or_default()),
+                        ("shape", format!("{shape:?}").to_lowercase()),
+                    ]);
+                    record(extra, row, csv);
                     items.push(PointItem {
                         x,
                         y,
@@ -328,13 +404,27 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         dash,
                     });
                 let shape_chan = &ch.shape;
-                self.legend_for(
-                    &ch,
-                    label.as_deref(),
-                    st,
-                    |style| Swatch::Marker(Shape::Circle, d, style),
-                    first_style,
-                );
+                match (&xd, &yd) {
+                    (Some(od), _) | (None, Some(od)) if by_offset => {
+                        let on_y = xd.is_none();
+                        let cats = std::mem::take(if on_y { &mut st.yoffs } else { &mut st.xoffs });
+                        self.offset_legend(
+                            od,
+                            &cats,
+                            st,
+                            |style| Swatch::Marker(Shape::Circle, d, style),
+                            first_style,
+                        );
+                        *(if on_y { &mut st.yoffs } else { &mut st.xoffs }) = cats;
+                    }
+                    _ => self.legend_for(
+                        &ch,
+                        label.as_deref(),
+                        st,
+                        |style| Swatch::Marker(Shape::Circle, d, style),
+                        first_style,
+                    ),
+                }
                 // A scale on both colour and shape: legend markers take the mapped shape.
                 if let (Some(sc), Some(cc)) = (shape_chan, &ch.color)
                     && sc.scale_expr().map(|e| e.text) == cc.scale_expr().map(|e| e.text)
@@ -515,13 +605,24 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     );
                     items.push(RuleItem { kind, style });
                 }
-                if let (Some(lbl), Some(first)) = (&label, items.first())
-                    && l.legend != Some(false)
-                {
-                    st.legend.push(LegendEntry {
-                        label: lbl.clone(),
-                        swatch: Swatch::Line(first.style.clone(), None),
-                    });
+                if let Some(first) = items.first() {
+                    // A colour scale's entries show the colour as the line's stroke.
+                    self.legend_for(
+                        &ch,
+                        label.as_deref(),
+                        st,
+                        |s| {
+                            Swatch::Line(
+                                Style {
+                                    stroke: s.fill.or(s.stroke),
+                                    fill: None,
+                                    ..s
+                                },
+                                None,
+                            )
+                        },
+                        first.style.clone(),
+                    );
                 }
                 Mark::Rules(items)
             }
@@ -561,10 +662,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         );
                     }
                 };
+                let xd = self.dodge(&ch, false, rows, st)?;
+                let yd = self.dodge(&ch, true, rows, st)?;
                 let mut items = Vec::new();
-                for row in rows {
-                    let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
-                    let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
+                for (i, row) in rows.iter().enumerate() {
+                    let (mut x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
+                    let (mut y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
+                    x += xd.as_ref().map_or(0.0, |d| d.shift(i));
+                    y += yd.as_ref().map_or(0.0, |d| d.shift(i));
                     let text = tpl.render_row(self.globals, row)?;
                     check_row_label(row, "text", &text)?;
                     let opacity = self.number(ch.opacity.as_ref(), row, "opacity", 1.0)?;
@@ -599,8 +704,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 }
             }
             "errorbar" => {
+                let od = self.dodge(&ch, horizontal, rows, st)?;
+                let ok = if horizontal { "yOffset" } else { "xOffset" };
                 let mut items = Vec::new();
-                for row in rows {
+                for (i, row) in rows.iter().enumerate() {
+                    let shift = od.as_ref().map_or(0.0, |d| d.shift(i));
                     let style = Style {
                         fill: None,
                         stroke: self.color(&ch.color, row, Some(Color::BLACK))?,
@@ -615,6 +723,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let (from, to, ex) = if horizontal {
                         let (y, yr) =
                             self.pos(need_of(&ch.y, || missing("y"))?, row, "y", &mut st.ycats)?;
+                        let y = y + shift;
                         let a = self.number(ch.x.as_ref(), row, "x", 0.0)?;
                         let b = self.number(ch.x2.as_ref(), row, "x2", 0.0)?;
                         st.xext.add(a);
@@ -631,6 +740,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     } else {
                         let (x, xr) =
                             self.pos(need_of(&ch.x, || missing("x"))?, row, "x", &mut st.xcats)?;
+                        let x = x + shift;
                         let a = self.number(ch.y.as_ref(), row, "y", 0.0)?;
                         let b = self.number(ch.y2.as_ref(), row, "y2", 0.0)?;
                         st.yext.add(a);
@@ -645,6 +755,10 @@ impl<'a, 's> LayerCtx<'a, 's> {
                             ],
                         )
                     };
+                    let mut ex = ex;
+                    if let Some(d) = &od {
+                        ex.insert(1, (ok, d.keys[i].0.clone()));
+                    }
                     record(ex, row, csv);
                     items.push(Segment { from, to, style });
                 }

@@ -14,6 +14,7 @@ pub mod colorscale;
 mod data_csv;
 pub mod encode;
 pub mod facet;
+mod grouped;
 pub mod layers;
 mod marks;
 pub mod model;
@@ -342,6 +343,22 @@ pub fn compile(
             st.ycats = std::mem::take(&mut carry_y);
         }
         let first_csv = csv_rows.len();
+        // Offset values first: all layers split their bands alike.
+        for (li, lspec) in layer_list.iter().enumerate() {
+            if let Some(rows) = &resolved[pi][li] {
+                LayerCtx {
+                    spec,
+                    globals,
+                    layer: lspec.get_ref(),
+                    span: lspec.span(),
+                    font_size,
+                    index: (pi, li),
+                    scale_rows: None,
+                    scheme: scheme.as_deref(),
+                }
+                .register_offsets(rows, &mut st)?;
+            }
+        }
         let mut marks = Vec::new();
         let kinds = (
             scales::ScaleKind::of(spec, &ps.x)?,

@@ -407,8 +407,8 @@ mod tests {
     #[test]
     fn option_of_another_verb_is_an_error() {
         assert_eq!(
-            first("[tables.t]\nfrom = \"s\"\nsteps = [{ pareto = [\"a\"], per = \"b\" }]\n"),
-            "3:28: `per` does not apply to a `pareto` step (only to `limit`, `row_number`); a `pareto` step takes: pareto, as, minimize"
+            first("[tables.t]\nfrom = \"s\"\nsteps = [{ pareto = [\"a\"], keep = \"b\" }]\n"),
+            "3:28: `keep` does not apply to a `pareto` step (only to `unique`); a `pareto` step takes: pareto, as, per, minimize"
         );
         assert_eq!(
             first("[tables.t]\nfrom = \"s\"\nsteps = [{ filter = \"a\", key = \"b\" }]\n"),
@@ -421,7 +421,7 @@ mod tests {
         let text = "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"bar\", x = \"a\", y = \"b\", series = \"c\" }]\n";
         assert_eq!(
             first(text),
-            "3:45: `series` does not apply to a `bar` layer (only to `line`, `ecdf`, `area`, `errorband`); a `bar` layer takes: mark, data, where, x, y, x2, y2, color, stroke, opacity, stroke_width, dash, label, legend, orient, band, detail, z"
+            "3:45: `series` does not apply to a `bar` layer (only to `hist`, `line`); a `bar` layer takes: mark, data, where, x, y, x2, y2, color, stroke, opacity, stroke_width, dash, label, legend, orient, band, detail, z, xOffset, yOffset, stack, padding"
         );
     }
 
@@ -447,7 +447,7 @@ mod tests {
         );
         assert_eq!(
             first("[tables.t]\nfrom = \"s\"\nsteps = [{ per = \"a\" }]\n"),
-            "3:12: `per` does nothing without `limit` or `row_number` in a step"
+            "3:12: `per` does nothing without `limit` or `row_number` or `pareto` in a step"
         );
     }
 

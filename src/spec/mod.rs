@@ -200,7 +200,7 @@ pub struct StepSpec {
     pub sort: Option<Raw>,
     /// Keep the first N rows (per group with `per`).
     pub limit: Option<Spanned<i64>>,
-    /// limit / row_number: per group of these fields.
+    /// limit / row_number / pareto: per group of these fields.
     pub per: Option<Raw>,
     /// Mark the non-dominated rows; fields to maximize.
     pub pareto: Option<Raw>,
@@ -527,6 +527,20 @@ pub struct LayerSpec {
     /// the layer's position; -1e6 to 1e6). The legend keeps the layers'
     /// written order.
     pub z: Option<Spanned<f64>>,
+    /// Dodges within a category (Vega-Lite's `xOffset`): one sub-band of the
+    /// category's band per value of this expression or `{ field, scale = {
+    /// domain } }` (bar, point, errorbar, text, hist).
+    #[serde(rename = "xOffset")]
+    pub x_offset: Option<Raw>,
+    /// See `x_offset`, on y (horizontal bars and errorbars).
+    #[serde(rename = "yOffset")]
+    pub y_offset: Option<Raw>,
+    /// bar, hist: `true` / `"zero"` stacks from 0, `"normalize"` stacks
+    /// shares summing to 1, `false` draws each from its base.
+    pub stack: Option<Raw>,
+    /// With an offset: the fraction of each sub-band left empty (Vega-Lite's
+    /// `paddingInner`; 0 to below 1; default 0.1 for bars, 0 for hist).
+    pub padding: Option<Spanned<f64>>,
 }
 
 /// The value of an optional spanned setting (`font_size`, `bins`, ...).

@@ -318,7 +318,7 @@ mod tests {
         let step = &s["definitions"]["step"];
         assert_eq!(
             step["dependencies"]["per"],
-            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }] })
+            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }, { "required": ["pareto"] }] })
         );
     }
 }

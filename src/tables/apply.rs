@@ -597,10 +597,15 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             maximize,
             minimize,
             as_,
+            per,
         } => {
             // Each row as a vector where larger is better on every axis.
             let mut pts: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
-            for r in &rows {
+            // Row indices of each group, groups in first-seen order.
+            let mut groups: IndexMap<Key, Vec<usize>> = IndexMap::new();
+            for (i, r) in rows.iter().enumerate() {
+                // A missing group field would pool its rows into one front.
+                require_fields(r, per, "pareto")?;
                 let mut p = Vec::new();
                 for (f, sign) in maximize
                     .iter()
@@ -611,20 +616,15 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                     p.push(sign * finite_number(r, f, &v)?);
                 }
                 pts.push(p);
+                groups.entry(key_of(r, per)).or_default().push(i);
             }
-            let flags = if pts.first().is_some_and(|p| p.len() == 2) {
-                super::pareto::front_2d(&pts)
-            } else {
-                // More axes: every pair (a paper's fronts have two).
-                let dominated = |i: usize| {
-                    pts.iter().enumerate().any(|(j, q)| {
-                        j != i
-                            && q.iter().zip(&pts[i]).all(|(a, b)| a >= b)
-                            && q.iter().zip(&pts[i]).any(|(a, b)| a > b)
-                    })
-                };
-                (0..rows.len()).map(|i| !dominated(i)).collect()
-            };
+            let mut flags = vec![false; rows.len()];
+            for idx in groups.values() {
+                let sub: Vec<Vec<f64>> = idx.iter().map(|&i| pts[i].clone()).collect();
+                for (&i, on) in idx.iter().zip(super::pareto::front(&sub)) {
+                    flags[i] = on;
+                }
+            }
             rows.into_iter()
                 .zip(flags)
                 .map(|(r, on)| r.with(as_, Value::from(on)))

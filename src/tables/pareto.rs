@@ -1,5 +1,22 @@
 //! The Pareto front of a table's rows on two axes.
 
+/// Which points of `pts` (any number of axes, the same for all; larger is
+/// better) no other point dominates: the sweep of [`front_2d`] for two axes,
+/// every pair otherwise (a paper's fronts have two).
+pub fn front(pts: &[Vec<f64>]) -> Vec<bool> {
+    if pts.first().is_some_and(|p| p.len() == 2) {
+        return front_2d(pts);
+    }
+    let dominated = |i: usize| {
+        pts.iter().enumerate().any(|(j, q)| {
+            j != i
+                && q.iter().zip(&pts[i]).all(|(a, b)| a >= b)
+                && q.iter().zip(&pts[i]).any(|(a, b)| a > b)
+        })
+    };
+    (0..pts.len()).map(|i| !dominated(i)).collect()
+}
+
 /// Which points of `pts` (two axes each, larger is better) no other point
 /// dominates (at least as good on both axes, better on one): sorted by the
 /// first axis, then one sweep, O(n log n) (the pairwise test took 17 s for

@@ -97,6 +97,8 @@ pub enum Step<'s> {
         minimize: Vec<String>,
         /// Output boolean field.
         as_: String,
+        /// One front per group of these fields (none: one front).
+        per: Vec<String>,
     },
     /// Key fields must not repeat.
     Unique {
@@ -295,6 +297,7 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
                 .transpose()?
                 .unwrap_or_default(),
             as_: s.as_.clone().unwrap_or_else(|| "pareto".into()),
+            per: per(&s.per)?,
         },
         "unique" => {
             let keep = s.keep.as_ref().map_or("error", |k| k.get_ref().as_str());

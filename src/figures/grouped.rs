@@ -1,0 +1,508 @@
+//! Grouped and stacked marks: the `xOffset` / `yOffset` channels (Vega-Lite's)
+//! that dodge bars, points, error bars and texts within a category, `stack`
+//! on bars, and histograms per group (overlaid, stacked or side by side).
+//!
+//! Geometry of a dodge: a category at position `p` has a band of width
+//! `band` (default 0.8 of its slot) centred on `p`; the band is split into
+//! one equal sub-band per offset value the panel has seen (first-seen order,
+//! or the scale's `domain` first), and a row sits at the centre of its
+//! value's sub-band. A bar fills `1 - padding` of its sub-band, so padding
+//! never moves a centre: points and error bars with the same offset land
+//! on their bars. A category lacking a value leaves that sub-band empty (a
+//! gap, as Vega-Lite draws it). The panel's values are collected from all
+//! its layers before any is built ([`LayerCtx::register_offsets`]), so a
+//! later layer with a value the bars lack does not shift them.
+
+use indexmap::IndexMap;
+
+use super::channels::Chan;
+use super::encode::{
+    Categories, Chans, CsvRecord, LayerCtx, PanelState, check_row_label, csv_text,
+};
+use super::model::*;
+use crate::error::{Error, Result};
+use crate::render::color::{self, Color, TAB10};
+use crate::spec::value;
+use crate::value::Row;
+
+/// At most this many offset values (sub-bands) in a panel.
+pub const MAX_OFFSETS: usize = 1000;
+
+/// At most this many groups in one histogram layer.
+pub const MAX_HIST_GROUPS: usize = 1000;
+
+/// At most this many bars (groups times bins) in one grouped histogram.
+pub const MAX_HIST_BARS: usize = 200_000;
+
+/// A layer's dodge along one axis: each row's sub-band.
+#[derive(Debug)]
+pub(super) struct Dodge {
+    /// Per row: the offset value and its index among the panel's values.
+    pub(super) keys: Vec<(String, usize)>,
+    /// Sub-bands per category (the panel's offset values so far).
+    pub(super) n: usize,
+    /// The width the groups of a category share, in data units.
+    pub(super) band: f64,
+}
+
+impl Dodge {
+    /// Where row `i`'s sub-band centre lies relative to its category.
+    pub(super) fn shift(&self, i: usize) -> f64 {
+        -self.band / 2.0 + (self.keys[i].1 as f64 + 0.5) * self.slot()
+    }
+
+    /// One sub-band's width.
+    pub(super) fn slot(&self) -> f64 {
+        self.band / self.n.max(1) as f64
+    }
+
+    /// The default fill of row `i` when the offset colours the layer.
+    pub(super) fn fill(&self, i: usize) -> Option<Color> {
+        offset_color(self.keys[i].1)
+    }
+}
+
+fn offset_color(i: usize) -> Option<Color> {
+    color::parse(TAB10[i % TAB10.len()]).ok().flatten()
+}
+
+/// How a `stack` key stacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stack {
+    /// Each bar from its own base.
+    Off,
+    /// Stacked from 0 (Vega-Lite's `"zero"`).
+    Zero,
+    /// Stacked shares of the group's total of magnitudes, summing to 1.
+    Normalize,
+}
+
+/// Running tops of stacks, one per key (a category, an offset group) and
+/// sign: positive values grow up from 0, negative ones down (Vega-Lite).
+#[derive(Debug, Default)]
+pub(super) struct Stacker {
+    up: IndexMap<(u64, usize), f64>,
+    down: IndexMap<(u64, usize), f64>,
+    totals: IndexMap<(u64, usize), f64>,
+}
+
+impl Stacker {
+    /// A stacker; for `Normalize`, `all` gives every (position, group,
+    /// value) first, to total each stack.
+    pub(super) fn new(mode: Stack, all: impl Iterator<Item = (f64, usize, f64)>) -> Stacker {
+        let mut s = Stacker::default();
+        if mode == Stack::Normalize {
+            for (p, g, v) in all {
+                *s.totals.entry((p.to_bits(), g)).or_default() += v.abs();
+            }
+        }
+        s
+    }
+
+    /// Base and top of the next value `v` at position `p`, group `g`.
+    pub(super) fn place(&mut self, p: f64, g: usize, v: f64) -> (f64, f64) {
+        let key = (p.to_bits(), g);
+        let v = match self.totals.get(&key) {
+            Some(t) if *t > 0.0 => v / t,
+            _ => v,
+        };
+        let run = if v < 0.0 {
+            self.down.entry(key).or_default()
+        } else {
+            self.up.entry(key).or_default()
+        };
+        let base = *run;
+        *run += v;
+        (base, *run)
+    }
+}
+
+/// Adds a legend entry unless one with the same text is there (a bar and
+/// an error bar layer dodged by the same field share one legend).
+pub(super) fn push_legend(st: &mut PanelState, entry: LegendEntry) {
+    if !st.legend.iter().any(|e| e.label == entry.label) {
+        st.legend.push(entry);
+    }
+}
+
+impl<'a, 's> LayerCtx<'a, 's> {
+    fn err_at(&self, raw: &Option<crate::spec::Raw>, msg: impl Into<String>) -> Error {
+        let span = raw.as_ref().map_or(self.span.clone(), |r| r.span());
+        self.spec.error(span, msg)
+    }
+
+    /// The layer's `stack`.
+    pub(super) fn stack_mode(&self) -> Result<Stack> {
+        let Some(raw) = &self.layer.stack else {
+            return Ok(Stack::Off);
+        };
+        Ok(match raw.get_ref() {
+            toml::Value::Boolean(false) => Stack::Off,
+            toml::Value::Boolean(true) => Stack::Zero,
+            toml::Value::String(s) if s == "zero" => Stack::Zero,
+            toml::Value::String(s) if s == "normalize" => Stack::Normalize,
+            _ => {
+                return Err(self.err_at(
+                    &self.layer.stack,
+                    "`stack` is true, false, \"zero\" or \"normalize\"",
+                ));
+            }
+        })
+    }
+
+    /// The layer's `padding` (default `default`); an error without an offset.
+    pub(super) fn padding(&self, dodged: bool, default: f64) -> Result<f64> {
+        let Some(p) = &self.layer.padding else {
+            return Ok(default);
+        };
+        if !dodged {
+            return Err(self.spec.error(
+                p.span(),
+                "`padding` separates the groups of an `xOffset` / `yOffset`; this layer has none",
+            ));
+        }
+        let v = *p.get_ref();
+        if !(0.0..1.0).contains(&v) {
+            return Err(self.spec.error(p.span(), "`padding` is from 0 to below 1"));
+        }
+        Ok(v)
+    }
+
+    /// Refuses options the layer would not use: a vertical bar's or
+    /// errorbar's `yOffset`, a horizontal one's `xOffset`, `band` on a
+    /// point, errorbar or text without an offset.
+    pub(super) fn check_unused(&self, horizontal: bool) -> Result<()> {
+        let l = self.layer;
+        let mark = l.mark.get_ref().as_str();
+        let orient = if horizontal { "horizontal" } else { "vertical" };
+        // (A vertical bar's `x2` and a horizontal one's `y2` are refused
+        // with the spec's keys, by orientation.)
+        if matches!(mark, "bar" | "errorbar") {
+            let (off, name, hint) = if horizontal {
+                (&l.x_offset, "xOffset", "yOffset")
+            } else {
+                (&l.y_offset, "yOffset", "xOffset")
+            };
+            if off.is_some() {
+                return Err(self.err_at(
+                    off,
+                    format!("`{name}` does nothing on a {orient} `{mark}` (it dodges along its categories: `{hint}`)"),
+                ));
+            }
+        }
+        if matches!(mark, "point" | "errorbar" | "text")
+            && l.x_offset.is_none()
+            && l.y_offset.is_none()
+            && let Some(b) = &l.band
+        {
+            return Err(self.spec.error(
+                b.span(),
+                format!("`band` on a `{mark}` is the width its `xOffset` / `yOffset` groups share; this layer has none"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The dodge of `rows` along x (`on_y` false) or y: `None` without an
+    /// offset channel. Registers the values in the panel's order.
+    pub(super) fn dodge(
+        &self,
+        ch: &Chans,
+        on_y: bool,
+        rows: &[Row],
+        st: &mut PanelState,
+    ) -> Result<Option<Dodge>> {
+        let (chan, raw, name, cats) = if on_y {
+            (&ch.y_offset, &self.layer.y_offset, "yOffset", &mut st.yoffs)
+        } else {
+            (&ch.x_offset, &self.layer.x_offset, "xOffset", &mut st.xoffs)
+        };
+        let Some(chan) = chan else {
+            return Ok(None);
+        };
+        if let Chan::Scale { domain, range, .. } = chan {
+            if !range.is_empty() {
+                return Err(self.err_at(
+                    raw,
+                    format!("`range` does nothing on `{name}` (its sub-bands follow `domain`)"),
+                ));
+            }
+            for d in domain.borrow().iter() {
+                cats.index(d);
+            }
+        }
+        let mut keys = Vec::with_capacity(rows.len());
+        for row in rows {
+            let key = offset_key(self, chan, row)?;
+            let i = cats.index(&key);
+            if cats.names.len() > MAX_OFFSETS {
+                return Err(self.err_at(
+                    raw,
+                    format!("`{name}` has more than {MAX_OFFSETS} values; is it the right field?"),
+                ));
+            }
+            keys.push((key, i as usize));
+        }
+        Ok(Some(Dodge {
+            keys,
+            n: cats.names.len(),
+            band: value(&self.layer.band).unwrap_or(0.8),
+        }))
+    }
+
+    /// Adds the layer's offset values to the panel's, before any layer of
+    /// the panel is built: every layer then splits its bands alike.
+    pub fn register_offsets(&self, rows: &[Row], st: &mut PanelState) -> Result<()> {
+        if self.layer.x_offset.is_none() && self.layer.y_offset.is_none() {
+            return Ok(());
+        }
+        let ch = self.chans()?;
+        self.dodge(&ch, false, rows, st)?;
+        self.dodge(&ch, true, rows, st)?;
+        Ok(())
+    }
+
+    /// Whether a dodged layer takes its colours from its offset: no
+    /// `color`, no `label`.
+    pub(super) fn colours_by_offset(&self, dodge: &Option<Dodge>) -> bool {
+        dodge.is_some() && self.layer.color.is_none() && self.layer.label.is_none()
+    }
+
+    /// One legend entry per offset value of this layer, in the panel's order.
+    pub(super) fn offset_legend(
+        &self,
+        dodge: &Dodge,
+        cats: &Categories,
+        st: &mut PanelState,
+        swatch: impl Fn(Style) -> Swatch,
+        style: Style,
+    ) {
+        if self.layer.legend == Some(false) {
+            return;
+        }
+        for (i, name) in cats.names.iter().enumerate() {
+            if dodge.keys.iter().any(|(_, k)| *k == i) {
+                push_legend(
+                    st,
+                    LegendEntry {
+                        label: name.clone(),
+                        swatch: swatch(Style {
+                            fill: offset_color(i)
+                                .map(|c| c.with_alpha(style.fill.map_or(1.0, |f| f.a))),
+                            ..style.clone()
+                        }),
+                    },
+                );
+            }
+        }
+    }
+
+    /// A histogram per group (a `series`, a `color` from the data, or an
+    /// `xOffset`) over shared edges, numpy's over all the layer's values:
+    /// overlaid (opacity 0.5 unless given), stacked, or side by side within
+    /// each bin. `None` when the layer has no groups.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn hist_groups(
+        &self,
+        ch: &Chans,
+        rows: &[Row],
+        values: &[f64],
+        bins: usize,
+        st: &mut PanelState,
+        csv: &mut Vec<CsvRecord>,
+        base: &CsvRecord,
+        dash: Dash,
+    ) -> Result<Option<Mark>> {
+        let l = self.layer;
+        let series = l
+            .series
+            .as_ref()
+            .map(|s| crate::expr::Expr::compile(self.spec, s))
+            .transpose()?;
+        let color_field = matches!(&ch.color, Some(Chan::Scale { .. } | Chan::Expr(_)));
+        let dodge = self.dodge(ch, false, rows, st)?;
+        let stack = self.stack_mode()?;
+        if series.is_none() && !color_field && dodge.is_none() {
+            if stack != Stack::Off {
+                return Err(self.err_at(
+                    &l.stack,
+                    "`stack` on a `hist` stacks its groups: give `color = { field = ... }` or `series`",
+                ));
+            }
+            self.padding(false, 0.0)?;
+            return Ok(None);
+        }
+        if stack == Stack::Normalize {
+            return Err(self.err_at(
+                &l.stack,
+                "`stack = \"normalize\"` on a `hist` would draw every bin at 1: use `true`",
+            ));
+        }
+        if dodge.is_some() && stack != Stack::Off {
+            return Err(self.err_at(
+                &l.stack,
+                "a `hist` is either stacked or side by side (`xOffset`), not both",
+            ));
+        }
+        let padding = self.padding(dodge.is_some(), 0.0)?;
+        if let Some(lbl) = &l.label {
+            return Err(self.spec.error(
+                lbl.span(),
+                "a `hist` with groups takes its legend entries from the groups' values: drop `label`",
+            ));
+        }
+        for (c, raw, key) in [
+            (&ch.stroke, &l.stroke, "stroke"),
+            (&ch.opacity, &l.opacity, "opacity"),
+            (&ch.stroke_width, &l.stroke_width, "stroke_width"),
+        ] {
+            self.constant_only(c.as_ref(), raw, key, "all its bars")?;
+        }
+        // Group key and colour per row, groups in first-seen order.
+        let mut groups: IndexMap<String, (Vec<f64>, Option<Color>, usize)> = IndexMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            let key = if let Some(d) = &dodge {
+                d.keys[i].0.clone()
+            } else if let Some(e) = &series {
+                let k = csv_text(&e.eval_row(self.globals, row)?);
+                check_row_label(row, e.text, &k)?;
+                k
+            } else {
+                offset_key(self, ch.color.as_ref().expect("colour field"), row)?
+            };
+            let order = groups.len();
+            let default = match &dodge {
+                Some(d) => d.fill(i),
+                None => offset_color(groups.get_index_of(&key).unwrap_or(order)),
+            };
+            let col = self.color(&ch.color, row, default)?;
+            let entry = groups.entry(key.clone()).or_insert_with(|| {
+                (
+                    Vec::new(),
+                    col,
+                    dodge.as_ref().map_or(order, |d| d.keys[i].1),
+                )
+            });
+            if entry.1 != col {
+                let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
+                return Err(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    Some("color".into()),
+                    format!(
+                        "a histogram has one colour per group: this row's is {} where its group `{key}` began with {}",
+                        shown(col),
+                        shown(entry.1)
+                    ),
+                ));
+            }
+            entry.0.push(values[i]);
+            if groups.len() > MAX_HIST_GROUPS {
+                return Err(self.err(format!(
+                    "a `hist` has more than {MAX_HIST_GROUPS} groups; is the group field right?"
+                )));
+            }
+        }
+        if groups.len() * bins > MAX_HIST_BARS {
+            return Err(self.err(format!(
+                "a `hist` with {} groups of {bins} bins would draw more than {MAX_HIST_BARS} bars: fewer `bins` or groups",
+                groups.len()
+            )));
+        }
+        let (_, edges) = crate::stats::histogram(values, bins, None);
+        let range = (edges[0], edges[bins]);
+        let default_opacity = if stack == Stack::Off && dodge.is_none() {
+            0.5
+        } else {
+            1.0
+        };
+        let opacity = self.number(
+            ch.opacity.as_ref(),
+            &super::encode::pseudo_row(),
+            "opacity",
+            default_opacity,
+        )?;
+        let stroke = self.color(&ch.stroke, &super::encode::pseudo_row(), None)?;
+        let stroke_width = self.number(
+            ch.stroke_width.as_ref(),
+            &super::encode::pseudo_row(),
+            "stroke_width",
+            1.0,
+        )?;
+        let n = dodge.as_ref().map_or(1, |d| d.n);
+        let mut tops = vec![0.0f64; bins];
+        let mut items = Vec::new();
+        for (key, (vals, col, slot_i)) in &groups {
+            let (counts, _) = crate::stats::histogram(vals, bins, Some(range));
+            let style = Style {
+                fill: col.map(|c| c.with_alpha(opacity)),
+                stroke,
+                stroke_width,
+                dash,
+            };
+            for (b, c) in counts.iter().enumerate() {
+                let c = *c as f64;
+                let (y0, y1) = match stack {
+                    Stack::Off => (0.0, c),
+                    _ => {
+                        let y0 = tops[b];
+                        tops[b] += c;
+                        (y0, tops[b])
+                    }
+                };
+                let (x0, x1) = if dodge.is_some() {
+                    let w = (edges[b + 1] - edges[b]) / n as f64;
+                    let a = edges[b] + *slot_i as f64 * w;
+                    (a + w * padding / 2.0, a + w - w * padding / 2.0)
+                } else {
+                    (edges[b], edges[b + 1])
+                };
+                st.xext.add(edges[b]);
+                st.xext.add(edges[b + 1]);
+                st.yext.add(y0);
+                st.yext.add(y1);
+                let mut r = base.clone();
+                r.insert("group".into(), key.clone());
+                r.insert("x".into(), super::encode::num_text(x0));
+                r.insert("x2".into(), super::encode::num_text(x1));
+                r.insert("bin".into(), super::encode::num_text(edges[b]));
+                r.insert("bin2".into(), super::encode::num_text(edges[b + 1]));
+                r.insert("count".into(), (c as u64).to_string());
+                r.insert("y".into(), super::encode::num_text(y1));
+                r.insert("y2".into(), super::encode::num_text(y0));
+                r.insert("color".into(), col.map(|c| c.hex()).unwrap_or_default());
+                csv.push(r);
+                items.push(RectItem {
+                    x: Some((x0, x1)),
+                    y: Some((y0, y1)),
+                    style: style.clone(),
+                });
+            }
+            if l.legend != Some(false) {
+                push_legend(
+                    st,
+                    LegendEntry {
+                        label: key.clone(),
+                        swatch: Swatch::Patch(style),
+                    },
+                );
+            }
+        }
+        st.yext.sticky.push(0.0);
+        Ok(Some(Mark::Rects(items)))
+    }
+}
+
+/// A row's offset (or group) value as text: the scale's key, an
+/// expression's value, or the constant.
+fn offset_key(ctx: &LayerCtx, chan: &Chan, row: &Row) -> Result<String> {
+    let (v, text) = match chan {
+        Chan::Const(v) => (v.clone(), "xOffset"),
+        Chan::Expr(e) | Chan::Scale { expr: e, .. } | Chan::Continuous { expr: e, .. } => {
+            (e.eval_row(ctx.globals, row)?, e.text)
+        }
+    };
+    let key = csv_text(&v);
+    check_row_label(row, text, &key)?;
+    Ok(key)
+}
