@@ -34,7 +34,7 @@ const TMP_EXTRA: usize = 1 + ".artifact-".len() + 6 + ".tmp".len();
 pub const FIGURE_NAME_MAX: usize = NAME_MAX - TMP_EXTRA - ".svg".len();
 
 /// The files each figure writes, by extension.
-pub const FIGURE_FILES: [&str; 3] = ["svg", "pdf", "csv"];
+pub const FIGURE_FILES: [&str; 4] = ["svg", "pdf", "png", "csv"];
 
 /// The files the numbers write into the `generated` folder.
 pub const NUMBER_FILES: [&str; 3] = ["macros.tex", "macros.typ", "numbers.json"];
