@@ -125,7 +125,7 @@ pub fn compile(
     };
     let font_size = value(&f.font_size).or(doc_font).unwrap_or(10.0);
     let small = match doc_font {
-        Some(_) => (font_size - sizing::SMALL_OFFSET).max(1.0),
+        Some(_) => (font_size - sizing::SMALL_OFFSET * sizing::BP_PER_TEX_PT).max(1.0),
         None => font_size,
     };
     let title_size = value(&f.title_size).unwrap_or(match doc_font {

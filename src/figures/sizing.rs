@@ -26,7 +26,7 @@ pub const BP_PER_TEX_PT: f64 = 72.0 / TEX_PT_PER_IN;
 /// The default aspect (width / height): the golden ratio, as tueplots.
 pub const GOLDEN_RATIO: f64 = 1.618_033_988_749_895;
 /// How much smaller than the base font tick labels and the legend are
-/// (points), as tueplots' `fontsizes._from_base(small_offset=2)`.
+/// (TeX points), as tueplots' `fontsizes._from_base(small_offset=2)`.
 pub const SMALL_OFFSET: f64 = 2.0;
 /// The range of `aspect`.
 pub const ASPECT: std::ops::RangeInclusive<f64> = 0.1..=10.0;
@@ -162,9 +162,10 @@ pub fn style(spec: &LoadedSpec) -> Result<Style> {
                 .find(|x| x.name == p.get_ref().to_ascii_lowercase())
                 .ok_or_else(|| {
                     let names: Vec<&str> = PRESETS.iter().map(|x| x.name).collect();
-                    let near = crate::spec::keys::nearest(&p.get_ref().to_ascii_lowercase(), &names)
-                        .map(|n| format!("; did you mean `{n}`?"))
-                        .unwrap_or_default();
+                    let near =
+                        crate::spec::keys::nearest(&p.get_ref().to_ascii_lowercase(), &names)
+                            .map(|n| format!("; did you mean `{n}`?"))
+                            .unwrap_or_default();
                     spec.error(
                         p.span(),
                         format!(
@@ -189,7 +190,10 @@ pub fn style(spec: &LoadedSpec) -> Result<Style> {
     {
         return Err(spec.error(
             f.span(),
-            format!("`font_size` must be from 1 to 200 points, got {}", f.get_ref()),
+            format!(
+                "`font_size` must be from 1 to 200 points, got {}",
+                f.get_ref()
+            ),
         ));
     }
     let font_size = value(&s.font_size)
@@ -218,7 +222,9 @@ fn width(spec: &LoadedSpec, st: &Style, w: &Spanned<String>) -> Result<f64> {
             if !(f > 0.0 && f <= 1.0) {
                 return Err(spec.error(
                     w.span(),
-                    format!("the fraction of the {word} width must be above 0 and at most 1, got {f}"),
+                    format!(
+                        "the fraction of the {word} width must be above 0 and at most 1, got {f}"
+                    ),
                 ));
             }
             (f, word)
@@ -283,7 +289,10 @@ pub fn figure_size(
             if !ASPECT.contains(a.get_ref()) {
                 return Err(spec.error(
                     a.span(),
-                    format!("`aspect` (width / height) must be from 0.1 to 10, got {}", a.get_ref()),
+                    format!(
+                        "`aspect` (width / height) must be from 0.1 to 10, got {}",
+                        a.get_ref()
+                    ),
                 ));
             }
             let h = width / a.get_ref();
@@ -345,13 +354,20 @@ mod tests {
         )
         .unwrap()
         .unwrap();
-        assert!((w - 252.0).abs() < 1e-9 && (h - 126.0).abs() < 1e-9, "{w} {h}");
+        assert!(
+            (w - 252.0).abs() < 1e-9 && (h - 126.0).abs() < 1e-9,
+            "{w} {h}"
+        );
     }
 
     #[test]
     fn width_errors_say_what_to_write() {
         assert_eq!(
-            size("[figures.f]\nwidth = \"column\"\n").unwrap_err().lines().next().unwrap(),
+            size("[figures.f]\nwidth = \"column\"\n")
+                .unwrap_err()
+                .lines()
+                .next()
+                .unwrap(),
             "artifact.toml:2:9: `width = \"column\"` needs the document's column width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs) or `column_width`"
         );
         assert_eq!(
@@ -371,7 +387,11 @@ mod tests {
             "artifact.toml:4:9: the fraction of the text width must be above 0 and at most 1, got 1.5"
         );
         assert_eq!(
-            size("[figures.f]\ntitle = \"t\"\n").unwrap_err().lines().next().unwrap(),
+            size("[figures.f]\ntitle = \"t\"\n")
+                .unwrap_err()
+                .lines()
+                .next()
+                .unwrap(),
             "artifact.toml:1:10: a figure needs `size = [width, height]` in inches or `width` (\"column\", \"text\", \"0.5 text\", or a length)"
         );
     }

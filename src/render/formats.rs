@@ -133,6 +133,5 @@ pub fn background(spec: &LoadedSpec, f: &FigureSpec) -> Result<Option<Color>> {
     else {
         return Ok(None);
     };
-    super::color::parse(b.get_ref())
-        .map_err(|m| spec.error(b.span(), format!("background: {m}")))
+    super::color::parse(b.get_ref()).map_err(|m| spec.error(b.span(), format!("background: {m}")))
 }

@@ -74,7 +74,10 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Vec<(&'static str, Vec
     let f = &opts.formats;
     let mut out = Vec::new();
     if f.pdf {
-        out.push(("pdf", pdf::render(&svg, plot.width, plot.height, &opts.title)?));
+        out.push((
+            "pdf",
+            pdf::render(&svg, plot.width, plot.height, &opts.title)?,
+        ));
     }
     if f.png {
         out.push(("png", png::render(&svg, plot.width, plot.height, f.dpi)?));

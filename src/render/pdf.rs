@@ -13,11 +13,11 @@
 
 use std::sync::{Arc, OnceLock};
 
+use krilla::SerializeSettings;
 use krilla::configure::{ConfigurationBuilder, PdfVersion};
 use krilla::geom::Size;
 use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
-use krilla::SerializeSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 use usvg::fontdb;
 

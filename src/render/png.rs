@@ -27,10 +27,8 @@ pub fn render(svg: &str, width: f64, height: f64, dpi: f64) -> Result<Vec<u8>> {
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h)
         .ok_or_else(|| Error::msg(format!("cannot make a {w} x {h} pixel image")))?;
     let size = tree.size();
-    let transform = resvg::tiny_skia::Transform::from_scale(
-        w as f32 / size.width(),
-        h as f32 / size.height(),
-    );
+    let transform =
+        resvg::tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
     resvg::render(&tree, transform, &mut pixmap.as_mut());
     pixmap
         .encode_png()
