@@ -310,3 +310,18 @@ fn sizing_and_output_errors_name_the_place() {
         "artifact.toml:6:14: background: unknown colour `whte` (use #rrggbb, a CSS name, tab:blue ... tab:cyan or C0 ... C9); did you mean `white`?"
     );
 }
+
+#[test]
+fn check_fails_when_a_png_is_missing_and_gen_writes_it_back() {
+    let d = copy();
+    std::fs::remove_file(d.path().join("figures/latency_white.png")).unwrap();
+    let out = artifact(d.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(artifact(d.path(), &["gen"]).status.success());
+    assert_eq!(
+        read(d.path(), "figures/latency_white.png"),
+        read(&gallery(), "figures/latency_white.png")
+    );
+    let lock = String::from_utf8(read(d.path(), "artifact.lock")).unwrap();
+    assert!(lock.contains("figures/latency_white.png"));
+}
