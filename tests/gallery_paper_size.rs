@@ -325,3 +325,40 @@ fn check_fails_when_a_png_is_missing_and_gen_writes_it_back() {
     let lock = String::from_utf8(read(d.path(), "artifact.lock")).unwrap();
     assert!(lock.contains("figures/latency_white.png"));
 }
+
+#[test]
+fn a_png_over_100_million_pixels_is_an_error_naming_its_size() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.csv"), "a,b\n1,2\n2,3\n").unwrap();
+    std::fs::write(
+        d.path().join("artifact.toml"),
+        format!("[output]\nformats = [\"png\"]\ndpi = 2400\n[sources.t]\npath = \"t.csv\"\n[figures.f]\nsize = [50, 50]\n{LAYER}"),
+    )
+    .unwrap();
+    let out = artifact(d.path(), &["gen"]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("figure `f`: the PNG would be 120000 x 120000 pixels, more than 100 million: lower `dpi` in [output] or the figure's size"),
+        "{e}"
+    );
+    assert!(!d.path().join("figures/f.png").exists());
+}
+
+#[test]
+fn a_height_with_a_unit_and_a_width_length_need_no_preset_widths() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.csv"), "a,b\n1,2\n2,3\n").unwrap();
+    std::fs::write(
+        d.path().join("artifact.toml"),
+        format!("[style]\nfont_size = 8\n[sources.t]\npath = \"t.csv\"\n[figures.f]\nwidth = \"3in\"\nheight = \"5cm\"\nx = {{ title = \"a\" }}\n{LAYER}"),
+    )
+    .unwrap();
+    assert!(artifact(d.path(), &["gen"]).status.success());
+    let svg = String::from_utf8(read(d.path(), "figures/f.svg")).unwrap();
+    let (w, h) = svg_size(&svg);
+    assert_eq!((w, h), (216.0, 141.73));
+    let sizes = font_sizes(&svg);
+    assert!((sizes[0] - 6.0 * BP_PER_TEX_PT).abs() < 1e-9, "{sizes:?}");
+    assert!((sizes[1] - 8.0 * BP_PER_TEX_PT).abs() < 1e-9, "{sizes:?}");
+}
