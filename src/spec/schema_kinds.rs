@@ -377,7 +377,7 @@ pub const KINDS: &[Kind] = &[
         name: "figure",
         noun: "a figure",
         place: "`[figures.NAME]`",
-        doc: "A figure: one or more panels (matplotlib's axes) of layered marks, written to `NAME.svg`, `NAME.pdf` and `NAME.csv`. Without `panels`, the figure's own `x`, `y`, `layers`, `legend` and `grid` make its one panel.",
+        doc: "A figure: one or more panels (matplotlib's axes) of layered marks, written to `NAME.svg`, `NAME.pdf` (and `NAME.png`, as `[output] formats` says) and `NAME.csv`. Without `panels`, the figure's own `x`, `y`, `layers`, `legend` and `grid` make its one panel.",
         variants: Variants::None,
         variant_list: &[],
         keys: &[
