@@ -293,6 +293,24 @@ fn sizing_and_output_errors_name_the_place() {
     );
     assert_eq!(
         spec_error(&format!(
+            "[output]\nformats = [\"png\", \"svg\", \"png\"]\n[figures.f]\nsize = [3, 2]\n{LAYER}"
+        )),
+        "artifact.toml:5:26: `png` is listed twice"
+    );
+    assert_eq!(
+        spec_error(&format!(
+            "[output]\nformats = []\n[figures.f]\nsize = [3, 2]\n{LAYER}"
+        )),
+        "artifact.toml:5:11: `formats` is empty: list at least one of svg, pdf, png"
+    );
+    assert_eq!(
+        spec_error(&format!(
+            "[style]\npreset = \"icml\"\n[figures.f]\nwidth = \"column\"\naspect = 40\n{LAYER}"
+        )),
+        "artifact.toml:8:10: `aspect` (width / height) must be from 0.1 to 10, got 40"
+    );
+    assert_eq!(
+        spec_error(&format!(
             "[output]\ndpi = 300\n[figures.f]\nsize = [3, 2]\n{LAYER}"
         )),
         "artifact.toml:5:7: `dpi` does nothing without `png` in `formats` (formats = [\"svg\", \"pdf\", \"png\"])"

@@ -74,7 +74,7 @@ pub struct Spec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputSpec {
-    /// Folder for `NAME.svg`, `NAME.pdf`, `NAME.csv` (default `figures`).
+    /// Folder for `NAME.svg`, `NAME.pdf`, `NAME.png`, `NAME.csv` (default `figures`).
     #[serde(default = "default_figures_dir")]
     pub figures: SpannedStr,
     /// Folder for `macros.tex`, `macros.typ`, `numbers.json` (default `generated`).

@@ -4,7 +4,7 @@
 //! - `[output] figures` / `generated` are relative folders without `..`,
 //!   control characters or over-long components (`.` is the spec's folder;
 //!   `./x`, `x/` and `x` are one folder);
-//! - a figure's name is the stem of its files (`NAME.svg`, `.pdf`, `.csv`):
+//! - a figure's name is the stem of its files (`NAME.svg`, `.pdf`, `.png`, `.csv`):
 //!   not empty, `.` or `..`, without `/`, `\`, control characters or the
 //!   characters Windows refuses (`<>:"|?*`), and short enough that the file
 //!   and its temporary copy fit the 255-byte name limit of common file
