@@ -385,6 +385,7 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
 
 fn figures(spec: &LoadedSpec) -> Result<()> {
     crate::figures::sizing::style(spec)?;
+    crate::figures::sizing::check_read(spec)?;
     crate::render::formats::Formats::of(spec)?;
     for (name, fig) in &spec.spec.figures {
         crate::figures::sizing::figure_size(spec, name, fig)?;

@@ -206,6 +206,30 @@ pub fn style(spec: &LoadedSpec) -> Result<Style> {
     })
 }
 
+/// A `[style]` no figure reads (none has `width`) is an error at its first
+/// key: it would do nothing.
+pub fn check_read(spec: &LoadedSpec) -> Result<()> {
+    let s = &spec.spec.style;
+    let first = [
+        s.preset.as_ref().map(|p| p.span()),
+        s.column_width.as_ref().map(|r| r.span()),
+        s.text_width.as_ref().map(|r| r.span()),
+        s.font_size.as_ref().map(|f| f.span()),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|r| r.start);
+    match first {
+        Some(span) if !spec.spec.figures.values().any(|f| f.get_ref().width.is_some()) => {
+            Err(spec.error(
+                span,
+                "`[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")",
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// What a figure's `width` gives: its width in points, and whether it was
 /// sized in the document's terms (then its text defaults to the document's
 /// font size).
@@ -358,6 +382,22 @@ mod tests {
             (w - 252.0).abs() < 1e-9 && (h - 126.0).abs() < 1e-9,
             "{w} {h}"
         );
+    }
+
+    #[test]
+    fn a_style_no_figure_reads_is_an_error() {
+        let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nsize = [3, 2]\n");
+        assert_eq!(
+            check_read(&s)
+                .unwrap_err()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap(),
+            "artifact.toml:2:10: `[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")"
+        );
+        let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nwidth = \"text\"\n");
+        assert!(check_read(&s).is_ok());
     }
 
     #[test]
