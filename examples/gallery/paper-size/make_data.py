@@ -6,7 +6,7 @@ import csv
 import random
 
 rng = random.Random(12)
-BENCH = [("xalanc", 1.34), ("omnetpp", 1.21), ("gcc", 1.08), ("perlbench", 1.15),
+BENCH = [("xalan", 1.34), ("omnet", 1.21), ("gcc", 1.08), ("perl", 1.15),
          ("redis", 1.42), ("sqlite", 1.11)]
 
 
