@@ -76,7 +76,7 @@ impl Fingerprint {
                 }
             }
         }
-        for top in ["output", "templates"] {
+        for top in ["output", "style", "templates"] {
             let v = doc
                 .get(top)
                 .cloned()
@@ -235,6 +235,16 @@ impl Fingerprint {
             )
             .as_bytes(),
         );
+        // `[style]` sizes figures with `width`; a spec without it keeps
+        // the keys it had before `[style]` existed.
+        let st = &spec.spec.style;
+        let styled = st.preset.is_some()
+            || st.column_width.is_some()
+            || st.text_width.is_some()
+            || st.font_size.is_some();
+        if let Some(style) = self.parts.get("style").filter(|_| styled) {
+            h.update(format!("style={style}\n").as_bytes());
+        }
         let (text, mut roots) = self.figures.get(name).cloned().unwrap_or_default();
         if text.contains("meta") {
             roots.extend(document_sources(spec));

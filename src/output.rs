@@ -413,7 +413,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
 /// Whether `file_name` is a temporary file of an artifact run: this
 /// version's `.NAME.artifact-XXXXXX.tmp` (six letters or digits) where NAME
 /// is one of `outputs` (file names in the same folder), the lock, or a file
-/// of a kind artifact writes (`.svg`, `.pdf`, `.csv`, `.tex`, `.typ`,
+/// of a kind artifact writes (`.svg`, `.pdf`, `.png`, `.csv`, `.tex`, `.typ`,
 /// `.json`: an output since renamed); or an older version's `.NAME.PID.tmp`
 /// for one of `outputs`. Nothing else matches: a user's own `.notes.tmp`
 /// is never touched.
@@ -431,7 +431,7 @@ pub fn is_leftover(file_name: &str, outputs: &[&str]) -> bool {
         // writes, in a folder it writes to.
         let ours = outputs.contains(&name)
             || name == crate::lock::LOCK_FILE
-            || [".svg", ".pdf", ".csv", ".tex", ".typ", ".json"]
+            || [".svg", ".pdf", ".png", ".csv", ".tex", ".typ", ".json"]
                 .iter()
                 .any(|ext| name.len() > ext.len() && name.ends_with(ext));
         if ours && token.len() == 6 && token.chars().all(|c| c.is_ascii_alphanumeric()) {

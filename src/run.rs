@@ -29,7 +29,7 @@ use crate::tables::Catalog;
 pub struct FigureBuild {
     /// The figure's name.
     pub name: String,
-    /// Its files (svg, pdf, csv).
+    /// Its files (svg, pdf, png as `[output] formats` says, and csv).
     pub outputs: Vec<OutputFile>,
     /// The sources it read.
     pub sources: BTreeSet<String>,
@@ -75,9 +75,10 @@ impl Build {
 
 use crate::spec::paths::join as rel;
 
-/// The output files of figure `name` (svg, pdf, csv).
+/// The output files of figure `name`: those of `[output] formats` (svg,
+/// pdf, png), then its csv.
 pub fn figure_outputs(spec: &LoadedSpec, name: &str) -> Vec<String> {
-    ["svg", "pdf", "csv"]
+    crate::render::formats::Formats::extensions(spec)
         .iter()
         .map(|e| rel(spec.spec.output.figures.get_ref(), &format!("{name}.{e}")))
         .collect()
@@ -298,7 +299,26 @@ fn build_with<'a>(
         }
     }
     let dir = spec.spec.output.figures.get_ref().clone();
-    // (name, sources, outputs, layout problems)
+    let formats = crate::render::formats::Formats::of(spec)?;
+    let mut opts = BTreeMap::new();
+    for (name, f) in &plots {
+        let fig = spec.spec.figures[name.as_str()].get_ref();
+        match crate::render::formats::background(spec, fig) {
+            Ok(background) => {
+                opts.insert(
+                    name.clone(),
+                    crate::render::Options {
+                        formats,
+                        background,
+                        title: f.plot.title.clone().unwrap_or_else(|| name.clone()),
+                    },
+                );
+            }
+            Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
+        }
+    }
+    plots.retain(|(name, _)| opts.contains_key(name));
+    // (name, sources, outputs, layout notes)
     type Rendered = (
         String,
         BTreeSet<String>,
@@ -309,22 +329,20 @@ fn build_with<'a>(
         .into_par_iter()
         .map(|(name, f)| {
             let mut notes = Vec::new();
-            let r = crate::render::render(&f.plot).map(|r| {
-                notes = r.notes;
-                vec![
-                    OutputFile {
-                        rel: rel(&dir, &format!("{name}.svg")),
-                        bytes: r.svg,
-                    },
-                    OutputFile {
-                        rel: rel(&dir, &format!("{name}.pdf")),
-                        bytes: r.pdf,
-                    },
-                    OutputFile {
-                        rel: rel(&dir, &format!("{name}.csv")),
-                        bytes: f.csv.clone(),
-                    },
-                ]
+            let r = crate::render::render_with(&f.plot, &opts[&name]).map(|(files, n)| {
+                notes = n;
+                let mut out: Vec<OutputFile> = files
+                    .into_iter()
+                    .map(|(ext, bytes)| OutputFile {
+                        rel: rel(&dir, &format!("{name}.{ext}")),
+                        bytes,
+                    })
+                    .collect();
+                out.push(OutputFile {
+                    rel: rel(&dir, &format!("{name}.csv")),
+                    bytes: f.csv.clone(),
+                });
+                out
             });
             (name, f.sources.clone(), r, notes)
         })

@@ -394,8 +394,13 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
 }
 
 fn figures(spec: &LoadedSpec) -> Result<()> {
-    for f in spec.spec.figures.values() {
-        let f = f.get_ref();
+    crate::figures::sizing::style(spec)?;
+    crate::figures::sizing::check_read(spec)?;
+    crate::render::formats::Formats::of(spec)?;
+    for (name, fig) in &spec.spec.figures {
+        crate::figures::sizing::figure_size(spec, name, fig)?;
+        crate::render::formats::background(spec, fig.get_ref())?;
+        let f = fig.get_ref();
         crate::spec::bounds::figure(spec, f)?;
         unread_figure_keys(spec, f)?;
         if let Some(t) = &f.title {

@@ -22,6 +22,7 @@ mod rect;
 pub mod scales;
 pub mod text_marks;
 pub mod text_source;
+pub mod sizing;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -117,12 +118,28 @@ pub fn compile(
     fig: &Spanned<FigureSpec>,
 ) -> Result<Outcome> {
     let f = fig.get_ref();
-    let width = eval_number(spec, &f.size[0], globals.context(), "the width")?;
-    crate::spec::bounds::figure_inches(spec, f.size[0].span(), "width", width)?;
-    let height = eval_number(spec, &f.size[1], globals.context(), "the height")?;
-    crate::spec::bounds::figure_inches(spec, f.size[1].span(), "height", height)?;
-    let (width, height) = (width * PT_PER_IN, height * PT_PER_IN);
-    let font_size = value(&f.font_size).unwrap_or(10.0);
+    // Sized in the document's terms, text defaults to the document's size
+    // and tick labels and legend to 2 pt less (see `sizing`).
+    let (width, height, doc_font) = match sizing::figure_size(spec, name, fig)? {
+        Some(sized) => sized,
+        None => {
+            let size = f.size.as_ref().expect("figure_size checked it");
+            let width = eval_number(spec, &size[0], globals.context(), "the width")?;
+            crate::spec::bounds::figure_inches(spec, size[0].span(), "width", width)?;
+            let height = eval_number(spec, &size[1], globals.context(), "the height")?;
+            crate::spec::bounds::figure_inches(spec, size[1].span(), "height", height)?;
+            (width * PT_PER_IN, height * PT_PER_IN, None)
+        }
+    };
+    let font_size = value(&f.font_size).or(doc_font).unwrap_or(10.0);
+    let small = match doc_font {
+        Some(_) => (font_size - sizing::SMALL_OFFSET * sizing::BP_PER_TEX_PT).max(1.0),
+        None => font_size,
+    };
+    let title_size = value(&f.title_size).unwrap_or(match doc_font {
+        Some(_) => font_size,
+        None => 1.2 * font_size,
+    });
     let title = f
         .title
         .as_ref()
@@ -459,7 +476,7 @@ pub fn compile(
             spec,
             f.legend.as_ref(),
             std::mem::take(&mut merged),
-            font_size,
+            small,
         )?)
     } else {
         None
@@ -488,7 +505,7 @@ pub fn compile(
                 &st.xcats.names
             },
             false,
-            font_size,
+            small,
             pspan.clone(),
         )?;
         let mut y = resolve_axis(
@@ -503,7 +520,7 @@ pub fn compile(
                 &st.ycats.names
             },
             true,
-            font_size,
+            small,
             pspan.clone(),
         )?;
         let entries = match &facets {
@@ -517,10 +534,10 @@ pub fn compile(
         let legend = if outside {
             Legend {
                 position: LegendPos::Hidden,
-                ..resolve_legend(spec, None, entries, font_size)?
+                ..resolve_legend(spec, None, entries, small)?
             }
         } else {
-            resolve_legend(spec, ps.legend.as_ref(), entries, font_size)?
+            resolve_legend(spec, ps.legend.as_ref(), entries, small)?
         };
         let grid = match ps.grid.as_ref().map(|g| g.get_ref()) {
             None | Some(toml::Value::Boolean(false)) => Grid::Off,
@@ -552,7 +569,7 @@ pub fn compile(
             height,
             title,
             font_size,
-            title_size: value(&f.title_size).unwrap_or(1.2 * font_size),
+            title_size,
             spines,
             layout,
             panels,

@@ -1,10 +1,12 @@
 //! Rendering: a resolved figure laid out ([`layout`]) into a [`scene`],
-//! written as SVG through plotters ([`svg`]) and as vector PDF through
-//! krilla ([`pdf`]).
+//! written as SVG through plotters ([`svg`]), as vector PDF through krilla
+//! ([`pdf`]) and as PNG through resvg ([`png`]), as `[output] formats`
+//! says ([`formats`]).
 
 pub mod axis;
 pub mod color;
 pub mod colorbar;
+pub mod formats;
 pub mod geometry;
 pub mod hatch;
 pub mod labels;
@@ -13,6 +15,7 @@ pub mod lint;
 mod margins;
 pub mod pdf;
 pub mod place;
+pub mod png;
 pub mod scene;
 pub mod svg;
 pub mod text;
@@ -21,6 +24,19 @@ pub mod ticks;
 
 use crate::error::Result;
 use crate::figures::model::Plot;
+use color::Color;
+use formats::Formats;
+
+/// How a figure is written: which files, and what lies under it.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The files to write and the PNG's dpi.
+    pub formats: Formats,
+    /// A colour painted over the whole canvas first (none: transparent).
+    pub background: Option<Color>,
+    /// The PDF's document title (the figure's title, else its name).
+    pub title: String,
+}
 
 /// The rendered files of one figure.
 #[derive(Debug, Clone)]
@@ -37,13 +53,54 @@ pub struct Rendered {
 
 /// Lays out and renders a figure to SVG and PDF.
 pub fn render(plot: &Plot) -> Result<Rendered> {
-    let (scene, mut notes) = layout::layout_notes(plot);
+    let opts = Options {
+        title: plot.title.clone().unwrap_or_default(),
+        ..Options::default()
+    };
+    let (files, notes) = render_with(plot, &opts)?;
+    let mut files = files.into_iter();
+    let (_, svg) = files.next().expect("svg is on");
+    let (_, pdf) = files.next().expect("pdf is on");
+    Ok(Rendered { svg, pdf, notes })
+}
+
+/// The files of a figure as (extension, bytes), with its notes.
+pub type Files = (Vec<(&'static str, Vec<u8>)>, Vec<String>);
+
+/// Lays out and renders a figure to the files `opts` asks for, as
+/// (extension, bytes) in [`formats::KNOWN`]'s order, with what layout could
+/// not do cleanly as notes (see [`Rendered::notes`]). The SVG is made even
+/// when not written: the PDF and the PNG are drawn from it.
+pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
+    let (mut scene, mut notes) = layout::layout_notes(plot);
     notes.extend(lint::problems(&scene));
+    if let Some(bg) = opts.background {
+        scene.prims.insert(
+            0,
+            scene::Prim::Rect {
+                x: 0.0,
+                y: 0.0,
+                w: scene.width,
+                h: scene.height,
+                fill: Some(bg),
+                stroke: None,
+            },
+        );
+    }
     let svg = svg::render(&scene)?;
-    let pdf = pdf::render(&svg, plot.width, plot.height)?;
-    Ok(Rendered {
-        svg: svg.into_bytes(),
-        pdf,
-        notes,
-    })
+    let f = &opts.formats;
+    let mut out = Vec::new();
+    if f.pdf {
+        out.push((
+            "pdf",
+            pdf::render(&svg, plot.width, plot.height, &opts.title)?,
+        ));
+    }
+    if f.png {
+        out.push(("png", png::render(&svg, plot.width, plot.height, f.dpi)?));
+    }
+    if f.svg {
+        out.insert(0, ("svg", svg.into_bytes()));
+    }
+    Ok((out, notes))
 }

@@ -5,10 +5,18 @@
 //! is subset and embedded. The font database holds only the bundled font,
 //! with every generic family mapped to it, so no system font can change the
 //! output on another machine.
+//!
+//! The file says PDF 1.5 (krilla's `PdfVersion::Pdf15`): pdflatex includes
+//! PDFs up to 1.5 without a warning (its default `\pdfminorversion` is 5),
+//! and a figure uses nothing newer. Its metadata holds a Title and nothing
+//! that varies: no dates, and the document ID is a hash of the content.
 
 use std::sync::{Arc, OnceLock};
 
+use krilla::SerializeSettings;
+use krilla::configure::{ConfigurationBuilder, PdfVersion};
 use krilla::geom::Size;
+use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 use usvg::fontdb;
@@ -41,12 +49,23 @@ pub fn parse_svg(svg: &str) -> Result<usvg::Tree> {
     usvg::Tree::from_str(svg, &opt).map_err(|e| Error::msg(format!("cannot read the SVG: {e}")))
 }
 
-/// A one-page PDF of `svg`, `width` x `height` points.
-pub fn render(svg: &str, width: f64, height: f64) -> Result<Vec<u8>> {
+/// A one-page PDF 1.5 of `svg`, `width` x `height` points, with document
+/// title `title` (none when empty).
+pub fn render(svg: &str, width: f64, height: f64, title: &str) -> Result<Vec<u8>> {
     let tree = parse_svg(svg)?;
     let size = Size::from_wh(width as f32, height as f32)
         .ok_or_else(|| Error::msg(format!("invalid page size {width} x {height}")))?;
-    let mut doc = krilla::Document::new();
+    let settings = SerializeSettings {
+        configuration: ConfigurationBuilder::new()
+            .with_version(PdfVersion::Pdf15)
+            .finish()
+            .map_err(|e| Error::msg(format!("krilla refused PDF 1.5: {e:?}")))?,
+        ..SerializeSettings::default()
+    };
+    let mut doc = krilla::Document::new_with(settings);
+    if !title.is_empty() {
+        doc.set_metadata(Metadata::new().title(title.to_string()));
+    }
     {
         let mut page = doc.start_page_with(PageSettings::new(size));
         let mut surface = page.surface();

@@ -227,7 +227,7 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
 pub fn figure(spec: &LoadedSpec, f: &FigureSpec) -> Result<()> {
     within(spec, &f.font_size, "font_size", &FONT_SIZE, " points")?;
     within(spec, &f.title_size, "title_size", &FONT_SIZE, " points")?;
-    for (raw, what) in f.size.iter().zip(["width", "height"]) {
+    for (raw, what) in f.size.iter().flatten().zip(["width", "height"]) {
         let x = match raw.get_ref() {
             toml::Value::Integer(i) => *i as f64,
             toml::Value::Float(x) => *x,

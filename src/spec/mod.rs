@@ -8,7 +8,10 @@
 //! a line and column of the spec.
 //!
 //! Layout of the file (`docs/spec.md` is the full reference):
-//! - `[output]`: where outputs go (`figures`, `generated`, relative to the spec).
+//! - `[output]`: where outputs go (`figures`, `generated`, relative to the
+//!   spec), which files a figure writes (`formats`, `dpi`, `background`).
+//! - `[style]`: the document's column and text widths and font size (or a
+//!   `preset` class), for figures sized in the paper's terms.
 //! - `[templates]`: optional paths of the user's own minijinja templates.
 //! - `[sources.NAME]`: data files (`path`, `format`, `records`, `optional`, `rows`).
 //! - `[tables.NAME]`: `from` a source or table, ordered `steps`.
@@ -47,6 +50,9 @@ pub struct Spec {
     /// Output folders.
     #[serde(default)]
     pub output: OutputSpec,
+    /// The document figures are sized for (`width = "column"`).
+    #[serde(default)]
+    pub style: StyleSpec,
     /// User templates for the emitted macro files.
     #[serde(default)]
     pub templates: TemplatesSpec,
@@ -68,12 +74,36 @@ pub struct Spec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputSpec {
-    /// Folder for `NAME.svg`, `NAME.pdf`, `NAME.csv` (default `figures`).
+    /// Folder for `NAME.svg`, `NAME.pdf`, `NAME.png`, `NAME.csv` (default `figures`).
     #[serde(default = "default_figures_dir")]
     pub figures: SpannedStr,
     /// Folder for `macros.tex`, `macros.typ`, `numbers.json` (default `generated`).
     #[serde(default = "default_generated_dir")]
     pub generated: SpannedStr,
+    /// Files each figure writes besides `NAME.csv`: any of `svg`, `pdf`,
+    /// `png` (default `["svg", "pdf"]`).
+    pub formats: Option<Spanned<Vec<SpannedStr>>>,
+    /// PNG resolution in dots per inch (default 300; see
+    /// `render::options::DPI`).
+    pub dpi: Option<Spanned<f64>>,
+    /// A colour painted under every figure (default none: transparent).
+    pub background: Option<SpannedStr>,
+}
+
+/// `[style]`: the document the figures are printed in. Lengths are TeX
+/// points (what `\the\columnwidth` prints) or strings with a unit.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StyleSpec {
+    /// A document class whose widths and font size are the defaults:
+    /// `acmart`, `ieeetran`, `neurips`, `icml`, `usenix`, `lncs`.
+    pub preset: Option<SpannedStr>,
+    /// `\columnwidth`: a number of points or a length string (`"3.33in"`).
+    pub column_width: Option<Raw>,
+    /// `\textwidth`; see `column_width`.
+    pub text_width: Option<Raw>,
+    /// The body text's size in points (1 to 200).
+    pub font_size: Option<Spanned<f64>>,
 }
 
 fn default_figures_dir() -> SpannedStr {
@@ -88,6 +118,9 @@ impl Default for OutputSpec {
         OutputSpec {
             figures: default_figures_dir(),
             generated: default_generated_dir(),
+            formats: None,
+            dpi: None,
+            background: None,
         }
     }
 }
@@ -261,8 +294,19 @@ pub struct FormatSpec {
 pub struct FigureSpec {
     /// Width and height in inches (as matplotlib's `figsize`), each above 0
     /// and at most 100; each a number or an expression over `v` (numbers'
-    /// values), e.g. `"0.22 * v['sweep-bars'] + 1.2"`.
-    pub size: [Raw; 2],
+    /// values), e.g. `"0.22 * v['sweep-bars'] + 1.2"`. Either `size` or
+    /// `width` is required.
+    pub size: Option<[Raw; 2]>,
+    /// The width in the document's terms (`[style]`): `"column"`, `"text"`,
+    /// a fraction of either (`"0.5 text"`), or a length (`"3in"`).
+    pub width: Option<SpannedStr>,
+    /// With `width`: width / height (default the golden ratio, 1.618).
+    pub aspect: Option<Spanned<f64>>,
+    /// With `width`: the height, a length (points, or a string with a unit).
+    pub height: Option<Raw>,
+    /// A colour painted under the figure; overrides `[output] background`
+    /// (`"none"`: transparent).
+    pub background: Option<SpannedStr>,
     /// Figure title (a template over `n`, `v`, `meta`).
     pub title: Option<SpannedStr>,
     /// Base font size in points (default 10, as matplotlib; 1 to 200).

@@ -4,7 +4,7 @@
 //! - `[output] figures` / `generated` are relative folders without `..`,
 //!   control characters or over-long components (`.` is the spec's folder;
 //!   `./x`, `x/` and `x` are one folder);
-//! - a figure's name is the stem of its files (`NAME.svg`, `.pdf`, `.csv`):
+//! - a figure's name is the stem of its files (`NAME.svg`, `.pdf`, `.png`, `.csv`):
 //!   not empty, `.` or `..`, without `/`, `\`, control characters or the
 //!   characters Windows refuses (`<>:"|?*`), and short enough that the file
 //!   and its temporary copy fit the 255-byte name limit of common file
@@ -34,7 +34,7 @@ const TMP_EXTRA: usize = 1 + ".artifact-".len() + 6 + ".tmp".len();
 pub const FIGURE_NAME_MAX: usize = NAME_MAX - TMP_EXTRA - ".svg".len();
 
 /// The files each figure writes, by extension.
-pub const FIGURE_FILES: [&str; 3] = ["svg", "pdf", "csv"];
+pub const FIGURE_FILES: [&str; 4] = ["svg", "pdf", "png", "csv"];
 
 /// The files the numbers write into the `generated` folder.
 pub const NUMBER_FILES: [&str; 3] = ["macros.tex", "macros.typ", "numbers.json"];

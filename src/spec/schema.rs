@@ -45,6 +45,8 @@ pub enum Ty {
     NumOrExpr,
     /// A byte count or a size (`"256 MiB"`).
     Size,
+    /// A length: a number of TeX points or a string with a unit (`"3.33in"`).
+    Length,
     /// Two values of this type.
     Pair(&'static Ty),
     /// A number, a string, or a channel table.

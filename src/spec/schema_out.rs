@@ -54,6 +54,7 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::Values => json!({ "type": "array" }),
         Ty::NumOrExpr => json!({ "type": ["number", "string"] }),
         Ty::Size => json!({ "type": ["integer", "string"] }),
+        Ty::Length => json!({ "type": ["number", "string"] }),
         Ty::Pair(t) => {
             json!({ "type": "array", "items": ty_schema(*t), "minItems": 2, "maxItems": 2 })
         }
@@ -189,6 +190,7 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Values => "list of values".into(),
         Ty::NumOrExpr => "number or expression".into(),
         Ty::Size => "integer (bytes) or size string".into(),
+        Ty::Length => "length (points, or a string with a unit)".into(),
         Ty::Pair(t) => format!("[{0}, {0}]", ty_doc(*t)),
         Ty::Channel => format!("number, string or {}", link("channel")),
         Ty::Aggregate => format!("`\"count\"` or {}", link("aggregate")),

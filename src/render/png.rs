@@ -1,0 +1,36 @@
+//! PNG output: the figure's SVG rasterised by resvg (tiny-skia) at the
+//! chosen dpi, with the bundled font only (the same tree the PDF is drawn
+//! from). The PNG encoder writes no time or other varying chunk, so the
+//! bytes are the same on every run.
+
+use super::formats::MAX_PIXELS;
+use crate::error::{Error, Result};
+
+/// The pixel size of a `width` x `height` points figure at `dpi`, each side
+/// rounded to whole pixels (at least 1).
+pub fn pixels(width: f64, height: f64, dpi: f64) -> (u32, u32) {
+    let px = |pt: f64| (pt / 72.0 * dpi).round().max(1.0) as u32;
+    (px(width), px(height))
+}
+
+/// A PNG of `svg`, `width` x `height` points, at `dpi`. Errors when the
+/// image would exceed [`MAX_PIXELS`] (naming the size and what to lower).
+pub fn render(svg: &str, width: f64, height: f64, dpi: f64) -> Result<Vec<u8>> {
+    let (w, h) = pixels(width, height, dpi);
+    if f64::from(w) * f64::from(h) > MAX_PIXELS {
+        return Err(Error::msg(format!(
+            "the PNG would be {w} x {h} pixels, more than {} million: lower `dpi` in [output] or the figure's size",
+            MAX_PIXELS / 1e6
+        )));
+    }
+    let tree = super::pdf::parse_svg(svg)?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h)
+        .ok_or_else(|| Error::msg(format!("cannot make a {w} x {h} pixel image")))?;
+    let size = tree.size();
+    let transform =
+        resvg::tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
+    resvg::render(&tree, transform, &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| Error::msg(format!("cannot write the PNG: {e}")))
+}
