@@ -476,13 +476,24 @@ pub fn draw_end_labels(
 /// Grows an axis's domain so that `lo` points at its low end and `hi` at
 /// its high end are added inside a `len`-point axis (in log10 space for a
 /// log axis).
+/// The axis's scale (linear, log or symlog), whose forward map places a
+/// value as layout's `Scale` does.
+fn scale_kind(axis: &crate::figures::model::Axis) -> crate::figures::scales::ScaleKind {
+    use crate::figures::scales::ScaleKind;
+    match (axis.log, axis.symlog) {
+        (true, _) => ScaleKind::Log,
+        (false, Some(c)) => ScaleKind::Symlog(c),
+        (false, None) => ScaleKind::Linear,
+    }
+}
+
 fn grow_axis(axis: &mut crate::figures::model::Axis, len: f64, lo: f64, hi: f64) {
     let (lo, hi) = (lo.max(0.0), hi.max(0.0));
     if lo + hi <= 0.01 || lo + hi > 0.5 * len {
         return;
     }
-    let f = |v: f64| if axis.log { v.log10() } else { v };
-    let g = |t: f64| if axis.log { 10f64.powf(t) } else { t };
+    let k = scale_kind(axis);
+    let (f, g) = (|v: f64| k.forward(v), |t: f64| k.inverse(t));
     let (t0, t1) = (f(axis.domain.0), f(axis.domain.1));
     let span = (t1 - t0) * len / (len - lo - hi);
     axis.domain = (g(t0 - lo * span / len), g(t1 + hi * span / len));
@@ -500,7 +511,8 @@ pub fn fit_texts(
     let mut changed = false;
     for _ in 0..3 {
         let map = |axis: &crate::figures::model::Axis, v: f64, p0: f64, p1: f64| {
-            let f = |v: f64| if axis.log { v.log10() } else { v };
+            let k = scale_kind(axis);
+            let f = |v: f64| k.forward(v);
             let (p0, p1) = if axis.reverse { (p1, p0) } else { (p0, p1) };
             let (d0, d1) = (f(axis.domain.0), f(axis.domain.1));
             p0 + (f(v) - d0) / (d1 - d0) * (p1 - p0)
@@ -643,6 +655,10 @@ mod tests {
             ticks: None,
             reverse: false,
             tick_font_size: 10.0,
+            labels: true,
+            symlog: None,
+            format: None,
+            label_angle: None,
         };
         // 100 points long, 10 more at the top: the old span takes 90.
         grow_axis(&mut a, 100.0, 0.0, 10.0);
