@@ -380,3 +380,21 @@ fn a_height_with_a_unit_and_a_width_length_need_no_preset_widths() {
     assert!((sizes[0] - 6.0 * BP_PER_TEX_PT).abs() < 1e-9, "{sizes:?}");
     assert!((sizes[1] - 8.0 * BP_PER_TEX_PT).abs() < 1e-9, "{sizes:?}");
 }
+
+/// The PNG said nothing of its dpi (tiny-skia writes no pHYs chunk), so a
+/// word processor or LaTeX placed the 200 dpi figure at 72 or 96 dpi.
+#[test]
+fn png_without_a_phys_chunk_was_sized_at_72_dpi() {
+    let d = copy();
+    let png = read(d.path(), "figures/speedup_column.png");
+    let at = png
+        .windows(4)
+        .position(|w| w == b"pHYs")
+        .expect("a pHYs chunk");
+    let be = |i: usize| u32::from_be_bytes(png[i..i + 4].try_into().unwrap());
+    // Length 9: x and y pixels per unit, then the unit (1 = metre).
+    assert_eq!(be(at - 4), 9);
+    assert_eq!((be(at + 4), be(at + 8), png[at + 12]), (7874, 7874, 1));
+    // 7874 pixels per metre is 200 dpi (Pillow writes the same).
+    assert_eq!((7874.0_f64 * 0.0254).round(), 200.0);
+}

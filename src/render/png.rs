@@ -30,7 +30,37 @@ pub fn render(svg: &str, width: f64, height: f64, dpi: f64) -> Result<Vec<u8>> {
     let transform =
         resvg::tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
     resvg::render(&tree, transform, &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| Error::msg(format!("cannot write the PNG: {e}")))
+    encode(&pixmap, dpi).map_err(|e| Error::msg(format!("cannot write the PNG: {e}")))
+}
+
+/// Pixels per metre at `dpi` (rounded, as Pillow writes matplotlib's).
+fn per_metre(dpi: f64) -> u32 {
+    (dpi / 0.0254).round().clamp(1.0, f64::from(u32::MAX)) as u32
+}
+
+/// 8-bit RGBA with straight alpha and a pHYs chunk giving the dpi, so a
+/// word processor or LaTeX sizes the image as the figure (tiny-skia's own
+/// encoder writes no pHYs: the image came out at 72 or 96 dpi).
+fn encode(pixmap: &resvg::tiny_skia::Pixmap, dpi: f64) -> std::result::Result<Vec<u8>, png::EncodingError> {
+    let mut rgba = Vec::with_capacity(pixmap.data().len());
+    for p in pixmap.pixels() {
+        let c = p.demultiply();
+        rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let ppm = per_metre(dpi);
+        enc.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: ppm,
+            yppu: ppm,
+            unit: png::Unit::Meter,
+        }));
+        let mut w = enc.write_header()?;
+        w.write_image_data(&rgba)?;
+        w.finish()?;
+    }
+    Ok(out)
 }
