@@ -240,9 +240,16 @@ impl Walk {
         let word: &str = name.get_ref();
         let span = name.span();
         let Some(key) = k.key(word) else {
-            let hint = nearest(word, accepted)
+            let mut hint = nearest(word, accepted)
                 .map(|n| format!("; did you mean `{n}`?"))
                 .unwrap_or_default();
+            // A step verb written on the table itself (`union = [...]`).
+            if k.name == "table"
+                && hint.is_empty()
+                && super::schema::kind("step").key(word).is_some()
+            {
+                hint = format!("; `{word}` is a step: `steps = [{{ {word} = ... }}]`");
+            }
             let takes = if var.is_some() {
                 "takes"
             } else {
