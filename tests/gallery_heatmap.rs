@@ -479,7 +479,7 @@ fn a_scheme_on_a_shape_is_an_error() {
 #[test]
 fn a_figure_scheme_applies_to_colour_scales_without_their_own() {
     let dir = project(
-        "[figures.f]\nsize = [4, 3]\nscheme = \"okabe-ito\"\nlayers = [\n  { mark = \"bar\", data = \"p\", x = \"bench\", y = 1, color = { field = \"cfg\" }, where = \"v is number\" },\n  { mark = \"point\", data = \"p\", x = \"bench\", y = 2, color = { field = \"cfg\", scale = { range = [\"red\", \"blue\"] } }, where = \"v is number\" },\n]\n",
+        "[figures.f]\nsize = [4, 3]\nscheme = \"okabe-ito\"\nlayers = [\n  { mark = \"bar\", data = \"p\", x = \"bench\", y = 1, xOffset = \"cfg\", color = { field = \"cfg\" }, where = \"v is number\" },\n  { mark = \"point\", data = \"p\", x = \"bench\", y = 2, color = { field = \"cfg\", scale = { range = [\"red\", \"blue\"] } }, where = \"v is number\" },\n]\n",
     );
     let out = artifact(dir.path(), &["gen"]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -6,8 +6,8 @@ use indexmap::IndexMap;
 use super::channels::Chan;
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
 use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
-use super::marks::Input;
 use super::grouped::{Stack, Stacker};
+use super::marks::Input;
 use super::model::*;
 use crate::error::{Error, Result};
 use crate::render::color::{self, Color, TAB10};
@@ -15,6 +15,41 @@ use crate::spec::value;
 use crate::value::{Row, Value};
 
 impl<'a, 's> LayerCtx<'a, 's> {
+    /// Two rows of one bar layer at the same category (and offset group)
+    /// with neither `stack` nor a base would draw one bar over the other:
+    /// the second hid the first without a word (a new user's trial).
+    fn no_bar_over_another(
+        &self,
+        placed: &[(f64, Pos, f64, f64)],
+        group: &dyn Fn(usize) -> usize,
+        rows: &[Row],
+        horizontal: bool,
+    ) -> Result<()> {
+        let mut seen: std::collections::HashMap<(u64, usize), usize> =
+            std::collections::HashMap::with_capacity(placed.len());
+        for (i, (p, praw, _, _)) in placed.iter().enumerate() {
+            if let Some(&j) = seen.get(&(p.to_bits(), group(i))) {
+                let (row, first) = (&rows[i], &rows[j]);
+                let at = match praw {
+                    Pos::Num(x) => num_text(*x),
+                    Pos::Cat(c) => format!("`{c}`"),
+                };
+                let axis = if horizontal { "y" } else { "x" };
+                return Err(Error::input(
+                    row.origin.path.to_string(),
+                    row.origin.line_opt(),
+                    Some(axis.into()),
+                    format!(
+                        "this row's bar at {axis} = {at} would be drawn over the bar of {}: one bar per {axis} in a layer; stack them (`stack = true`), dodge them (`{axis}Offset`), or group the table first",
+                        first.origin.describe()
+                    ),
+                ));
+            }
+            seen.insert((p.to_bits(), group(i)), i);
+        }
+        Ok(())
+    }
+
     /// Builds the layer's mark from `rows`.
     pub fn build(
         &self,
@@ -142,6 +177,9 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 let padding = self.padding(dodge.is_some(), 0.1)?;
                 let by_offset = self.colours_by_offset(&dodge);
                 let group = |i: usize| dodge.as_ref().map_or(0, |d| d.keys[i].1);
+                if stack == Stack::Off && bc.is_none() {
+                    self.no_bar_over_another(&placed, &group, rows, horizontal)?;
+                }
                 let mut stacker = Stacker::new(
                     stack,
                     placed

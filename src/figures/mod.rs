@@ -20,9 +20,9 @@ mod marks;
 pub mod model;
 mod rect;
 pub mod scales;
+pub mod sizing;
 pub mod text_marks;
 pub mod text_source;
-pub mod sizing;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -41,7 +41,10 @@ fn per_metre(dpi: f64) -> u32 {
 /// 8-bit RGBA with straight alpha and a pHYs chunk giving the dpi, so a
 /// word processor or LaTeX sizes the image as the figure (tiny-skia's own
 /// encoder writes no pHYs: the image came out at 72 or 96 dpi).
-fn encode(pixmap: &resvg::tiny_skia::Pixmap, dpi: f64) -> std::result::Result<Vec<u8>, png::EncodingError> {
+fn encode(
+    pixmap: &resvg::tiny_skia::Pixmap,
+    dpi: f64,
+) -> std::result::Result<Vec<u8>, png::EncodingError> {
     let mut rgba = Vec::with_capacity(pixmap.data().len());
     for p in pixmap.pixels() {
         let c = p.demultiply();
