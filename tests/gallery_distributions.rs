@@ -490,12 +490,49 @@ fn an_ecdf_over_a_category_axis_is_an_error_not_a_fraction_drawn_between_categor
     assert!(e.contains("artifact.toml:9:3: an `ecdf` layer puts numbers on y, where this panel's y holds categories (\"baseline\")"), "{e}");
 }
 
+/// Boxes of two colours at one category were an error (a new user reached
+/// for seaborn's `hue`): they now stand side by side in the category's
+/// band, each 90% of its half, never over each other.
 #[test]
-fn boxes_of_two_colours_at_one_category_are_an_error_not_drawn_over_each_other() {
-    let e = gen_err(
-        r#"{ mark = "boxplot", data = "latency", x = "'all'", y = "latency_ms", color = { field = "system" } }"#,
+fn boxes_of_two_colours_at_one_category_stand_side_by_side() {
+    let dir = gallery();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        "[sources.latency]\npath = \"data/latency.csv\"\n[figures.f]\nsize = [4, 3]\nlayers = [\n  { mark = \"boxplot\", data = \"latency\", x = \"'all'\", y = \"latency_ms\", color = { field = \"system\" } },\n]\n",
+    )
+    .unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    assert!(e.contains("artifact.toml:8:3: a `boxplot` draws `baseline` and `cached` at x = all over each other: give each its own x (colour by the x field), or one layer per value"), "{e}");
+    let svg = std::fs::read_to_string(dir.path().join("figures/f.svg")).unwrap();
+    let mut boxes: Vec<(f64, f64)> = svg
+        .split('<')
+        .filter(|e| {
+            e.starts_with("rect")
+                && ["#1F77B4", "#FF7F0E", "#2CA02C"]
+                    .iter()
+                    .any(|c| e.contains(c))
+        })
+        .map(|e| {
+            let (x, w) = (attr(e, "x").unwrap(), attr(e, "width").unwrap());
+            (x, x + w)
+        })
+        .collect();
+    // The boxes, then the legend's three swatches.
+    assert_eq!(boxes.len(), 6, "one box per system: {svg}");
+    boxes.truncate(3);
+    boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let widths: Vec<f64> = boxes.iter().map(|b| b.1 - b.0).collect();
+    for w in boxes.windows(2) {
+        assert!(w[0].1 < w[1].0, "boxes overlap: {boxes:?}");
+    }
+    assert!(
+        widths.iter().all(|w| (w - widths[0]).abs() < 0.01),
+        "equal widths: {widths:?}"
+    );
 }
 
 #[test]

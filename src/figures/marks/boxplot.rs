@@ -1,4 +1,6 @@
 //! `boxplot`: Tukey boxes of the raw values per category (and colour).
+//! Colour groups (`color = { field }` or `series`) stand side by side in
+//! each category, as seaborn's `hue` does.
 //!
 //! Quartiles are numpy's default `linear` quantiles ([`crate::stats::quantile`]);
 //! whiskers reach the most extreme values within `k` IQRs of the box
@@ -215,8 +217,7 @@ impl LayerCtx<'_, '_> {
         };
         let (mut rects, mut whisk, mut medians, mut points) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut taken = IndexMap::new();
-        for g in &groups {
+        for (gi, g) in groups.iter().enumerate() {
             let mut boxes: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
             for (&i, row) in g.index.iter().zip(&g.rows) {
                 let (p, raw) = &positions[i];
@@ -232,7 +233,7 @@ impl LayerCtx<'_, '_> {
                     .push(v);
             }
             for (key, (center, vals)) in boxes {
-                self.one_group_per_category(&mut taken, &key, cat_name, &g.key)?;
+                let (center, band) = super::dodged(center, band, gi, groups.len());
                 let Some(s) = box_stats(&vals, whiskers) else {
                     continue;
                 };

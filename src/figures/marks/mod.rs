@@ -53,6 +53,18 @@ pub struct Group<'r> {
     pub color: Option<Color>,
 }
 
+/// Where colour group `gi` of `n` sits in a category's band, as
+/// (centre, width): one slot per group side by side, 90% of its slot wide
+/// (seaborn's `hue` with `dodge=True`); the whole band when `n` is 1.
+/// A group missing at a category leaves its slot empty.
+pub fn dodged(center: f64, band: f64, gi: usize, n: usize) -> (f64, f64) {
+    if n <= 1 {
+        return (center, band);
+    }
+    let slot = band / n as f64;
+    (center - band / 2.0 + (gi as f64 + 0.5) * slot, 0.9 * slot)
+}
+
 /// The default colour of a mark without `color`.
 pub fn default_color() -> Option<Color> {
     color::parse(TAB10[0]).ok().flatten()
@@ -203,29 +215,6 @@ impl LayerCtx<'_, '_> {
         }
         cats.numeric = true;
         Ok(())
-    }
-
-    /// Refuses two groups (colours) drawn at one category: their boxes or
-    /// violins would cover each other. `taken` maps each category drawn
-    /// so far to its group's key.
-    pub(in crate::figures) fn one_group_per_category(
-        &self,
-        taken: &mut IndexMap<String, String>,
-        category: &str,
-        axis: &str,
-        group: &str,
-    ) -> Result<()> {
-        match taken.get(category) {
-            Some(other) if other != group => Err(self.err(format!(
-                "{} `{}` draws `{other}` and `{group}` at {axis} = {category} over each other: give each its own {axis} (colour by the {axis} field), or one layer per value",
-                article(self.layer.mark.get_ref()),
-                self.layer.mark.get_ref(),
-            ))),
-            _ => {
-                taken.insert(category.to_string(), group.to_string());
-                Ok(())
-            }
-        }
     }
 
     /// The values of a channel on `rows` as finite numbers (`name` names

@@ -72,8 +72,7 @@ impl LayerCtx<'_, '_> {
             .or(Some(Color::rgb(0x33, 0x33, 0x33)));
         let at = |c: f64, v: f64| if h { (v, c) } else { (c, v) };
         let (mut shapes, mut boxes, mut dots) = (Vec::new(), Vec::new(), Vec::new());
-        let mut taken = IndexMap::new();
-        for g in &groups {
+        for (gi, g) in groups.iter().enumerate() {
             let mut by: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
             for (&i, row) in g.index.iter().zip(&g.rows) {
                 let (p, raw) = &positions[i];
@@ -85,7 +84,8 @@ impl LayerCtx<'_, '_> {
                 by.entry(key).or_insert_with(|| (*p, Vec::new())).1.push(v);
             }
             for (key, (center, xs)) in by {
-                self.one_group_per_category(&mut taken, &key, cn, &g.key)?;
+                // Colour groups side by side in the category (seaborn's hue).
+                let (center, band) = super::dodged(center, band, gi, groups.len());
                 let Some(bw) = scott_bandwidth(&xs) else {
                     return Err(self.err(format!(
                         "a `violin` needs at least 2 different values at each {cn} for a density; {cn} = {key} has {} value{} and no spread",
