@@ -39,7 +39,7 @@ const MARKS: &[Variant] = &[
     },
     Variant {
         name: "boxplot",
-        doc: "a Tukey box per `x` category (and colour) of the raw values `y`: quartiles (numpy's linear), whiskers to the furthest value within `extent` IQRs, outliers as points",
+        doc: "a Tukey box per `x` category (and colour) of the raw values `y`: quartiles (numpy's linear), whiskers to the furthest value within `extent` IQRs, outliers as points; boxes of several colours at one category stand side by side (seaborn's hue)",
     },
     Variant {
         name: "ecdf",
@@ -55,7 +55,7 @@ const MARKS: &[Variant] = &[
     },
     Variant {
         name: "violin",
-        doc: "a mirrored Gaussian KDE (Scott's bandwidth, as scipy) of the raw values `y` per `x` category, with the median marked",
+        doc: "a mirrored Gaussian KDE (Scott's bandwidth, as scipy) of the raw values `y` per `x` category, with the median marked; several colours at one category stand side by side",
     },
 ];
 

@@ -217,6 +217,11 @@ impl LayerCtx<'_, '_> {
         };
         let (mut rects, mut whisk, mut medians, mut points) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let key_of = |i: usize| match &positions[i].1 {
+            Pos::Num(x) => num_text(*x),
+            Pos::Cat(s) => s.clone(),
+        };
+        let n_slots = super::slots(&groups, key_of);
         for (gi, g) in groups.iter().enumerate() {
             let mut boxes: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
             for (&i, row) in g.index.iter().zip(&g.rows) {
@@ -233,7 +238,7 @@ impl LayerCtx<'_, '_> {
                     .push(v);
             }
             for (key, (center, vals)) in boxes {
-                let (center, band) = super::dodged(center, band, gi, groups.len());
+                let (center, band) = super::dodged(center, band, gi, n_slots);
                 let Some(s) = box_stats(&vals, whiskers) else {
                     continue;
                 };

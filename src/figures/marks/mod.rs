@@ -61,8 +61,29 @@ pub fn dodged(center: f64, band: f64, gi: usize, n: usize) -> (f64, f64) {
     if n <= 1 {
         return (center, band);
     }
+    let gi = gi.min(n - 1);
     let slot = band / n as f64;
     (center - band / 2.0 + (gi as f64 + 0.5) * slot, 0.9 * slot)
+}
+
+/// How many slots a category's band is split into: the number of colour
+/// groups when some category holds more than one of them, else 1 (the
+/// colour repeats the category: seaborn's `dodge = "auto"`).
+pub fn slots<'r>(groups: &[Group<'r>], category_of: impl Fn(usize) -> String) -> usize {
+    let mut seen: IndexMap<String, usize> = IndexMap::new();
+    for g in groups {
+        let mut mine: Vec<String> = g.index.iter().map(|&i| category_of(i)).collect();
+        mine.sort();
+        mine.dedup();
+        for c in mine {
+            let n = seen.entry(c).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                return groups.len();
+            }
+        }
+    }
+    1
 }
 
 /// The default colour of a mark without `color`.

@@ -72,6 +72,11 @@ impl LayerCtx<'_, '_> {
             .or(Some(Color::rgb(0x33, 0x33, 0x33)));
         let at = |c: f64, v: f64| if h { (v, c) } else { (c, v) };
         let (mut shapes, mut boxes, mut dots) = (Vec::new(), Vec::new(), Vec::new());
+        let key_of = |i: usize| match &positions[i].1 {
+            Pos::Num(x) => num_text(*x),
+            Pos::Cat(s) => s.clone(),
+        };
+        let n_slots = super::slots(&groups, key_of);
         for (gi, g) in groups.iter().enumerate() {
             let mut by: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
             for (&i, row) in g.index.iter().zip(&g.rows) {
@@ -85,7 +90,7 @@ impl LayerCtx<'_, '_> {
             }
             for (key, (center, xs)) in by {
                 // Colour groups side by side in the category (seaborn's hue).
-                let (center, band) = super::dodged(center, band, gi, groups.len());
+                let (center, band) = super::dodged(center, band, gi, n_slots);
                 let Some(bw) = scott_bandwidth(&xs) else {
                     return Err(self.err(format!(
                         "a `violin` needs at least 2 different values at each {cn} for a density; {cn} = {key} has {} value{} and no spread",
