@@ -229,7 +229,7 @@ fn color_by_field_on_a_rule_and_a_rect_makes_legend_entries() {
 #[test]
 fn an_offset_and_a_colour_by_the_same_field_make_one_legend() {
     let dir = write(
-        r#"{ mark = "bar", data = "s", x = "cat", y = "a", xOffset = "sys", color = { field = "sys" } }, { mark = "errorbar", data = "s", x = "cat", y = "a", y2 = "b", xOffset = "sys" }, { mark = "point", data = "s", x = "cat", y = "a", xOffset = "sys" }"#,
+        r#"{ mark = "bar", data = "s", where = "a != 5", x = "cat", y = "a", xOffset = "sys", color = { field = "sys" } }, { mark = "errorbar", data = "s", x = "cat", y = "a", y2 = "b", xOffset = "sys" }, { mark = "point", data = "s", x = "cat", y = "a", xOffset = "sys" }"#,
         "",
     );
     gen_ok(dir.path());
@@ -252,7 +252,7 @@ fn a_later_layer_with_a_new_offset_value_does_not_shift_the_bars() {
     // The points bring `r`, which no bar has: bars and points still split
     // each band into the same three sub-bands (before, the bars took two).
     let dir = write(
-        r#"{ mark = "bar", data = "s", x = "cat", y = "a", xOffset = "sys" }, { mark = "point", data = "s", x = "cat", y = "a", xOffset = "sys + ('r' if a == 5 else '')" }"#,
+        r#"{ mark = "bar", data = "s", where = "a != 5", x = "cat", y = "a", xOffset = "sys" }, { mark = "point", data = "s", x = "cat", y = "a", xOffset = "sys + ('r' if a == 5 else '')" }"#,
         "",
     );
     let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
