@@ -1,0 +1,152 @@
+//! Bounds and keys that did nothing (issue 12's break-it review): labels
+//! `avoid_overlap` would take minutes to place, a dodge `band` that points
+//! and error bars ignored, `font_size` / facet `sort` / a constant offset
+//! accepted though they change nothing.
+
+mod common;
+
+use artifact::figures::model::Mark;
+use common::small::stderr;
+use common::*;
+
+const HEAD: &str = "[sources.s]\npath = \"d.csv\"\n\n[figures.f]\nsize = [4, 3]\n";
+
+const DATA: &str = "a,b,cat,sys,lo,hi\n1,2,x,p,1,3\n2,3,y,p,2,4\n3,5,x,q,4,6\n4,1,y,q,0,2\n";
+
+fn write(fig: &str, data: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.csv"), data).unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), format!("{HEAD}{fig}\n")).unwrap();
+    dir
+}
+
+fn gen_error(fig: &str, data: &str) -> String {
+    let dir = write(fig, data);
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    e[e.find("error: ").unwrap()..]
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn avoid_overlap_on_20000_labels_is_an_error_at_the_key() {
+    let mut data = String::from("a,b,name\n");
+    for i in 0..20_000 {
+        data.push_str(&format!("{},{},n{i}\n", i % 97, i % 89));
+    }
+    assert_eq!(
+        gen_error(
+            r#"layers = [{ mark = "text", data = "s", x = "a", y = "b", text = "{name}", avoid_overlap = true }]"#,
+            &data
+        ),
+        "error: figure `f`: artifact.toml:6:91: avoid_overlap places at most 1000 labels; this layer has 20000: filter the table (`where`) or drop avoid_overlap"
+    );
+}
+
+/// Bars with `band = 0.5` and error bars and points dodged with them but
+/// without `band` once split 0.8 wide bands: each error bar stood beside
+/// its bar.
+#[test]
+fn a_bar_band_is_the_band_of_the_errorbars_dodged_with_it() {
+    let dir = write(
+        r#"layers = [
+  { mark = "bar", data = "s", x = "cat", y = "b", xOffset = "sys", band = 0.5 },
+  { mark = "errorbar", data = "s", x = "cat", y = "lo", y2 = "hi", xOffset = "sys" },
+  { mark = "point", data = "s", x = "cat", y = "b", xOffset = "sys" },
+]"#,
+        DATA,
+    );
+    let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
+    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let globals = std::sync::Arc::new(artifact::expr::Globals::default());
+    let fig = &spec.spec.figures["f"];
+    let p = match artifact::figures::compile(&spec, &cat, &globals, "f", fig).unwrap() {
+        artifact::figures::Outcome::Drawn(f) => f.plot,
+        artifact::figures::Outcome::Skipped(why) => panic!("{why}"),
+    };
+    let (Mark::Rects(bars), Mark::Segments(errs), Mark::Points(pts)) = (
+        &p.panels[0].layers[0],
+        &p.panels[0].layers[1],
+        &p.panels[0].layers[2],
+    ) else {
+        panic!("bars, error bars, points")
+    };
+    assert_eq!((bars.len(), errs.len(), pts.len()), (4, 4, 4));
+    // Category x at 0, y at 1; sys p, q split a 0.5 band: centres ±0.125.
+    let centres = [-0.125, 0.875, 0.125, 1.125];
+    for (k, ((b, e), pt)) in bars.iter().zip(errs).zip(pts).enumerate() {
+        let (a, z) = b.x.unwrap();
+        assert!(((a + z) / 2.0 - centres[k]).abs() < 1e-12, "{k}: {a} {z}");
+        assert!((e.from.0 - centres[k]).abs() < 1e-12, "{k}: {}", e.from.0);
+        assert!((pt.x - centres[k]).abs() < 1e-12, "{k}: {}", pt.x);
+    }
+}
+
+#[test]
+fn a_second_band_for_the_same_offset_is_an_error_at_the_key() {
+    assert_eq!(
+        gen_error(
+            r#"layers = [
+  { mark = "bar", data = "s", x = "cat", y = "b", xOffset = "sys", band = 0.5 },
+  { mark = "errorbar", data = "s", x = "cat", y = "lo", y2 = "hi", xOffset = "sys", band = 0.8 },
+]"#,
+            DATA
+        ),
+        "error: figure `f`: artifact.toml:8:92: `band` is 0.5 for this panel's `xOffset` groups (set by an earlier layer); this layer's 0.8 would put its marks beside theirs"
+    );
+}
+
+#[test]
+fn font_size_on_a_bar_without_text_is_an_error_at_the_key() {
+    assert_eq!(
+        gen_error(
+            r#"layers = [{ mark = "bar", data = "s", x = "cat", y = "b", font_size = 12 }]"#,
+            DATA
+        ),
+        "error: figure `f`: artifact.toml:6:71: `font_size` does nothing on a `bar` without `text` (value labels)"
+    );
+}
+
+#[test]
+fn font_size_on_a_line_without_end_labels_is_an_error_at_the_key() {
+    assert_eq!(
+        gen_error(
+            r#"layers = [{ mark = "line", data = "s", x = "a", y = "b", end_labels = false, font_size = 12 }]"#,
+            DATA
+        ),
+        "error: figure `f`: artifact.toml:6:90: `font_size` does nothing on a `line` without `end_labels = true`"
+    );
+    assert_eq!(
+        gen_error(
+            r#"layers = [{ mark = "line", data = "s", x = "a", y = "b", font_size = 12 }]"#,
+            DATA
+        ),
+        "error: figure `f`: artifact.toml:6:70: `font_size` does nothing on a `line` without `end_labels = true`"
+    );
+}
+
+#[test]
+fn a_facet_sort_value_no_row_has_is_an_error_naming_it() {
+    assert_eq!(
+        gen_error(
+            "facet = { field = \"sys\", sort = [\"q\", \"zz\"] }\nlayers = [{ mark = \"point\", data = \"s\", x = \"a\", y = \"b\" }]",
+            DATA
+        ),
+        "error: figure `f`: artifact.toml:6:33: the facet's `sort` lists `zz` no row has (the values: `p`, `q`)"
+    );
+}
+
+#[test]
+fn a_constant_x_offset_is_an_error_at_the_key() {
+    assert_eq!(
+        gen_error(
+            r#"layers = [{ mark = "bar", data = "s", x = "cat", y = "b", xOffset = 3 }]"#,
+            DATA
+        ),
+        "error: figure `f`: artifact.toml:6:69: `xOffset` is one value for every row: one group, nothing to dodge; give a field (`xOffset = \"name\"`)"
+    );
+}
