@@ -150,3 +150,31 @@ fn a_constant_x_offset_is_an_error_at_the_key() {
         "error: figure `f`: artifact.toml:6:69: `xOffset` is one value for every row: one group, nothing to dodge; give a field (`xOffset = \"name\"`)"
     );
 }
+
+/// `gen` with svg and pdf, then new data and `formats = ["svg"]`: the old
+/// PDF stayed, showing old data, and `check` called everything current
+/// (`\includegraphics{figures/f}` picks the PDF).
+#[test]
+fn a_dropped_format_leaves_no_stale_file_and_check_reports_an_orphan() {
+    let fig = r#"layers = [{ mark = "point", data = "s", x = "a", y = "b" }]"#;
+    let dir = write(fig, DATA);
+    let spec = |formats: &str| format!("[output]\nformats = {formats}\n\n{HEAD}{fig}\n");
+    std::fs::write(dir.path().join("artifact.toml"), spec(r#"["svg", "pdf"]"#)).unwrap();
+    gen_ok(dir.path());
+    let pdf = dir.path().join("figures/f.pdf");
+    assert!(pdf.is_file());
+    std::fs::write(dir.path().join("d.csv"), DATA.replace("1,2,x", "1,9,x")).unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), spec(r#"["svg"]"#)).unwrap();
+    let out = gen_ok(dir.path());
+    assert!(!pdf.exists(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(artifact(dir.path(), &["check"]).status.code(), Some(0));
+    // A PDF the lock does not record (an older run's): check names it.
+    std::fs::write(&pdf, b"%PDF-1.5 old").unwrap();
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &stderr(&out);
+    assert!(
+        text.contains("  figures/f.pdf (orphaned: `[output] formats` has no pdf; `artifact gen` removes it if it wrote it, else delete it)"),
+        "{text}"
+    );
+}
