@@ -178,3 +178,51 @@ fn a_dropped_format_leaves_no_stale_file_and_check_reports_an_orphan() {
         "{text}"
     );
 }
+
+fn compiled(dir: &std::path::Path) -> artifact::figures::model::Plot {
+    let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
+    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let globals = std::sync::Arc::new(artifact::expr::Globals::default());
+    let fig = &spec.spec.figures["f"];
+    match artifact::figures::compile(&spec, &cat, &globals, "f", fig).unwrap() {
+        artifact::figures::Outcome::Drawn(f) => f.plot,
+        artifact::figures::Outcome::Skipped(why) => panic!("{why}"),
+    }
+}
+
+/// A 300-character x category left a blank PDF, a 40-character one a plot
+/// 15 px tall, with exit 0 and no note: the label is cut to a third of the
+/// figure's height with "…", with a note; the CSV keeps it whole.
+#[test]
+fn a_long_category_label_is_shortened_with_an_ellipsis_and_a_note() {
+    let long = "a".repeat(300);
+    let dir = write(
+        r#"layers = [{ mark = "bar", data = "s", x = "k", y = "v" }]"#,
+        &format!("k,v\nshort,3\n{long},5\nmid,2\n"),
+    );
+    let out = gen_ok(dir.path());
+    let err = stderr(&out);
+    let note = format!(
+        "note: figure `f`: x tick label \"{long}\" is too long for the figure; shown as \"aaaaaaaaaa…\""
+    );
+    assert!(err.lines().any(|l| l == note), "{err}");
+    assert!(!err.contains("crosses the canvas edge"), "{err}");
+    let rows = csv(dir.path(), "f");
+    assert_eq!(rows[1]["x"], long);
+    // The plot keeps most of the figure's 216 pt height.
+    let plot = compiled(dir.path());
+    let area = &artifact::render::layout::plot_areas(&plot)[0];
+    assert!(area.y1 - area.y0 > 216.0 * 0.6, "{area:?}");
+    let (scene, notes) = artifact::render::layout::layout_notes(&plot);
+    assert!(notes[0].ends_with("shown as \"aaaaaaaaaa…\""));
+    assert!(artifact::render::lint::problems(&scene).is_empty());
+}
+
+#[test]
+fn ellipsize_keeps_a_fitting_label_and_cuts_a_long_one() {
+    use artifact::render::axis::ellipsize;
+    assert_eq!(ellipsize("short", 10.0, 100.0), "short");
+    let cut = ellipsize(&"word ".repeat(40), 10.0, 60.0);
+    assert!(cut.ends_with('…') && artifact::render::text::width(&cut, 10.0) <= 60.0);
+    assert_eq!(ellipsize("abc", 10.0, 0.0), "…");
+}
