@@ -374,8 +374,9 @@ pub fn ellipsize(s: &str, size: f64, max_w: f64) -> String {
     format!("{}…", String::from_iter(&chars[..lo]).trim_end())
 }
 
-/// `plot` with given tick labels (categories) longer than a third of its
-/// panel's height (x, which may turn them upright) or width (y) cut with
+/// `plot` with given tick labels (categories) reaching further than half of
+/// its panel's height (x, turned 45° unless `labelAngle` says otherwise)
+/// or width (y) cut with
 /// [`ellipsize`], with a note per label cut; `None` when none is too long.
 /// One 300-character category otherwise left no room for the plot.
 pub fn shorten_long_labels(plot: &Plot, notes: &mut Vec<String>) -> Option<Plot> {
@@ -388,7 +389,11 @@ pub fn shorten_long_labels(plot: &Plot, notes: &mut Vec<String>) -> Option<Plot>
     for (pi, p) in plot.panels.iter().enumerate() {
         for (on_y, axis) in [(false, &p.x), (true, &p.y)] {
             let Some(ticks) = &axis.ticks else { continue };
-            let max_w = if on_y { cell_w } else { cell_h } / 3.0;
+            // The label's depth into the panel at most half of it (turned
+            // 45° when turned automatically, as it mostly is).
+            let a = axis.label_angle.unwrap_or(-45.0).to_radians();
+            let across = if on_y { a.cos() } else { a.sin() }.abs().max(0.5);
+            let max_w = 0.5 * if on_y { cell_w } else { cell_h } / across;
             for (ti, (_, label)) in ticks.iter().enumerate() {
                 if text::width(label, axis.tick_font_size) <= max_w {
                     continue;
