@@ -238,6 +238,14 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
             return Ok(false);
         }
     }
+    if spec
+        .spec
+        .figures
+        .keys()
+        .any(|n| !run::dropped_format_files(spec, n).is_empty())
+    {
+        return Ok(false);
+    }
     for (out, h) in &lock.outputs {
         let disk = crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b));
         if disk.as_ref() != Some(h) {
@@ -403,6 +411,15 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
                 name.clone(),
                 outs,
                 format!("the data no longer draws it: {why}"),
+            ));
+        }
+    }
+    // A format dropped from `[output] formats` leaves no file behind.
+    for name in spec.spec.figures.keys() {
+        for p in run::dropped_format_files(spec, name) {
+            let ext = p.rsplit('.').next().unwrap_or_default().to_string();
+            r.stale_files.push(format!(
+                "{p} (orphaned: `[output] formats` has no {ext}; `artifact gen` removes it if it wrote it, else delete it)"
             ));
         }
     }

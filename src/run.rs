@@ -84,6 +84,18 @@ pub fn figure_outputs(spec: &LoadedSpec, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Files of figure `name` on disk in a format `[output] formats` no longer
+/// lists (svg, pdf, png): left, they show old data, and
+/// `\includegraphics{figures/f}` may pick one.
+pub fn dropped_format_files(spec: &LoadedSpec, name: &str) -> Vec<String> {
+    let now = figure_outputs(spec, name);
+    ["svg", "pdf", "png"]
+        .iter()
+        .map(|e| rel(spec.spec.output.figures.get_ref(), &format!("{name}.{e}")))
+        .filter(|p| !now.contains(p) && spec.root.join(p).is_file())
+        .collect()
+}
+
 /// Whether the lock's record of figure `name` is current: same key and its
 /// outputs on disk are as the lock recorded them.
 fn figure_current(
@@ -636,6 +648,18 @@ pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<Gen
         .flat_map(|(name, _)| figure_outputs(spec, name))
         .collect();
     files.extend(skipped.iter().map(|rel| (rel.as_str(), None)));
+    // Files of a format dropped from `[output] formats` that the last run
+    // wrote (the old lock lists them) go with this run's transaction.
+    let dropped: Vec<String> = match (old, &lock) {
+        (Some(o), Some(_)) => build
+            .figures
+            .iter()
+            .flat_map(|f| dropped_format_files(spec, &f.name))
+            .filter(|p| o.outputs.contains_key(p))
+            .collect(),
+        _ => Vec::new(),
+    };
+    files.extend(dropped.iter().map(|rel| (rel.as_str(), None)));
     if let Some(l) = &lock {
         files.push((crate::lock::LOCK_FILE, Some(l.as_bytes())));
     }

@@ -112,6 +112,11 @@ pub struct PanelState {
     pub xoffs: Categories,
     /// Values of `yOffset` in the panel.
     pub yoffs: Categories,
+    /// The width `xOffset` groups share, set by the first layer with an
+    /// offset and a `band` (every dodged layer of the panel uses it).
+    pub xband: Option<f64>,
+    /// See `xband`, for `yOffset`.
+    pub yband: Option<f64>,
 }
 
 /// One CSV record: column -> text.

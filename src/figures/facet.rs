@@ -209,6 +209,7 @@ impl<'s> Axis<'s> {
                 // Listed values first, in the list's order; the others after, ascending.
                 ascending(&mut idx);
                 let mut first = Vec::new();
+                let mut unknown = Vec::new();
                 for item in items {
                     let text = match item {
                         toml::Value::String(s) => s.clone(),
@@ -221,11 +222,28 @@ impl<'s> Axis<'s> {
                             );
                         }
                     };
-                    if let Some(&i) = self.index.get(&text)
-                        && !first.contains(&i)
-                    {
-                        first.push(i);
+                    match self.index.get(&text) {
+                        Some(&i) if !first.contains(&i) => first.push(i),
+                        Some(_) => {}
+                        None => unknown.push(format!("`{}`", crate::error::shown(&text))),
                     }
+                }
+                if !unknown.is_empty() {
+                    // A misspelt value would silently fall to the end.
+                    let known: Vec<String> = idx
+                        .iter()
+                        .take(10)
+                        .map(|&i| format!("`{}`", crate::error::shown(&self.keys[i].text)))
+                        .collect();
+                    return Err(spec.error(
+                        span,
+                        format!(
+                            "the facet's `sort` lists {} no row has (the values: {}{})",
+                            unknown.join(", "),
+                            known.join(", "),
+                            if idx.len() > 10 { ", ..." } else { "" }
+                        ),
+                    ));
                 }
                 idx.retain(|i| !first.contains(i));
                 first.extend(idx);

@@ -200,6 +200,20 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 format!("`band` on a `{mark}` is the width its `xOffset` / `yOffset` groups share; this layer has none"),
             ));
         }
+        // `font_size` sizes a bar's value labels and a line's end labels.
+        if let Some(f) = &l.font_size {
+            let unread = match mark {
+                "bar" if l.text.is_none() => Some("`text` (value labels)"),
+                "line" if value(&l.end_labels) != Some(true) => Some("`end_labels = true`"),
+                _ => None,
+            };
+            if let Some(what) = unread {
+                return Err(self.spec.error(
+                    f.span(),
+                    format!("`font_size` does nothing on a `{mark}` without {what}"),
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -212,13 +226,49 @@ impl<'a, 's> LayerCtx<'a, 's> {
         rows: &[Row],
         st: &mut PanelState,
     ) -> Result<Option<Dodge>> {
-        let (chan, raw, name, cats) = if on_y {
-            (&ch.y_offset, &self.layer.y_offset, "yOffset", &mut st.yoffs)
+        let (chan, raw, name, cats, panel_band) = if on_y {
+            (
+                &ch.y_offset,
+                &self.layer.y_offset,
+                "yOffset",
+                &mut st.yoffs,
+                &mut st.yband,
+            )
         } else {
-            (&ch.x_offset, &self.layer.x_offset, "xOffset", &mut st.xoffs)
+            (
+                &ch.x_offset,
+                &self.layer.x_offset,
+                "xOffset",
+                &mut st.xoffs,
+                &mut st.xband,
+            )
         };
         let Some(chan) = chan else {
             return Ok(None);
+        };
+        if matches!(chan, Chan::Const(_)) {
+            return Err(self.err_at(
+                raw,
+                format!("`{name}` is one value for every row: one group, nothing to dodge; give a field (`{name} = \"name\"`)"),
+            ));
+        }
+        // One band per panel and axis: bars and the points or error bars
+        // dodged with them must split the same width to line up.
+        let band = match (&self.layer.band, *panel_band) {
+            (Some(b), Some(p)) if *b.get_ref() != p => {
+                return Err(self.spec.error(
+                    b.span(),
+                    format!(
+                        "`band` is {p} for this panel's `{name}` groups (set by an earlier layer); this layer's {} would put its marks beside theirs",
+                        b.get_ref()
+                    ),
+                ));
+            }
+            (Some(b), None) => {
+                *panel_band = Some(*b.get_ref());
+                *b.get_ref()
+            }
+            (_, p) => p.unwrap_or(0.8),
         };
         if let Chan::Scale { domain, range, .. } = chan {
             if !range.is_empty() {
@@ -246,7 +296,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         Ok(Some(Dodge {
             keys,
             n: cats.names.len(),
-            band: value(&self.layer.band).unwrap_or(0.8),
+            band,
         }))
     }
 

@@ -14,6 +14,10 @@ use crate::render::color::{self, Color, TAB10};
 use crate::spec::value;
 use crate::value::{Row, Value};
 
+/// The most labels one `avoid_overlap` text layer moves apart (per panel):
+/// placement tries each label against those already placed.
+pub const MAX_MOVABLE_LABELS: usize = 1000;
+
 impl<'a, 's> LayerCtx<'a, 's> {
     /// Two rows of one bar layer at the same category (and offset group)
     /// with neither `stack` nor a base would draw one bar over the other:
@@ -580,12 +584,12 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         label: lbl,
                     });
                 }
-                if l.end_labels && series_expr.is_none() && label.is_none() {
+                if value(&l.end_labels) == Some(true) && series_expr.is_none() && label.is_none() {
                     return Err(self.err(
                         "`end_labels` prints each line's `series` (or the layer's `label`): give one",
                     ));
                 }
-                if l.end_labels {
+                if value(&l.end_labels) == Some(true) {
                     let size = value(&l.font_size).unwrap_or(self.font_size);
                     st.extra
                         .push(Mark::EndLabels(super::text_marks::end_labels(&out, size)));
@@ -736,9 +740,25 @@ impl<'a, 's> LayerCtx<'a, 's> {
                         color: col,
                     });
                 }
+                let avoid_overlap = value(&l.avoid_overlap) == Some(true);
+                if avoid_overlap && items.len() > MAX_MOVABLE_LABELS {
+                    // Placement tries positions against every placed label:
+                    // thousands take minutes.
+                    let span = l
+                        .avoid_overlap
+                        .as_ref()
+                        .map_or(self.span.clone(), |s| s.span());
+                    return Err(self.spec.error(
+                        span,
+                        format!(
+                            "avoid_overlap places at most {MAX_MOVABLE_LABELS} labels; this layer has {}: filter the table (`where`) or drop avoid_overlap",
+                            items.len()
+                        ),
+                    ));
+                }
                 Mark::Texts {
                     items,
-                    avoid_overlap: l.avoid_overlap,
+                    avoid_overlap,
                 }
             }
             "errorbar" => {

@@ -7,7 +7,7 @@
 use super::lint::{bounds, turned_corners};
 use super::text;
 use super::ticks;
-use crate::figures::model::{Align, Axis};
+use crate::figures::model::{Align, Axis, Plot};
 
 /// Gap between two level labels, in units of their size.
 const LABEL_GAP: f64 = 0.4;
@@ -350,6 +350,83 @@ pub fn wrap(s: &str, size: f64, max_w: f64, breaks: &[char]) -> String {
         out.push(now);
     }
     out.join("\n")
+}
+
+/// `s` cut to at most `max_w` points wide at `size`, ending in "…" when
+/// cut (at least "…" itself).
+pub fn ellipsize(s: &str, size: f64, max_w: f64) -> String {
+    if text::width(s, size) <= max_w {
+        return s.to_string();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    // The longest prefix that fits with the ellipsis (widths grow with it).
+    let fits =
+        |n: usize| text::width(&format!("{}…", String::from_iter(&chars[..n])), size) <= max_w;
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    format!("{}…", String::from_iter(&chars[..lo]).trim_end())
+}
+
+/// `plot` with given tick labels (categories) reaching further than half of
+/// its panel's height (x, turned 45° unless `labelAngle` says otherwise)
+/// or width (y) cut with
+/// [`ellipsize`], with a note per label cut; `None` when none is too long.
+/// One 300-character category otherwise left no room for the plot.
+pub fn shorten_long_labels(plot: &Plot, notes: &mut Vec<String>) -> Option<Plot> {
+    let (rows, cols) = plot.layout;
+    let cell_w = plot.width / cols.max(1) as f64;
+    let cell_h = plot.height / rows.max(1) as f64;
+    let mut out: Option<Plot> = None;
+    let mut named = 0;
+    let mut more = 0;
+    for (pi, p) in plot.panels.iter().enumerate() {
+        for (on_y, axis) in [(false, &p.x), (true, &p.y)] {
+            let Some(ticks) = &axis.ticks else { continue };
+            // The label's depth into the panel at most half of it (turned
+            // 45° when turned automatically, as it mostly is).
+            let a = axis.label_angle.unwrap_or(-45.0).to_radians();
+            let across = if on_y { a.cos() } else { a.sin() }.abs().max(0.5);
+            let max_w = 0.5 * if on_y { cell_w } else { cell_h } / across;
+            for (ti, (_, label)) in ticks.iter().enumerate() {
+                if text::width(label, axis.tick_font_size) <= max_w {
+                    continue;
+                }
+                let short = ellipsize(label, axis.tick_font_size, max_w);
+                let note = format!(
+                    "{} tick label \"{}\" is too long for the figure; shown as \"{}\"",
+                    if on_y { "y" } else { "x" },
+                    label.escape_debug(),
+                    short.escape_debug()
+                );
+                if named >= 10 {
+                    more += 1;
+                } else if !notes.contains(&note) {
+                    notes.push(note);
+                    named += 1;
+                }
+                let q = out.get_or_insert_with(|| plot.clone());
+                let a = if on_y {
+                    &mut q.panels[pi].y
+                } else {
+                    &mut q.panels[pi].x
+                };
+                if let Some(t) = a.ticks.as_mut() {
+                    t[ti].1 = short;
+                }
+            }
+        }
+    }
+    if more > 0 {
+        notes.push(format!("and {more} more tick labels shortened"));
+    }
+    out
 }
 
 #[cfg(test)]

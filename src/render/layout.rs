@@ -137,6 +137,8 @@ pub fn layout_notes(plot: &Plot) -> (Scene, Vec<String>) {
 
 fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     let mut notes = Vec::new();
+    let shortened = axis::shorten_long_labels(plot, &mut notes);
+    let plot = shortened.as_ref().unwrap_or(plot);
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let fs = plot.font_size;

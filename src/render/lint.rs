@@ -83,6 +83,110 @@ pub fn text_quads(scene: &Scene) -> Vec<(&str, [(f64, f64); 4])> {
     out
 }
 
+/// The first [`MAX_PAIRS`] overlapping pairs of texts (by drawing order of
+/// the first, then the second), and a last line when there are more. Texts go into
+/// grid cells about a typical text's size, and each is compared only with
+/// the later texts of its cells; the search stops at the first pair past
+/// the cap, or once it has compared [`MAX_COMPARISONS`] pairs (say, tens of
+/// thousands of tick labels crushed onto one spot), so time and memory stay
+/// about linear in the texts, where all pairs of 100,000 bar labels took
+/// gigabytes.
+fn overlapping_pairs(
+    boxes: &[(&str, Area)],
+    quads: &[(&str, [(f64, f64); 4])],
+) -> (Vec<(usize, usize)>, Option<&'static str>) {
+    let live: Vec<usize> = (0..boxes.len())
+        .filter(|&i| {
+            !boxes[i].0.trim().is_empty()
+                && boxes[i].1.x0.is_finite()
+                && boxes[i].1.y0.is_finite()
+                && boxes[i].1.x1.is_finite()
+                && boxes[i].1.y1.is_finite()
+        })
+        .collect();
+    if live.len() < 2 {
+        return (Vec::new(), None);
+    }
+    // Cell size: the median text's box, so a cell holds few texts that do
+    // not overlap each other.
+    let median = |f: &dyn Fn(&Area) -> f64| {
+        let mut v: Vec<f64> = live.iter().map(|&i| f(&boxes[i].1)).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2].max(1.0)
+    };
+    let cw = median(&|a: &Area| a.x1 - a.x0);
+    let ch = median(&|a: &Area| a.y1 - a.y0);
+    // A text wider than this many cells (a title) is compared with all.
+    const MAX_CELLS: i64 = 64;
+    let cells_of = |a: &Area| {
+        let c = |v: f64, d: f64| (v / d).floor().clamp(-1e12, 1e12) as i64;
+        (c(a.x0, cw), c(a.x1, cw), c(a.y0, ch), c(a.y1, ch))
+    };
+    let mut grid: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
+    let mut big = Vec::new();
+    for &i in &live {
+        let (cx0, cx1, cy0, cy1) = cells_of(&boxes[i].1);
+        if (cx1 - cx0 + 1).saturating_mul(cy1 - cy0 + 1) > MAX_CELLS {
+            big.push(i);
+            continue;
+        }
+        for cx in cx0..=cx1 {
+            for cy in cy0..=cy1 {
+                grid.entry((cx, cy)).or_default().push(i);
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut compared = 0usize;
+    let mut cand = Vec::new();
+    for &i in &live {
+        cand.clear();
+        let (cx0, cx1, cy0, cy1) = cells_of(&boxes[i].1);
+        if big.binary_search(&i).is_ok() {
+            cand.extend(live.iter().copied().filter(|&j| j > i));
+        } else {
+            for cx in cx0..=cx1 {
+                for cy in cy0..=cy1 {
+                    if let Some(v) = grid.get(&(cx, cy)) {
+                        // Cells list texts in drawing order.
+                        let from = v.partition_point(|&j| j <= i);
+                        cand.extend_from_slice(&v[from..]);
+                    }
+                }
+            }
+            cand.extend(big.iter().copied().filter(|&j| j > i));
+        }
+        cand.sort_unstable();
+        cand.dedup();
+        let mut found = Vec::new();
+        for &j in &cand {
+            compared += 1;
+            let (a, b) = (&boxes[i].1, &boxes[j].1);
+            let dx = a.x1.min(b.x1) - a.x0.max(b.x0);
+            let dy = a.y1.min(b.y1) - a.y0.max(b.y0);
+            if dx > SLACK && dy > SLACK && quads_overlap(&quads[i].1, &quads[j].1, SLACK) {
+                found.push((i, j));
+            }
+        }
+        pairs.extend(found);
+        if pairs.len() > MAX_PAIRS {
+            pairs.truncate(MAX_PAIRS);
+            return (pairs, Some("and more overlapping pairs of texts"));
+        }
+        if compared > MAX_COMPARISONS {
+            // Not all pairs were looked at: there may be more.
+            return (
+                pairs,
+                Some("and maybe more overlapping pairs of texts (too many texts to compare all)"),
+            );
+        }
+    }
+    (pairs, None)
+}
+
+/// Past this many comparisons [`problems`] stops looking for overlaps.
+pub const MAX_COMPARISONS: usize = 5_000_000;
+
 /// Whether two convex quadrilaterals overlap by more than `slack` points
 /// (separating axes: the edges' normals of both).
 fn quads_overlap(a: &[(f64, f64); 4], b: &[(f64, f64); 4], slack: f64) -> bool {
@@ -211,32 +315,7 @@ pub fn problems(scene: &Scene) -> Vec<String> {
             ));
         }
     }
-    // Pairs by a sweep along x: texts are few, but a scatter's labels may
-    // number thousands.
-    let mut order: Vec<usize> = (0..boxes.len())
-        .filter(|i| !boxes[*i].0.trim().is_empty())
-        .collect();
-    order.sort_by(|a, b| boxes[*a].1.x0.total_cmp(&boxes[*b].1.x0).then(a.cmp(b)));
-    let mut pairs = Vec::new();
-    for (k, &i) in order.iter().enumerate() {
-        let a = &boxes[i].1;
-        for &j in &order[k + 1..] {
-            let b = &boxes[j].1;
-            if b.x0 > a.x1 - SLACK {
-                break;
-            }
-            let dx = a.x1.min(b.x1) - a.x0.max(b.x0);
-            let dy = a.y1.min(b.y1) - a.y0.max(b.y0);
-            if dx > SLACK && dy > SLACK && quads_overlap(&quads[i].1, &quads[j].1, SLACK) {
-                pairs.push((i.min(j), i.max(j)));
-            }
-        }
-    }
-    pairs.sort();
-    // A crowded scatter's labels could give thousands: the first few say
-    // what is wrong.
-    let more = pairs.len().saturating_sub(MAX_PAIRS);
-    pairs.truncate(MAX_PAIRS);
+    let (pairs, more) = overlapping_pairs(&boxes, &quads);
     for (i, j) in pairs {
         out.push(format!(
             "texts \"{}\" and \"{}\" overlap",
@@ -244,8 +323,8 @@ pub fn problems(scene: &Scene) -> Vec<String> {
             boxes[j].0.escape_debug()
         ));
     }
-    if more > 0 {
-        out.push(format!("and {more} more overlapping pairs of texts"));
+    if let Some(m) = more {
+        out.push(m.to_string());
     }
     out
 }
@@ -293,5 +372,41 @@ mod tests {
         let b = bounds(&c);
         assert!((b.x0 - 5.0).abs() < 1e-9 && (b.x1 - 15.0).abs() < 1e-9);
         assert!(b.y0.abs() < 1e-9 && (b.y1 - 30.0).abs() < 1e-9);
+    }
+
+    /// 100,000 labels on one spot (a stacked bar's) once took gigabytes
+    /// and minutes: every pair was collected before the first ten were named.
+    #[test]
+    fn lint_problems_of_100k_overlapping_texts_is_bounded() {
+        let prims = (0..100_000)
+            .map(|i| text(10.0 + (i % 7) as f64, 10.0, "label"))
+            .collect();
+        let scene = Scene {
+            width: 100.0,
+            height: 50.0,
+            prims,
+        };
+        let p = problems(&scene);
+        assert_eq!(p.len(), MAX_PAIRS + 1);
+        assert_eq!(p[0], "texts \"label\" and \"label\" overlap");
+        assert_eq!(p[MAX_PAIRS], "and more overlapping pairs of texts");
+    }
+
+    /// 30,000 tick labels side by side along one row (a categorical axis)
+    /// compare each only with its neighbours.
+    #[test]
+    fn lint_problems_of_a_long_row_of_texts_names_first_pairs_in_order() {
+        let prims = (0..30_000)
+            .map(|i| text(i as f64 * 10.0, 10.0, &format!("c{i}")))
+            .collect();
+        let scene = Scene {
+            width: 1e6,
+            height: 50.0,
+            prims,
+        };
+        let p = problems(&scene);
+        assert_eq!(p.len(), MAX_PAIRS + 1);
+        assert_eq!(p[0], "texts \"c0\" and \"c1\" overlap");
+        assert_eq!(p[9], "texts \"c9\" and \"c10\" overlap");
     }
 }

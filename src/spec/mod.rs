@@ -552,13 +552,11 @@ pub struct LayerSpec {
     /// text: font size in points (1 to 200).
     pub font_size: Option<Spanned<f64>>,
     /// text: move labels so they overlap neither each other, nor points, nor the legend.
-    #[serde(default)]
-    pub avoid_overlap: bool,
+    pub avoid_overlap: Option<Spanned<bool>>,
     /// bar: where the value label (`text`) sits: `outside` (default), `inside`.
     pub text_position: Option<SpannedStr>,
     /// line: label each series at its last point.
-    #[serde(default)]
-    pub end_labels: bool,
+    pub end_labels: Option<Spanned<bool>>,
     /// Extra row fields written to the figure's CSV.
     pub detail: Option<Vec<String>>,
     /// boxplot: whiskers at `k` IQRs (a number, default 1.5) or `"min-max"`;

@@ -601,7 +601,7 @@ pub const KINDS: &[Kind] = &[
             key("dx", Ty::Num, "offset to the right in points, -7,200 to 7,200").default("0").only(&["text"]),
             key("dy", Ty::Num, "offset upwards in points, -7,200 to 7,200").default("0").only(&["text"]),
             key("font_size", Ty::Num, "font size in points, 1 to 200 (default the figure's `font_size`); a rect's cell texts, a bar's value labels, a line's end labels").only(&["text", "rect", "bar", "line"]),
-            key("avoid_overlap", Ty::Bool, "move texts off each other, the points and the legend").default("false").only(&["text"]),
+            key("avoid_overlap", Ty::Bool, "move texts off each other, the points and the legend (at most 1000 texts in a panel)").default("false").only(&["text"]),
             key("detail", Ty::StrList, "more fields of each row written to the figure's CSV").only(&["bar", "point", "line", "rule", "rect", "text", "errorbar"]).needs("data"),
             key("z", Ty::Num, "drawing order (matplotlib's zorder), -10⁶ to 10⁶; the legend keeps the written order (default the layer's position)"),
             key("xOffset", Ty::Channel, "dodge within each x category (Vega-Lite's): one sub-band of the `band` per value of this expression, in first-seen order or the scale's `domain`; a missing value leaves a gap; without `color` and `label`, colours by it with a legend").only(&["bar", "point", "errorbar", "text", "hist"]),
