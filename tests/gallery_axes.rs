@@ -424,6 +424,7 @@ fn many_overlapping_texts_are_named_up_to_a_cap() {
         width: 100.0,
         height: 100.0,
         prims,
+        ..Scene::default()
     });
     assert_eq!(p.len(), 11);
     assert_eq!(p[10], "and more overlapping pairs of texts");

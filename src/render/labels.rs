@@ -9,16 +9,21 @@
 //!    within 30 pt of its point), ties in input order.
 //! 2. Each label tries its asked-for position (`dx`, `dy`, `align`), then
 //!    rings of candidate boxes around its marker at increasing distances
-//!    (8 directions close in, 16 further out).
+//!    (8 directions close in, 16 then 24 further out, up to 110 pt).
 //! 3. A candidate's cost adds a large penalty for every marker (its own
-//!    too), line segment (lines, rules, error bars, earlier leaders), label,
+//!    too), line segment (lines, rules, error bars, other leaders), label,
 //!    legend or fixed text it touches and for leaving the plot, and a small
 //!    one for distance; the cheapest wins, the first free one at once.
-//!    Labels that fared badly go first in up to three more rounds; the
-//!    round with the least total cost is kept.
 //! 4. A label beyond the first ring, or nearer another marker than its own,
 //!    gets a thin leader from its marker's edge to the box; a leader that
-//!    would cross another leader, a marker or a label is penalised too.
+//!    would cross another leader, a marker or a label, or whose start lies
+//!    nearer another marker's centre than its own, is a conflict too. Where
+//!    markers overlap, the leader starts inside its own marker as far out as
+//!    keeps its own centre the nearest.
+//! 5. Repair: each label in turn moves to its cheapest spot given all the
+//!    others, until a sweep moves none. Labels that fared badly go first in
+//!    up to three more greedy rounds; the round with the least total cost
+//!    is kept.
 //!
 //! What still touches something is returned as a conflict naming the texts,
 //! which `gen` prints as a note.
@@ -72,6 +77,8 @@ pub struct Placed {
     pub leader: Option<Seg>,
     /// What the label still touches (empty when it is free).
     pub conflicts: Vec<String>,
+    /// Which of its candidate spots it took (0: the asked-for one).
+    pub cand: usize,
 }
 
 fn grow(a: &Area, d: f64) -> Area {
@@ -160,6 +167,33 @@ fn leader_of(p: (f64, f64), r: f64, b: &Area) -> Seg {
     (from, q)
 }
 
+/// The leader for a label at `b` whose marker (radius `r`) is at `p`: from
+/// the marker's edge, or nearer its centre where a marker overlapping it
+/// would otherwise be nearer the start (the start says whose label it is).
+/// Returns the leader and, when its start is clearly nearest `p`, the
+/// start's distance from `p` as a fraction of `r`.
+fn leader_from(
+    p: (f64, f64),
+    r: f64,
+    b: &Area,
+    own: &[usize],
+    obs: &Obstacles,
+) -> (Seg, Option<f64>) {
+    let mut ld = leader_of(p, r, b);
+    for t in [1.0, 0.75, 0.5, 0.25, 0.0] {
+        ld = leader_of(p, r * t, b);
+        let d_own = (ld.0.0 - p.0).hypot(ld.0.1 - p.1);
+        let clear = obs.markers.iter().enumerate().all(|(mi, m)| {
+            let q = centre(m);
+            own.contains(&mi) || (ld.0.0 - q.0).hypot(ld.0.1 - q.1) >= d_own + 0.3
+        });
+        if clear {
+            return (ld, Some(t));
+        }
+    }
+    (ld, None)
+}
+
 /// Places `labels` inside `area`, clear of `obs` and of each other where
 /// possible; returns one placement per label, in input order.
 pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Option<Placed>> {
@@ -186,11 +220,20 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
                 .chain(std::iter::repeat(String::new())),
         )
         .collect();
+    let cands: Vec<Candidates> = labels.iter().map(|l| Candidates::of(l, obs)).collect();
     // Most constrained first: the labels with the fewest free spots next to
     // their markers (before any label is placed) choose first.
     let free: Vec<usize> = labels
         .iter()
-        .map(|l| place_one(l, area, obs, &base, &[], true).0)
+        .zip(&cands)
+        .map(|(l, c)| {
+            c.list
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| !k.far)
+                .filter(|(ki, _)| score(l, c, *ki, area, obs, &base, &[]).0 < 1.0)
+                .count()
+        })
         .collect();
     let mut order: Vec<usize> = (0..labels.len()).collect();
     order.sort_by(|a, b| {
@@ -202,7 +245,7 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
     // Greedy in that order; then, up to three more rounds, the labels that
     // fared badly (an ambiguous spot or a conflict) go first. The cheapest
     // round wins.
-    let mut best: Option<(f64, Vec<Option<Placed>>)> = None;
+    let mut best: Option<(f64, Vec<Placed>)> = None;
     for _ in 0..4 {
         let mut out: Vec<Option<Placed>> = vec![None; labels.len()];
         let mut costs = vec![0.0; labels.len()];
@@ -210,7 +253,7 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
         let mut leaders: Vec<Seg> = Vec::new();
         for &i in &order {
             let l = &labels[i];
-            let (_, cost, placed) = place_one(l, area, obs, &taken, &leaders, false);
+            let (cost, placed) = choose(l, &cands[i], area, obs, &taken, &leaders, true);
             taken.push((placed.bbox, l.item.text.clone()));
             if let Some(ld) = placed.leader {
                 leaders.push(ld);
@@ -218,178 +261,340 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
             costs[i] = cost;
             out[i] = Some(placed);
         }
-        let total: f64 = costs.iter().sum();
+        let out: Vec<Placed> = out.into_iter().flatten().collect();
+        let (out, total) = repair(labels, &cands, area, obs, &base, out);
         if best.as_ref().is_none_or(|(b, _)| total < *b) {
             best = Some((total, out));
         }
         let bad: Vec<usize> = order
             .iter()
             .copied()
-            .filter(|&i| costs[i] >= 60.0)
+            .filter(|&i| costs[i] >= AMBIGUOUS)
             .collect();
-        if bad.is_empty() {
+        if bad.is_empty() || total < 1.0 {
             break;
         }
-        let rest: Vec<usize> = order.iter().copied().filter(|&i| costs[i] < 60.0).collect();
+        let rest: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| costs[i] < AMBIGUOUS)
+            .collect();
         let next: Vec<usize> = bad.into_iter().chain(rest).collect();
         if next == order {
             break;
         }
         order = next;
     }
-    best.map(|(_, out)| out).unwrap_or_default()
+    best.map(|(_, out)| out.into_iter().map(Some).collect())
+        .unwrap_or_default()
 }
 
-fn place_one(
+/// The boxes and leaders of every label but `i`.
+fn others(
+    base: &[(Area, String)],
+    labels: &[Label],
+    placed: &[Placed],
+    i: usize,
+) -> (Vec<(Area, String)>, Vec<Seg>) {
+    let mut taken = base.to_vec();
+    let mut leaders = Vec::new();
+    for (j, p) in placed.iter().enumerate() {
+        if j != i {
+            taken.push((p.bbox, labels[j].item.text.clone()));
+            leaders.extend(p.leader);
+        }
+    }
+    (taken, leaders)
+}
+
+/// Repair: each label in turn moves to its cheapest spot given all the
+/// others (what it touches counts against both, so the total falls), until
+/// a sweep moves none (at most eight sweeps). Conflicts are then recounted
+/// against all other labels. Returns the placements and their total cost.
+fn repair(
+    labels: &[Label],
+    cands: &[Candidates],
+    area: &Area,
+    obs: &Obstacles,
+    base: &[(Area, String)],
+    mut placed: Vec<Placed>,
+) -> (Vec<Placed>, f64) {
+    for _ in 0..8 {
+        let mut moved = false;
+        for i in 0..labels.len() {
+            let (taken, leaders) = others(base, labels, &placed, i);
+            let now = score(
+                &labels[i],
+                &cands[i],
+                placed[i].cand,
+                area,
+                obs,
+                &taken,
+                &leaders,
+            )
+            .0;
+            if now < 1.0 {
+                continue;
+            }
+            let (cost, p) = choose(&labels[i], &cands[i], area, obs, &taken, &leaders, false);
+            if cost < now - 1e-6 {
+                placed[i] = p;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    let mut total = 0.0;
+    for i in 0..labels.len() {
+        let (taken, leaders) = others(base, labels, &placed, i);
+        let (cost, p) = score(
+            &labels[i],
+            &cands[i],
+            placed[i].cand,
+            area,
+            obs,
+            &taken,
+            &leaders,
+        );
+        total += cost;
+        placed[i] = p;
+    }
+    (placed, total)
+}
+
+/// Penalty for a label nearer another marker than its own without a leader.
+const AMBIGUOUS: f64 = 60.0;
+
+/// One candidate spot for a label.
+#[derive(Debug, Clone)]
+struct Cand {
+    pos: (f64, f64, Align),
+    bbox: Area,
+    /// Beyond the first ring: drawn with a leader.
+    far: bool,
+    /// Points beyond the first ring (0 close in).
+    dist: f64,
+}
+
+/// A label's own markers, their radius and its candidate spots: the
+/// asked-for one, then rings at growing distances (8 directions close in,
+/// 16 then 24 further out), each starting north-east (matplotlib's habit of
+/// labelling up and right) and alternating around the circle.
+struct Candidates {
+    own: Vec<usize>,
+    r: f64,
+    list: Vec<Cand>,
+}
+
+impl Candidates {
+    fn of(l: &Label, obs: &Obstacles) -> Candidates {
+        let t = l.item;
+        let p = l.anchor;
+        let own = own_markers(obs, p);
+        let r = own
+            .iter()
+            .map(|&i| obs.markers[i].w().max(obs.markers[i].h()) / 2.0)
+            .fold(1.0, f64::max);
+        let boxed = |pos: (f64, f64, Align), far: bool, dist: f64| Cand {
+            bbox: text_area(&t.text, t.size, pos.0, pos.1, pos.2),
+            pos,
+            far,
+            dist,
+        };
+        let mut list = vec![boxed(text_anchor(t, p), false, 0.0)];
+        let first = r + 1.5;
+        let rings = [
+            first,
+            r + 4.0,
+            r + 8.0,
+            r + 13.0,
+            r + 19.0,
+            r + 26.0,
+            r + 34.0,
+            r + 44.0,
+            r + 56.0,
+            r + 70.0,
+            r + 88.0,
+            r + 110.0,
+        ];
+        for (k, d) in rings.into_iter().enumerate() {
+            let n: usize = match k {
+                0 | 1 => 8,
+                2..=4 => 16,
+                _ => 24,
+            };
+            let step = std::f64::consts::TAU / n as f64;
+            for j in 0..n {
+                let half = j.div_ceil(2) as f64 * if j % 2 == 1 { -1.0 } else { 1.0 };
+                let angle = std::f64::consts::FRAC_PI_4 + half * step;
+                list.push(boxed(around(t, p, d, angle), k > 0, d - first));
+            }
+        }
+        Candidates { own, r, list }
+    }
+}
+
+/// The cheapest candidate given what is `taken` and the `leaders` drawn;
+/// with `first_free`, the first free one at once.
+fn choose(
     l: &Label,
+    c: &Candidates,
     area: &Area,
     obs: &Obstacles,
     taken: &[(Area, String)],
     leaders: &[Seg],
-    near_only: bool,
-) -> (usize, f64, Placed) {
-    let t = l.item;
-    let p = l.anchor;
-    let own = own_markers(obs, p);
-    let r = own
-        .iter()
-        .map(|&i| obs.markers[i].w().max(obs.markers[i].h()) / 2.0)
-        .fold(1.0, f64::max);
-    let mut candidates: Vec<((f64, f64, Align), bool, f64)> = vec![(text_anchor(t, p), false, 0.0)];
-    let first = r + 1.5;
-    for (k, d) in [
-        first,
-        r + 5.0,
-        r + 10.0,
-        r + 16.0,
-        r + 24.0,
-        r + 34.0,
-        r + 46.0,
-        r + 60.0,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let n: usize = if k < 2 { 8 } else { 16 };
-        // Start north-east (matplotlib's habit of labelling up and right),
-        // then alternate around the circle.
-        for j in 0..n {
-            let step = std::f64::consts::TAU / n as f64;
-            let half = j.div_ceil(2) as f64 * if j % 2 == 1 { -1.0 } else { 1.0 };
-            let angle = std::f64::consts::FRAC_PI_4 + half * step;
-            candidates.push((around(t, p, d, angle), k > 0, d - first));
-        }
-    }
+    first_free: bool,
+) -> (f64, Placed) {
     let mut best: Option<(f64, Placed)> = None;
-    let mut free = 0;
-    for (pos, far, dist) in candidates {
-        if near_only && far {
-            continue;
-        }
-        let bbox = text_area(&t.text, t.size, pos.0, pos.1, pos.2);
-        let padded = grow(&bbox, PAD);
-        let mut cost = dist * 2.0;
-        let mut conflicts = Vec::new();
-        if !area.contains(&bbox) {
-            cost += HARD;
-            conflicts.push("the plot's edge".to_string());
-        }
-        let mut hits_marker = false;
-        for m in &obs.markers {
-            if padded.overlap(m) > 0.0 {
-                cost += HARD;
-                hits_marker = true;
-            }
-        }
-        if hits_marker {
-            conflicts.push("a marker".to_string());
-        }
-        let mut hits_line = false;
-        for ln in &obs.lines {
-            if line_hits(ln, &padded) {
-                cost += HARD;
-                hits_line = true;
-            }
-        }
-        for ld in leaders {
-            if line_hits(&[ld.0, ld.1], &padded) {
-                cost += HARD;
-                hits_line = true;
-            }
-        }
-        if hits_line {
-            conflicts.push("a line".to_string());
-        }
-        for (b, name) in taken {
-            if padded.overlap(b) > 0.0 {
-                cost += HARD;
-                conflicts.push(if name.is_empty() {
-                    "a text".to_string()
-                } else {
-                    format!("`{name}`")
-                });
-            }
-        }
-        // A label about as near another marker as its own reads as that
-        // one's: the own marker must be clearly the nearest.
-        let own_d = dist_to(p, &bbox);
-        let ambiguous = obs
-            .markers
-            .iter()
-            .enumerate()
-            .any(|(mi, m)| !own.contains(&mi) && dist_to(centre(m), &bbox) < 1.5 * own_d + 2.0);
-        let leader = if far || ambiguous {
-            let ld = leader_of(p, r, &bbox);
-            if (ld.1.0 - ld.0.0).hypot(ld.1.1 - ld.0.1) < 1.0 && !ambiguous {
-                None
-            } else {
-                Some(ld)
-            }
-        } else {
-            None
-        };
-        if ambiguous && !far {
-            // Worse than a long leader: the reader would pick the wrong
-            // point (a far label's leader says whose it is).
-            cost += 60.0;
-        }
-        if let Some(ld) = leader {
-            cost += 3.0;
-            if leaders.iter().any(|o| segments_cross(ld, *o)) {
-                cost += HARD / 2.0;
-                conflicts.push("a leader".to_string());
-            }
-            let through = obs
-                .markers
-                .iter()
-                .enumerate()
-                .any(|(mi, m)| !own.contains(&mi) && line_hits(&[ld.0, ld.1], m))
-                || taken.iter().any(|(b, _)| line_hits(&[ld.0, ld.1], b));
-            if through {
-                cost += HARD / 2.0;
-                conflicts.push("a leader through a marker or text".to_string());
-            }
-        }
-        let placed = Placed {
-            x: pos.0,
-            top: pos.1,
-            align: pos.2,
-            bbox,
-            leader,
-            conflicts,
-        };
-        if cost < 1.0 {
-            if !near_only {
-                return (1, cost, placed);
-            }
-            free += 1;
+    for ki in 0..c.list.len() {
+        let (cost, placed) = score(l, c, ki, area, obs, taken, leaders);
+        if first_free && cost < 1.0 {
+            return (cost, placed);
         }
         if best.as_ref().is_none_or(|(bc, _)| cost < *bc) {
             best = Some((cost, placed));
         }
     }
-    let (cost, best) = best.expect("at least the asked-for candidate");
-    (free, cost, best)
+    best.expect("at least the asked-for candidate")
+}
+
+/// A candidate's cost and placement: a large penalty for every marker (its
+/// own too), line, leader, label, legend or fixed text it touches and for
+/// leaving the plot; a leader that crosses another, passes through a marker
+/// or text, or starts nearer another marker's centre than its own is a
+/// conflict too; a small cost for distance.
+fn score(
+    l: &Label,
+    c: &Candidates,
+    ki: usize,
+    area: &Area,
+    obs: &Obstacles,
+    taken: &[(Area, String)],
+    leaders: &[Seg],
+) -> (f64, Placed) {
+    let p = l.anchor;
+    let k = &c.list[ki];
+    let (own, r) = (&c.own, c.r);
+    let bbox = k.bbox;
+    let far = k.far;
+    let padded = grow(&bbox, PAD);
+    let mut cost = k.dist * 2.0;
+    let mut conflicts = Vec::new();
+    if !area.contains(&bbox) {
+        cost += HARD;
+        conflicts.push("the plot's edge".to_string());
+    }
+    let mut hits_marker = false;
+    for m in &obs.markers {
+        if padded.overlap(m) > 0.0 {
+            cost += HARD;
+            hits_marker = true;
+        }
+    }
+    if hits_marker {
+        conflicts.push("a marker".to_string());
+    }
+    let mut hits_line = false;
+    for ln in &obs.lines {
+        if line_hits(ln, &padded) {
+            cost += HARD;
+            hits_line = true;
+        }
+    }
+    for ld in leaders {
+        if line_hits(&[ld.0, ld.1], &padded) {
+            cost += HARD;
+            hits_line = true;
+        }
+    }
+    if hits_line {
+        conflicts.push("a line".to_string());
+    }
+    for (b, name) in taken {
+        if padded.overlap(b) > 0.0 {
+            cost += HARD;
+            conflicts.push(if name.is_empty() {
+                "a text".to_string()
+            } else {
+                format!("`{name}`")
+            });
+        }
+    }
+    // A label about as near another marker as its own reads as that one's:
+    // the own marker must be clearly the nearest.
+    let own_d = dist_to(p, &bbox);
+    let ambiguous = obs
+        .markers
+        .iter()
+        .enumerate()
+        .any(|(mi, m)| !own.contains(&mi) && dist_to(centre(m), &bbox) < 1.5 * own_d + 2.0);
+    let mut wrong_start = false;
+    let leader = if far || ambiguous {
+        let (ld, t) = leader_from(p, r, &bbox, own, obs);
+        wrong_start = t.is_none();
+        // A start inside the marker is clear but less tidy than its edge.
+        cost += 20.0 * (1.0 - t.unwrap_or(0.0));
+        if (ld.1.0 - ld.0.0).hypot(ld.1.1 - ld.0.1) < 1.0 && !ambiguous {
+            None
+        } else {
+            Some(ld)
+        }
+    } else {
+        None
+    };
+    if ambiguous && !far {
+        // Worse than a long leader: the reader would pick the wrong point
+        // (a far label's leader says whose it is).
+        cost += AMBIGUOUS;
+    }
+    if let Some(ld) = leader {
+        cost += 3.0;
+        if leaders.iter().any(|o| segments_cross(ld, *o)) {
+            cost += HARD / 2.0;
+            conflicts.push("a leader".to_string());
+        }
+        // A marker overlapping its own cannot always be cleared; the
+        // start's check below says whose the leader is.
+        let own_box = own.first().map(|&i| obs.markers[i]);
+        let over =
+            |mi: usize, m: &Area| !own.contains(&mi) && own_box.is_some_and(|o| o.overlap(m) > 0.0);
+        if obs
+            .markers
+            .iter()
+            .enumerate()
+            .any(|(mi, m)| over(mi, m) && line_hits(&[ld.0, ld.1], m))
+        {
+            // Crossing a neighbour that overlaps its own marker reads as
+            // that neighbour's: avoid it where another way is free.
+            cost += 40.0;
+        }
+        let through = obs
+            .markers
+            .iter()
+            .enumerate()
+            .any(|(mi, m)| !own.contains(&mi) && !over(mi, m) && line_hits(&[ld.0, ld.1], m))
+            || taken.iter().any(|(b, _)| line_hits(&[ld.0, ld.1], b));
+        if through {
+            cost += HARD / 2.0;
+            conflicts.push("a leader through a marker or text".to_string());
+        }
+        if wrong_start {
+            cost += HARD / 2.0;
+            conflicts.push("a leader that starts nearer another marker".to_string());
+        }
+    }
+    let placed = Placed {
+        x: k.pos.0,
+        top: k.pos.1,
+        align: k.pos.2,
+        bbox,
+        leader,
+        conflicts,
+        cand: ki,
+    };
+    (cost, placed)
 }
 
 /// Draws placed labels and their leaders; a label that still touches
@@ -644,6 +849,49 @@ mod tests {
         let p = place_labels(&[l], &plot_area(), &obs)[0].clone().unwrap();
         assert!(p.conflicts.is_empty());
         assert!(!line_hits(&obs.lines[0], &p.bbox));
+    }
+
+    /// fig5 at paper size: qb_k4/qb_k8/qb_k16 (Q4_K) are triangles less than
+    /// a point apart, and a leader from qb_k8's edge started nearer qb_k4's
+    /// centre than its own, so the label read as qb_k4's.
+    #[test]
+    fn leaders_of_nearly_coincident_markers_start_nearest_their_own() {
+        let ts = [item("qb_k4"), item("qb_k8"), item("qb_k16")];
+        let centres = [(106.6, 72.0), (105.9, 72.4), (104.0, 73.0)];
+        let obs = Obstacles {
+            markers: centres
+                .iter()
+                .map(|&(x, y)| Area {
+                    x0: x - 4.7,
+                    y0: y - 4.7,
+                    x1: x + 4.7,
+                    y1: y + 4.7,
+                })
+                .collect(),
+            ..Obstacles::default()
+        };
+        let labels: Vec<Label> = ts
+            .iter()
+            .zip(centres)
+            .map(|(t, c)| Label { item: t, anchor: c })
+            .collect();
+        let placed = place_labels(&labels, &plot_area(), &obs);
+        let mut leaders = Vec::new();
+        for (i, p) in placed.iter().enumerate() {
+            let p = p.as_ref().unwrap();
+            assert!(p.conflicts.is_empty(), "{:?}", p.conflicts);
+            // The leader's start, else the box, is nearest its own centre.
+            let near = |q: (f64, f64)| match p.leader {
+                Some((s, _)) => (s.0 - q.0).hypot(s.1 - q.1),
+                None => dist_to(q, &p.bbox),
+            };
+            let nearest = (0..3)
+                .min_by(|a, b| near(centres[*a]).total_cmp(&near(centres[*b])))
+                .unwrap();
+            assert_eq!(nearest, i, "label {} reads as {nearest}'s", ts[i].text);
+            leaders.extend(p.leader);
+        }
+        assert_eq!(leaders.len(), 3);
     }
 
     #[test]

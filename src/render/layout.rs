@@ -222,6 +222,7 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
         })
         .collect();
     let mut plot_areas = Vec::new();
+    let mut legends = Vec::new();
     for (i, p) in plot.panels.iter().enumerate() {
         let cell = cell_of(i);
         let m = &aligned[i];
@@ -233,7 +234,15 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
         };
         plot_areas.push(area);
         let (_, tt, legend_size) = &found[i];
-        draw_panel(&mut prims, &mut notes, plot, p, tt, area, *legend_size);
+        legends.extend(draw_panel(
+            &mut prims,
+            &mut notes,
+            plot,
+            p,
+            tt,
+            area,
+            *legend_size,
+        ));
     }
     if let (Some((l, s)), Some(first)) = (fig_legend, plot_areas.first()) {
         let (x0, y0) = if l.position == LegendPos::Right {
@@ -252,6 +261,7 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             y1: y0 + s.1,
         };
         place::draw_legend(&mut prims, l, at);
+        legends.push(at);
     }
     if let Some(t) = &title {
         let cx = match (single, plot_areas.first()) {
@@ -277,6 +287,7 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             width: w,
             height: h,
             prims,
+            legends,
         },
         plot_areas,
         notes,
@@ -291,7 +302,7 @@ fn draw_panel(
     tt: &Titles,
     area: Area,
     legend_size: (f64, f64),
-) {
+) -> Option<Area> {
     // Fixed texts on marks (bar values, line ends) must not be clipped.
     let grown = labels::fit_texts(p, &area);
     let p = grown.as_ref().unwrap_or(p);
@@ -558,8 +569,31 @@ fn draw_panel(
         }
     }
 
+    // Fixed texts' boxes and the line end labels (drawn below, after the
+    // legend's placement): `best` keeps the legend off them and the markers.
+    let in_plot = |(ax, ay): (f64, f64)| {
+        ax >= area.x0 - 0.5 && ax <= area.x1 + 0.5 && ay >= area.y0 - 0.5 && ay <= area.y1 + 0.5
+    };
+    let mut fixed: Vec<Area> = texts
+        .iter()
+        .filter(|(li, _)| !deferred_text_layers.contains(li))
+        .filter(|(_, t)| in_plot((sx.map(t.x), sy.map(t.y))))
+        .map(|(_, t)| {
+            let (x, top, align) = place::text_anchor(t, (sx.map(t.x), sy.map(t.y)));
+            place::text_area(&t.text, t.size, x, top, align)
+        })
+        .collect();
+    let ends: Vec<(&TextItem, (f64, f64))> = end_texts
+        .into_iter()
+        .map(|t| (t, (sx.map(t.x), sy.map(t.y))))
+        .filter(|(_, (x, y))| x.is_finite() && y.is_finite())
+        .collect();
+    let mut end_prims = Vec::new();
+    let end_boxes = labels::draw_end_labels(&mut end_prims, &ends, &area);
+    fixed.extend(end_boxes.iter().copied());
+    fixed.extend(avoid.markers.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
-    let legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles);
+    let legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
     // Texts: fixed ones where asked, then movable ones by their markers.
     if let Some(la) = legend_area {
         avoid.boxes.push(la);
@@ -568,11 +602,7 @@ fn draw_panel(
     let mut movable = Vec::new();
     for (li, t) in texts {
         let (ax, ay) = (sx.map(t.x), sy.map(t.y));
-        if !(ax >= area.x0 - 0.5
-            && ax <= area.x1 + 0.5
-            && ay >= area.y0 - 0.5
-            && ay <= area.y1 + 0.5)
-        {
+        if !in_plot((ax, ay)) {
             continue;
         }
         if deferred_text_layers.contains(&li) {
@@ -589,12 +619,8 @@ fn draw_panel(
         avoid.box_names.push(t.text.clone());
         push_text(out, x, top, &t.text, t.size, t.color, align);
     }
-    let ends: Vec<(&TextItem, (f64, f64))> = end_texts
-        .into_iter()
-        .map(|t| (t, (sx.map(t.x), sy.map(t.y))))
-        .filter(|(_, (x, y))| x.is_finite() && y.is_finite())
-        .collect();
-    for b in labels::draw_end_labels(out, &ends, &area) {
+    out.extend(end_prims);
+    for b in end_boxes {
         avoid.boxes.push(b);
         avoid.box_names.push("a line's end label".into());
     }
@@ -767,4 +793,5 @@ fn draw_panel(
         }
         super::colorbar::draw(out, cb, x0, area.y0, area.y1, p.legend.font_size);
     }
+    legend_area
 }

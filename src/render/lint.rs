@@ -1,5 +1,6 @@
-//! A check over a laid-out [`Scene`]: text that leaves the canvas and texts
-//! that cover each other, which a reader could not read. `artifact gen`
+//! A check over a laid-out [`Scene`]: text that leaves the canvas, texts
+//! that cover each other and texts under a legend, which a reader could not
+//! read. `artifact gen`
 //! prints what it finds as notes naming the figure; tests assert it finds
 //! nothing (`assert!(lint::problems(&scene).is_empty())`).
 
@@ -284,8 +285,9 @@ fn text_boxes_of(prims: &[Prim]) -> Vec<(&str, Area)> {
 }
 
 /// What a reader would trip over in `scene`, one sentence each, in
-/// drawing order: a text (partly) outside the canvas, and two texts that
-/// overlap (tick labels on each other, a title on the legend). Empty when
+/// drawing order: a text (partly) outside the canvas, two texts that
+/// overlap (tick labels on each other, a title on the legend), and a text
+/// (partly) under a legend's box (a bar's value label). Empty when
 /// the figure is clean. Turned texts are checked by their boxes, so two
 /// neighbouring turned labels may be reported though their ink does not
 /// touch only when they are closer than a line height.
@@ -326,6 +328,20 @@ pub fn problems(scene: &Scene) -> Vec<String> {
     if let Some(m) = more {
         out.push(m.to_string());
     }
+    // A legend's box hides what lies under it (its own texts lie inside).
+    for l in &scene.legends {
+        for (t, a) in &boxes {
+            let inside = a.x0 >= l.x0 - SLACK
+                && a.x1 <= l.x1 + SLACK
+                && a.y0 >= l.y0 - SLACK
+                && a.y1 <= l.y1 + SLACK;
+            let dx = a.x1.min(l.x1) - a.x0.max(l.x0);
+            let dy = a.y1.min(l.y1) - a.y0.max(l.y0);
+            if !t.trim().is_empty() && !inside && dx > SLACK && dy > SLACK {
+                out.push(format!("the legend covers text \"{}\"", t.escape_debug()));
+            }
+        }
+    }
     out
 }
 
@@ -356,6 +372,7 @@ mod tests {
                 text(20.0, 20.0, "one"),
                 text(30.0, 25.0, "two"),
             ],
+            ..Scene::default()
         };
         assert_eq!(
             problems(&scene),
@@ -364,6 +381,22 @@ mod tests {
                 "texts \"one\" and \"two\" overlap"
             ]
         );
+    }
+
+    #[test]
+    fn a_text_under_a_legend_is_found_but_not_the_legends_own() {
+        let scene = Scene {
+            width: 100.0,
+            height: 50.0,
+            prims: vec![text(12.0, 12.0, "base"), text(25.0, 30.0, "10.1")],
+            legends: vec![Area {
+                x0: 10.0,
+                y0: 10.0,
+                x1: 40.0,
+                y1: 35.0,
+            }],
+        };
+        assert_eq!(problems(&scene), ["the legend covers text \"10.1\""]);
     }
 
     #[test]

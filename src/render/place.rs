@@ -63,8 +63,17 @@ pub fn legend_size(l: &Legend) -> (f64, f64) {
     (w, h + 2.0 * border)
 }
 
-/// Where the legend goes, given the plot area and what is drawn in it.
-pub fn place_legend(l: &Legend, size: (f64, f64), area: &Area, obstacles: &[Area]) -> Option<Area> {
+/// Where the legend goes, given the plot area and what is drawn in it:
+/// `best` takes the candidate covering the fewest of `keep_clear` (fixed
+/// texts such as bar values, markers), then the least area of `obstacles`
+/// (bars, line vertices).
+pub fn place_legend(
+    l: &Legend,
+    size: (f64, f64),
+    area: &Area,
+    obstacles: &[Area],
+    keep_clear: &[Area],
+) -> Option<Area> {
     if size.0 == 0.0 {
         return None;
     }
@@ -122,7 +131,10 @@ pub fn place_legend(l: &Legend, size: (f64, f64), area: &Area, obstacles: &[Area
                 .iter()
                 .map(|&(fx, fy)| {
                     let a = at(fx, fy);
-                    let cost: f64 = obstacles.iter().map(|o| a.overlap(o)).sum();
+                    // Each hidden text or marker outweighs any area of bars.
+                    let hidden = keep_clear.iter().filter(|o| a.overlap(o) > 0.0).count();
+                    let cost: f64 =
+                        hidden as f64 * 1.0e9 + obstacles.iter().map(|o| a.overlap(o)).sum::<f64>();
                     (cost, a)
                 })
                 .fold(None, |best: Option<(f64, Area)>, (c, a)| match best {

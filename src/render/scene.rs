@@ -106,4 +106,7 @@ pub struct Scene {
     pub height: f64,
     /// Primitives in painting order.
     pub prims: Vec<Prim>,
+    /// The legends' boxes, in points (for the lint: a text under a legend
+    /// is hidden by it).
+    pub legends: Vec<super::geometry::Area>,
 }

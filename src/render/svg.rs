@@ -399,6 +399,7 @@ mod tests {
                 align: Align::Left,
                 vertical: false,
             }],
+            ..Scene::default()
         };
         assert_eq!(
             render(&s).unwrap_err().to_string(),
@@ -412,6 +413,7 @@ mod tests {
             width: 518.4,
             height: 201.6,
             prims: vec![],
+            ..Scene::default()
         };
         let svg = render(&s).unwrap();
         assert!(
