@@ -1,0 +1,169 @@
+//! Regression tests for the break-it review of issue 12's figures: values
+//! that overflow double precision, degenerate domains, channels and
+//! scales that would do nothing or mislead, SI prefixes, error texts,
+//! legend merging and colour schemes that would repeat colours.
+
+mod common;
+
+use common::small::stderr;
+use common::*;
+
+/// A project with `d.csv` holding `data` and figure `f` with `body`.
+fn write(data: &str, body: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.csv"), data).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        format!("[sources.s]\npath = \"d.csv\"\n\n[figures.f]\nsize = [4, 3]\n{body}\n"),
+    )
+    .unwrap();
+    dir
+}
+
+/// The error line and the caret's line of a failing `gen`.
+fn gen_error(data: &str, body: &str) -> (String, String) {
+    let dir = write(data, body);
+    let out = artifact(dir.path(), &["gen"]);
+    let e = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    let at = e.find("error: ").unwrap();
+    let mut lines = e[at..].lines();
+    let msg = lines.next().unwrap().to_string();
+    let code = lines.nth(1).unwrap_or_default().to_string();
+    (msg, code)
+}
+
+/// The figure's CSV after a successful `gen`.
+fn figure_csv(data: &str, body: &str) -> String {
+    let dir = write(data, body);
+    gen_ok(dir.path());
+    std::fs::read_to_string(dir.path().join("figures/f.csv")).unwrap()
+}
+
+const HUGE: &str = "g,v\na,1e308\na,-1e308\na,1.7976931348623157e308\na,5\n";
+
+#[test]
+fn boxplot_over_1e308_draws_inf_ticks() {
+    let (msg, code) = gen_error(
+        HUGE,
+        r#"layers = [{ mark = "boxplot", data = "s", x = "g", y = "v" }]"#,
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: artifact.toml:4:1: the axis domain [-inf, inf] is not finite: \
+         the data [-1e308, 1.7976931348623157e308] and their margin overflow double precision; \
+         rescale them (other units) or set `domain`"
+    );
+    assert_eq!(code, "4 | [figures.f]");
+}
+
+#[test]
+fn errorbar_ci_over_1e308_writes_inf() {
+    let (msg, _) = gen_error(
+        "g,v\na,1e308\na,1e308\na,1e308\n",
+        r#"layers = [{ mark = "errorbar", data = "s", x = "g", y = "v", extent = "ci" }]"#,
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: artifact.toml:6:11: layer 1 (errorbar) computes center = inf (at x = a): \
+         not a finite number (the values overflow double precision; rescale them, e.g. to other units)"
+    );
+}
+
+#[test]
+fn stacked_bars_whose_sum_overflows() {
+    let (msg, _) = gen_error(
+        "g,v\na,1e308\na,1e308\n",
+        r#"layers = [{ mark = "bar", data = "s", x = "g", y = "v", stack = true }]"#,
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: artifact.toml:6:11: layer 1 (bar) computes y = inf (d.csv line 3): \
+         not a finite number (the values overflow double precision; rescale them, e.g. to other units)"
+    );
+}
+
+#[test]
+fn violin_over_1e308_writes_nan_densities() {
+    let (msg, _) = gen_error(
+        HUGE,
+        r#"layers = [{ mark = "violin", data = "s", x = "g", y = "v" }]"#,
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: artifact.toml:6:11: layer 1 (violin) computes bandwidth = inf \
+         (at part = violin, x = a): not a finite number (the values overflow double precision; \
+         rescale them, e.g. to other units)"
+    );
+}
+
+#[test]
+fn ecdf_and_points_at_1e308_overflow_the_padded_domain() {
+    for layer in [
+        r#"{ mark = "ecdf", data = "s", x = "v" }"#,
+        r#"{ mark = "point", data = "s", x = "v", y = "v" }"#,
+    ] {
+        let (msg, _) = gen_error(HUGE, &format!("layers = [{layer}]"));
+        assert!(
+            msg.ends_with(
+                "the axis domain [-inf, inf] is not finite: the data [-1e308, 1.7976931348623157e308] \
+                 and their margin overflow double precision; rescale them (other units) or set `domain`"
+            ),
+            "{msg}"
+        );
+    }
+}
+
+#[test]
+fn symlog_constant_1e_300_draws_603_tick_labels() {
+    for (c, shown) in [("1e-300", "1e-300"), ("1e300", "1e300")] {
+        let (msg, code) = gen_error(
+            "x\n1\n2\n",
+            &format!(
+                "layers = [{{ mark = \"point\", data = \"s\", x = \"x\", y = \"x\" }}]\n\
+                 x = {{ scale = \"symlog\", constant = {c} }}"
+            ),
+        );
+        assert_eq!(
+            msg,
+            format!(
+                "error: figure `f`: artifact.toml:7:36: `constant` must be a positive number \
+                 from 1e-12 to 1e12, got {shown}"
+            )
+        );
+        assert!(code.starts_with("7 | x = { scale"), "{code}");
+    }
+}
+
+#[test]
+fn empty_domain_points_at_the_domain_key() {
+    for (d, shown) in [("[5, -5]", "[5, -5]"), ("[0, 0]", "[0, 0]")] {
+        let (msg, _) = gen_error(
+            "x\n1\n2\n",
+            &format!(
+                "layers = [{{ mark = \"point\", data = \"s\", x = \"x\", y = \"x\" }}]\nx = {{ domain = {d} }}"
+            ),
+        );
+        assert_eq!(
+            msg,
+            format!(
+                "error: figure `f`: artifact.toml:7:17: the axis domain {shown} is empty or invalid"
+            )
+        );
+    }
+}
+
+#[test]
+fn ccdf_of_one_distinct_value_has_an_empty_domain() {
+    for c in ["true", "false"] {
+        let dir = write(
+            "v\n1\n1\n1\n",
+            &format!(
+                "layers = [{{ mark = \"ecdf\", data = \"s\", x = \"v\", complementary = {c} }}]"
+            ),
+        );
+        gen_ok(dir.path());
+        let csv = std::fs::read_to_string(dir.path().join("figures/f.csv")).unwrap();
+        assert!(csv.starts_with("panel,layer,mark,series,x,y\n"), "{csv}");
+    }
+}
