@@ -167,3 +167,42 @@ fn ccdf_of_one_distinct_value_has_an_empty_domain() {
         assert!(csv.starts_with("panel,layer,mark,series,x,y\n"), "{csv}");
     }
 }
+
+#[test]
+fn xoffset_on_a_numeric_axis_shifts_points_off_their_values() {
+    for mark in ["point", "bar"] {
+        let (msg, code) = gen_error(
+            "x,v,s\n1,1,p\n2,2,q\n",
+            &format!(
+                "layers = [{{ mark = \"{mark}\", data = \"s\", x = \"x\", y = \"v\", xOffset = \"s\" }}]"
+            ),
+        );
+        let col = if mark == "bar" { 67 } else { 69 };
+        assert_eq!(
+            msg,
+            format!(
+                "error: figure `f`: artifact.toml:6:{col}: xOffset dodges within categories; \
+                 x here holds numbers (1)"
+            )
+        );
+        assert!(code.contains("xOffset = \"s\""), "{code}");
+    }
+}
+
+#[test]
+fn symlog_or_log_scale_on_a_categorical_axis_is_ignored() {
+    for (scale, mark) in [("symlog", "point"), ("log", "point"), ("log", "bar")] {
+        let (msg, _) = gen_error(
+            "x,v\na,1\nb,2\n",
+            &format!(
+                "layers = [{{ mark = \"{mark}\", data = \"s\", x = \"x\", y = \"v\" }}]\n\
+                 x = {{ scale = \"{scale}\" }}"
+            ),
+        );
+        assert_eq!(
+            msg,
+            "error: figure `f`: artifact.toml:7:15: a log/symlog scale needs numbers; \
+             x holds categories (\"a\")"
+        );
+    }
+}

@@ -66,6 +66,39 @@ fn offset_color(i: usize) -> Option<Color> {
     color::parse(TAB10[i % TAB10.len()]).ok().flatten()
 }
 
+/// `xOffset`/`yOffset` split a category's band; on an axis of numbers a
+/// shift would move marks off their values, so it is an error at the
+/// channel naming the layer's first number on that axis.
+pub(super) fn offset_on_numbers(
+    spec: &crate::spec::LoadedSpec,
+    layer: &crate::spec::LayerSpec,
+    cats: (&Categories, &Categories),
+    records: &[CsvRecord],
+) -> Result<()> {
+    // A histogram's `xOffset` dodges within its bins, on numbers.
+    if layer.mark.get_ref() == "hist" {
+        return Ok(());
+    }
+    for (name, axis, raw, c) in [
+        ("xOffset", "x", &layer.x_offset, cats.0),
+        ("yOffset", "y", &layer.y_offset, cats.1),
+    ] {
+        let Some(raw) = raw else { continue };
+        if !c.numeric {
+            continue;
+        }
+        let first = records
+            .iter()
+            .find_map(|r| r.get(axis).filter(|v| v.parse::<f64>().is_ok()))
+            .map_or(String::new(), |v| format!(" ({v})"));
+        return Err(spec.error(
+            raw.span(),
+            format!("{name} dodges within categories; {axis} here holds numbers{first}"),
+        ));
+    }
+    Ok(())
+}
+
 /// How a `stack` key stacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stack {

@@ -410,6 +410,8 @@ pub fn compile(
             {
                 return Err(spec.error(lspec.span(), msg));
             }
+            scales::check_kinds(spec, (&ps.x, &ps.y), kinds, (&st.xcats, &st.ycats))?;
+            grouped::offset_on_numbers(spec, l, (&st.xcats, &st.ycats), &csv_rows[before.2..])?;
             for (name, kind, b, a) in [
                 ("x", kinds.0, before.0, st.xext.data),
                 ("y", kinds.1, before.1, st.yext.data),

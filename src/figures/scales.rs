@@ -130,6 +130,32 @@ pub fn format_applies(spec: &LoadedSpec, a: &AxisSpec, categorical: bool) -> Res
     Ok(())
 }
 
+/// A log or symlog scale maps numbers; on an axis of categories (whose
+/// positions are slot indices) it would be ignored or misread, so it is an
+/// error at the `scale` key.
+pub fn check_kinds(
+    spec: &LoadedSpec,
+    axes: (&AxisSpec, &AxisSpec),
+    kinds: (ScaleKind, ScaleKind),
+    cats: (&super::encode::Categories, &super::encode::Categories),
+) -> Result<()> {
+    for (name, a, kind, c) in [
+        ("x", axes.0, kinds.0, cats.0),
+        ("y", axes.1, kinds.1, cats.1),
+    ] {
+        if kind == ScaleKind::Linear {
+            continue;
+        }
+        if let (Some(first), Some(s)) = (c.names.first(), &a.scale) {
+            return Err(spec.error(
+                s.span(),
+                format!("a log/symlog scale needs numbers; {name} holds categories (\"{first}\")"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// matplotlib's autoscale: the data range plus 5% each side (in the
 /// scale's units), except at a sticky value the data reaches (a bar's
 /// base). A log axis ignores implicit bases (0) and sees only the data.
