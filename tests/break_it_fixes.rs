@@ -206,3 +206,16 @@ fn symlog_or_log_scale_on_a_categorical_axis_is_ignored() {
         );
     }
 }
+
+#[test]
+fn normalized_stack_with_negative_values_does_not_sum_to_1() {
+    let (msg, _) = gen_error(
+        "x,k,v\na,A,3\na,B,-2\na,C,5\n",
+        r#"layers = [{ mark = "bar", data = "s", x = "x", y = "v", color = { field = "k" }, stack = "normalize" }]"#,
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: d.csv:3: field `y`: `stack = \"normalize\"` draws shares of a \
+         whole; `y` is -2 here: shares of negative parts are undefined (use `stack = true`)"
+    );
+}

@@ -106,7 +106,8 @@ pub(super) enum Stack {
     Off,
     /// Stacked from 0 (Vega-Lite's `"zero"`).
     Zero,
-    /// Stacked shares of the group's total of magnitudes, summing to 1.
+    /// Stacked shares of the group's total, summing to 1 (values are not
+    /// negative: the layer refuses them).
     Normalize,
 }
 

@@ -606,7 +606,7 @@ pub const KINDS: &[Kind] = &[
             key("z", Ty::Num, "drawing order (matplotlib's zorder), -10⁶ to 10⁶; the legend keeps the written order (default the layer's position)"),
             key("xOffset", Ty::Channel, "dodge within each x category (Vega-Lite's): one sub-band of the `band` per value of this expression, in first-seen order or the scale's `domain`; a missing value leaves a gap; without `color` and `label`, colours by it with a legend").only(&["bar", "point", "errorbar", "text", "hist"]),
             key("yOffset", Ty::Channel, "dodge within each y category, as `xOffset` (horizontal bars and errorbars, points, texts)").only(&["bar", "point", "errorbar", "text"]),
-            key("stack", Ty::Any, "`true` (or `\"zero\"`): stack the bars of a category (and offset) from 0 in row order, negative ones downwards; `\"normalize\"`: as shares summing to 1; hist: stack the groups").default("false").only(&["bar", "hist"]),
+            key("stack", Ty::Any, "`true` (or `\"zero\"`): stack the bars of a category (and offset) from 0 in row order, negative ones downwards; `\"normalize\"`: as shares of the stack's total, summing to 1 (values must not be negative); hist: stack the groups").default("false").only(&["bar", "hist"]),
             key("padding", Ty::Num, "with an offset: the fraction of each sub-band left empty between neighbours, 0 to below 1 (Vega-Lite's `paddingInner`; default 0.1, a hist's 0)").only(&["bar", "hist"]),
         ],
         example: "[figures.f]\nsize = [6, 4]\nlayers = [\n  { mark = \"line\", data = \"sim\", x = \"capacity\", y = \"hit_rate\", series = \"predictor\", marker = \"circle\", marker_size = 3 },\n  { mark = \"rule\", y = 0.5, dash = \"dashed\", label = \"half\" },\n]\n",
