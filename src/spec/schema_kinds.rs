@@ -527,7 +527,7 @@ pub const KINDS: &[Kind] = &[
             key("group-digits", Ty::Bool, "group the integer part's thousands").default("false"),
             key("group-separator", Ty::Str, "the thousands separator").default("\",\"").needs("group-digits"),
             key("unit", Ty::Str, "printed after the number (and its prefix) and a space"),
-            key("prefix", Ty::Enum(&["si"]), "`si`: each label scaled by a power of 1000 and written with its SI prefix (`2.5k`, `10 GB/s` with `unit = \"B/s\"`)").excludes("percent"),
+            key("prefix", Ty::Enum(&["si"]), "`si`: each label scaled by a power of 1000 and written with its SI prefix, quecto (q) to quetta (Q) (`2.5k`, `10 GB/s` with `unit = \"B/s\"`; beyond them `2×10³³`)").excludes("percent"),
             key("exponent-mode", Ty::Enum(&["fixed", "scientific"]), "`scientific`: `2.5×10⁶` (siunitx's `exponent-mode`)").default("\"fixed\"").excludes("prefix"),
         ],
         example: "[figures.f]\nsize = [6, 4]\ny = { format = { places = 0, percent = true } }\nx = { scale = \"log\", format = { prefix = \"si\", unit = \"ops/s\" } }\n",
