@@ -219,3 +219,29 @@ fn normalized_stack_with_negative_values_does_not_sum_to_1() {
          whole; `y` is -2 here: shares of negative parts are undefined (use `stack = true`)"
     );
 }
+
+#[test]
+fn hist_over_1e308_prints_a_309_digit_range() {
+    let (msg, _) = gen_error(
+        "v\n1e308\n-1e308\n",
+        r#"layers = [{ mark = "hist", data = "s", x = "v" }]"#,
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: artifact.toml:6:11: a `hist` over [-1e308, 1e308] has bins wider \
+         than double precision holds: rescale the values (other units)"
+    );
+}
+
+#[test]
+fn area_on_a_log_axis_blames_the_row_for_its_implicit_base() {
+    let (msg, _) = gen_error(
+        "x,v\n1,1\n2,3\n",
+        "layers = [{ mark = \"area\", data = \"s\", x = \"x\", y = \"v\" }]\ny = { scale = \"log\" }",
+    );
+    assert_eq!(
+        msg,
+        "error: figure `f`: artifact.toml:6:11: layer 1 (area): an area's base y2 (default 0) \
+         is not on a log axis (d.csv line 2): give y2 or a linear axis"
+    );
+}

@@ -331,6 +331,25 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
     }
 
+    /// A histogram's bins split max − min; when that overflows (values
+    /// near ±1.8e308) every edge would be NaN, so it is an error naming
+    /// both ends in short form.
+    pub(super) fn hist_span_fits(&self, values: &[f64]) -> Result<()> {
+        let (lo, hi) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        if values.is_empty() || (hi - lo).is_finite() {
+            return Ok(());
+        }
+        Err(self.err(format!(
+            "a `hist` over [{}, {}] has bins wider than double precision holds: rescale the values (other units)",
+            super::short(lo),
+            super::short(hi)
+        )))
+    }
+
     /// A histogram per group (a `series`, a `color` from the data, or an
     /// `xOffset`) over shared edges, numpy's over all the layer's values:
     /// overlaid (opacity 0.5 unless given), stacked, or side by side within

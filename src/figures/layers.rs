@@ -339,6 +339,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let v = xc.eval(self.globals, row)?;
                     values.push(xc.number(row, &v, "x")?);
                 }
+                self.hist_span_fits(&values)?;
                 if let Some(m) = self.hist_groups(&ch, rows, &values, bins, st, csv, &base, dash)? {
                     return Ok(Some(m));
                 }

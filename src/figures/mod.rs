@@ -418,8 +418,18 @@ pub fn compile(
             ] {
                 let mark = l.mark.get_ref().as_str();
                 if kind == scales::ScaleKind::Log
-                    && let Some(msg) =
-                        scales::log_violation(name, (li, mark), b, a, &csv_rows[before.2..], &rows)
+                    && let Some(msg) = scales::log_violation(
+                        name,
+                        (li, mark),
+                        b,
+                        a,
+                        &csv_rows[before.2..],
+                        &rows,
+                        {
+                            let second = if name == "x" { &l.x2 } else { &l.y2 };
+                            mark == "area" && second.is_none()
+                        },
+                    )
                 {
                     return Err(spec.error(lspec.span(), msg));
                 }

@@ -195,7 +195,8 @@ pub fn auto_domain(ext: &Extent, kind: ScaleKind) -> (f64, f64) {
 /// The error for a layer that puts a value at or below 0 on a log axis,
 /// or `None`. `before` is the axis's data extent before the layer was
 /// built, `after` after it; `records` are the CSV records the layer wrote
-/// (one per row for most marks: then the row's file and line are named).
+/// (one per row for most marks: then the row's file and line are named);
+/// `implicit_base`: the layer's `{axis}2` is an area's default 0.
 pub fn log_violation(
     axis: &str,
     layer: (usize, &str),
@@ -203,6 +204,7 @@ pub fn log_violation(
     after: Option<(f64, f64)>,
     records: &[super::encode::CsvRecord],
     rows: &[Row],
+    implicit_base: bool,
 ) -> Option<String> {
     let (lo, _) = after?;
     if lo > 0.0 || before.is_some_and(|(b, _)| b <= 0.0) {
@@ -218,16 +220,26 @@ pub fn log_violation(
                 if let Some(v) = r.get(key).and_then(|t| t.parse::<f64>().ok())
                     && v <= 0.0
                 {
-                    found = Some((v, Some(i)));
+                    found = Some((key == field2, v, Some(i)));
                     break 'outer;
                 }
             }
         }
     }
-    let (v, at) = found.unwrap_or((lo, None));
+    let (second, v, at) = found.unwrap_or((false, lo, None));
     let place = at.map_or(String::new(), |i| row_place(&rows[i]));
+    // An area's implicit base is 0, not a value of the row.
+    if second && implicit_base {
+        return Some(format!(
+            "layer {} ({}): an area's base {field2} (default 0) is not on a log axis{place}: \
+             give {field2} or a linear axis",
+            layer.0 + 1,
+            layer.1
+        ));
+    }
+    let key = if second { &field2 } else { axis };
     Some(format!(
-        "layer {} ({}) has {axis} = {v}{place}: a log axis needs positive values",
+        "layer {} ({}) has {key} = {v}{place}: a log axis needs positive values",
         layer.0 + 1,
         layer.1
     ))
