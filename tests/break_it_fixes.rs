@@ -245,3 +245,65 @@ fn area_on_a_log_axis_blames_the_row_for_its_implicit_base() {
          is not on a log axis (d.csv line 2): give y2 or a linear axis"
     );
 }
+
+/// The compiled plot of figure `f`.
+fn plot(data: &str, body: &str) -> artifact::figures::model::Plot {
+    let dir = write(data, body);
+    let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
+    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let globals = std::sync::Arc::new(artifact::expr::Globals::default());
+    match artifact::figures::compile(&spec, &cat, &globals, "f", &spec.spec.figures["f"]).unwrap() {
+        artifact::figures::Outcome::Drawn(f) => f.plot,
+        _ => panic!("not drawn"),
+    }
+}
+
+#[test]
+fn legend_entries_p_q_p_q_across_a_line_and_a_point_layer() {
+    use artifact::figures::model::Swatch;
+    let p = plot(
+        "x,v,s\n1,1,p\n2,2,p\n1,2,q\n2,3,q\n",
+        r#"layers = [{ mark = "line", data = "s", x = "x", y = "v", series = "s", color = { field = "s" } }, { mark = "point", data = "s", x = "x", y = "v", color = { field = "s" } }]"#,
+    );
+    let entries = &p.panels[0].legend.entries;
+    let labels: Vec<&str> = entries.iter().map(|e| e.label.as_str()).collect();
+    assert_eq!(labels, ["p", "q"], "{entries:?}");
+    for e in entries {
+        assert!(
+            matches!(e.swatch, Swatch::Line(_, Some(_))),
+            "{:?}",
+            e.swatch
+        );
+    }
+}
+
+#[test]
+fn null_group_value_becomes_a_group_labelled_none() {
+    for (layer, what) in [
+        (
+            r#"{ mark = "bar", data = "s", x = "x", y = "v", xOffset = "s" }"#,
+            "offset",
+        ),
+        (
+            r#"{ mark = "bar", data = "s", x = "x", y = "v", color = { field = "s" } }"#,
+            "colour",
+        ),
+        (
+            r#"{ mark = "hist", data = "s", x = "v", xOffset = "s" }"#,
+            "offset",
+        ),
+        (
+            r#"{ mark = "hist", data = "s", x = "v", color = { field = "s" } }"#,
+            "colour",
+        ),
+    ] {
+        let (msg, _) = gen_error("x,v,s\na,1,p\nb,2,\n", &format!("layers = [{layer}]"));
+        assert_eq!(
+            msg,
+            format!(
+                "error: figure `f`: d.csv:3: field `s`: `s` gives no value (null or empty) for \
+                 this row, so it has no {what} group; filter such rows out with the layer's `where`"
+            )
+        );
+    }
+}

@@ -151,6 +151,38 @@ impl Stacker {
     }
 }
 
+/// A legend's entries with repeats merged: an entry equal to an earlier
+/// one (label and swatch) goes, and a line and a marker of one label and
+/// colour (a line layer and a point layer coloured by one field) become
+/// one line-with-marker swatch.
+pub(super) fn merge_legend(entries: Vec<LegendEntry>) -> Vec<LegendEntry> {
+    fn line_marker(a: &Swatch, b: &Swatch) -> Option<Swatch> {
+        match (a, b) {
+            (Swatch::Line(l, None), Swatch::Marker(shape, size, m))
+            | (Swatch::Marker(shape, size, m), Swatch::Line(l, None))
+                if l.stroke.is_some() && l.stroke == m.fill.or(m.stroke) =>
+            {
+                Some(Swatch::Line(l.clone(), Some((*shape, *size))))
+            }
+            _ => None,
+        }
+    }
+    let mut out: Vec<LegendEntry> = Vec::with_capacity(entries.len());
+    for e in entries {
+        if out.contains(&e) {
+            continue;
+        }
+        if let Some(prev) = out.iter_mut().find(|p| p.label == e.label)
+            && let Some(both) = line_marker(&prev.swatch, &e.swatch)
+        {
+            prev.swatch = both;
+            continue;
+        }
+        out.push(e);
+    }
+    out
+}
+
 /// Adds a legend entry unless one with the same text is there (a bar and
 /// an error bar layer dodged by the same field share one legend).
 pub(super) fn push_legend(st: &mut PanelState, entry: LegendEntry) {
@@ -267,7 +299,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
         let mut keys = Vec::with_capacity(rows.len());
         for row in rows {
-            let key = offset_key(self, chan, row)?;
+            let key = offset_key(self, chan, row, "offset")?;
             let i = cats.index(&key);
             if cats.names.len() > MAX_OFFSETS {
                 return Err(self.err_at(
@@ -417,11 +449,18 @@ impl<'a, 's> LayerCtx<'a, 's> {
             let key = if let Some(d) = &dodge {
                 d.keys[i].0.clone()
             } else if let Some(e) = &series {
-                let k = csv_text(&e.eval_row(self.globals, row)?);
+                let v = e.eval_row(self.globals, row)?;
+                super::channels::no_value_is_no_group(row, e.text, &v, "series")?;
+                let k = csv_text(&v);
                 check_row_label(row, e.text, &k)?;
                 k
             } else {
-                offset_key(self, ch.color.as_ref().expect("colour field"), row)?
+                offset_key(
+                    self,
+                    ch.color.as_ref().expect("colour field"),
+                    row,
+                    "colour",
+                )?
             };
             let order = groups.len();
             let default = match &dodge {
@@ -548,13 +587,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
 /// A row's offset (or group) value as text: the scale's key, an
 /// expression's value, or the constant.
-fn offset_key(ctx: &LayerCtx, chan: &Chan, row: &Row) -> Result<String> {
+fn offset_key(ctx: &LayerCtx, chan: &Chan, row: &Row, what: &str) -> Result<String> {
     let (v, text) = match chan {
         Chan::Const(v) => (v.clone(), "xOffset"),
         Chan::Expr(e) | Chan::Scale { expr: e, .. } | Chan::Continuous { expr: e, .. } => {
             (e.eval_row(ctx.globals, row)?, e.text)
         }
     };
+    super::channels::no_value_is_no_group(row, text, &v, what)?;
     let key = csv_text(&v);
     check_row_label(row, text, &key)?;
     Ok(key)

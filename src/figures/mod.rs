@@ -771,6 +771,7 @@ fn resolve_legend(
     entries: Vec<LegendEntry>,
     font_size: f64,
 ) -> Result<Legend> {
+    let entries = grouped::merge_legend(entries);
     let position = match l.and_then(|l| l.position.as_ref()) {
         None => LegendPos::Best,
         Some(p) => match p.get_ref().as_str() {
