@@ -307,3 +307,76 @@ fn null_group_value_becomes_a_group_labelled_none() {
         );
     }
 }
+
+/// Twelve categories k0..k11.
+fn twelve() -> String {
+    let mut d = "k,v\n".to_string();
+    for i in 0..12 {
+        d.push_str(&format!("k{i},{i}\n"));
+    }
+    d
+}
+
+#[test]
+fn colour_schemes_cycle_silently_repeating_k0s_colour_on_k8() {
+    for (mark, scale, col, said) in [
+        (
+            "bar",
+            ", scale = { scheme = \"okabe-ito\" }",
+            65,
+            "okabe-ito has 8 colours",
+        ),
+        (
+            "bar",
+            ", scale = { scheme = \"greys\" }",
+            65,
+            "greys has 8 grey and hatch pairs",
+        ),
+        (
+            "point",
+            ", scale = { scheme = \"greys\" }",
+            67,
+            "greys has 4 colours",
+        ),
+        ("bar", "", 65, "tab10 has 10 colours"),
+    ] {
+        let (msg, _) = gen_error(
+            &twelve(),
+            &format!(
+                "layers = [{{ mark = \"{mark}\", data = \"s\", x = \"k\", y = \"v\", color = {{ field = \"k\"{scale} }} }}]"
+            ),
+        );
+        assert_eq!(
+            msg,
+            format!(
+                "error: figure `f`: artifact.toml:6:{col}: {said}; `color` has 12 values (k0..k11): \
+                 use tab20 or fewer groups"
+            )
+        );
+    }
+    // tab20 tells 12 apart: 12 distinct colours.
+    let csv = figure_csv(
+        &twelve(),
+        r#"layers = [{ mark = "bar", data = "s", x = "k", y = "v", color = { field = "k", scale = { scheme = "tab20" } } }]"#,
+    );
+    let mut colours: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    colours.sort();
+    colours.dedup();
+    assert_eq!(colours.len(), 12, "{csv}");
+}
+
+#[test]
+fn greys_on_points_gives_a_near_white_first_key() {
+    let csv = figure_csv(
+        "k,v\na,1\nb,2\n",
+        r#"layers = [{ mark = "point", data = "s", x = "k", y = "v", color = { field = "k", scale = { scheme = "greys" } } }]"#,
+    );
+    assert_eq!(
+        csv,
+        "panel,layer,mark,x,y,size,color,shape\n0,0,point,a,1,36,#888888,circle\n0,0,point,b,2,36,#5e5e5e,circle\n"
+    );
+}

@@ -431,7 +431,7 @@ pub const KINDS: &[Kind] = &[
             key("grid", Ty::Grid, "the one panel's grid lines").excludes("panels"),
             key("facet", Ty::Table("facet"), "small multiples of the one panel: one panel per value of a field, sharing scales (Vega-Lite's facet)").excludes("panels"),
             key("resolve", Ty::Table("resolve"), "with `facet`: scales each panel gets on its own").needs("facet"),
-            key("scheme", Ty::Str, "the categorical colour scheme of every colour scale without its own `range` or `scheme`: `tab10` (default), `okabe-ito` (colour-blind safe), `greys` (grey fills with hatch patterns, for print), `tableau10`, `set1`, ..."),
+            key("scheme", Ty::Str, "the categorical colour scheme of every colour scale without its own `range` or `scheme`: `tab10` (default), `tab20`, `okabe-ito` (colour-blind safe), `greys` (grey fills with hatch patterns, for print; darker greys on lines and points), `tableau10`, `set1`, ...; more values than the scheme's colours is an error"),
         ],
         example: "[figures.fig4]\nsize = [9, 4.5]\ntitle = \"n = {{ n['fig4-n'] }} pairs\"\nx = { title = \"Pearson correlation\" }\nlayers = [{ mark = \"hist\", data = \"corr\", x = \"corr_pearson\", bins = 50 }]\n",
     },
@@ -642,7 +642,7 @@ pub const KINDS: &[Kind] = &[
         keys: &[
             key("domain", Ty::Values, "the keys, in order (default: first-seen order)"),
             key("range", Ty::Values, "the outputs: colours or shapes"),
-            key("scheme", Ty::Str, "a colour scheme instead of a `range`: categorical `tab10` or `category10` (matplotlib's and d3's, the default), `okabe-ito` (colour-blind safe), `greys` (grey fills with a hatch pattern per key, for print), `tableau10` (Vega's), `set1`, `set2`, `set3`, `dark2`, `paired`, `accent`, `pastel1`, `pastel2`; continuous `viridis`, `magma`, `inferno`, `plasma`, `cividis`, `turbo`, `blues`, `greens`, `greys` (with `type = \"quantitative\"`), `oranges`, `purples`, `reds`; diverging `redblue`, `redgrey`, `purpleorange`, `brownbluegreen`, `purplegreen`, `pinkyellowgreen`, `redyellowblue`, `redyellowgreen`, `spectral`"),
+            key("scheme", Ty::Str, "a colour scheme instead of a `range`: categorical `tab10` or `category10` (matplotlib's and d3's, the default), `tab20`, `okabe-ito` (colour-blind safe), `greys` (grey fills with a hatch pattern per key, for print; darker greys on lines and points), `tableau10` (Vega's), `set1`, `set2`, `set3`, `dark2`, `paired`, `accent`, `pastel1`, `pastel2`; continuous `viridis`, `magma`, `inferno`, `plasma`, `cividis`, `turbo`, `blues`, `greens`, `greys` (with `type = \"quantitative\"`), `oranges`, `purples`, `reds`; diverging `redblue`, `redgrey`, `purpleorange`, `brownbluegreen`, `purplegreen`, `pinkyellowgreen`, `redyellowblue`, `redyellowgreen`, `spectral`"),
             key("domainMid", Ty::Num, "a quantitative scale's value given the scheme's centre colour (diverging schemes: `domainMid = 0`)"),
         ],
         example: "[figures.f]\nsize = [6, 4]\nlayers = [\n  { mark = \"point\", data = \"p\", x = \"a\", y = \"b\", shape = { field = \"class\", scale = { domain = [\"x\", \"y\"], range = [\"circle\", \"square\"] } } },\n  { mark = \"rect\", data = \"cells\", x = \"bench\", y = \"config\", color = { field = \"log2_speedup\", scale = { scheme = \"redblue\", domainMid = 0 } }, text = \"{{ speedup | fmt(places=2) }}\" },\n]\n",
