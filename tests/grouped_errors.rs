@@ -58,9 +58,9 @@ fn negative_values_stack_downwards_from_zero() {
 #[test]
 fn normalized_stacks_are_shares_of_the_group_total() {
     let csv = figure_csv(
-        r#"{ mark = "bar", data = "s", x = "cat", y = "b", xOffset = "sys", stack = "normalize" }"#,
+        r#"{ mark = "bar", data = "s", x = "cat", y = "a", xOffset = "sys", stack = "normalize" }"#,
     );
-    // x/p: 2 and 4 (total 6); x/q: 5; y/p: -3; y/q: -1.
+    // x/p: 1 and 5 (total 6); y/p: 2; x/q: 3; y/q: 4 (negative parts are an error).
     let rows: Vec<Vec<&str>> = csv
         .lines()
         .skip(1)
@@ -73,11 +73,11 @@ fn normalized_stacks_are_shares_of_the_group_total() {
     assert_eq!(
         yy2,
         vec![
-            (2.0 / 6.0, 0.0),
-            (-1.0, 0.0),
+            (1.0 / 6.0, 0.0),
             (1.0, 0.0),
-            (-1.0, 0.0),
-            (1.0, 2.0 / 6.0)
+            (1.0, 0.0),
+            (1.0, 0.0),
+            (1.0 / 6.0 + 5.0 / 6.0, 1.0 / 6.0)
         ]
     );
     assert_eq!(rows[0][4], "p");

@@ -336,6 +336,7 @@ impl<'s> Chan<'s> {
                 ..
             } => {
                 let key = expr.eval_row(globals, row)?;
+                no_value_is_no_group(row, expr.text, &key, "colour")?;
                 let key = key
                     .as_str()
                     .map(str::to_string)
@@ -534,4 +535,20 @@ fn continuous_number(
         ));
     }
     expr.number(row, &v)
+}
+
+/// A group key (a colour or offset category) that is null, missing or
+/// empty would become a group named "None" or a blank legend entry; it is
+/// an error naming the row and the field, as a facet's is.
+pub(super) fn no_value_is_no_group(row: &Row, field: &str, v: &Value, what: &str) -> Result<()> {
+    if v.is_none() || v.is_undefined() || v.as_str() == Some("") {
+        return Err(crate::tables::aggregate::field_error(
+            row,
+            field,
+            format!(
+                "`{field}` gives no value (null or empty) for this row, so it has no {what} group; filter such rows out with the layer's `where`"
+            ),
+        ));
+    }
+    Ok(())
 }

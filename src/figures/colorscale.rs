@@ -28,6 +28,106 @@ pub const OKABE_ITO: [&str; 8] = [
     "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000",
 ];
 
+/// matplotlib's `tab20`: the tab10 colours, each followed by its light tint.
+pub const TAB20: [&str; 20] = [
+    "#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896",
+    "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7",
+    "#bcbd22", "#dbdb8d", "#17becf", "#9edae5",
+];
+
+/// Marks drawn by their stroke (lines, markers): light greys would vanish.
+const STROKED: &[&str] = &["line", "point", "rule", "errorbar", "ecdf", "text"];
+
+/// The `greys` scheme on a mark drawn by its stroke: middle to dark greys
+/// (the filled marks' light greys, made for black hatches, would be near
+/// white on a line), and no hatches.
+pub fn darker_greys_for_strokes(c: &mut super::channels::Chan, mark: &str) {
+    if let super::channels::Chan::Scale { range, hatch, .. } = c
+        && *hatch
+        && STROKED.contains(&mark)
+    {
+        *range = [0.55, 0.7, 0.85, 1.0]
+            .iter()
+            .map(|t| hex(colorous::GREYS.eval_continuous(*t)))
+            .collect();
+        *hatch = false;
+    }
+}
+
+/// A categorical scheme cycles its colours past its size, so that two
+/// groups would share a colour and an identical legend swatch: more
+/// distinct values than the scheme tells apart (hatched greys: 8 pairs of
+/// grey and pattern) is an error at the `color` channel naming the scheme,
+/// its size and the values. A user's own `range` is left to cycle.
+pub fn check_scheme_size(
+    ctx: &super::encode::LayerCtx,
+    c: &super::channels::Chan,
+    rows: &[crate::value::Row],
+) -> crate::error::Result<()> {
+    let super::channels::Chan::Scale {
+        expr,
+        domain,
+        range,
+        hatch,
+        ..
+    } = c
+    else {
+        return Ok(());
+    };
+    let Some(raw) = &ctx.layer.color else {
+        return Ok(());
+    };
+    let scale = match raw.get_ref() {
+        toml::Value::Table(t) => t.get("scale").and_then(|s| s.as_table()),
+        _ => None,
+    };
+    let own = scale.map_or((None, false), |t| {
+        (
+            t.get("scheme").and_then(|s| s.as_str()),
+            t.get("range").is_some(),
+        )
+    });
+    if own.1 {
+        return Ok(());
+    }
+    let name = own.0.or(ctx.scheme).unwrap_or("tab10");
+    let size = if *hatch {
+        range.len().max(HATCHES.len())
+    } else {
+        range.len()
+    };
+    let mut keys: Vec<String> = domain.borrow().clone();
+    for row in rows {
+        let v = expr.eval_row(ctx.globals, row)?;
+        let k = v
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| v.to_string());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    if keys.len() <= size {
+        return Ok(());
+    }
+    let (noun, instead) = if *hatch {
+        ("grey and hatch pairs", "use tab20 or fewer groups")
+    } else if size < 20 {
+        ("colours", "use tab20 or fewer groups")
+    } else {
+        ("colours", "use fewer groups")
+    };
+    Err(ctx.spec.error(
+        raw.span(),
+        format!(
+            "{name} has {size} {noun}; `color` has {} values ({}..{}): {instead}",
+            keys.len(),
+            keys[0],
+            keys[keys.len() - 1]
+        ),
+    ))
+}
+
 /// Hatch patterns cycled per category by the `greys` scheme, in
 /// matplotlib's letters: `/` and `\` diagonals, `x` both, `.` dots, `-`
 /// horizontal, `|` vertical, `+` both, `o` small circles.
@@ -53,6 +153,8 @@ pub fn hatch_name(h: char) -> &'static str {
 pub const CATEGORICAL: &[&str] = &[
     "tab10",
     "category10",
+    "tab20",
+    "category20",
     "tableau10",
     "okabe-ito",
     "greys",
@@ -105,6 +207,7 @@ pub fn categorical(name: &str) -> Option<(Vec<String>, bool)> {
     let own = |a: &[&str]| a.iter().map(|s| s.to_string()).collect();
     Some(match name {
         "tab10" | "category10" => (own(&TAB10), false),
+        "tab20" | "category20" => (own(&TAB20), false),
         "tableau10" => (palette(&colorous::TABLEAU10), false),
         "okabe-ito" => (own(&OKABE_ITO), false),
         // Light to middle greys, so black hatch lines stay visible.

@@ -249,6 +249,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 if let Some(d) = &l.data {
                     c.set_table(d.get_ref());
                 }
+                super::colorscale::darker_greys_for_strokes(&mut c, l.mark.get_ref());
                 Ok::<_, Error>(c)
             })
             .transpose()?;
@@ -353,6 +354,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
     /// colour bar (a panel shows one: a second must agree with the first).
     pub(super) fn fit_color(&self, ch: &Chans, rows: &[Row], st: &mut PanelState) -> Result<()> {
         let Some(c) = &ch.color else { return Ok(()) };
+        super::colorscale::check_scheme_size(self, c, rows)?;
         c.fit(self.globals, rows)?;
         let Some((scale, domain, title)) = c.continuous() else {
             return Ok(());

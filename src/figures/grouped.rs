@@ -66,6 +66,39 @@ fn offset_color(i: usize) -> Option<Color> {
     color::parse(TAB10[i % TAB10.len()]).ok().flatten()
 }
 
+/// `xOffset`/`yOffset` split a category's band; on an axis of numbers a
+/// shift would move marks off their values, so it is an error at the
+/// channel naming the layer's first number on that axis.
+pub(super) fn offset_on_numbers(
+    spec: &crate::spec::LoadedSpec,
+    layer: &crate::spec::LayerSpec,
+    cats: (&Categories, &Categories),
+    records: &[CsvRecord],
+) -> Result<()> {
+    // A histogram's `xOffset` dodges within its bins, on numbers.
+    if layer.mark.get_ref() == "hist" {
+        return Ok(());
+    }
+    for (name, axis, raw, c) in [
+        ("xOffset", "x", &layer.x_offset, cats.0),
+        ("yOffset", "y", &layer.y_offset, cats.1),
+    ] {
+        let Some(raw) = raw else { continue };
+        if !c.numeric {
+            continue;
+        }
+        let first = records
+            .iter()
+            .find_map(|r| r.get(axis).filter(|v| v.parse::<f64>().is_ok()))
+            .map_or(String::new(), |v| format!(" ({v})"));
+        return Err(spec.error(
+            raw.span(),
+            format!("{name} dodges within categories; {axis} here holds numbers{first}"),
+        ));
+    }
+    Ok(())
+}
+
 /// How a `stack` key stacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stack {
@@ -73,7 +106,8 @@ pub(super) enum Stack {
     Off,
     /// Stacked from 0 (Vega-Lite's `"zero"`).
     Zero,
-    /// Stacked shares of the group's total of magnitudes, summing to 1.
+    /// Stacked shares of the group's total, summing to 1 (values are not
+    /// negative: the layer refuses them).
     Normalize,
 }
 
@@ -115,6 +149,38 @@ impl Stacker {
         *run += v;
         (base, *run)
     }
+}
+
+/// A legend's entries with repeats merged: an entry equal to an earlier
+/// one (label and swatch) goes, and a line and a marker of one label and
+/// colour (a line layer and a point layer coloured by one field) become
+/// one line-with-marker swatch.
+pub(super) fn merge_legend(entries: Vec<LegendEntry>) -> Vec<LegendEntry> {
+    fn line_marker(a: &Swatch, b: &Swatch) -> Option<Swatch> {
+        match (a, b) {
+            (Swatch::Line(l, None), Swatch::Marker(shape, size, m))
+            | (Swatch::Marker(shape, size, m), Swatch::Line(l, None))
+                if l.stroke.is_some() && l.stroke == m.fill.or(m.stroke) =>
+            {
+                Some(Swatch::Line(l.clone(), Some((*shape, *size))))
+            }
+            _ => None,
+        }
+    }
+    let mut out: Vec<LegendEntry> = Vec::with_capacity(entries.len());
+    for e in entries {
+        if out.contains(&e) {
+            continue;
+        }
+        if let Some(prev) = out.iter_mut().find(|p| p.label == e.label)
+            && let Some(both) = line_marker(&prev.swatch, &e.swatch)
+        {
+            prev.swatch = both;
+            continue;
+        }
+        out.push(e);
+    }
+    out
 }
 
 /// Adds a legend entry unless one with the same text is there (a bar and
@@ -283,7 +349,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
         let mut keys = Vec::with_capacity(rows.len());
         for row in rows {
-            let key = offset_key(self, chan, row)?;
+            let key = offset_key(self, chan, row, "offset")?;
             let i = cats.index(&key);
             if cats.names.len() > MAX_OFFSETS {
                 return Err(self.err_at(
@@ -345,6 +411,25 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 );
             }
         }
+    }
+
+    /// A histogram's bins split max − min; when that overflows (values
+    /// near ±1.8e308) every edge would be NaN, so it is an error naming
+    /// both ends in short form.
+    pub(super) fn hist_span_fits(&self, values: &[f64]) -> Result<()> {
+        let (lo, hi) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        if values.is_empty() || (hi - lo).is_finite() {
+            return Ok(());
+        }
+        Err(self.err(format!(
+            "a `hist` over [{}, {}] has bins wider than double precision holds: rescale the values (other units)",
+            super::short(lo),
+            super::short(hi)
+        )))
     }
 
     /// A histogram per group (a `series`, a `color` from the data, or an
@@ -414,11 +499,18 @@ impl<'a, 's> LayerCtx<'a, 's> {
             let key = if let Some(d) = &dodge {
                 d.keys[i].0.clone()
             } else if let Some(e) = &series {
-                let k = csv_text(&e.eval_row(self.globals, row)?);
+                let v = e.eval_row(self.globals, row)?;
+                super::channels::no_value_is_no_group(row, e.text, &v, "series")?;
+                let k = csv_text(&v);
                 check_row_label(row, e.text, &k)?;
                 k
             } else {
-                offset_key(self, ch.color.as_ref().expect("colour field"), row)?
+                offset_key(
+                    self,
+                    ch.color.as_ref().expect("colour field"),
+                    row,
+                    "colour",
+                )?
             };
             let order = groups.len();
             let default = match &dodge {
@@ -545,13 +637,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
 /// A row's offset (or group) value as text: the scale's key, an
 /// expression's value, or the constant.
-fn offset_key(ctx: &LayerCtx, chan: &Chan, row: &Row) -> Result<String> {
+fn offset_key(ctx: &LayerCtx, chan: &Chan, row: &Row, what: &str) -> Result<String> {
     let (v, text) = match chan {
         Chan::Const(v) => (v.clone(), "xOffset"),
         Chan::Expr(e) | Chan::Scale { expr: e, .. } | Chan::Continuous { expr: e, .. } => {
             (e.eval_row(ctx.globals, row)?, e.text)
         }
     };
+    super::channels::no_value_is_no_group(row, text, &v, what)?;
     let key = csv_text(&v);
     check_row_label(row, text, &key)?;
     Ok(key)

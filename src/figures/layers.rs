@@ -175,6 +175,17 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let v = self.number(Some(vc), row, if horizontal { "x" } else { "y" }, 0.0)?;
                     let b =
                         self.number(bc.as_ref(), row, if horizontal { "x2" } else { "y2" }, 0.0)?;
+                    // Shares of a whole are undefined with negative parts.
+                    if stack == Stack::Normalize && v < 0.0 {
+                        let field = if horizontal { "x" } else { "y" };
+                        return Err(crate::tables::aggregate::field_error(
+                            row,
+                            field,
+                            format!(
+                                "`stack = \"normalize\"` draws shares of a whole; `{field}` is {v} here: shares of negative parts are undefined (use `stack = true`)"
+                            ),
+                        ));
+                    }
                     placed.push((p, praw, v, b));
                 }
                 let dodge = self.dodge(&ch, horizontal, rows, st)?;
@@ -332,6 +343,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     let v = xc.eval(self.globals, row)?;
                     values.push(xc.number(row, &v, "x")?);
                 }
+                self.hist_span_fits(&values)?;
                 if let Some(m) = self.hist_groups(&ch, rows, &values, bins, st, csv, &base, dash)? {
                     return Ok(Some(m));
                 }

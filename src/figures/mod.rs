@@ -405,14 +405,31 @@ pub fn compile(
                     marks.push((z, extra));
                 }
             }
+            let mark = l.mark.get_ref().as_str();
+            if let Some(msg) = scales::nonfinite_violation((li, mark), &csv_rows[before.2..], &rows)
+            {
+                return Err(spec.error(lspec.span(), msg));
+            }
+            scales::check_kinds(spec, (&ps.x, &ps.y), kinds, (&st.xcats, &st.ycats))?;
+            grouped::offset_on_numbers(spec, l, (&st.xcats, &st.ycats), &csv_rows[before.2..])?;
             for (name, kind, b, a) in [
                 ("x", kinds.0, before.0, st.xext.data),
                 ("y", kinds.1, before.1, st.yext.data),
             ] {
                 let mark = l.mark.get_ref().as_str();
                 if kind == scales::ScaleKind::Log
-                    && let Some(msg) =
-                        scales::log_violation(name, (li, mark), b, a, &csv_rows[before.2..], &rows)
+                    && let Some(msg) = scales::log_violation(
+                        name,
+                        (li, mark),
+                        b,
+                        a,
+                        &csv_rows[before.2..],
+                        &rows,
+                        {
+                            let second = if name == "x" { &l.x2 } else { &l.y2 };
+                            mark == "area" && second.is_none()
+                        },
+                    )
                 {
                     return Err(spec.error(lspec.span(), msg));
                 }
@@ -616,10 +633,32 @@ fn resolve_axis(
             )
         }
     };
+    // An explicit domain is blamed at its key; an automatic one whose
+    // padding overflows (data near ±1.8e308) at the figure.
+    let at = match &a.domain {
+        Some([lo, hi]) => lo.span().start..hi.span().end,
+        None => span,
+    };
+    let width = kind.forward(domain.1) - kind.forward(domain.0);
+    if !(domain.0.is_finite() && domain.1.is_finite() && width.is_finite()) {
+        return Err(spec.error(
+            at,
+            format!(
+                "the axis domain [{}, {}] is not finite: the data {} overflow double precision; \
+                 rescale them (other units) or set `domain`",
+                short(domain.0),
+                short(domain.1),
+                match ext.range {
+                    Some((lo, hi)) => format!("[{}, {}] and their margin", short(lo), short(hi)),
+                    None => "values".to_string(),
+                }
+            ),
+        ));
+    }
     if domain.0.partial_cmp(&domain.1) != Some(std::cmp::Ordering::Less) || (log && domain.0 <= 0.0)
     {
         return Err(spec.error(
-            span,
+            at,
             format!(
                 "the axis domain [{}, {}] is empty or invalid",
                 domain.0, domain.1
@@ -656,6 +695,16 @@ fn resolve_axis(
         format,
         label_angle,
     })
+}
+
+/// A number in short form: up to 6 significant digits, exponent beyond
+/// 1e6 (so 1e308 is not written with 309 digits).
+pub(crate) fn short(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
 }
 
 fn explicit_ticks(
@@ -722,6 +771,7 @@ fn resolve_legend(
     entries: Vec<LegendEntry>,
     font_size: f64,
 ) -> Result<Legend> {
+    let entries = grouped::merge_legend(entries);
     let position = match l.and_then(|l| l.position.as_ref()) {
         None => LegendPos::Best,
         Some(p) => match p.get_ref().as_str() {

@@ -27,11 +27,16 @@ impl ScaleKind {
             Some("log") => ScaleKind::Log,
             Some("symlog") => {
                 let c = value(&a.constant).unwrap_or(1.0);
-                if !(c.is_finite() && c > 0.0) {
+                // Beyond these bounds the scale's units overflow or
+                // collapse (1e-300 gives 600 decades, 1e300 one point).
+                if !(c.is_finite() && (1e-12..=1e12).contains(&c)) {
                     let span = a.constant.as_ref().expect("set").span();
                     return Err(spec.error(
                         span,
-                        format!("`constant` must be a positive number, got {c}"),
+                        format!(
+                            "`constant` must be a positive number from 1e-12 to 1e12, got {}",
+                            super::short(c)
+                        ),
                     ));
                 }
                 ScaleKind::Symlog(c)
@@ -125,6 +130,32 @@ pub fn format_applies(spec: &LoadedSpec, a: &AxisSpec, categorical: bool) -> Res
     Ok(())
 }
 
+/// A log or symlog scale maps numbers; on an axis of categories (whose
+/// positions are slot indices) it would be ignored or misread, so it is an
+/// error at the `scale` key.
+pub fn check_kinds(
+    spec: &LoadedSpec,
+    axes: (&AxisSpec, &AxisSpec),
+    kinds: (ScaleKind, ScaleKind),
+    cats: (&super::encode::Categories, &super::encode::Categories),
+) -> Result<()> {
+    for (name, a, kind, c) in [
+        ("x", axes.0, kinds.0, cats.0),
+        ("y", axes.1, kinds.1, cats.1),
+    ] {
+        if kind == ScaleKind::Linear {
+            continue;
+        }
+        if let (Some(first), Some(s)) = (c.names.first(), &a.scale) {
+            return Err(spec.error(
+                s.span(),
+                format!("a log/symlog scale needs numbers; {name} holds categories (\"{first}\")"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// matplotlib's autoscale: the data range plus 5% each side (in the
 /// scale's units), except at a sticky value the data reaches (a bar's
 /// base). A log axis ignores implicit bases (0) and sees only the data.
@@ -142,7 +173,11 @@ pub fn auto_domain(ext: &Extent, kind: ScaleKind) -> (f64, f64) {
         };
     };
     let (a, b) = (kind.forward(lo), kind.forward(hi));
-    let (a, b) = if a == b { (a - 0.5, b + 0.5) } else { (a, b) };
+    // One value (an ECDF of one distinct value: y is 1 alone): pad it
+    // on both sides even where it is sticky, as matplotlib does.
+    if a == b {
+        return (kind.inverse(a - 0.55), kind.inverse(b + 0.55));
+    }
     let m = (b - a) * 0.05;
     let lo_out = if ext.sticky.contains(&lo) {
         lo
@@ -160,7 +195,8 @@ pub fn auto_domain(ext: &Extent, kind: ScaleKind) -> (f64, f64) {
 /// The error for a layer that puts a value at or below 0 on a log axis,
 /// or `None`. `before` is the axis's data extent before the layer was
 /// built, `after` after it; `records` are the CSV records the layer wrote
-/// (one per row for most marks: then the row's file and line are named).
+/// (one per row for most marks: then the row's file and line are named);
+/// `implicit_base`: the layer's `{axis}2` is an area's default 0.
 pub fn log_violation(
     axis: &str,
     layer: (usize, &str),
@@ -168,6 +204,7 @@ pub fn log_violation(
     after: Option<(f64, f64)>,
     records: &[super::encode::CsvRecord],
     rows: &[Row],
+    implicit_base: bool,
 ) -> Option<String> {
     let (lo, _) = after?;
     if lo > 0.0 || before.is_some_and(|(b, _)| b <= 0.0) {
@@ -183,25 +220,81 @@ pub fn log_violation(
                 if let Some(v) = r.get(key).and_then(|t| t.parse::<f64>().ok())
                     && v <= 0.0
                 {
-                    found = Some((v, Some(i)));
+                    found = Some((key == field2, v, Some(i)));
                     break 'outer;
                 }
             }
         }
     }
-    let (v, at) = found.unwrap_or((lo, None));
-    let place = at.map_or(String::new(), |i| {
-        let o = &rows[i].origin;
-        match (o.line_opt(), &o.record) {
-            (Some(line), None) => format!(" ({} line {line})", o.path),
-            _ => format!(" ({o})"),
-        }
-    });
+    let (second, v, at) = found.unwrap_or((false, lo, None));
+    let place = at.map_or(String::new(), |i| row_place(&rows[i]));
+    // An area's implicit base is 0, not a value of the row.
+    if second && implicit_base {
+        return Some(format!(
+            "layer {} ({}): an area's base {field2} (default 0) is not on a log axis{place}: \
+             give {field2} or a linear axis",
+            layer.0 + 1,
+            layer.1
+        ));
+    }
+    let key = if second { &field2 } else { axis };
     Some(format!(
-        "layer {} ({}) has {axis} = {v}{place}: a log axis needs positive values",
+        "layer {} ({}) has {key} = {v}{place}: a log axis needs positive values",
         layer.0 + 1,
         layer.1
     ))
+}
+
+/// The error for a layer whose CSV records hold a number that is not
+/// finite (`inf`, `-inf`, `NaN`): a statistic, stack sum or position that
+/// overflowed double precision would be drawn at infinity, so it is an
+/// error naming the layer, the column and the row (one record per row) or
+/// the record's categories.
+pub fn nonfinite_violation(
+    layer: (usize, &str),
+    records: &[super::encode::CsvRecord],
+    rows: &[Row],
+) -> Option<String> {
+    for (i, r) in records.iter().enumerate() {
+        for (key, text) in r {
+            let t = text.trim_start_matches('\'');
+            if !matches!(t, "inf" | "-inf" | "NaN") {
+                continue;
+            }
+            let place = if records.len() == rows.len() {
+                row_place(&rows[i])
+            } else {
+                let cats: Vec<String> = r
+                    .iter()
+                    .filter(|(k, v)| {
+                        k.as_str() != "mark" && !v.is_empty() && v.parse::<f64>().is_err()
+                    })
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect();
+                if cats.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (at {})", cats.join(", "))
+                }
+            };
+            return Some(format!(
+                "layer {} ({}) computes {key} = {t}{place}: not a finite number \
+                 (the values overflow double precision; rescale them, e.g. to other units)",
+                layer.0 + 1,
+                layer.1
+            ));
+        }
+    }
+    None
+}
+
+/// " (file line N)" or " (origin)" for a row.
+fn row_place(row: &Row) -> String {
+    let o = &row.origin;
+    match (o.line_opt(), &o.record) {
+        (Some(line), None) => format!(" ({} line {line})", o.path),
+        _ => format!(" ({o})"),
+    }
 }
 
 #[cfg(test)]

@@ -116,9 +116,14 @@ pub fn length(v: &toml::Value) -> std::result::Result<f64, String> {
         toml::Value::Float(f) => *f * BP_PER_TEX_PT,
         toml::Value::String(s) => {
             let t = s.trim();
+            // The unit follows the number's last digit or point (so the
+            // `e` of `1e10pt` belongs to the number).
             let split = t
-                .find(|c: char| c.is_ascii_alphabetic())
-                .ok_or_else(|| format!("`{t}` has no unit (pt, bp, in, cm, mm)"))?;
+                .rfind(|c: char| c.is_ascii_digit() || c == '.')
+                .map_or(0, |i| i + 1);
+            if t[split..].trim().is_empty() {
+                return Err(format!("`{t}` has no unit (pt, bp, in, cm, mm)"));
+            }
             let (num, unit) = t.split_at(split);
             let x: f64 = num
                 .trim()
@@ -362,6 +367,19 @@ mod tests {
         assert_eq!(
             length(&toml::Value::String("241".into())).unwrap_err(),
             "`241` has no unit (pt, bp, in, cm, mm)"
+        );
+    }
+
+    #[test]
+    fn height_1e10pt_says_unknown_unit_e10pt() {
+        assert_eq!(
+            length(&toml::Value::String("1e10pt".into())),
+            Ok(1e10 * BP_PER_TEX_PT)
+        );
+        assert_eq!(length(&toml::Value::String("1e1 in".into())), Ok(720.0));
+        assert_eq!(
+            length(&toml::Value::String("1e10".into())),
+            Err("`1e10` has no unit (pt, bp, in, cm, mm)".to_string())
         );
     }
 

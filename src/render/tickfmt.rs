@@ -16,8 +16,15 @@ use crate::numbers::format::Format;
 use crate::spec::{LoadedSpec, TickFormatSpec};
 use crate::value::Value;
 
-/// SI prefixes from 10⁻¹² to 10¹² (µ is U+00B5, which the font draws).
-const PREFIXES: [&str; 9] = ["p", "n", "\u{b5}", "m", "", "k", "M", "G", "T"];
+/// SI prefixes from quecto (10⁻³⁰) to quetta (10³⁰) (µ is U+00B5, which
+/// the font draws); beyond them labels are scientific.
+const PREFIXES: [&str; 21] = [
+    "q", "r", "y", "z", "a", "f", "p", "n", "\u{b5}", "m", "", "k", "M", "G", "T", "P", "E", "Z",
+    "Y", "R", "Q",
+];
+
+/// The index of the empty prefix in [`PREFIXES`].
+const UNIT: i32 = 10;
 
 /// How the labels of one axis are written.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -116,14 +123,27 @@ impl TickFormat {
 
     /// `2.5k`, or `2.5 kB/s` with a unit.
     fn si_label(&self, v: f64) -> String {
-        let k = if v == 0.0 || !v.is_finite() {
+        let mut k = if v == 0.0 || !v.is_finite() {
             0
         } else {
-            ((v.abs().log10() + 1e-9) / 3.0).floor().clamp(-4.0, 4.0) as i32
+            ((v.abs().log10() + 1e-9) / 3.0).floor() as i32
         };
-        let m = v / 1000f64.powi(k);
+        let mut m = v / 1000f64.powi(k);
+        // Rounding may carry the mantissa to 1000 (999.95k -> 1000k).
+        if self.mantissa(m.abs()) == self.mantissa(1000.0) {
+            k += 1;
+            m /= 1000.0;
+        }
+        if k.abs() > UNIT {
+            let (m, e) = self.sci_label(v);
+            let num = format!("{m}\u{d7}10{e}");
+            return match &self.unit {
+                Some(u) => format!("{num} {u}"),
+                None => num,
+            };
+        }
         let num = self.mantissa(m);
-        let p = PREFIXES[(k + 4) as usize];
+        let p = PREFIXES[(k + UNIT) as usize];
         match &self.unit {
             Some(u) => format!("{num} {p}{u}"),
             None => format!("{num}{p}"),
@@ -210,6 +230,30 @@ mod tests {
             ..tf(true, false)
         };
         assert_eq!(with_unit.labels(&[1e7]), ["10 MB/s"]);
+    }
+
+    #[test]
+    fn si_prefixes_stop_at_t_and_p() {
+        let b = TickFormat {
+            unit: Some("B".into()),
+            ..tf(true, false)
+        };
+        assert_eq!(b.labels(&[5e15]), ["5 PB"]);
+        let f = tf(true, false);
+        assert_eq!(
+            f.labels(&[1e-30, 2e-27, 3e-24, 4e-21, 5e-18, 6e-15, 7e-12]),
+            ["1q", "2r", "3y", "4z", "5a", "6f", "7p"]
+        );
+        assert_eq!(
+            f.labels(&[1e15, 2e18, 3e21, 4e24, 5e27, 1e30, 999.9996]),
+            ["1P", "2E", "3Z", "4Y", "5R", "1Q", "1k"]
+        );
+        // Beyond quetta and quecto: scientific, with the unit.
+        let bs = TickFormat {
+            unit: Some("B/s".into()),
+            ..tf(true, false)
+        };
+        assert_eq!(bs.labels(&[2e33, -5e-33]), ["2×10³³ B/s", "−5×10⁻³³ B/s"]);
     }
 
     #[test]
