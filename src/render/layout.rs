@@ -179,13 +179,14 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     // Cells are separated by a gap so one panel's axis title never touches
     // the next panel's title.
     let gap = 1.5 * fs;
-    // Rows whose panels all have titles (a facet's) are kept apart by the
-    // titles' own padding.
-    let row_gap = if plot.panels.iter().all(|p| p.title.is_some()) {
-        0.5 * fs
-    } else {
-        gap
-    };
+    // Rows of titled panels whose x labels only the last row shows (a
+    // facet's) are kept apart by the titles' own padding.
+    let inner_bare = plot
+        .panels
+        .iter()
+        .enumerate()
+        .all(|(i, p)| p.title.is_some() && (i / cols + 1 == rows || !p.x.labels));
+    let row_gap = if inner_bare { 0.5 * fs } else { gap };
     let cell_w = (grid_w - 2.0 * EDGE_PAD - gap * (cols - 1) as f64) / cols as f64;
     let cell_h = (grid_h - top - EDGE_PAD - gap * (rows - 1) as f64) / rows as f64;
     let cell_of = |i: usize| {
