@@ -140,9 +140,10 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     if axis.log {
         let decades = ticks::log_major(lo, hi);
         let minor = ticks::log_minor(lo, hi);
-        // Fewer than three decades: 2 and 5 multiples are labelled too
-        // (matplotlib's LogLocator subs), the 2s dropped first when crowded.
-        if decades.len() < 3 {
+        // Less than two decades (at most two decade ticks): 2 and 5
+        // multiples are labelled too (matplotlib's LogLocator subs), the 2s
+        // dropped first when crowded.
+        if decades.len() < 2 || (hi / lo).log10() < 2.0 {
             let tries = [&[1.0, 2.0, 5.0][..], &[1.0, 5.0], &[1.0, 2.0, 5.0]];
             for (i, subs) in tries.into_iter().enumerate() {
                 let vals = ticks::log_subs(lo, hi, subs);
