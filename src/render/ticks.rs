@@ -176,6 +176,24 @@ mod tests {
     }
 
     #[test]
+    fn narrow_axes_keep_the_ends_of_a_1_2_5_step() {
+        assert_eq!(two_ticks(0.0, 3.5), vec![0.0, 2.0]);
+        assert_eq!(two_ticks(0.5, 3.5), vec![1.0, 3.0]);
+        assert_eq!(two_ticks(-0.3, 0.5), vec![0.0, 0.5]);
+    }
+
+    #[test]
+    fn short_log_axes_get_2_and_5_subs() {
+        let v = log_subs(171e6, 3.8e9, &[1.0, 2.0, 5.0]);
+        assert_eq!(v, vec![2e8, 5e8, 1e9, 2e9]);
+        assert_eq!(
+            format_log_subs(&[0.2, 0.5, 1.0, 2.0]),
+            ["0.2", "0.5", "1", "2"]
+        );
+        assert_eq!(format_log_subs(&v), ["2×10⁸", "5×10⁸", "10⁹", "2×10⁹"]);
+    }
+
+    #[test]
     fn log_ticks_are_decades() {
         assert_eq!(log_major(17.4, 2280.0), vec![100.0, 1000.0]);
         assert_eq!(format_log(1000.0), "10³");
