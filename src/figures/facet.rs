@@ -67,6 +67,21 @@ impl Plan {
         !self.share_y || i.is_multiple_of(self.layout.1)
     }
 
+    /// Whether panel `i` shows its x axis's title: only a panel with no
+    /// panel below it does, whatever the scale's resolution (one title per
+    /// column, as matplotlib's `supxlabel`, instead of one per row).
+    pub fn x_title(&self, i: usize) -> bool {
+        i + self.layout.1 >= self.cells.len()
+    }
+
+    /// Whether panel `i` shows its y axis's title: only the first column's
+    /// middle row (the upper of two), so titles longer than a short panel
+    /// do not run into each other.
+    pub fn y_title(&self, i: usize) -> bool {
+        let rows = self.cells.len().div_ceil(self.layout.1.max(1));
+        i.is_multiple_of(self.layout.1) && i / self.layout.1 == (rows.max(1) - 1) / 2
+    }
+
     /// The panel that draws the figure's one legend: the last of the first row.
     pub fn legend_panel(&self) -> usize {
         self.layout.1.min(self.cells.len()).saturating_sub(1)

@@ -454,10 +454,14 @@ pub fn compile(
         let mut e = Extent::default();
         for (_, st) in &built {
             let x = pick(st);
-            if let Some((a, b)) = x.range {
-                e.add(a);
-                e.add(b);
-            }
+            // The union of both ranges: with implicit bases (a bar's 0, for
+            // linear axes) and without (what a log axis shows).
+            let union = |r: Option<(f64, f64)>, o: Option<(f64, f64)>| match (r, o) {
+                (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+                (r, o) => r.or(o),
+            };
+            e.range = union(e.range, x.range);
+            e.data = union(e.data, x.data);
             for v in &x.sticky {
                 if !e.sticky.contains(v) {
                     e.sticky.push(*v);
@@ -547,6 +551,12 @@ pub fn compile(
         if let Some(p) = &facets {
             x.labels = p.x_labels(pi);
             y.labels = p.y_labels(pi);
+            if !p.x_title(pi) {
+                x.title = None;
+            }
+            if !p.y_title(pi) {
+                y.title = None;
+            }
         }
         let legend = if outside {
             Legend {

@@ -140,6 +140,43 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     if axis.log {
         let decades = ticks::log_major(lo, hi);
         let minor = ticks::log_minor(lo, hi);
+        // Less than two decades (at most two decade ticks): 2 and 5
+        // multiples are labelled too (matplotlib's LogLocator subs), the 2s
+        // dropped first when crowded.
+        if decades.len() < 2 || (hi / lo).log10() < 2.0 {
+            let tries = [&[1.0, 2.0, 5.0][..], &[1.0, 5.0], &[1.0, 2.0, 5.0]];
+            for (i, subs) in tries.into_iter().enumerate() {
+                let vals = ticks::log_subs(lo, hi, subs);
+                if vals.len() < 2 {
+                    continue;
+                }
+                let labels = label(&vals, &ticks::format_log_subs);
+                let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+                // The last try: the same ticks, turned (horizontal axes).
+                let turned = i == 2 && !vertical;
+                let fits = |a: f64| {
+                    let labels: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
+                    !collide(&labels, &positions(axis, &major, length), size, a, vertical)
+                };
+                let angle = if !turned || axis.label_angle.is_some() {
+                    Some(angle).filter(|a| fits(*a))
+                } else {
+                    [angle, -45.0, -90.0].into_iter().find(|a| fits(*a))
+                };
+                if let Some(angle) = angle {
+                    let minor = minor
+                        .iter()
+                        .copied()
+                        .filter(|m| !major.iter().any(|(v, _)| (v / m - 1.0).abs() < 1e-9))
+                        .collect();
+                    return TickSet {
+                        major,
+                        minor,
+                        angle,
+                    };
+                }
+            }
+        }
         // Every n-th decade until the labels fit (matplotlib's LogLocator
         // also skips decades on a long range).
         let mut n = 1;
@@ -179,19 +216,46 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     }
     let per = size * if vertical { 2.0 } else { 3.0 };
     let mut bins = (length / per).floor().max(1.0) as usize;
+    let set = |major, angle| TickSet {
+        major,
+        minor: Vec::new(),
+        angle,
+    };
     loop {
         let vals = ticks::linear(lo, hi, bins);
         let labels = label(&vals, &ticks::format_linear);
         let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
-        if bins <= 1 || ok(&major) {
-            return TickSet {
-                major,
-                minor: Vec::new(),
-                angle,
-            };
+        if major.len() < 2 {
+            break;
+        }
+        if ok(&major) {
+            return set(major, angle);
+        }
+        if bins <= 1 {
+            break;
         }
         bins -= 1;
     }
+    // Never fewer than two labelled ticks while two fit: the ends of the
+    // largest 1-2-5 step with two ticks inside, level or else turned.
+    let vals = ticks::two_ticks(lo, hi);
+    let labels = label(&vals, &ticks::format_linear);
+    let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+    let texts: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
+    let pos = positions(axis, &major, length);
+    let turns: &[f64] = if vertical || axis.label_angle.is_some() {
+        &[]
+    } else {
+        &[-45.0, -90.0]
+    };
+    for a in std::iter::once(angle).chain(turns.iter().copied()) {
+        if !collide(&texts, &pos, size, a, vertical) {
+            return set(major, a);
+        }
+    }
+    // Not even two fit: the low one alone.
+    let one = major.into_iter().take(1).collect();
+    set(one, angle)
 }
 
 /// symlog ticks: 0 and ±C·10ᵏ inside the domain; where labels would

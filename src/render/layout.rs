@@ -10,9 +10,11 @@ use super::axis;
 use super::color::Color;
 use super::geometry::stroke_of;
 pub use super::geometry::{Area, clip_polygon, clip_polyline, clip_segment, marker};
+use super::grid;
 use super::labels;
 use super::margins::{
-    Margins, Titles, axis_ticks, fitted_legend, margins, x_label_depth, y_label_width,
+    Margins, Titles, axis_ticks, fewer_columns, fitted_legend, margins, x_label_depth,
+    y_label_width,
 };
 use super::place;
 use super::scene::{Prim, Scene, Stroke};
@@ -26,6 +28,8 @@ pub(super) const LABEL_PAD: f64 = 4.0;
 pub(super) const TITLE_PAD: f64 = 6.0;
 const EDGE_PAD: f64 = 6.0;
 const AXIS_WIDTH: f64 = 0.8;
+/// A plot area smaller than this (points) on a side gets a note.
+const MIN_PLOT: f64 = 30.0;
 
 /// Maps data values on one axis to points.
 #[derive(Debug, Clone, Copy)]
@@ -155,12 +159,21 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     }
     let (rows, cols) = plot.layout;
     // A figure-wide legend (a facet's) takes a strip right of or below the grid.
+    // It is fitted first (columns) so its room is what will be drawn.
     let fig_legend = plot
         .legend
         .as_ref()
-        .map(|l| (l, place::legend_size(l)))
+        .map(|l| match l.position {
+            LegendPos::Right => fewer_columns(l, 0.5 * w, h - top - EDGE_PAD),
+            // Below the grid: in rows (at most a fifth of the height).
+            _ => fewer_columns(l, w - 2.0 * EDGE_PAD, 0.2 * h),
+        })
+        .map(|l| {
+            let s = place::legend_size(&l);
+            (l, s)
+        })
         .filter(|(_, s)| s.0 > 0.0);
-    let (grid_w, grid_h) = match fig_legend {
+    let (grid_w, grid_h) = match &fig_legend {
         Some((l, s)) if l.position == LegendPos::Right => (w - s.0 - 2.0 * LABEL_PAD, h),
         Some((_, s)) => (w, h - s.1 - 2.0 * LABEL_PAD),
         None => (w, h),
@@ -168,6 +181,14 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     // Cells are separated by a gap so one panel's axis title never touches
     // the next panel's title.
     let gap = 1.5 * fs;
+    // Rows of titled panels whose x labels only the last row shows (a
+    // facet's) are kept apart by the titles' own padding.
+    let inner_bare = plot
+        .panels
+        .iter()
+        .enumerate()
+        .all(|(i, p)| p.title.is_some() && (i / cols + 1 == rows || !p.x.labels));
+    let row_gap = if inner_bare { 0.5 * fs } else { gap };
     let cell_w = (grid_w - 2.0 * EDGE_PAD - gap * (cols - 1) as f64) / cols as f64;
     let cell_h = (grid_h - top - EDGE_PAD - gap * (rows - 1) as f64) / rows as f64;
     let cell_of = |i: usize| {
@@ -181,20 +202,21 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             y1: y0 + cell_h,
         }
     };
+    let titles = |p: &Panel, cell_w: f64| Titles {
+        panel: p
+            .title
+            .as_ref()
+            .map(|t| axis::wrap(t, title_size, cell_w, &[' '])),
+        x: p.x
+            .title
+            .as_ref()
+            .map(|t| axis::wrap(t, fs, cell_w, &[' '])),
+        legend: fitted_legend(&p.legend, cell_w),
+    };
     let mut found = Vec::new();
     for (i, p) in plot.panels.iter().enumerate() {
         let cell = cell_of(i);
-        let tt = Titles {
-            panel: p
-                .title
-                .as_ref()
-                .map(|t| axis::wrap(t, title_size, cell.w(), &[' '])),
-            x: p.x
-                .title
-                .as_ref()
-                .map(|t| axis::wrap(t, fs, cell.w(), &[' '])),
-            legend: fitted_legend(&p.legend, cell.w()),
-        };
+        let tt = titles(p, cell.w());
         let legend_size = place::legend_size(&tt.legend);
         // Two passes: the tick labels depend on the plot size and the
         // margins on the tick labels.
@@ -206,33 +228,77 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
         found.push((m, tt, legend_size));
     }
     // Panels in one column share their plot's left and right edges, panels
-    // in one row its top and bottom (as matplotlib's constrained layout).
+    // in one row its top and bottom, and all plots one size: each column
+    // and row is as wide as its panels' margins need (constrained layout).
     let n = plot.panels.len();
-    let aligned: Vec<Margins> = (0..n)
-        .map(|i| {
-            let (r, c) = (i / cols, i % cols);
-            let col = (0..n).filter(|j| j % cols == c);
-            let row = (0..n).filter(|j| j / cols == r);
-            Margins {
-                left: col.clone().map(|j| found[j].0.left).fold(0.0, f64::max),
-                right: col.map(|j| found[j].0.right).fold(0.0, f64::max),
-                top: row.clone().map(|j| found[j].0.top).fold(0.0, f64::max),
-                bottom: row.map(|j| found[j].0.bottom).fold(0.0, f64::max),
-            }
-        })
-        .collect();
+    let place_grid = |found: &[(Margins, Titles, (f64, f64))]| {
+        let pick = |track: &dyn Fn(usize) -> bool, side: fn(&Margins) -> f64| {
+            (0..n)
+                .filter(|j| track(*j))
+                .map(|j| side(&found[j].0))
+                .fold(0.0, f64::max)
+        };
+        let col = |c: usize, side: fn(&Margins) -> f64| pick(&|j| j % cols == c, side);
+        let row = |r: usize, side: fn(&Margins) -> f64| pick(&|j| j / cols == r, side);
+        let xs = grid::tracks(
+            &(0..cols).map(|c| col(c, |m| m.left)).collect::<Vec<_>>(),
+            &(0..cols).map(|c| col(c, |m| m.right)).collect::<Vec<_>>(),
+            EDGE_PAD,
+            grid_w - 2.0 * EDGE_PAD,
+            gap,
+        );
+        let ys = grid::tracks(
+            &(0..rows).map(|r| row(r, |m| m.top)).collect::<Vec<_>>(),
+            &(0..rows).map(|r| row(r, |m| m.bottom)).collect::<Vec<_>>(),
+            top,
+            grid_h - top - EDGE_PAD,
+            row_gap,
+        );
+        (0..n)
+            .map(|i| {
+                let (x, y) = (xs[i % cols], ys[i / cols]);
+                let cell = Area {
+                    x0: x.cell0,
+                    y0: y.cell0,
+                    x1: x.cell1,
+                    y1: y.cell1,
+                };
+                let area = Area {
+                    x0: x.plot0,
+                    y0: y.plot0,
+                    x1: x.plot1,
+                    y1: y.plot1,
+                };
+                (cell, area)
+            })
+            .collect::<Vec<_>>()
+    };
+    // Once more with each panel's own cell and plot size: titles wrap to
+    // the cell, tick labels thin to the plot.
+    let placed = place_grid(&found);
+    if n > 1 {
+        found = plot
+            .panels
+            .iter()
+            .zip(&placed)
+            .map(|(p, (cell, area))| {
+                let tt = titles(p, cell.w());
+                let legend_size = place::legend_size(&tt.legend);
+                let m = margins(p, plot, &tt, area.w(), area.h(), legend_size);
+                (m, tt, legend_size)
+            })
+            .collect();
+    }
+    let placed = place_grid(&found);
     let mut plot_areas = Vec::new();
     let mut legends = Vec::new();
+    let mut cramped = Vec::new();
     for (i, p) in plot.panels.iter().enumerate() {
-        let cell = cell_of(i);
-        let m = &aligned[i];
-        let area = Area {
-            x0: cell.x0 + m.left,
-            y0: cell.y0 + m.top,
-            x1: (cell.x1 - m.right).max(cell.x0 + m.left + 10.0),
-            y1: (cell.y1 - m.bottom).max(cell.y0 + m.top + 10.0),
-        };
+        let (cell, area) = placed[i];
         plot_areas.push(area);
+        if area.h() < MIN_PLOT || area.w() < MIN_PLOT {
+            cramped.push(i + 1);
+        }
         let (_, tt, legend_size) = &found[i];
         legends.extend(draw_panel(
             &mut prims,
@@ -240,13 +306,29 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             plot,
             p,
             tt,
-            area,
+            (area, cell),
             *legend_size,
         ));
     }
-    if let (Some((l, s)), Some(first)) = (fig_legend, plot_areas.first()) {
+    if let Some(&first) = cramped.first() {
+        let a = plot_areas[first - 1];
+        let which = match cramped.len() {
+            1 => format!("panel {first}"),
+            k => format!("{k} panels (from panel {first})"),
+        };
+        notes.push(format!(
+            "{which}: the plot area is only {:.0} x {:.0} pt, as its texts take the rest; \
+             make the figure taller (`aspect`, `height`) or wider, or use fewer panels per column or row",
+            a.w(),
+            a.h()
+        ));
+    }
+    if let (Some((l, s)), Some(first)) = (&fig_legend, plot_areas.first()) {
+        let (l, s) = (l, *s);
         let (x0, y0) = if l.position == LegendPos::Right {
-            (grid_w - EDGE_PAD + 2.0 * LABEL_PAD, first.y0)
+            // Beside the first row, but never past the canvas's bottom.
+            let y0 = first.y0.min(h - EDGE_PAD - s.1).max(top.min(first.y0));
+            (grid_w - EDGE_PAD + 2.0 * LABEL_PAD, y0)
         } else {
             let right = plot_areas.iter().map(|a| a.x1).fold(first.x1, f64::max);
             (
@@ -300,7 +382,7 @@ fn draw_panel(
     plot: &Plot,
     p: &Panel,
     tt: &Titles,
-    area: Area,
+    (area, cell): (Area, Area),
     legend_size: (f64, f64),
 ) -> Option<Area> {
     // Fixed texts on marks (bar values, line ends) must not be clipped.
@@ -593,7 +675,24 @@ fn draw_panel(
     fixed.extend(end_boxes.iter().copied());
     fixed.extend(avoid.markers.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
-    let legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
+    let mut legend_area =
+        place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
+    if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
+        // Below the x axis's labels and title, in the room margins keep.
+        let mut below = TICK + TICK_PAD;
+        if p.x.labels {
+            below += x_label_depth(&xset, p.x.tick_font_size).0;
+            if let Some(t) = &tt.x {
+                below += text::block(t, fs).1 + LABEL_PAD;
+            }
+        }
+        let y0 = area.y1 + below + 1.5 * LABEL_PAD;
+        *la = Area {
+            y0,
+            y1: y0 + legend_size.1,
+            ..*la
+        };
+    }
     // Texts: fixed ones where asked, then movable ones by their markers.
     if let Some(la) = legend_area {
         avoid.boxes.push(la);
@@ -772,15 +871,13 @@ fn draw_panel(
     if let Some(t) = &tt.panel {
         let size = plot.title_size;
         let top = area.y0 - TITLE_PAD - text::block(t, size).1;
-        push_text(
-            out,
-            (area.x0 + area.x1) / 2.0,
-            top,
-            t,
-            size,
-            black,
-            Align::Center,
-        );
+        // Centred over the plot, but inside its cell (titles are wrapped
+        // to the cell's width): never over a neighbour's or the edge.
+        let half = text::block(t, size).0 / 2.0;
+        let cx = ((area.x0 + area.x1) / 2.0)
+            .min(cell.x1 - half)
+            .max(cell.x0 + half);
+        push_text(out, cx, top, t, size, black, Align::Center);
     }
     if let Some(la) = legend_area {
         place::draw_legend(out, &tt.legend, la);

@@ -69,8 +69,14 @@ pub(super) struct Titles {
 
 /// The legend, its labels wrapped (at spaces and after underscores) when
 /// an outside legend on the right would take more than 40% of the cell.
+///
+/// A legend below the plot wider than `cell_w` takes fewer columns (more
+/// rows) until it fits: its room is reserved as it will be drawn.
 pub(super) fn fitted_legend(l: &Legend, cell_w: f64) -> Legend {
     let (w, _) = place::legend_size(l);
+    if l.position == LegendPos::Bottom {
+        return fewer_columns(l, cell_w, f64::INFINITY);
+    }
     if l.position != LegendPos::Right || w <= 0.4 * cell_w {
         return l.clone();
     }
@@ -98,17 +104,29 @@ pub(super) fn margins(
     let fs = plot.font_size;
     let yt = axis_ticks(&p.y, h, true);
     let xt = axis_ticks(&p.x, w, false);
-    let (ylab_w, _) = y_label_width(&yt, p.y.tick_font_size);
-    let (xlab_h, _) = x_label_depth(&xt, p.x.tick_font_size);
-    let (before, after) = x_label_overhang(&p.x, &xt, w);
+    // Hidden labels and titles (inner panels of a shared-scale facet) take
+    // no room: the grid's alignment takes each column's and row's widest.
+    let (ylab_w, ytitle) = if p.y.labels {
+        let t = p.y.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD);
+        (y_label_width(&yt, p.y.tick_font_size).0, t)
+    } else {
+        (0.0, 0.0)
+    };
+    let (xlab_h, xtitle, (before, after)) = if p.x.labels {
+        let t =
+            tt.x.as_ref()
+                .map_or(0.0, |t| text::block(t, fs).1 + LABEL_PAD);
+        (
+            x_label_depth(&xt, p.x.tick_font_size).0,
+            t,
+            x_label_overhang(&p.x, &xt, w),
+        )
+    } else {
+        (0.0, 0.0, (0.0, 0.0))
+    };
     let mut m = Margins {
-        left: ylab_w + TICK + TICK_PAD + p.y.title.as_ref().map_or(0.0, |_| fs + LABEL_PAD),
-        bottom: xlab_h
-            + TICK
-            + TICK_PAD
-            + tt.x
-                .as_ref()
-                .map_or(0.0, |t| text::block(t, fs).1 + LABEL_PAD),
+        left: ylab_w + TICK + TICK_PAD + ytitle,
+        bottom: xlab_h + TICK + TICK_PAD + xtitle,
         top: tt.panel.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
             text::block(t, plot.title_size).1 + TITLE_PAD
         }),
@@ -136,4 +154,22 @@ fn colorbar_room(p: &Panel, cb: &crate::figures::model::ColorBar, plot_h: f64) -
     let size = p.legend.font_size;
     let len = plot_h - super::colorbar::title_height(cb, size);
     super::colorbar::width(cb, len.max(10.0), size) + 2.0 * LABEL_PAD
+}
+
+/// The legend with as many of its columns as fit `max_w` points wide and,
+/// when it is taller than `max_h`, with more columns while they fit.
+pub(super) fn fewer_columns(l: &Legend, max_w: f64, max_h: f64) -> Legend {
+    let mut out = l.clone();
+    while out.columns > 1 && place::legend_size(&out).0 > max_w {
+        out.columns -= 1;
+    }
+    while out.columns < out.entries.len() && place::legend_size(&out).1 > max_h {
+        let mut more = out.clone();
+        more.columns += 1;
+        if place::legend_size(&more).0 > max_w {
+            break;
+        }
+        out = more;
+    }
+    out
 }

@@ -8,6 +8,7 @@ pub mod color;
 pub mod colorbar;
 pub mod formats;
 pub mod geometry;
+pub mod grid;
 pub mod hatch;
 pub mod labels;
 pub mod layout;

@@ -55,6 +55,62 @@ pub fn format_linear(ticks: &[f64]) -> Vec<String> {
         .collect()
 }
 
+/// The ends of the largest 1-2-5 × 10ⁿ step with at least two multiples
+/// inside [lo, hi] (the fewest ticks an axis labels); `[lo]` when the
+/// range is empty or not finite.
+pub fn two_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+    let span = hi - lo;
+    if span.is_nan() || span <= 0.0 || !span.is_finite() {
+        return vec![lo];
+    }
+    let top = span.log10().floor() as i32;
+    for k in (top - 2..=top).rev() {
+        for m in [5.0, 2.0, 1.0] {
+            let step = m * 10f64.powi(k);
+            let eps = step * 1e-10;
+            let first = ((lo - eps) / step).ceil();
+            let last = ((hi + eps) / step).floor();
+            if last - first >= 1.0 {
+                let clean = |t: f64| if t.abs() < eps { 0.0 } else { t };
+                return vec![clean(first * step), clean(last * step)];
+            }
+        }
+    }
+    vec![lo, hi]
+}
+
+/// m × 10ⁿ inside [lo, hi] for each m of `subs` (1, 2, 5), ascending.
+pub fn log_subs(lo: f64, hi: f64, subs: &[f64]) -> Vec<f64> {
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let mut out: Vec<f64> = (a..=b)
+        .flat_map(|k| subs.iter().map(move |m| m * 10f64.powi(k)))
+        .filter(|v| *v >= lo * (1.0 - 1e-12) && *v <= hi * (1.0 + 1e-12))
+        .collect();
+    out.sort_by(f64::total_cmp);
+    out
+}
+
+/// Labels of 1, 2, 5 × 10ⁿ ticks: plain numbers from 0.001 to 99999,
+/// else `10ⁿ` and `2×10ⁿ`.
+pub fn format_log_subs(vals: &[f64]) -> Vec<String> {
+    let plain = vals.iter().all(|v| *v >= 1e-3 && *v < 1e5);
+    vals.iter()
+        .map(|v| {
+            if plain {
+                return format_linear(&[*v]).remove(0);
+            }
+            let k = v.log10().floor() as i32;
+            let m = (v / 10f64.powi(k)).round();
+            if m == 1.0 {
+                format_log(*v)
+            } else {
+                format!("{m}\u{d7}10{}", superscript(k))
+            }
+        })
+        .collect()
+}
+
 /// Decades 10ⁿ inside [lo, hi].
 pub fn log_major(lo: f64, hi: f64) -> Vec<f64> {
     let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
@@ -117,6 +173,24 @@ mod tests {
         assert_eq!(format_linear(&t)[0], "\u{2212}0.3");
         // fig1 y: 0..17 -> step 2
         assert_eq!(linear(0.0, 17.0, 9).len(), 9);
+    }
+
+    #[test]
+    fn narrow_axes_keep_the_ends_of_a_1_2_5_step() {
+        assert_eq!(two_ticks(0.0, 3.5), vec![0.0, 2.0]);
+        assert_eq!(two_ticks(0.5, 3.5), vec![1.0, 3.0]);
+        assert_eq!(two_ticks(-0.3, 0.5), vec![0.0, 0.5]);
+    }
+
+    #[test]
+    fn short_log_axes_get_2_and_5_subs() {
+        let v = log_subs(171e6, 3.8e9, &[1.0, 2.0, 5.0]);
+        assert_eq!(v, vec![2e8, 5e8, 1e9, 2e9]);
+        assert_eq!(
+            format_log_subs(&[0.2, 0.5, 1.0, 2.0]),
+            ["0.2", "0.5", "1", "2"]
+        );
+        assert_eq!(format_log_subs(&v), ["2×10⁸", "5×10⁸", "10⁹", "2×10⁹"]);
     }
 
     #[test]
