@@ -432,7 +432,7 @@ fn an_unknown_scheme_suggests_the_nearest() {
     let err = gen_err(
         "[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"rect\", data = \"p\", x = \"bench\", y = \"cfg\", color = { field = \"v\", scale = { scheme = \"virdis\" } } }]\n",
     );
-    assert!(err.contains("unknown scheme `virdis` (categorical: tab10, category10, tableau10, okabe-ito, greys, set1, set2, set3, dark2, paired, accent, pastel1, pastel2; continuous: viridis,"), "{err}");
+    assert!(err.contains("unknown scheme `virdis` (categorical: tab10, category10, tab20, category20, tableau10, okabe-ito, greys, set1, set2, set3, dark2, paired, accent, pastel1, pastel2; continuous: viridis,"), "{err}");
     assert!(err.contains("; did you mean `viridis`?"), "{err}");
     assert!(err.contains("artifact.toml:6:"), "{err}");
 }

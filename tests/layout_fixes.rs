@@ -180,7 +180,7 @@ fn facet_bar_on_a_shared_log_axis_has_a_valid_domain() {
     // Was: "the axis domain [0, inf] is empty or invalid".
     let dir = small(
         ACM,
-        "width = \"column\"\naspect = 0.8\nfacet = { field = \"input\", columns = 2 }\ny = { scale = \"log\" }\nlayers = [{ mark = \"bar\", data = \"d\", x = \"system\", y = \"gbps\" }]\n",
+        "width = \"column\"\naspect = 0.8\nfacet = { field = \"input\", columns = 2 }\ny = { scale = \"log\" }\nlayers = [{ mark = \"bar\", data = \"d\", x = \"system\", y = \"gbps\", xOffset = \"threads ~ ''\" }]\n",
         &rows(),
     );
     let plot = plot_of(dir.path());
@@ -263,7 +263,7 @@ fn log_axis_over_one_or_two_decades_labels_two_and_five_multiples() {
     // Without a format: plain numbers (was a lone 10⁰ on a bar axis).
     let dir = small(
         ACM,
-        "width = \"column\"\ny = { scale = \"log\" }\nlayers = [{ mark = \"bar\", data = \"d\", x = \"system\", y = \"gbps\" }]\n",
+        "width = \"column\"\ny = { scale = \"log\" }\nlayers = [{ mark = \"bar\", data = \"d\", x = \"system\", y = \"gbps\", xOffset = \"input ~ threads\", legend = false }]\n",
         &rows(),
     );
     let plot = plot_of(dir.path());

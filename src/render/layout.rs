@@ -675,8 +675,7 @@ fn draw_panel(
     fixed.extend(end_boxes.iter().copied());
     fixed.extend(avoid.markers.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
-    let mut legend_area =
-        place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
+    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
     if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
         // Below the x axis's labels and title, in the room margins keep.
         let mut below = TICK + TICK_PAD;

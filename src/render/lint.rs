@@ -418,6 +418,7 @@ mod tests {
             width: 100.0,
             height: 50.0,
             prims,
+            ..Scene::default()
         };
         let p = problems(&scene);
         assert_eq!(p.len(), MAX_PAIRS + 1);
@@ -436,6 +437,7 @@ mod tests {
             width: 1e6,
             height: 50.0,
             prims,
+            ..Scene::default()
         };
         let p = problems(&scene);
         assert_eq!(p.len(), MAX_PAIRS + 1);
