@@ -9,21 +9,8 @@ mod common;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use common::{artifact, csv, gen_ok, root};
+use common::{artifact, copy_dir, csv, gen_ok, root};
 use statrs::distribution::{ContinuousCDF, StudentsT};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
 
 /// A temporary copy of the gallery folder, outputs included.
 fn gallery() -> tempfile::TempDir {
@@ -451,13 +438,10 @@ fn attr(el: &str, name: &str) -> Option<f64> {
     el[at..].split('"').next()?.parse().ok()
 }
 
-#[test]
-fn boxes_of_different_systems_do_not_overlap_and_every_outlier_is_drawn() {
-    let dir = generated();
-    let svg = std::fs::read_to_string(dir.path().join("figures/box_tukey.svg")).unwrap();
-    // The three boxes: filled rects in the systems' tab10 colours.
-    let mut boxes: Vec<(f64, f64)> = svg
-        .split('<')
+/// The x spans (left, right) of the SVG's rects filled in the first three
+/// tab10 colours, in drawing order: boxes, then legend swatches.
+fn filled_spans(svg: &str) -> Vec<(f64, f64)> {
+    svg.split('<')
         .filter(|e| {
             e.starts_with("rect")
                 && ["#1F77B4", "#FF7F0E", "#2CA02C"]
@@ -468,7 +452,15 @@ fn boxes_of_different_systems_do_not_overlap_and_every_outlier_is_drawn() {
             let (x, w) = (attr(e, "x").unwrap(), attr(e, "width").unwrap());
             (x, x + w)
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn boxes_of_different_systems_do_not_overlap_and_every_outlier_is_drawn() {
+    let dir = generated();
+    let svg = std::fs::read_to_string(dir.path().join("figures/box_tukey.svg")).unwrap();
+    // The three boxes: filled rects in the systems' tab10 colours.
+    let mut boxes = filled_spans(&svg);
     assert_eq!(boxes.len(), 3, "{svg}");
     boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
     for w in boxes.windows(2) {
@@ -508,19 +500,7 @@ fn boxes_of_two_colours_at_one_category_stand_side_by_side() {
         String::from_utf8_lossy(&out.stderr)
     );
     let svg = std::fs::read_to_string(dir.path().join("figures/f.svg")).unwrap();
-    let mut boxes: Vec<(f64, f64)> = svg
-        .split('<')
-        .filter(|e| {
-            e.starts_with("rect")
-                && ["#1F77B4", "#FF7F0E", "#2CA02C"]
-                    .iter()
-                    .any(|c| e.contains(c))
-        })
-        .map(|e| {
-            let (x, w) = (attr(e, "x").unwrap(), attr(e, "width").unwrap());
-            (x, x + w)
-        })
-        .collect();
+    let mut boxes = filled_spans(&svg);
     // The boxes, then the legend's three swatches.
     assert_eq!(boxes.len(), 6, "one box per system: {svg}");
     boxes.truncate(3);

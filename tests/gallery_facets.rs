@@ -11,23 +11,10 @@ use artifact::figures::model::{LegendPos, Mark, Plot};
 use artifact::figures::{Outcome, compile};
 use artifact::render::layout::layout;
 use artifact::render::scene::Prim;
-use common::artifact;
+use common::{artifact, copy_dir};
 
 fn gallery() -> PathBuf {
     common::root().join("examples/gallery/facets")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A temporary copy of the gallery folder, committed outputs included.

@@ -11,20 +11,7 @@ use std::path::Path;
 use artifact::figures::model::{Mark, Swatch};
 use artifact::figures::{Outcome, compile};
 use artifact::render::scene::Prim;
-use common::{artifact, root};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
+use common::{artifact, copy_dir, root};
 
 /// A copy of a gallery folder, with its committed outputs.
 fn gallery(name: &str) -> tempfile::TempDir {

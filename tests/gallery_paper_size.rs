@@ -5,23 +5,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{artifact, root};
+use common::{artifact, copy_dir, root};
 
 fn gallery() -> PathBuf {
     root().join("examples/gallery/paper-size")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
 }
 
 /// A copy of the gallery folder with its committed outputs.

@@ -8,8 +8,6 @@
 //! drawn as hollow points. `extent = "min-max"` puts the whiskers at the
 //! minimum and maximum (no outliers).
 
-use indexmap::IndexMap;
-
 use super::{Input, default_color, record};
 use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, Pos, num_text};
@@ -217,26 +215,9 @@ impl LayerCtx<'_, '_> {
         };
         let (mut rects, mut whisk, mut medians, mut points) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let key_of = |i: usize| match &positions[i].1 {
-            Pos::Num(x) => num_text(*x),
-            Pos::Cat(s) => s.clone(),
-        };
-        let n_slots = super::slots(&groups, key_of);
+        let n_slots = super::slots(&groups, |i| super::pos_key(&positions[i].1));
         for (gi, g) in groups.iter().enumerate() {
-            let mut boxes: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
-            for (&i, row) in g.index.iter().zip(&g.rows) {
-                let (p, raw) = &positions[i];
-                let key = match raw {
-                    Pos::Num(x) => num_text(*x),
-                    Pos::Cat(s) => s.clone(),
-                };
-                let v = self.number(Some(val_chan), row, val_name, 0.0)?;
-                boxes
-                    .entry(key)
-                    .or_insert_with(|| (*p, Vec::new()))
-                    .1
-                    .push(v);
-            }
+            let boxes = self.values_by_category(g, &positions, val_chan, val_name)?;
             for (key, (center, vals)) in boxes {
                 let (center, band) = super::dodged(center, band, gi, n_slots);
                 let Some(s) = box_stats(&vals, whiskers) else {

@@ -19,7 +19,7 @@ pub mod violin;
 
 use indexmap::IndexMap;
 
-use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, check_row_label, csv_text};
+use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, csv_text};
 use super::model::{Dash, LegendEntry, Style, Swatch};
 use crate::error::{Error, Result};
 use crate::render::color::{self, Color, TAB10};
@@ -86,6 +86,14 @@ pub fn slots<'r>(groups: &[Group<'r>], category_of: impl Fn(usize) -> String) ->
     1
 }
 
+/// A category's text: its name, or its number as the CSV writes it.
+pub fn pos_key(p: &Pos) -> String {
+    match p {
+        Pos::Num(x) => super::encode::num_text(*x),
+        Pos::Cat(s) => s.clone(),
+    }
+}
+
 /// The default colour of a mark without `color`.
 pub fn default_color() -> Option<Color> {
     color::parse(TAB10[0]).ok().flatten()
@@ -140,6 +148,29 @@ impl LayerCtx<'_, '_> {
             g.index.push(i);
         }
         Ok(out.into_values().collect())
+    }
+
+    /// A group's values by category, in first-seen order: each category's
+    /// text (its name, or its number) -> (band centre, the values of
+    /// `chan`, `name` in messages). `positions` are the rows' places on
+    /// the category axis (what `pos` gave, by row index).
+    pub(in crate::figures) fn values_by_category(
+        &self,
+        g: &Group,
+        positions: &[(f64, Pos)],
+        chan: &super::channels::Chan,
+        name: &str,
+    ) -> Result<IndexMap<String, (f64, Vec<f64>)>> {
+        let mut by: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
+        for (&i, row) in g.index.iter().zip(&g.rows) {
+            let (p, raw) = &positions[i];
+            let v = self.number(Some(chan), row, name, 0.0)?;
+            by.entry(pos_key(raw))
+                .or_insert_with(|| (*p, Vec::new()))
+                .1
+                .push(v);
+        }
+        Ok(by)
     }
 
     /// The layer's opacity, a constant (`default` when not written).

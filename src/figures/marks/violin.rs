@@ -5,8 +5,6 @@
 //! extent). Each violin is scaled so its widest point fills `band`; inside,
 //! a thin box from the first to the third quartile and a white median dot.
 
-use indexmap::IndexMap;
-
 use super::{Input, record};
 use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, Pos, num_text};
@@ -72,22 +70,9 @@ impl LayerCtx<'_, '_> {
             .or(Some(Color::rgb(0x33, 0x33, 0x33)));
         let at = |c: f64, v: f64| if h { (v, c) } else { (c, v) };
         let (mut shapes, mut boxes, mut dots) = (Vec::new(), Vec::new(), Vec::new());
-        let key_of = |i: usize| match &positions[i].1 {
-            Pos::Num(x) => num_text(*x),
-            Pos::Cat(s) => s.clone(),
-        };
-        let n_slots = super::slots(&groups, key_of);
+        let n_slots = super::slots(&groups, |i| super::pos_key(&positions[i].1));
         for (gi, g) in groups.iter().enumerate() {
-            let mut by: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
-            for (&i, row) in g.index.iter().zip(&g.rows) {
-                let (p, raw) = &positions[i];
-                let key = match raw {
-                    Pos::Num(x) => num_text(*x),
-                    Pos::Cat(s) => s.clone(),
-                };
-                let v = self.number(Some(vc), row, vn, 0.0)?;
-                by.entry(key).or_insert_with(|| (*p, Vec::new())).1.push(v);
-            }
+            let by = self.values_by_category(g, &positions, vc, vn)?;
             for (key, (center, xs)) in by {
                 // Colour groups side by side in the category (seaborn's hue).
                 let (center, band) = super::dodged(center, band, gi, n_slots);
