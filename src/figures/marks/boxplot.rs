@@ -10,7 +10,7 @@
 
 use super::{Input, default_color, record};
 use crate::error::Result;
-use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, Pos, num_text};
+use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, num_text};
 use crate::figures::model::*;
 use crate::render::color::Color;
 use crate::spec::value;
@@ -193,16 +193,7 @@ impl LayerCtx<'_, '_> {
         self.numeric_axis(if h { &mut st.xcats } else { &mut st.ycats }, val_name)?;
         let band = value(&self.layer.band).unwrap_or(0.8);
         // Categories in the rows' order, as bars take them.
-        let mut positions = Vec::with_capacity(inp.rows.len());
-        for row in inp.rows {
-            positions.push(match cat_chan {
-                Some(c) => {
-                    let cats = if h { &mut st.ycats } else { &mut st.xcats };
-                    self.pos(c, row, cat_name, cats)?
-                }
-                None => (0.0, Pos::Num(0.0)),
-            });
-        }
+        let positions = self.category_positions(inp, st, cat_chan.as_ref(), cat_name)?;
         let groups = self.groups(inp)?;
         let opacity = self.const_opacity(inp, 1.0)?;
         let width = self.const_width(inp, 1.0)?;

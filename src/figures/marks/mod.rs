@@ -150,6 +150,32 @@ impl LayerCtx<'_, '_> {
         Ok(out.into_values().collect())
     }
 
+    /// Each row's place on the category axis (y when `horizontal`), in
+    /// the rows' order as bars take them; all at 0 without a channel.
+    pub(in crate::figures) fn category_positions(
+        &self,
+        inp: &Input,
+        st: &mut PanelState,
+        chan: Option<&super::channels::Chan>,
+        name: &str,
+    ) -> Result<Vec<(f64, Pos)>> {
+        let mut positions = Vec::with_capacity(inp.rows.len());
+        for row in inp.rows {
+            positions.push(match chan {
+                Some(c) => {
+                    let cats = if inp.horizontal {
+                        &mut st.ycats
+                    } else {
+                        &mut st.xcats
+                    };
+                    self.pos(c, row, name, cats)?
+                }
+                None => (0.0, Pos::Num(0.0)),
+            });
+        }
+        Ok(positions)
+    }
+
     /// A group's values by category, in first-seen order: each category's
     /// text (its name, or its number) -> (band centre, the values of
     /// `chan`, `name` in messages). `positions` are the rows' places on

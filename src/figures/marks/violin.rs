@@ -7,7 +7,7 @@
 
 use super::{Input, record};
 use crate::error::Result;
-use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, Pos, num_text};
+use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, num_text};
 use crate::figures::model::*;
 use crate::render::color::Color;
 use crate::spec::value;
@@ -52,16 +52,7 @@ impl LayerCtx<'_, '_> {
             .ok_or_else(|| self.err(format!("a `violin` layer needs `{vn}` (the raw values)")))?;
         let band = value(&self.layer.band).unwrap_or(0.8);
         self.numeric_axis(if h { &mut st.xcats } else { &mut st.ycats }, vn)?;
-        let mut positions = Vec::with_capacity(inp.rows.len());
-        for row in inp.rows {
-            positions.push(match cc {
-                Some(c) => {
-                    let cats = if h { &mut st.ycats } else { &mut st.xcats };
-                    self.pos(c, row, cn, cats)?
-                }
-                None => (0.0, Pos::Num(0.0)),
-            });
-        }
+        let positions = self.category_positions(inp, st, cc.as_ref(), cn)?;
         let groups = self.groups(inp)?;
         let opacity = self.const_opacity(inp, 1.0)?;
         let width = self.const_width(inp, 1.0)?;
