@@ -524,3 +524,28 @@ pub fn pseudo_row() -> Row {
         origin: crate::value::Origin::line(Arc::from("artifact.toml"), 0),
     }
 }
+
+/// The error for a row whose colour differs from the one its stroke or
+/// group began with (one line, band or histogram is one paint): `what`
+/// opens the sentence ("a line has one colour per series"), `group` names
+/// what began ("series", "group `k`"), `hint` ends it.
+pub(super) fn colour_change(
+    row: &crate::value::Row,
+    what: &str,
+    group: &str,
+    this: Option<Color>,
+    began: Option<Color>,
+    hint: &str,
+) -> Error {
+    let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
+    Error::input(
+        row.origin.path.to_string(),
+        row.origin.line_opt(),
+        Some("color".into()),
+        format!(
+            "{what}: this row's is {} where its {group} began with {}{hint}",
+            shown(this),
+            shown(began)
+        ),
+    )
+}

@@ -526,16 +526,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 )
             });
             if entry.1 != col {
-                let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
-                return Err(Error::input(
-                    row.origin.path.to_string(),
-                    row.origin.line_opt(),
-                    Some("color".into()),
-                    format!(
-                        "a histogram has one colour per group: this row's is {} where its group `{key}` began with {}",
-                        shown(col),
-                        shown(entry.1)
-                    ),
+                return Err(super::encode::colour_change(
+                    row,
+                    "a histogram has one colour per group",
+                    &format!("group `{key}`"),
+                    col,
+                    entry.1,
+                    "",
                 ));
             }
             entry.0.push(values[i]);

@@ -18,6 +18,9 @@ use crate::value::{Row, Value};
 /// placement tries each label against those already placed.
 pub const MAX_MOVABLE_LABELS: usize = 1000;
 
+/// How to give each series its own colour.
+pub(super) const SERIES_HINT: &str = "; give `series` the expression that picks the colour";
+
 impl<'a, 's> LayerCtx<'a, 's> {
     /// Two rows of one bar layer at the same category (and offset group)
     /// with neither `stack` nor a base would draw one bar over the other:
@@ -544,16 +547,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     // One line is one stroke: a colour that changes along a
                     // series would be drawn as its first row's.
                     if entry.1 != col {
-                        let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
-                        return Err(Error::input(
-                            row.origin.path.to_string(),
-                            row.origin.line_opt(),
-                            Some("color".into()),
-                            format!(
-                                "a line has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
-                                shown(col),
-                                shown(entry.1)
-                            ),
+                        return Err(super::encode::colour_change(
+                            row,
+                            "a line has one colour per series",
+                            "series",
+                            col,
+                            entry.1,
+                            SERIES_HINT,
                         ));
                     }
                     entry.0.push((x, y));

@@ -21,7 +21,7 @@ use indexmap::IndexMap;
 
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, csv_text};
 use super::model::{Dash, LegendEntry, Style, Swatch};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::render::color::{self, Color, TAB10};
 use crate::value::Row;
 
@@ -130,18 +130,14 @@ impl LayerCtx<'_, '_> {
                 color: col,
             });
             if g.color != col {
-                let shown = |c: Option<Color>| c.map_or("none".to_string(), |c| c.hex());
-                return Err(Error::input(
-                    row.origin.path.to_string(),
-                    row.origin.line_opt(),
-                    Some("color".into()),
-                    format!(
-                        "{} `{}` has one colour per series: this row's is {} where its series began with {}; give `series` the expression that picks the colour",
-                        article(self.layer.mark.get_ref()),
-                        self.layer.mark.get_ref(),
-                        shown(col),
-                        shown(g.color)
-                    ),
+                let mark = self.layer.mark.get_ref();
+                return Err(super::encode::colour_change(
+                    row,
+                    &format!("{} `{mark}` has one colour per series", article(mark)),
+                    "series",
+                    col,
+                    g.color,
+                    super::layers::SERIES_HINT,
                 ));
             }
             g.rows.push(row);
