@@ -167,9 +167,18 @@ fn variant<'t>(t: &'t DeTable<'_>, k: &Kind) -> Result<Option<&'t str>, Problem>
             None => None,
         },
         Variants::ByKey => {
+            let verbs: Vec<&str> = t
+                .iter()
+                .map(|(key, _)| key.get_ref().as_ref())
+                .filter(|key| k.is_variant(key))
+                .collect();
+            // `aggregate` beside `group` is group's option, not a second verb.
             let present: Vec<_> = t
                 .iter()
-                .filter(|(key, _)| k.is_variant(key.get_ref()))
+                .filter(|(key, _)| {
+                    let key: &str = key.get_ref();
+                    k.is_variant(key) && !verbs.iter().any(|v| super::schema::companion(k, v, key))
+                })
                 .collect();
             match present.as_slice() {
                 [] => None,
@@ -360,6 +369,11 @@ impl Walk {
             (Ty::NamedExprs, _) => self.names(v, &mut |_, _| {}),
             (Ty::NamedAggregates, _) => self.names(v, &mut |w, item| w.value(item, Ty::Aggregate)),
             (Ty::Aggregate, DeValue::Table(t)) => self.table(t, sub("aggregate")),
+            (Ty::NamedWindowOps, _) => self.names(v, &mut |w, item| {
+                if let DeValue::Table(t) = item {
+                    w.table(t, sub("window_op"));
+                }
+            }),
             (Ty::Channel, DeValue::Table(t)) => self.table(t, sub("channel")),
             (Ty::Ticks, DeValue::Table(t)) => self.table(t, sub("ticks")),
             (Ty::Sort, DeValue::Table(t)) => self.table(t, sub("sort_key")),

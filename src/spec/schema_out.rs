@@ -69,6 +69,16 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::NamedAggregates => {
             json!({ "type": "object", "additionalProperties": ty_schema(Ty::Aggregate) })
         }
+        Ty::NamedWindowOps => {
+            let one = json!({ "anyOf": [{ "enum": ["row_number", "rank", "dense_rank", "percent_rank"] }, reference("window_op")] });
+            json!({ "type": "object", "additionalProperties": one })
+        }
+        Ty::JoinKeys => json!({ "anyOf": [string, strings, {
+            "type": "object",
+            "properties": { "left": { "anyOf": [string, strings] }, "right": { "anyOf": [string, strings] } },
+            "required": ["left", "right"],
+            "additionalProperties": false
+        }] }),
         Ty::Rows => json!({ "type": "array", "items": { "type": "object" } }),
         Ty::Sort => {
             let one = json!({ "anyOf": [string, reference("sort_key")] });
@@ -199,6 +209,11 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Names(k) => format!("{} by name", link(k)),
         Ty::NamedExprs => "expressions by new field".into(),
         Ty::NamedAggregates => format!("{} by output field", link("aggregate")),
+        Ty::NamedWindowOps => format!(
+            "`\"rank\"` and the like, or {}, by output field",
+            link("window_op")
+        ),
+        Ty::JoinKeys => "string, list of strings, or `{ left, right }`".into(),
         Ty::Rows => "list of tables".into(),
         Ty::Sort => format!("expression, {} or a list of them", link("sort_key")),
         Ty::Ticks => format!("list of numbers or {}", link("ticks")),
