@@ -127,7 +127,20 @@ fn kind_schema(k: &Kind) -> Value {
             Variants::ByValue(key) => {
                 json!({ "properties": { key: { "const": v.name } }, "required": [key] })
             }
-            Variants::ByKey => json!({ "required": [v.name] }),
+            Variants::ByKey => {
+                // `aggregate` beside `group` (or `sort` beside `window`) is
+                // that verb's option.
+                let owners: Vec<Value> = super::schema_kinds::STEP_COMPANIONS
+                    .iter()
+                    .filter(|(w, o)| *o == v.name && super::schema::companion(k, w, o))
+                    .map(|(w, _)| json!({ "required": [w] }))
+                    .collect();
+                if owners.is_empty() {
+                    json!({ "required": [v.name] })
+                } else {
+                    json!({ "required": [v.name], "not": { "anyOf": owners } })
+                }
+            }
             Variants::NumberValue if v.name == "expr" => json!({
                 "properties": { "value": { "type": "object", "required": ["expr"] } },
                 "required": ["value"]
@@ -335,7 +348,7 @@ mod tests {
         let step = &s["definitions"]["step"];
         assert_eq!(
             step["dependencies"]["per"],
-            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }, { "required": ["pareto"] }] })
+            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }, { "required": ["pareto"] }, { "required": ["window"] }, { "required": ["joinaggregate"] }, { "required": ["pivot"] }] })
         );
     }
 }
