@@ -190,7 +190,7 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
         };
         let key = row_key(&row, &p.per);
         let origin = row.origin.clone();
-        let (_, cells) = groups.entry(key).or_insert_with(|| (row, IndexMap::new()));
+        let (first, cells) = groups.entry(key).or_insert_with(|| (row, IndexMap::new()));
         let int = (v.is_integer()).then(|| v.as_i64()).flatten();
         match cells.get_mut(&col) {
             None => {
@@ -215,9 +215,10 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                         },
                         &p.field,
                         format!(
-                            "pivot: `{}` = {} repeats in one group (the row at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
+                            "pivot: `{}` = {} repeats in group ({}) (first at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
                             p.field,
                             crate::value::show(&name_v),
+                            row_key(&first, &p.per),
                             cell.origin
                         ),
                     ));
