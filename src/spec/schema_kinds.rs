@@ -390,7 +390,7 @@ pub const KINDS: &[Kind] = &[
             key("op", Ty::Enum(&["sum", "mean", "min", "max", "count", "first", "last"]), "how values of one group and pivot value combine (default: a repeat is an error)").only(&["pivot"]),
             key("bin", Ty::Str, "the numeric field to bin"),
             key("bins", Ty::Int, "how many equal bins over the extent, 1 to 100,000 (numpy's `bins`)").default("10").only(&["bin"]).excludes("step"),
-            key("step", Ty::Num, "the bin width instead of `bins`: edges at `extent`'s start (default 0) plus multiples of it").only(&["bin"]),
+            key("step", Ty::Num, "the bin width instead of `bins`: edges at multiples of it (counted from `extent`'s start when given)").only(&["bin"]),
             key("extent", Ty::Pair(&Ty::Num), "the range binned, values outside get null bins (default: the values' min and max)").only(&["bin"]),
         ],
         example: "[tables.points]\nfrom = \"results\"\nsteps = [\n  { explode = \"methods\", key = \"method\", value = \"m\" },\n  { group = [\"method\"], aggregate = { n = \"count\", mbps = { median = \"m.MBps\" } } },\n  { pareto = [\"mbps\"], as = \"on_front\" },\n]\n",

@@ -19,7 +19,7 @@ use super::steps::{SortKey, compile_sort as sort_keys};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
 use crate::spec::{LoadedSpec, Raw, StepSpec};
-use crate::value::{Key, Row, Value, as_number, compare};
+use crate::value::{Key, Row, Value, compare};
 
 /// Largest `offset` of a lag or lead.
 const MAX_OFFSET: i64 = 1_000_000;
@@ -409,10 +409,4 @@ pub fn join_aggregate(j: &JoinAggregate, rows: Vec<Row>, g: &Arc<Globals>) -> Re
     }
     let names: Vec<&str> = j.aggs.iter().map(|(n, _)| n.as_str()).collect();
     Ok(with_fields(rows, &names, out))
-}
-
-/// Whether `v` is a number (for messages elsewhere).
-#[allow(dead_code)]
-fn is_number(v: &Value) -> bool {
-    as_number(v).is_some()
 }
