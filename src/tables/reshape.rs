@@ -218,7 +218,7 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                             "pivot: `{}` = {} repeats in group ({}) (first at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
                             p.field,
                             crate::value::show(&name_v),
-                            row_key(&first, &p.per),
+                            row_key(first, &p.per),
                             cell.origin
                         ),
                     ));
