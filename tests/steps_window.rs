@@ -119,6 +119,33 @@ fn aggregate_without_group_is_one_row_over_the_table() {
     assert!(err.contains("no rows to aggregate (`time`)"), "{err}");
 }
 
+/// `aggregate` is `group`'s option beside it and a verb alone; `sort` is
+/// `window`'s option beside it: other pairs are still two verbs.
+#[test]
+fn aggregate_and_sort_pair_only_with_their_verbs() {
+    let err = show(
+        RUNS,
+        "[tables.a]\nfrom = \"s\"\nsteps = [{ aggregate = { n = \"count\" }, per = \"suite\" }]\n",
+        "a",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("artifact.toml:6:41: `per` does not apply to an `aggregate` step (only to `limit`, `pareto`, `row_number`, `window`, `joinaggregate`, `pivot`); an `aggregate` step takes: aggregate"),
+        "{err}"
+    );
+    let err = show(
+        RUNS,
+        "[tables.a]\nfrom = \"s\"\nsteps = [{ aggregate = { n = \"count\" }, sort = \"time\" }]\n",
+        "a",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("artifact.toml:6:41: a step has exactly one of"),
+        "{err}"
+    );
+    assert!(err.contains("found both `aggregate` and `sort`"), "{err}");
+}
+
 #[test]
 fn window_errors_name_the_place() {
     // A misspelt operation, at its line and column.
