@@ -176,25 +176,36 @@ pub fn histogram(xs: &[f64], bins: usize, range: Option<(f64, f64)>) -> (Vec<u64
     }
     let edges = linspace(lo, hi, bins + 1);
     let mut counts = vec![0u64; bins];
-    let norm = bins as f64 / (hi - lo);
     for &x in xs {
-        if x < lo || x > hi {
-            continue;
+        if let Some(i) = bin_index(x, &edges) {
+            counts[i] += 1;
         }
-        // numpy computes the index from the scaled offset, then corrects it
-        // against the actual edges (which may differ by rounding).
-        let mut i = ((x - lo) * norm) as usize;
-        if i == bins {
-            i -= 1;
-        }
-        if x < edges[i] {
-            i = i.saturating_sub(1);
-        } else if i + 1 < bins && x >= edges[i + 1] {
-            i += 1;
-        }
-        counts[i] += 1;
     }
     (counts, edges)
+}
+
+/// The bin of `x` among equal-width `edges` (at least two, as
+/// [`linspace`] makes them) as `np.histogram` finds it: bins are half-open
+/// but the last is closed; `None` outside [first, last].
+pub fn bin_index(x: f64, edges: &[f64]) -> Option<usize> {
+    let bins = edges.len() - 1;
+    let (lo, hi) = (edges[0], edges[bins]);
+    if !(lo..=hi).contains(&x) {
+        return None;
+    }
+    // numpy computes the index from the scaled offset, then corrects it
+    // against the actual edges (which may differ by rounding).
+    let norm = bins as f64 / (hi - lo);
+    let mut i = (((x - lo) * norm) as usize).min(bins);
+    if i == bins {
+        i -= 1;
+    }
+    if x < edges[i] {
+        i = i.saturating_sub(1);
+    } else if i + 1 < bins && x >= edges[i + 1] {
+        i += 1;
+    }
+    Some(i)
 }
 
 #[cfg(test)]

@@ -167,9 +167,18 @@ fn variant<'t>(t: &'t DeTable<'_>, k: &Kind) -> Result<Option<&'t str>, Problem>
             None => None,
         },
         Variants::ByKey => {
+            let verbs: Vec<&str> = t
+                .iter()
+                .map(|(key, _)| key.get_ref().as_ref())
+                .filter(|key| k.is_variant(key))
+                .collect();
+            // `aggregate` beside `group` is group's option, not a second verb.
             let present: Vec<_> = t
                 .iter()
-                .filter(|(key, _)| k.is_variant(key.get_ref()))
+                .filter(|(key, _)| {
+                    let key: &str = key.get_ref();
+                    k.is_variant(key) && !verbs.iter().any(|v| super::schema::companion(k, v, key))
+                })
                 .collect();
             match present.as_slice() {
                 [] => None,
@@ -360,6 +369,11 @@ impl Walk {
             (Ty::NamedExprs, _) => self.names(v, &mut |_, _| {}),
             (Ty::NamedAggregates, _) => self.names(v, &mut |w, item| w.value(item, Ty::Aggregate)),
             (Ty::Aggregate, DeValue::Table(t)) => self.table(t, sub("aggregate")),
+            (Ty::NamedWindowOps, _) => self.names(v, &mut |w, item| {
+                if let DeValue::Table(t) = item {
+                    w.table(t, sub("window_op"));
+                }
+            }),
             (Ty::Channel, DeValue::Table(t)) => self.table(t, sub("channel")),
             (Ty::Ticks, DeValue::Table(t)) => self.table(t, sub("ticks")),
             (Ty::Sort, DeValue::Table(t)) => self.table(t, sub("sort_key")),
@@ -407,7 +421,7 @@ mod tests {
     fn unknown_step_key_suggests_the_nearest() {
         assert_eq!(
             first("[tables.t]\nfrom = \"s\"\nsteps = [{ fliter = \"x\" }]\n"),
-            "3:12: unknown key `fliter` in a step; did you mean `filter`? (a step takes one of: filter, require, derive, explode, key, value, lookup, on, as, fields, unmatched, union, only_new, group, aggregate, sort, limit, per, pareto, minimize, unique, keep, row_number)"
+            "3:12: unknown key `fliter` in a step; did you mean `filter`? (a step takes one of: filter, require, derive, explode, key, value, lookup, on, as, fields, unmatched, union, only_new, group, aggregate, sort, limit, per, pareto, minimize, unique, keep, row_number, window, joinaggregate, fold, pivot, op, bin, bins, step, extent)"
         );
     }
 
@@ -419,7 +433,7 @@ mod tests {
         );
         assert_eq!(
             first("[tables.t]\nfrom = \"s\"\nsteps = [{ filter = \"a\", key = \"b\" }]\n"),
-            "3:26: `key` does not apply to a `filter` step (only to `explode`); a `filter` step takes: filter"
+            "3:26: `key` does not apply to a `filter` step (only to `explode`, `fold`); a `filter` step takes: filter"
         );
     }
 
@@ -454,7 +468,7 @@ mod tests {
         );
         assert_eq!(
             first("[tables.t]\nfrom = \"s\"\nsteps = [{ per = \"a\" }]\n"),
-            "3:12: `per` does nothing without `limit` or `row_number` or `pareto` in a step"
+            "3:12: `per` does nothing without `limit` or `row_number` or `pareto` or `window` or `joinaggregate` or `pivot` in a step"
         );
     }
 
@@ -474,7 +488,7 @@ mod tests {
             first(
                 "[tables.t]\nfrom = \"s\"\nsteps = [{ filter = \"a\", derive = { b = \"1\" } }]\n"
             ),
-            "3:26: a step has exactly one of filter, require, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number; found both `filter` and `derive`"
+            "3:26: a step has exactly one of filter, require, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number, aggregate, window, joinaggregate, fold, pivot, bin; found both `filter` and `derive`"
         );
     }
 

@@ -193,8 +193,9 @@ pub struct TableSpec {
 }
 
 /// One transform step, as written: exactly one verb (`filter`, `require`, `derive`,
-/// `explode`, `lookup`, `union`, `group`, `sort`, `limit`, `pareto`,
-/// `unique`, `row_number`) plus that verb's options.
+/// `explode`, `lookup`, `union`, `group`, `aggregate`, `sort`, `limit`, `pareto`,
+/// `unique`, `row_number`, `window`, `joinaggregate`, `fold`, `pivot`, `bin`)
+/// plus that verb's options.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepSpec {
@@ -206,15 +207,16 @@ pub struct StepSpec {
     pub derive: Option<IndexMap<String, SpannedStr>>,
     /// A map or list field to turn into one row per entry.
     pub explode: Option<SpannedStr>,
-    /// explode: name of the new key field (default `key`).
+    /// explode / fold: name of the new key field (default `key`).
     pub key: Option<String>,
-    /// explode: name of the new value field (default `value`).
+    /// explode / fold: name of the new value field (default `value`); pivot:
+    /// the field whose values fill the new fields.
     pub value: Option<String>,
     /// A table to look rows up in, by key.
     pub lookup: Option<SpannedStr>,
-    /// lookup: key field(s).
+    /// lookup: key field(s), or `{ left, right }` when named differently.
     pub on: Option<Raw>,
-    /// lookup: nest the matched row under this field; pareto: output field.
+    /// lookup: nest the matched row under this field; pareto, bin: output field.
     #[serde(rename = "as")]
     pub as_: Option<String>,
     /// lookup: copy only these fields of the matched row.
@@ -227,13 +229,15 @@ pub struct StepSpec {
     pub only_new: Option<Raw>,
     /// Group by these fields.
     pub group: Option<Raw>,
-    /// group: output fields, each an aggregate.
+    /// group: output fields, each an aggregate; alone, one row over the table.
     pub aggregate: Option<IndexMap<String, Raw>>,
-    /// Sort keys: a field/expression, or `{ by, descending, order }`.
+    /// Sort keys: a field/expression, or `{ by, descending, order }`; with
+    /// `window`, the order the window runs in.
     pub sort: Option<Raw>,
     /// Keep the first N rows (per group with `per`).
     pub limit: Option<Spanned<i64>>,
-    /// limit / row_number / pareto: per group of these fields.
+    /// limit / row_number / pareto / window / joinaggregate / pivot: per
+    /// group of these fields.
     pub per: Option<Raw>,
     /// Mark the non-dominated rows; fields to maximize.
     pub pareto: Option<Raw>,
@@ -245,6 +249,24 @@ pub struct StepSpec {
     pub keep: Option<SpannedStr>,
     /// Number the rows 0, 1, 2, ... into this field.
     pub row_number: Option<String>,
+    /// Window operations by output field (`"rank"` or `{ lag = "x" }`).
+    pub window: Option<IndexMap<String, Raw>>,
+    /// Per-group aggregates added to every row of the group.
+    pub joinaggregate: Option<IndexMap<String, Raw>>,
+    /// Fields turned into key/value rows (wide to long).
+    pub fold: Option<Raw>,
+    /// The field whose values become new fields (long to wide).
+    pub pivot: Option<SpannedStr>,
+    /// pivot: how repeated cells combine (default: a repeat is an error).
+    pub op: Option<SpannedStr>,
+    /// The numeric field to bin.
+    pub bin: Option<SpannedStr>,
+    /// bin: how many equal bins (numpy's `bins`).
+    pub bins: Option<Spanned<i64>>,
+    /// bin: the bin width, edges at multiples of it.
+    pub step: Option<Spanned<f64>>,
+    /// bin: the range binned (default: the values' min and max).
+    pub extent: Option<Spanned<Vec<f64>>>,
 }
 
 /// `[numbers.KEY]`.

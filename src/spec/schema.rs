@@ -63,6 +63,11 @@ pub enum Ty {
     NamedExprs,
     /// A table of aggregates, by the output fields' names.
     NamedAggregates,
+    /// A table of window operations (a string or a `window_op` table), by
+    /// the output fields' names.
+    NamedWindowOps,
+    /// Join keys: a string, a list of strings, or `{ left, right }`.
+    JoinKeys,
     /// A list of rows (tables of any values).
     Rows,
     /// A sort key or a list of them (strings or sort key tables).
@@ -217,7 +222,10 @@ impl Kind {
             .filter(|k| match (v, self.variants) {
                 (None, _) => true,
                 // In a kind chosen by key, a variant's own key is its alone.
-                (Some(v), Variants::ByKey) if self.is_variant(k.name) => k.name == v,
+                // (or an option of it: `aggregate` beside `group`).
+                (Some(v), Variants::ByKey) if self.is_variant(k.name) => {
+                    k.name == v || companion(self, v, k.name)
+                }
                 (Some(v), _) => k.applies_to(v),
             })
             .map(|k| k.name)
@@ -228,6 +236,12 @@ impl Kind {
     pub fn is_variant(&self, name: &str) -> bool {
         self.variant_list.iter().any(|v| v.name == name)
     }
+}
+
+/// Whether key `option`, itself a variant, is an option of variant `verb`
+/// (see [`super::schema_kinds::STEP_COMPANIONS`]).
+pub fn companion(k: &Kind, verb: &str, option: &str) -> bool {
+    k.name == "step" && super::schema_kinds::STEP_COMPANIONS.contains(&(verb, option))
 }
 
 /// The kind named `name` (a name used in [`Ty::Table`] and friends).

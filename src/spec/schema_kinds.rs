@@ -123,6 +123,70 @@ const VERBS: &[Variant] = &[
         name: "row_number",
         doc: "number the rows 0, 1, 2, ... into this field",
     },
+    Variant {
+        name: "aggregate",
+        doc: "without `group`: one row of aggregates over the whole table",
+    },
+    Variant {
+        name: "window",
+        doc: "add ranks, lags, running totals and block ids per group, in `sort` order; row order is kept",
+    },
+    Variant {
+        name: "joinaggregate",
+        doc: "add each group's aggregates to every row of the group",
+    },
+    Variant {
+        name: "fold",
+        doc: "wide to long: one row per listed field, its name in `key` and its value in `value`",
+    },
+    Variant {
+        name: "pivot",
+        doc: "long to wide: one row per `per` group, one new field per value of this field",
+    },
+    Variant {
+        name: "bin",
+        doc: "the equal-width bin (numpy's edges) of this numeric field: its start in `as`, its end in `as` + `_end`",
+    },
+];
+
+/// Step keys that are verbs alone and options beside another verb:
+/// (verb, option). `{ group, aggregate }` is a group step; `{ window, sort }`
+/// a window step.
+pub const STEP_COMPANIONS: &[(&str, &str)] = &[("group", "aggregate"), ("window", "sort")];
+
+const WINDOW_OPS: &[Variant] = &[
+    Variant {
+        name: "lag",
+        doc: "the field's value `offset` rows before (null, or `default`, before the first)",
+    },
+    Variant {
+        name: "lead",
+        doc: "the field's value `offset` rows after (null, or `default`, after the last)",
+    },
+    Variant {
+        name: "sum",
+        doc: "the running sum up to this row (an integer while every value is one)",
+    },
+    Variant {
+        name: "mean",
+        doc: "the running mean up to this row",
+    },
+    Variant {
+        name: "count",
+        doc: "the running count of non-null values up to this row",
+    },
+    Variant {
+        name: "min",
+        doc: "the running minimum",
+    },
+    Variant {
+        name: "max",
+        doc: "the running maximum",
+    },
+    Variant {
+        name: "block",
+        doc: "a counter from 0 that starts a new block whenever the field(s) differ from the previous row's (A A B B A A: 0 0 1 1 2 2)",
+    },
 ];
 
 const OPS: &[Variant] = &[
@@ -300,25 +364,34 @@ pub const KINDS: &[Kind] = &[
             key("require", Ty::Expr, "fail where this is false"),
             key("derive", Ty::NamedExprs, "new fields, each an expression (later ones see earlier ones)"),
             key("explode", Ty::Str, "the map or list field to explode"),
-            key("key", Ty::Str, "the field of an entry's key (a list's index)").default("\"key\"").only(&["explode"]),
-            key("value", Ty::Str, "the field of an entry's value").default("\"value\"").only(&["explode"]),
+            key("key", Ty::Str, "explode: the field of an entry's key (a list's index); fold: of the folded field's name").default("\"key\"").only(&["explode", "fold"]),
+            key("value", Ty::Str, "explode: the field of an entry's value; fold: of the folded field's value; pivot: the field whose values fill the new fields").default("\"value\"").only(&["explode", "fold", "pivot"]),
             key("lookup", Ty::Str, "the table to look rows up in (one row per key)"),
-            key("on", Ty::Strs, "the key field or fields, named alike in both tables").only(&["lookup"]),
-            key("as", Ty::Str, "lookup: nest the matched row under this field; pareto: the flag's field").only(&["lookup", "pareto"]),
+            key("on", Ty::JoinKeys, "the key field or fields, named alike in both tables, or `{ left = ..., right = ... }` (this table's, the other's)").only(&["lookup"]),
+            key("as", Ty::Str, "lookup: nest the matched row under this field; pareto: the flag's field; bin: the bin start's field (default `bin_FIELD`; the end's is it + `_end`)").only(&["lookup", "pareto", "bin"]),
             key("fields", Ty::StrList, "copy only these fields of the matched row (default: every field the row lacks)").only(&["lookup"]).excludes("as"),
             key("unmatched", Ty::Enum(&["drop", "keep", "error"]), "rows without a match: dropped and reported, kept (fields null), or an error").default("\"drop\"").only(&["lookup"]),
             key("union", Ty::Strs, "the tables whose rows are appended, in order"),
             key("only_new", Ty::Strs, "add only rows whose key fields are not yet present").only(&["union"]),
             key("group", Ty::Strs, "the key fields (groups in first-seen order)"),
-            key("aggregate", Ty::NamedAggregates, "the output fields, each an aggregate").only(&["group"]),
-            key("sort", Ty::Sort, "an expression, `{ by, descending, order }`, or a list of them"),
+            key("aggregate", Ty::NamedAggregates, "the output fields, each an aggregate (with `group`: per group; alone: one row over the whole table)"),
+            key("sort", Ty::Sort, "an expression, `{ by, descending, order }`, or a list of them (with `window`: the order the window runs in; rows keep theirs)"),
             key("limit", Ty::Int, "how many rows to keep (not negative)"),
-            key("per", Ty::Strs, "count (limit), number (row_number) or find the front (pareto) within each group of these fields").only(&["limit", "row_number", "pareto"]),
+            key("per", Ty::Strs, "count (limit), number (row_number), find the front (pareto), run the window, aggregate (joinaggregate) or make one row (pivot) within each group of these fields").only(&["limit", "row_number", "pareto", "window", "joinaggregate", "pivot"]),
             key("pareto", Ty::Strs, "the fields to maximize"),
             key("minimize", Ty::Strs, "the fields to minimize").only(&["pareto"]),
             key("unique", Ty::Strs, "the key fields that must not repeat"),
             key("keep", Ty::Enum(&["error", "first", "last"]), "on a repeated key: an error, or keep the first or last row").default("\"error\"").only(&["unique"]),
             key("row_number", Ty::Str, "the field that gets the row's number, counting from 0"),
+            key("window", Ty::NamedWindowOps, "output fields, each a window operation: `\"row_number\"`, `\"rank\"`, `\"dense_rank\"`, `\"percent_rank\"` (counting from 1, Vega-Lite's) or a table"),
+            key("joinaggregate", Ty::NamedAggregates, "output fields, each an aggregate over the row's group, added to every row"),
+            key("fold", Ty::Strs, "the fields folded into rows (a missing one gives a null value)"),
+            key("pivot", Ty::Str, "the field whose values (strings or numbers) name the new fields, in first-seen order (at most 1000)"),
+            key("op", Ty::Enum(&["sum", "mean", "min", "max", "count", "first", "last"]), "how values of one group and pivot value combine (default: a repeat is an error)").only(&["pivot"]),
+            key("bin", Ty::Str, "the numeric field to bin"),
+            key("bins", Ty::Int, "how many equal bins over the extent, 1 to 100,000 (numpy's `bins`)").default("10").only(&["bin"]).excludes("step"),
+            key("step", Ty::Num, "the bin width instead of `bins`: edges at multiples of it (counted from `extent`'s start when given)").only(&["bin"]),
+            key("extent", Ty::Pair(&Ty::Num), "the range binned, values outside get null bins (default: the values' min and max)").only(&["bin"]),
         ],
         example: "[tables.points]\nfrom = \"results\"\nsteps = [\n  { explode = \"methods\", key = \"method\", value = \"m\" },\n  { group = [\"method\"], aggregate = { n = \"count\", mbps = { median = \"m.MBps\" } } },\n  { pareto = [\"mbps\"], as = \"on_front\" },\n]\n",
     },
@@ -367,6 +440,27 @@ pub const KINDS: &[Kind] = &[
             key("resamples", Ty::Int, "the bootstrap's resamples, 1 to 1,000,000").default("10000").only(&["ci95"]).needs("method"),
         ],
         example: "[numbers.ci-low]\ntable = \"corr\"\nvalue = { ci95 = \"corr_pearson\", bound = \"low\", method = \"bootstrap\", seed = 7 }\n",
+    },
+    Kind {
+        name: "window_op",
+        noun: "a window operation",
+        place: "a `window` step's `window`",
+        doc: "One field a window step adds, from the rows of the row's `per` group in `sort` order, up to and including the row (ties in input order). `\"row_number\"`, `\"rank\"` (1 + the rows sorting strictly before: pandas' `rank(method=\"min\")`), `\"dense_rank\"` and `\"percent_rank\"` (`(rank - 1) / (n - 1)`) are written as strings; the others as a table naming the operation and its field. Values summed, averaged or compared must be finite numbers.",
+        variants: Variants::ByKey,
+        variant_list: WINDOW_OPS,
+        keys: &[
+            key("lag", Ty::Str, "the field"),
+            key("lead", Ty::Str, "the field"),
+            key("sum", Ty::Str, "the field"),
+            key("mean", Ty::Str, "the field"),
+            key("count", Ty::Str, "the field"),
+            key("min", Ty::Str, "the field"),
+            key("max", Ty::Str, "the field"),
+            key("block", Ty::Strs, "the key field or fields"),
+            key("offset", Ty::Int, "how many rows back (lag) or ahead (lead), 1 to 1,000,000").default("1").only(&["lag", "lead"]),
+            key("default", Ty::Any, "the value where no row is that far").only(&["lag", "lead"]),
+        ],
+        example: "[tables.t]\nfrom = \"s\"\nsteps = [{ window = { rank = \"rank\", prev = { lag = \"time\" }, total = { sum = \"bytes\" }, blk = { block = \"benchmark\" } }, per = \"suite\", sort = \"time\" }]\n",
     },
     Kind {
         name: "number",

@@ -69,6 +69,16 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::NamedAggregates => {
             json!({ "type": "object", "additionalProperties": ty_schema(Ty::Aggregate) })
         }
+        Ty::NamedWindowOps => {
+            let one = json!({ "anyOf": [{ "enum": ["row_number", "rank", "dense_rank", "percent_rank"] }, reference("window_op")] });
+            json!({ "type": "object", "additionalProperties": one })
+        }
+        Ty::JoinKeys => json!({ "anyOf": [string, strings, {
+            "type": "object",
+            "properties": { "left": { "anyOf": [string, strings] }, "right": { "anyOf": [string, strings] } },
+            "required": ["left", "right"],
+            "additionalProperties": false
+        }] }),
         Ty::Rows => json!({ "type": "array", "items": { "type": "object" } }),
         Ty::Sort => {
             let one = json!({ "anyOf": [string, reference("sort_key")] });
@@ -117,7 +127,20 @@ fn kind_schema(k: &Kind) -> Value {
             Variants::ByValue(key) => {
                 json!({ "properties": { key: { "const": v.name } }, "required": [key] })
             }
-            Variants::ByKey => json!({ "required": [v.name] }),
+            Variants::ByKey => {
+                // `aggregate` beside `group` (or `sort` beside `window`) is
+                // that verb's option.
+                let owners: Vec<Value> = super::schema_kinds::STEP_COMPANIONS
+                    .iter()
+                    .filter(|(w, o)| *o == v.name && super::schema::companion(k, w, o))
+                    .map(|(w, _)| json!({ "required": [w] }))
+                    .collect();
+                if owners.is_empty() {
+                    json!({ "required": [v.name] })
+                } else {
+                    json!({ "required": [v.name], "not": { "anyOf": owners } })
+                }
+            }
             Variants::NumberValue if v.name == "expr" => json!({
                 "properties": { "value": { "type": "object", "required": ["expr"] } },
                 "required": ["value"]
@@ -199,6 +222,11 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Names(k) => format!("{} by name", link(k)),
         Ty::NamedExprs => "expressions by new field".into(),
         Ty::NamedAggregates => format!("{} by output field", link("aggregate")),
+        Ty::NamedWindowOps => format!(
+            "`\"rank\"` and the like, or {}, by output field",
+            link("window_op")
+        ),
+        Ty::JoinKeys => "string, list of strings, or `{ left, right }`".into(),
         Ty::Rows => "list of tables".into(),
         Ty::Sort => format!("expression, {} or a list of them", link("sort_key")),
         Ty::Ticks => format!("list of numbers or {}", link("ticks")),
@@ -320,7 +348,7 @@ mod tests {
         let step = &s["definitions"]["step"];
         assert_eq!(
             step["dependencies"]["per"],
-            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }, { "required": ["pareto"] }] })
+            json!({ "anyOf": [{ "required": ["limit"] }, { "required": ["row_number"] }, { "required": ["pareto"] }, { "required": ["window"] }, { "required": ["joinaggregate"] }, { "required": ["pivot"] }] })
         );
     }
 }

@@ -373,8 +373,24 @@ impl<'a, 's> Grouper<'a, 's> {
         let (keys, aggs) = (self.keys, self.aggs);
         // Groups finish in parallel (a median over spilled values reads its
         // own file); the rows and the first error keep the groups' order.
-        let groups: Vec<(Row, Vec<super::aggregate::Acc>)> =
+        let mut groups: Vec<(Row, Vec<super::aggregate::Acc>)> =
             self.groups.into_iter().map(|(_, g)| g).collect();
+        // Aggregates over the whole table give one row, even of no rows
+        // (count 0, sum 0; a mean of nothing is an error, as for a number).
+        if keys.is_empty() && groups.is_empty() {
+            let row = Row {
+                extra: Default::default(),
+                fields: Default::default(),
+                origin: Origin {
+                    path: Arc::from("(no rows)"),
+                    line: 0,
+                    record: None,
+                    meta: None,
+                    partial: false,
+                },
+            };
+            groups.push((row, aggs.iter().map(|(_, a)| a.start()).collect()));
+        }
         let rows: Vec<Result<Row>> = groups
             .into_par_iter()
             .map(|(first, accs)| {
@@ -422,6 +438,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
         Step::Lookup {
             table,
             on,
+            right,
             as_,
             fields,
             unmatched,
@@ -430,11 +447,11 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 (env.tables)(table).ok_or_else(|| Error::msg(format!("no table `{table}`")))?;
             let mut index: HashMap<Key, &Row> = HashMap::with_capacity(other.rows.len());
             for r in &other.rows {
-                require_fields(r, on, "lookup")?;
-                if let Some(prev) = index.insert(key_of(r, on), r) {
+                require_fields(r, right, "lookup")?;
+                if let Some(prev) = index.insert(key_of(r, right), r) {
                     return Err(Error::msg(format!(
                         "lookup: `{table}` has key ({}) twice: {} and {}; a lookup needs one row per key (add a `unique` step to choose)",
-                        key_of(r, on),
+                        key_of(r, right),
                         prev.origin,
                         r.origin
                     )));
@@ -558,27 +575,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                     Ok((ks, r))
                 })
                 .collect::<Result<_>>()?;
-            keyed.sort_by(|(a, _), (b, _)| {
-                for (i, k) in keys.iter().enumerate() {
-                    let ord = match &k.order {
-                        Some(order) => {
-                            let pos = |v: &Value| order.iter().position(|o| compare(o, v).is_eq());
-                            match (pos(&a[i]), pos(&b[i])) {
-                                (Some(x), Some(y)) => x.cmp(&y),
-                                (Some(_), None) => std::cmp::Ordering::Less,
-                                (None, Some(_)) => std::cmp::Ordering::Greater,
-                                (None, None) => compare(&a[i], &b[i]),
-                            }
-                        }
-                        None => compare(&a[i], &b[i]),
-                    };
-                    let ord = if k.descending { ord.reverse() } else { ord };
-                    if ord.is_ne() {
-                        return ord;
-                    }
-                }
-                std::cmp::Ordering::Equal
-            });
+            keyed.sort_by(|(a, _), (b, _)| compare_keys(keys, a, b));
             keyed.into_iter().map(|(_, r)| r).collect()
         }
         Step::Limit { n, per } => {
@@ -669,6 +666,11 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             }
             out
         }
+        Step::Window(w) => super::window::apply(w, rows, g)?,
+        Step::JoinAggregate(j) => super::window::join_aggregate(j, rows, g)?,
+        Step::Fold(f) => super::reshape::fold(f, rows),
+        Step::Pivot(p) => super::reshape::pivot(p, rows)?,
+        Step::Bin(b) => super::bin::apply(b, rows)?,
         Step::RowNumber { as_, per } => {
             let mut counts: HashMap<Key, i64> = HashMap::new();
             rows.into_iter()
@@ -681,4 +683,42 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 .collect()
         }
     })
+}
+
+/// Orders two rows' sort-key values (`a[i]`, `b[i]` for `keys[i]`): a listed
+/// `order` first, then [`compare`], reversed where descending.
+pub fn compare_keys(
+    keys: &[super::steps::SortKey],
+    a: &[Value],
+    b: &[Value],
+) -> std::cmp::Ordering {
+    for (i, k) in keys.iter().enumerate() {
+        let ord = match &k.order {
+            Some(order) => {
+                let pos = |v: &Value| order.iter().position(|o| compare(o, v).is_eq());
+                match (pos(&a[i]), pos(&b[i])) {
+                    (Some(x), Some(y)) => x.cmp(&y),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => compare(&a[i], &b[i]),
+                }
+            }
+            None => compare(&a[i], &b[i]),
+        };
+        let ord = if k.descending { ord.reverse() } else { ord };
+        if ord.is_ne() {
+            return ord;
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
+/// The key of `row` made of `fields` (missing ones undefined).
+pub fn row_key(row: &Row, fields: &[String]) -> Key {
+    key_of(row, fields)
+}
+
+/// Fails naming the row when one of `fields` is missing from it.
+pub fn require_row_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
+    require_fields(row, fields, verb)
 }

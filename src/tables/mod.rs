@@ -11,11 +11,14 @@
 
 pub mod aggregate;
 pub mod apply;
+pub mod bin;
 pub mod fast;
 pub mod pareto;
 pub mod projection;
+pub mod reshape;
 pub mod steps;
 pub mod values;
+pub mod window;
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;

@@ -57,8 +57,11 @@ pub enum Step<'s> {
     Lookup {
         /// The other table.
         table: String,
-        /// Key fields (same names on both sides).
+        /// Key fields of this table's rows.
         on: Vec<String>,
+        /// The same keys in the other table (the names of `on` unless
+        /// `on = { left, right }` names them differently).
+        right: Vec<String>,
         /// Nest the matched row under this name.
         as_: Option<String>,
         /// Or copy these fields (default: all the row lacks).
@@ -114,6 +117,16 @@ pub enum Step<'s> {
         /// Restart per group of these fields.
         per: Vec<String>,
     },
+    /// Ranks, lags, running values and block ids (see [`super::window`]).
+    Window(super::window::Window<'s>),
+    /// Group aggregates added to every row (see [`super::window`]).
+    JoinAggregate(super::window::JoinAggregate<'s>),
+    /// Wide to long (see [`super::reshape`]).
+    Fold(super::reshape::Fold),
+    /// Long to wide (see [`super::reshape`]).
+    Pivot(super::reshape::Pivot),
+    /// Equal-width bins (see [`super::bin`]).
+    Bin(super::bin::Bin),
 }
 
 impl Step<'_> {
@@ -132,6 +145,11 @@ impl Step<'_> {
             Step::Pareto { .. } => "pareto",
             Step::Unique { .. } => "unique",
             Step::RowNumber { .. } => "row_number",
+            Step::Window(_) => "window",
+            Step::JoinAggregate(_) => "joinaggregate",
+            Step::Fold(_) => "fold",
+            Step::Pivot(_) => "pivot",
+            Step::Bin(_) => "bin",
         }
     }
 
@@ -141,7 +159,11 @@ impl Step<'_> {
             Step::Filter(e) | Step::Require(e) => e.set_table(table),
             Step::Derive(fields) => fields.iter_mut().for_each(|(_, e)| e.set_table(table)),
             Step::Sort(keys) => keys.iter_mut().for_each(|k| k.expr.set_table(table)),
-            Step::Group { aggs, .. } => aggs.iter_mut().for_each(|(_, a)| a.set_table(table)),
+            Step::Group { aggs, .. }
+            | Step::JoinAggregate(super::window::JoinAggregate { aggs, .. }) => {
+                aggs.iter_mut().for_each(|(_, a)| a.set_table(table))
+            }
+            Step::Window(w) => w.sort.iter_mut().for_each(|k| k.expr.set_table(table)),
             _ => {}
         }
     }
@@ -194,15 +216,23 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
         ("pareto", s.pareto.is_some()),
         ("unique", s.unique.is_some()),
         ("row_number", s.row_number.is_some()),
+        // Alone, or beside its verb (`group`, `window`) as an option.
+        ("aggregate", s.aggregate.is_some() && s.group.is_none()),
+        ("window", s.window.is_some()),
+        ("joinaggregate", s.joinaggregate.is_some()),
+        ("fold", s.fold.is_some()),
+        ("pivot", s.pivot.is_some()),
+        ("bin", s.bin.is_some()),
     ]
     .into_iter()
     .filter_map(|(v, on)| on.then_some(v))
+    .filter(|v| !(*v == "sort" && s.window.is_some()))
     .collect();
     let [verb] = verbs.as_slice() else {
         return Err(spec.error(
             span,
             format!(
-                "a step has exactly one verb (filter, require, derive, explode, lookup, union, group, sort, limit, pareto, unique, row_number); found {}",
+                "a step has exactly one verb (filter, require, derive, explode, lookup, union, group, aggregate, sort, limit, pareto, unique, row_number, window, joinaggregate, fold, pivot, bin); found {}",
                 if verbs.is_empty() { "none".to_string() } else { verbs.join(", ") }
             ),
         ));
@@ -245,9 +275,11 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
                     ));
                 }
             };
+            let (on, right) = join_keys(spec, on)?;
             Step::Lookup {
                 table: s.lookup.as_ref().expect("verb").get_ref().clone(),
-                on: str_list(spec, on, "`on`")?,
+                on,
+                right,
                 as_: s.as_.clone(),
                 fields: s.fields.clone(),
                 unmatched,
@@ -261,7 +293,7 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
                 .map(|r| str_list(spec, r, "`only_new`"))
                 .transpose()?,
         },
-        "group" => {
+        "group" | "aggregate" => {
             let aggs = s
                 .aggregate
                 .as_ref()
@@ -273,7 +305,11 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
                 .transpose()?
                 .unwrap_or_default();
             Step::Group {
-                keys: str_list(spec, s.group.as_ref().expect("verb"), "`group`")?,
+                keys: match &s.group {
+                    Some(g) => str_list(spec, g, "`group`")?,
+                    // One row over the whole table.
+                    None => Vec::new(),
+                },
                 aggs,
             }
         }
@@ -312,6 +348,24 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
                 keep: keep.to_string(),
             }
         }
+        "window" => Step::Window(super::window::compile(spec, s, span, per(&s.per)?)?),
+        "joinaggregate" => Step::JoinAggregate(super::window::JoinAggregate {
+            aggs: s
+                .joinaggregate
+                .as_ref()
+                .expect("verb")
+                .iter()
+                .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
+                .collect::<Result<Vec<_>>>()?,
+            per: per(&s.per)?,
+        }),
+        "fold" => Step::Fold(super::reshape::Fold {
+            fields: str_list(spec, s.fold.as_ref().expect("verb"), "`fold`")?,
+            key: s.key.clone().unwrap_or_else(|| "key".into()),
+            value: s.value.clone().unwrap_or_else(|| "value".into()),
+        }),
+        "pivot" => Step::Pivot(super::reshape::compile_pivot(spec, s, per(&s.per)?)?),
+        "bin" => Step::Bin(super::bin::compile(spec, s)?),
         _ => Step::RowNumber {
             as_: s.row_number.clone().expect("verb"),
             per: per(&s.per)?,
@@ -319,7 +373,45 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
     })
 }
 
-fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>> {
+/// `on`: a field or fields named alike in both tables, or `{ left, right }`
+/// (this table's fields, the other's, as many of each).
+fn join_keys(spec: &LoadedSpec, on: &Raw) -> Result<(Vec<String>, Vec<String>)> {
+    let toml::Value::Table(t) = on.get_ref() else {
+        let keys = str_list(spec, on, "`on`")?;
+        return Ok((keys.clone(), keys));
+    };
+    let side = |name: &str| -> Result<Vec<String>> {
+        let v = t.get(name).ok_or_else(|| {
+            spec.error(
+                on.span(),
+                format!("`on` as a table needs `left` (this table's key fields) and `right` (the other's); `{name}` is missing"),
+            )
+        })?;
+        let raw = Raw::new(on.span(), v.clone());
+        str_list(spec, &raw, &format!("`on.{name}`"))
+    };
+    if let Some(bad) = t.keys().find(|k| !["left", "right"].contains(&k.as_str())) {
+        return Err(spec.error(
+            on.span(),
+            format!("unknown key `{bad}` in `on` (left, right)"),
+        ));
+    }
+    let (left, right) = (side("left")?, side("right")?);
+    if left.len() != right.len() || left.is_empty() {
+        return Err(spec.error(
+            on.span(),
+            format!(
+                "`on.left` names {} field(s) and `on.right` {}: they pair up one to one",
+                left.len(),
+                right.len()
+            ),
+        ));
+    }
+    Ok((left, right))
+}
+
+/// Compiles sort keys (a `sort` step's, or a `window`'s `sort`).
+pub fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'s>>> {
     let span = raw.span();
     let items: Vec<&'s toml::Value> = match raw.get_ref() {
         toml::Value::Array(a) => a.iter().collect(),

@@ -1,0 +1,134 @@
+//! The `bin` step (Vega-Lite's name, numpy's edges): each row gets the
+//! start and end of the equal-width bin its value falls in.
+//!
+//! With `bins = N` (default 10) the edges are `np.histogram_bin_edges(x,
+//! bins=N, range=extent)`: N equal bins over `extent` (default the values'
+//! min and max; equal min and max widen by 0.5 each side, as numpy), every
+//! bin half-open but the last, which is closed. With `step = w` the edges
+//! are `start + k·w` (start: `extent`'s, or the largest multiple of `w` not
+//! above the smallest value), as many as reach the end, the last bin closed
+//! too. A value outside `extent` gets null bin fields. Without `extent` the
+//! step holds every row (the range is known only after the last).
+
+use super::aggregate::finite_number;
+use crate::error::{Error, Result};
+use crate::spec::{LoadedSpec, StepSpec};
+use crate::stats::{bin_index, linspace};
+use crate::value::{Row, Value};
+
+/// Most bins a `bin` step makes.
+pub const MAX_BINS: usize = 100_000;
+
+/// How the bins are laid out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// This many equal bins over the extent.
+    Count(usize),
+    /// Bins of this width.
+    Width(f64),
+}
+
+/// A compiled `bin` step.
+#[derive(Debug)]
+pub struct Bin {
+    /// The numeric field binned.
+    pub field: String,
+    /// The output field of the bin's start (its end: this + `_end`).
+    pub as_: String,
+    /// Bins by count or width.
+    pub layout: Layout,
+    /// The range binned (`None`: the values' min and max).
+    pub extent: Option<(f64, f64)>,
+}
+
+/// Compiles a `bin` step (`s.bin` is present).
+pub fn compile(spec: &LoadedSpec, s: &StepSpec) -> Result<Bin> {
+    let field = s.bin.as_ref().expect("verb").get_ref().clone();
+    let layout = match (&s.bins, &s.step) {
+        (_, Some(w)) => {
+            let x = *w.get_ref();
+            if !(x.is_finite() && x > 0.0) {
+                return Err(spec.error(w.span(), "`step` is a bin width above 0"));
+            }
+            Layout::Width(x)
+        }
+        (Some(n), None) => {
+            let k = *n.get_ref();
+            if !(1..=MAX_BINS as i64).contains(&k) {
+                return Err(spec.error(n.span(), format!("`bins` is 1 to {MAX_BINS}")));
+            }
+            Layout::Count(k as usize)
+        }
+        (None, None) => Layout::Count(10),
+    };
+    let extent = match &s.extent {
+        None => None,
+        Some(e) => match e.get_ref().as_slice() {
+            &[lo, hi] if lo.is_finite() && hi.is_finite() && lo < hi => Some((lo, hi)),
+            _ => {
+                return Err(spec.error(
+                    e.span(),
+                    "`extent` is [start, end], two finite numbers, start below end",
+                ));
+            }
+        },
+    };
+    Ok(Bin {
+        as_: s.as_.clone().unwrap_or_else(|| format!("bin_{field}")),
+        field,
+        layout,
+        extent,
+    })
+}
+
+/// Applies a `bin` step.
+pub fn apply(b: &Bin, rows: Vec<Row>) -> Result<Vec<Row>> {
+    let xs: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let v = r.get(&b.field).cloned().unwrap_or(Value::UNDEFINED);
+            finite_number(r, &b.field, &v).map_err(|e| e.context("bin"))
+        })
+        .collect::<Result<_>>()?;
+    if xs.is_empty() {
+        return Ok(rows);
+    }
+    let (min, max) = xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, z), &x| {
+            (a.min(x), z.max(x))
+        });
+    let edges = match b.layout {
+        Layout::Count(n) => {
+            let (mut lo, mut hi) = b.extent.unwrap_or((min, max));
+            if lo == hi {
+                lo -= 0.5;
+                hi += 0.5;
+            }
+            linspace(lo, hi, n + 1)
+        }
+        Layout::Width(w) => {
+            let (lo, hi) = b.extent.unwrap_or(((min / w).floor() * w, max));
+            let n = ((hi - lo) / w).ceil().max(1.0);
+            if n > MAX_BINS as f64 {
+                return Err(Error::msg(format!(
+                    "bin: `step = {w}` over [{lo}, {hi}] makes {n} bins, more than {MAX_BINS}"
+                )));
+            }
+            (0..=n as usize).map(|k| lo + k as f64 * w).collect()
+        }
+    };
+    let end = format!("{}_end", b.as_);
+    Ok(rows
+        .into_iter()
+        .zip(xs)
+        .map(|(r, x)| {
+            let inside = b.extent.is_none_or(|(lo, hi)| (lo..=hi).contains(&x));
+            let (start, stop) = match bin_index(x, &edges).filter(|_| inside) {
+                Some(i) => (Value::from(edges[i]), Value::from(edges[i + 1])),
+                None => (Value::from(()), Value::from(())),
+            };
+            r.with(&b.as_, start).with(&end, stop)
+        })
+        .collect())
+}

@@ -1,0 +1,273 @@
+//! `fold` (wide to long) and `pivot` (long to wide), Vega-Lite's names.
+//!
+//! `fold = ["a", "b"]` turns each row into one row per listed field: the
+//! other fields copied, the field's name in `key` and its value in `value`
+//! (null where the row lacks it); the folded fields themselves are left out
+//! (pandas' `melt`). `pivot = "k"` makes one row per `per` group (first-seen
+//! order): the group fields, then one field per value of `k` (strings or
+//! numbers, first-seen order, at most [`MAX_COLUMNS`]) holding `value`;
+//! cells without a row are null. A group meeting a pivot value twice is an
+//! error naming both rows, unless `op` says how to combine them. Pivot
+//! holds one row per group.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::aggregate::{field_error, finite_number};
+use super::apply::{require_row_fields, row_key};
+use crate::error::Result;
+use crate::spec::{LoadedSpec, StepSpec};
+use crate::value::{Extra, Key, Origin, Record, Row, Value, describe};
+
+/// Most fields a pivot makes.
+pub const MAX_COLUMNS: usize = 1000;
+
+/// A compiled `fold` step.
+#[derive(Debug)]
+pub struct Fold {
+    /// The fields folded, in order.
+    pub fields: Vec<String>,
+    /// The output field of a folded field's name.
+    pub key: String,
+    /// The output field of its value.
+    pub value: String,
+}
+
+/// How a pivot combines the values of one group and pivot value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PivotOp {
+    /// Sum (an integer while every value is one; sequential, as Python's).
+    Sum,
+    /// Arithmetic mean.
+    Mean,
+    /// Smallest.
+    Min,
+    /// Largest.
+    Max,
+    /// How many rows.
+    Count,
+    /// The first row's value.
+    First,
+    /// The last row's value.
+    Last,
+}
+
+/// A compiled `pivot` step.
+#[derive(Debug)]
+pub struct Pivot {
+    /// The field whose values name the new fields.
+    pub field: String,
+    /// The field whose values fill them.
+    pub value: String,
+    /// Group fields (none: one row).
+    pub per: Vec<String>,
+    /// How repeats combine (`None`: a repeat is an error).
+    pub op: Option<PivotOp>,
+}
+
+/// Compiles a `pivot` step (`s.pivot` is present).
+pub fn compile_pivot(spec: &LoadedSpec, s: &StepSpec, per: Vec<String>) -> Result<Pivot> {
+    let op = match &s.op {
+        None => None,
+        Some(op) => Some(match op.get_ref().as_str() {
+            "sum" => PivotOp::Sum,
+            "mean" => PivotOp::Mean,
+            "min" => PivotOp::Min,
+            "max" => PivotOp::Max,
+            "count" => PivotOp::Count,
+            "first" => PivotOp::First,
+            "last" => PivotOp::Last,
+            other => {
+                return Err(spec.error(
+                    op.span(),
+                    format!("unknown pivot op `{other}` (sum, mean, min, max, count, first, last)"),
+                ));
+            }
+        }),
+    };
+    Ok(Pivot {
+        field: s.pivot.as_ref().expect("verb").get_ref().clone(),
+        value: s.value.clone().unwrap_or_else(|| "value".into()),
+        per,
+        op,
+    })
+}
+
+/// Applies a `fold` step.
+pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
+    let key: Arc<str> = Arc::from(f.key.as_str());
+    let value: Arc<str> = Arc::from(f.value.as_str());
+    let mut out = Vec::with_capacity(rows.len().saturating_mul(f.fields.len()));
+    for row in rows {
+        // The other fields, once per row, shared by its new rows.
+        let mut rest = (*row.flat_fields()).clone();
+        let values: Vec<Value> = f
+            .fields
+            .iter()
+            .map(|n| rest.0.shift_remove(n.as_str()).unwrap_or(Value::from(())))
+            .collect();
+        let rest = Arc::new(rest);
+        for (name, v) in f.fields.iter().zip(values) {
+            let mut extra = Extra::default();
+            extra.set(key.clone(), Value::from(name.as_str()));
+            extra.set(value.clone(), v);
+            out.push(Row {
+                extra,
+                fields: rest.clone(),
+                origin: row.origin.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// One cell of a pivot: what its rows gave so far.
+struct Cell {
+    /// The combined value (the first or last, the min or max, the sum).
+    value: Value,
+    /// The sum as floats (mean, and sums that left the integers).
+    float: f64,
+    /// The exact integer sum while every value is an integer.
+    int: Option<i64>,
+    /// Rows seen.
+    n: u64,
+    /// Where the first came from.
+    origin: Origin,
+}
+
+/// Applies a `pivot` step.
+pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
+    let mut columns: IndexMap<String, ()> = IndexMap::new();
+    // Each group: its first row and its cells by column index.
+    let mut groups: IndexMap<Key, (Row, IndexMap<usize, Cell>)> = IndexMap::new();
+    for row in rows {
+        require_row_fields(&row, &p.per, "pivot")?;
+        require_row_fields(&row, std::slice::from_ref(&p.field), "pivot")?;
+        let name_v = row.get(&p.field).cloned().expect("checked");
+        let name = match name_v.kind() {
+            minijinja::value::ValueKind::String => name_v.as_str().unwrap_or("").to_string(),
+            minijinja::value::ValueKind::Number => name_v.to_string(),
+            _ => {
+                return Err(field_error(
+                    &row,
+                    &p.field,
+                    format!(
+                        "pivot: a new field's name must be a string or a number, found {}",
+                        describe(&name_v)
+                    ),
+                ));
+            }
+        };
+        if p.per.contains(&name) {
+            return Err(field_error(
+                &row,
+                &p.field,
+                format!("pivot: the value `{name}` would overwrite the group field `{name}`"),
+            ));
+        }
+        if !columns.contains_key(&name) && columns.len() == MAX_COLUMNS {
+            return Err(field_error(
+                &row,
+                &p.field,
+                format!(
+                    "pivot: `{}` has more than {MAX_COLUMNS} distinct values (a pivot makes one field per value)",
+                    p.field
+                ),
+            ));
+        }
+        let col = columns.entry(name.clone()).index();
+        columns.insert(name.clone(), ());
+        let v = row.get(&p.value).cloned().unwrap_or(Value::UNDEFINED);
+        if v.is_undefined() && p.op != Some(PivotOp::Count) {
+            require_row_fields(&row, std::slice::from_ref(&p.value), "pivot")?;
+        }
+        let x = match p.op {
+            Some(PivotOp::Sum | PivotOp::Mean | PivotOp::Min | PivotOp::Max) => {
+                finite_number(&row, &p.value, &v)?
+            }
+            _ => 0.0,
+        };
+        let key = row_key(&row, &p.per);
+        let origin = row.origin.clone();
+        let (first, cells) = groups.entry(key).or_insert_with(|| (row, IndexMap::new()));
+        let int = (v.is_integer()).then(|| v.as_i64()).flatten();
+        match cells.get_mut(&col) {
+            None => {
+                cells.insert(
+                    col,
+                    Cell {
+                        value: v,
+                        float: x,
+                        int,
+                        n: 1,
+                        origin,
+                    },
+                );
+            }
+            Some(cell) => {
+                let Some(op) = p.op else {
+                    return Err(field_error(
+                        &Row {
+                            extra: Default::default(),
+                            fields: Default::default(),
+                            origin,
+                        },
+                        &p.field,
+                        format!(
+                            "pivot: `{}` = {} repeats in group ({}) (first at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
+                            p.field,
+                            crate::value::show(&name_v),
+                            row_key(first, &p.per),
+                            cell.origin
+                        ),
+                    ));
+                };
+                cell.n += 1;
+                match op {
+                    PivotOp::Sum | PivotOp::Mean => {
+                        cell.float += x;
+                        cell.int = cell.int.zip(int).and_then(|(a, b)| a.checked_add(b));
+                    }
+                    PivotOp::Min if x < cell.float => (cell.float, cell.value) = (x, v),
+                    PivotOp::Max if x > cell.float => (cell.float, cell.value) = (x, v),
+                    PivotOp::Last => cell.value = v,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let names: Vec<&String> = columns.keys().collect();
+    Ok(groups
+        .into_values()
+        .map(|(first, mut cells)| {
+            let mut rec = Record::with_capacity(p.per.len() + names.len());
+            for k in &p.per {
+                rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
+            }
+            for (i, name) in names.iter().enumerate() {
+                let v = match cells.swap_remove(&i) {
+                    None => Value::from(()),
+                    Some(c) => match p.op {
+                        Some(PivotOp::Count) => Value::from(c.n as i64),
+                        Some(PivotOp::Sum) => match c.int {
+                            Some(s) => Value::from(s),
+                            None => Value::from(c.float),
+                        },
+                        Some(PivotOp::Mean) => Value::from(c.float / c.n as f64),
+                        _ => c.value,
+                    },
+                };
+                rec.insert(name.as_str(), v);
+            }
+            Row {
+                extra: Default::default(),
+                fields: Arc::new(rec),
+                origin: Origin {
+                    partial: false,
+                    ..first.origin
+                },
+            }
+        })
+        .collect())
+}

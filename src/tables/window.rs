@@ -1,0 +1,412 @@
+//! The `window` and `joinaggregate` steps (Vega-Lite's): fields computed
+//! from the other rows of a row's group, added to every row; row order is
+//! kept.
+//!
+//! A window runs over each `per` group in `sort` order (stable: rows that
+//! tie keep their input order; without `sort`, the input order). Ranks count
+//! from 1 as in Vega-Lite (`rank` is pandas' `rank(method="min")`); running
+//! values (sum, mean, count, min, max) cover the rows up to and including
+//! the row, ties counted one row at a time (Vega-Lite's frame `[null, 0]`
+//! with `ignorePeers = true`). Both steps hold the table's rows.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::aggregate::{Agg, field_error, finite_number};
+use super::apply::{compare_keys, require_row_fields, row_key};
+use super::steps::{SortKey, compile_sort as sort_keys};
+use crate::error::{Error, Result};
+use crate::expr::Globals;
+use crate::spec::{LoadedSpec, Raw, StepSpec};
+use crate::value::{Key, Row, Value, compare};
+
+/// Largest `offset` of a lag or lead.
+const MAX_OFFSET: i64 = 1_000_000;
+
+/// One window operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WindowOp {
+    /// 1, 2, 3, ... in sort order.
+    RowNumber,
+    /// 1 + the rows sorting strictly before (ties share the lowest rank).
+    Rank,
+    /// 1 + the distinct sort keys before.
+    DenseRank,
+    /// `(rank - 1) / (n - 1)`, 0 for a group of one row.
+    PercentRank,
+    /// A field's value `offset` rows before (`lead`: after), or `default`.
+    Shift {
+        /// The field.
+        field: String,
+        /// Rows back (negative: ahead).
+        offset: i64,
+        /// Where no row is that far.
+        default: Value,
+    },
+    /// Running sum of a field (an integer while every value is one).
+    Sum(String),
+    /// Running mean.
+    Mean(String),
+    /// Running count of the field's non-null values.
+    Count(String),
+    /// Running minimum (the value as it was).
+    Min(String),
+    /// Running maximum.
+    Max(String),
+    /// A counter from 0, one more whenever the fields differ from the
+    /// previous row's.
+    Block(Vec<String>),
+}
+
+/// A compiled `window` step.
+#[derive(Debug)]
+pub struct Window<'s> {
+    /// Output fields and their operations, in the order written.
+    pub ops: Vec<(String, WindowOp)>,
+    /// Group fields.
+    pub per: Vec<String>,
+    /// The order within each group (empty: input order).
+    pub sort: Vec<SortKey<'s>>,
+}
+
+/// A compiled `joinaggregate` step.
+#[derive(Debug)]
+pub struct JoinAggregate<'s> {
+    /// Output fields, each an aggregate over the row's group.
+    pub aggs: Vec<(String, Agg<'s>)>,
+    /// Group fields (none: the whole table).
+    pub per: Vec<String>,
+}
+
+const NAMED: &[(&str, WindowOp)] = &[
+    ("row_number", WindowOp::RowNumber),
+    ("rank", WindowOp::Rank),
+    ("dense_rank", WindowOp::DenseRank),
+    ("percent_rank", WindowOp::PercentRank),
+];
+
+/// Compiles a `window` step (`s.window` is present).
+pub fn compile<'s>(
+    spec: &LoadedSpec,
+    s: &'s StepSpec,
+    span: std::ops::Range<usize>,
+    per: Vec<String>,
+) -> Result<Window<'s>> {
+    let sort = match &s.sort {
+        Some(raw) => sort_keys(spec, raw)?,
+        None => Vec::new(),
+    };
+    let mut ops = Vec::new();
+    for (name, raw) in s.window.as_ref().expect("verb") {
+        let op = compile_op(spec, raw)?;
+        if matches!(
+            op,
+            WindowOp::Rank | WindowOp::DenseRank | WindowOp::PercentRank
+        ) && sort.is_empty()
+        {
+            return Err(spec.error(
+                raw.span(),
+                format!("window `{name}`: a rank needs `sort` in the step (the order it ranks by)"),
+            ));
+        }
+        ops.push((name.clone(), op));
+    }
+    if ops.is_empty() {
+        return Err(spec.error(span, "`window` needs at least one output field"));
+    }
+    Ok(Window { ops, per, sort })
+}
+
+fn compile_op(spec: &LoadedSpec, raw: &Raw) -> Result<WindowOp> {
+    let names = || NAMED.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+    let t = match raw.get_ref() {
+        toml::Value::String(s) => {
+            return NAMED
+                .iter()
+                .find(|(n, _)| n == s)
+                .map(|(_, op)| op.clone())
+                .ok_or_else(|| {
+                    spec.error(
+                        raw.span(),
+                        format!(
+                            "unknown window operation `{s}` ({}; or a table: lag, lead, sum, mean, count, min, max, block)",
+                            names()
+                        ),
+                    )
+                });
+        }
+        toml::Value::Table(t) => t,
+        _ => {
+            return Err(spec.error(
+                raw.span(),
+                format!(
+                    "a window operation is one of {} or a table such as `{{ lag = \"x\" }}`",
+                    names()
+                ),
+            ));
+        }
+    };
+    let field = |op: &str| -> Result<Option<String>> {
+        match t.get(op) {
+            None => Ok(None),
+            Some(toml::Value::String(f)) => Ok(Some(f.clone())),
+            Some(_) => Err(spec.error(raw.span(), format!("`{op}` names a field (a string)"))),
+        }
+    };
+    let shift = |op: &str, sign: i64| -> Result<Option<WindowOp>> {
+        let Some(f) = field(op)? else { return Ok(None) };
+        let offset = match t.get("offset") {
+            None => 1,
+            Some(toml::Value::Integer(n)) if (1..=MAX_OFFSET).contains(n) => *n,
+            Some(_) => {
+                return Err(spec.error(raw.span(), "`offset` is a whole number, 1 to 1,000,000"));
+            }
+        };
+        let default = t
+            .get("default")
+            .map_or(Value::from(()), crate::sources::toml_to_value);
+        Ok(Some(WindowOp::Shift {
+            field: f,
+            offset: sign * offset,
+            default,
+        }))
+    };
+    if let Some(op) = shift("lag", 1)? {
+        return Ok(op);
+    }
+    if let Some(op) = shift("lead", -1)? {
+        return Ok(op);
+    }
+    type Make = fn(String) -> WindowOp;
+    let running: [(&str, Make); 5] = [
+        ("sum", WindowOp::Sum),
+        ("mean", WindowOp::Mean),
+        ("count", WindowOp::Count),
+        ("min", WindowOp::Min),
+        ("max", WindowOp::Max),
+    ];
+    for (op, make) in running {
+        if let Some(f) = field(op)? {
+            return Ok(make(f));
+        }
+    }
+    if let Some(b) = t.get("block") {
+        let raw = Raw::new(raw.span(), b.clone());
+        return Ok(WindowOp::Block(super::steps::str_list(
+            spec, &raw, "`block`",
+        )?));
+    }
+    Err(spec.error(
+        raw.span(),
+        "a window operation table names one of lag, lead, sum, mean, count, min, max, block",
+    ))
+}
+
+/// Each group's row indices (groups in first-seen order), every row
+/// checked to have the group fields.
+fn groups(rows: &[Row], per: &[String], verb: &str) -> Result<IndexMap<Key, Vec<usize>>> {
+    let mut parts: IndexMap<Key, Vec<usize>> = IndexMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        require_row_fields(r, per, verb)?;
+        parts.entry(row_key(r, per)).or_default().push(i);
+    }
+    Ok(parts)
+}
+
+/// The rows with each new field laid over them, in their order.
+fn with_fields(rows: Vec<Row>, names: &[&str], values: Vec<Vec<Value>>) -> Vec<Row> {
+    rows.into_iter()
+        .zip(values)
+        .map(|(r, vals)| {
+            let mut rec = (*r.flat_fields()).clone();
+            for (n, v) in names.iter().zip(vals) {
+                rec.insert(*n, v);
+            }
+            Row {
+                extra: Default::default(),
+                fields: Arc::new(rec),
+                origin: r.origin,
+            }
+        })
+        .collect()
+}
+
+/// Applies a `window` step.
+pub fn apply(w: &Window, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
+    let mut parts = groups(&rows, &w.per, "window")?;
+    let keys: Vec<Vec<Value>> = if w.sort.is_empty() {
+        Vec::new()
+    } else {
+        rows.iter()
+            .map(|r| w.sort.iter().map(|k| k.expr.eval_row(g, r)).collect())
+            .collect::<Result<_>>()?
+    };
+    let mut out: Vec<Vec<Value>> = vec![Vec::with_capacity(w.ops.len()); rows.len()];
+    for idx in parts.values_mut() {
+        if !keys.is_empty() {
+            idx.sort_by(|&a, &b| compare_keys(&w.sort, &keys[a], &keys[b]));
+        }
+        for (name, op) in &w.ops {
+            let vals = run(op, idx, &rows, &keys, &w.sort)
+                .map_err(|e| e.context(format!("window `{name}`")))?;
+            for (&i, v) in idx.iter().zip(vals) {
+                out[i].push(v);
+            }
+        }
+    }
+    let names: Vec<&str> = w.ops.iter().map(|(n, _)| n.as_str()).collect();
+    Ok(with_fields(rows, &names, out))
+}
+
+/// One operation over one group's rows `idx` (in window order): a value
+/// per row, in that order.
+fn run(
+    op: &WindowOp,
+    idx: &[usize],
+    rows: &[Row],
+    keys: &[Vec<Value>],
+    sort: &[SortKey],
+) -> Result<Vec<Value>> {
+    let n = idx.len();
+    let field_of = |i: usize, f: &str| -> Result<Value> {
+        let r = &rows[i];
+        r.get(f).cloned().ok_or_else(|| {
+            field_error(
+                r,
+                f,
+                format!("window: {}", crate::expr::undefined::no_named_field(f, r)),
+            )
+        })
+    };
+    let peer = |p: usize| p > 0 && compare_keys(sort, &keys[idx[p - 1]], &keys[idx[p]]).is_eq();
+    let mut vals = Vec::with_capacity(n);
+    match op {
+        WindowOp::RowNumber => vals.extend((1..=n as i64).map(Value::from)),
+        WindowOp::Rank | WindowOp::PercentRank => {
+            let mut rank = 1i64;
+            for p in 0..n {
+                if !peer(p) {
+                    rank = p as i64 + 1;
+                }
+                vals.push(if *op == WindowOp::Rank {
+                    Value::from(rank)
+                } else if n == 1 {
+                    Value::from(0.0)
+                } else {
+                    Value::from((rank - 1) as f64 / (n - 1) as f64)
+                });
+            }
+        }
+        WindowOp::DenseRank => {
+            let mut rank = 0i64;
+            for p in 0..n {
+                if !peer(p) {
+                    rank += 1;
+                }
+                vals.push(Value::from(rank));
+            }
+        }
+        WindowOp::Shift {
+            field,
+            offset,
+            default,
+        } => {
+            for p in 0..n {
+                field_of(idx[p], field)?;
+                let from = p as i64 - offset;
+                vals.push(if (0..n as i64).contains(&from) {
+                    field_of(idx[from as usize], field)?
+                } else {
+                    default.clone()
+                });
+            }
+        }
+        WindowOp::Sum(f) | WindowOp::Mean(f) => {
+            let (mut int, mut float, mut count) = (Some(0i64), 0.0f64, 0u64);
+            for &i in idx {
+                let v = field_of(i, f)?;
+                let x = finite_number(&rows[i], f, &v)?;
+                int = match (int, v.as_i64()) {
+                    (Some(a), Some(b)) if v.is_integer() => a.checked_add(b),
+                    _ => None,
+                };
+                float += x;
+                count += 1;
+                vals.push(match (op, int) {
+                    (WindowOp::Sum(_), Some(s)) => Value::from(s),
+                    (WindowOp::Sum(_), None) => Value::from(float),
+                    _ => Value::from(float / count as f64),
+                });
+            }
+        }
+        WindowOp::Count(f) => {
+            let mut count = 0i64;
+            for &i in idx {
+                if !field_of(i, f)?.is_none() {
+                    count += 1;
+                }
+                vals.push(Value::from(count));
+            }
+        }
+        WindowOp::Min(f) | WindowOp::Max(f) => {
+            let mut best: Option<(f64, Value)> = None;
+            for &i in idx {
+                let v = field_of(i, f)?;
+                let x = finite_number(&rows[i], f, &v)?;
+                let better = match &best {
+                    None => true,
+                    Some((b, _)) if matches!(op, WindowOp::Min(_)) => x < *b,
+                    Some((b, _)) => x > *b,
+                };
+                if better {
+                    best = Some((x, v));
+                }
+                vals.push(best.as_ref().expect("set").1.clone());
+            }
+        }
+        WindowOp::Block(fields) => {
+            let mut block = 0i64;
+            let mut prev: Option<Vec<Value>> = None;
+            for &i in idx {
+                let key: Vec<Value> = fields
+                    .iter()
+                    .map(|f| field_of(i, f))
+                    .collect::<Result<_>>()?;
+                if let Some(p) = &prev
+                    && p.iter().zip(&key).any(|(a, b)| compare(a, b).is_ne())
+                {
+                    block += 1;
+                }
+                prev = Some(key);
+                vals.push(Value::from(block));
+            }
+        }
+    }
+    Ok(vals)
+}
+
+/// Applies a `joinaggregate` step: each group's aggregates (numpy's
+/// definitions, as `group`) on every row of the group.
+pub fn join_aggregate(j: &JoinAggregate, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
+    let parts = groups(&rows, &j.per, "joinaggregate")?;
+    let mut out: Vec<Vec<Value>> = vec![Vec::with_capacity(j.aggs.len()); rows.len()];
+    for (key, idx) in &parts {
+        let mut accs: Vec<_> = j.aggs.iter().map(|(_, a)| a.start()).collect();
+        let context =
+            |name: &str, e: Error| e.context(format!("joinaggregate `{name}` of group ({key})"));
+        for &i in idx {
+            for ((name, _), acc) in j.aggs.iter().zip(accs.iter_mut()) {
+                acc.push(g, &rows[i]).map_err(|e| context(name, e))?;
+            }
+        }
+        for ((name, _), acc) in j.aggs.iter().zip(accs) {
+            let v = acc.finish().map_err(|e| context(name, e))?;
+            for &i in idx {
+                out[i].push(v.clone());
+            }
+        }
+    }
+    let names: Vec<&str> = j.aggs.iter().map(|(n, _)| n.as_str()).collect();
+    Ok(with_fields(rows, &names, out))
+}

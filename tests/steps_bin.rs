@@ -1,0 +1,137 @@
+//! The `bin` step: edges as `np.histogram_bin_edges`, the last bin closed,
+//! bins by width, values outside the extent, errors naming the row.
+
+mod common;
+use common::*;
+
+/// Runs `show TABLE --format csv` on a spec (a source `s` of `data` as
+/// `s.jsonl`, then `tables`); the CSV text, or the error text.
+fn show(data: &str, tables: &str, table: &str) -> Result<String, String> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.jsonl"), data).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        format!("[sources.s]\npath = \"s.jsonl\"\n\n{tables}"),
+    )
+    .unwrap();
+    let out = artifact(
+        dir.path(),
+        &["show", table, "--format", "csv", "--rows", "1000"],
+    );
+    if out.status.success() {
+        Ok(String::from_utf8(out.stdout).unwrap())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+fn rows(xs: &[&str]) -> String {
+    xs.iter().map(|x| format!("{{\"x\":{x}}}\n")).collect()
+}
+
+#[test]
+fn bins_by_count_have_numpys_edges_and_a_closed_last_bin() {
+    // np.histogram_bin_edges([0.1, 0.2, 0.3, 0.7, 1.0], bins=3) ==
+    // [0.1, 0.4, 0.7, 1.0]; np.histogram puts 0.7 in bin 2 and 1.0 in the
+    // closed last bin (checked one value at a time).
+    let csv = show(
+        &rows(&["0.1", "0.2", "0.3", "0.7", "1.0"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", bins = 3 }]\n",
+        "b",
+    )
+    .unwrap();
+    assert_eq!(
+        csv,
+        "x,bin_x,bin_x_end\n0.1,0.1,0.4\n0.2,0.1,0.4\n0.3,0.1,0.4\n0.7,0.7,1.0\n1.0,0.7,1.0\n"
+    );
+    // Equal values widen by 0.5 each side: edges [6.5, 7.0, 7.5].
+    let csv = show(
+        &rows(&["7", "7"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", bins = 2, as = \"b\" }]\n",
+        "b",
+    )
+    .unwrap();
+    assert_eq!(csv, "x,b,b_end\n7,7.0,7.5\n7,7.0,7.5\n");
+}
+
+#[test]
+fn bins_by_width_sit_on_multiples_of_it() {
+    let csv = show(
+        &rows(&["3", "17", "20", "-4"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", step = 10, as = \"bin\" }]\n",
+        "b",
+    )
+    .unwrap();
+    // Edges -10, 0, 10, 20: 20 is the closed end of the last bin.
+    assert_eq!(
+        csv,
+        "x,bin,bin_end\n3,0.0,10.0\n17,10.0,20.0\n20,10.0,20.0\n-4,-10.0,0.0\n"
+    );
+    // Outside the extent: null bins.
+    let csv = show(
+        &rows(&["3", "17", "20", "-4"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", step = 5, extent = [0, 20], as = \"bin\" }]\n",
+        "b",
+    )
+    .unwrap();
+    assert_eq!(
+        csv,
+        "x,bin,bin_end\n3,0.0,5.0\n17,15.0,20.0\n20,15.0,20.0\n-4,,\n"
+    );
+}
+
+#[test]
+fn bin_errors_name_the_row_or_the_key() {
+    let err = show(
+        "{\"x\":1}\n{\"x\":\"fast\"}\n",
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\" }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("bin: s.jsonl:2: field `x`: expected a number, found string \"fast\""),
+        "{err}"
+    );
+    let err = show(
+        &rows(&["1"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", bins = 0 }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("artifact.toml:6:30: `bins` is 1 to 100000"),
+        "{err}"
+    );
+    let err = show(
+        &rows(&["1"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", bins = 3, step = 2 }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("artifact.toml:6:23: `bins` cannot be given with `step` in a `bin` step"),
+        "{err}"
+    );
+    let err = show(
+        &rows(&["1", "1e9"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", step = 1 }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("bin: `step = 1` over [1, 1000000000] makes 999999999 bins, more than 100000"),
+        "{err}"
+    );
+    let err = show(
+        &rows(&["1"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", extent = [5, 1] }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains(
+            "artifact.toml:6:32: `extent` is [start, end], two finite numbers, start below end"
+        ),
+        "{err}"
+    );
+}
