@@ -279,7 +279,9 @@ impl Fingerprint {
         h.update(
             format!(
                 "results_table.{name}={}\noutput={}\n",
-                self.parts.get(&format!("results_table.{name}")).map_or("", |s| s),
+                self.parts
+                    .get(&format!("results_table.{name}"))
+                    .map_or("", |s| s),
                 self.parts.get("output").map_or("", |s| s)
             )
             .as_bytes(),
@@ -290,16 +292,30 @@ impl Fingerprint {
             .and_then(|f| f.get(name))
             .map(canonical)
             .unwrap_or_default();
-        let mut roots: BTreeSet<String> = spec.spec.results_tables.get(name).map(|r| r.get_ref().from.get_ref().clone()).into_iter().collect();
+        let mut roots: BTreeSet<String> = spec
+            .spec
+            .results_tables
+            .get(name)
+            .map(|r| r.get_ref().from.get_ref().clone())
+            .into_iter()
+            .collect();
         if text.contains("meta") {
             roots.extend(document_sources(spec));
         }
         self.hash_closure(&mut h, &Self::closure(spec, roots));
         let quoted = quoted_numbers(&text);
-        for n in numbers.iter().filter(|n| quoted.all || quoted.keys.contains(&n.key)) {
+        for n in numbers
+            .iter()
+            .filter(|n| quoted.all || quoted.keys.contains(&n.key))
+        {
             h.update(
-                format!("n {}={}|{}\n", n.key, n.text, serde_json::to_string(&n.value).unwrap_or_default())
-                    .as_bytes(),
+                format!(
+                    "n {}={}|{}\n",
+                    n.key,
+                    n.text,
+                    serde_json::to_string(&n.value).unwrap_or_default()
+                )
+                .as_bytes(),
             );
         }
         h.finalize().to_hex().to_string()

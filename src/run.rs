@@ -131,7 +131,11 @@ fn figure_current(
 
 /// Why figure `name` changed: the first input file of its sources whose hash
 /// differs from the lock, if any.
-pub(crate) fn changed_input(fp: &Fingerprint, lock: &Lock, sources: &BTreeSet<String>) -> Option<String> {
+pub(crate) fn changed_input(
+    fp: &Fingerprint,
+    lock: &Lock,
+    sources: &BTreeSet<String>,
+) -> Option<String> {
     sources
         .iter()
         .flat_map(|s| fp.files.get(s).into_iter().flatten())

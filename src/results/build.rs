@@ -23,7 +23,12 @@ pub fn label(name: &str) -> String {
 
 /// Whether the lock's record of results table `name` is current (same key,
 /// files as recorded), else why not.
-fn current(spec: &LoadedSpec, lock: &Lock, name: &str, key: &str) -> std::result::Result<(), String> {
+fn current(
+    spec: &LoadedSpec,
+    lock: &Lock,
+    name: &str,
+    key: &str,
+) -> std::result::Result<(), String> {
     let Some(r) = lock.results_tables.get(name) else {
         return Err("new".into());
     };
@@ -72,7 +77,8 @@ pub fn build(
         let built = super::compile(spec, cat, globals, name, raw).and_then(|o| match o {
             super::Outcome::Built(t, sources) => Ok(Some((super::render(&t)?, sources))),
             super::Outcome::Skipped(reason) => {
-                b.notes.push(format!("skip: results table `{name}`: {reason}"));
+                b.notes
+                    .push(format!("skip: results table `{name}`: {reason}"));
                 b.results_skipped.push(name.clone());
                 Ok(None)
             }
@@ -115,7 +121,8 @@ pub fn lock_records(spec: &LoadedSpec, build: &Build, old: Option<&Lock>, lock: 
         }
         let key = build.results_keys.get(&r.name).cloned().unwrap_or_default();
         let outputs = r.outputs.iter().map(|o| o.rel.clone()).collect();
-        lock.results_tables.insert(r.name.clone(), LockedFigure { key, outputs });
+        lock.results_tables
+            .insert(r.name.clone(), LockedFigure { key, outputs });
     }
     let Some(o) = old else { return };
     let same_tool = o.tool == crate::lock::tool();
@@ -141,12 +148,18 @@ pub fn lock_records(spec: &LoadedSpec, build: &Build, old: Option<&Lock>, lock: 
 
 /// For `check --fast`: the files of every results table when the lock
 /// shows each current for `numbers`, else `None`.
-pub fn fast_outputs(spec: &LoadedSpec, lock: &Lock, fp: &Fingerprint, numbers: &[Number]) -> Option<Vec<String>> {
+pub fn fast_outputs(
+    spec: &LoadedSpec,
+    lock: &Lock,
+    fp: &Fingerprint,
+    numbers: &[Number],
+) -> Option<Vec<String>> {
     let mut all = Vec::new();
     for name in spec.spec.results_tables.keys() {
         let wanted = super::outputs(spec, name);
         match lock.results_tables.get(name) {
-            Some(r) if r.key == fp.results_table_key(spec, name, numbers) && r.outputs == wanted => {}
+            Some(r)
+                if r.key == fp.results_table_key(spec, name, numbers) && r.outputs == wanted => {}
             _ => return None,
         }
         all.extend(wanted);
@@ -201,7 +214,11 @@ pub fn stale(
             .filter(|o| spec.root.join(o).exists())
             .collect();
         if !files.is_empty() {
-            out.push((name.clone(), files, "its table is unavailable; `artifact gen` removes its files".into()));
+            out.push((
+                name.clone(),
+                files,
+                "its table is unavailable; `artifact gen` removes its files".into(),
+            ));
         }
     }
     out

@@ -47,7 +47,11 @@ struct Checked<'s> {
     per: Per,
 }
 
-fn check<'s>(spec: &LoadedSpec, name: &str, raw: &'s Spanned<ResultsTableSpec>) -> Result<Checked<'s>> {
+fn check<'s>(
+    spec: &LoadedSpec,
+    name: &str,
+    raw: &'s Spanned<ResultsTableSpec>,
+) -> Result<Checked<'s>> {
     let t = raw.get_ref();
     let cols = t.columns.get_ref();
     if cols.is_empty() || cols.len() > MAX_COLUMNS {
@@ -81,14 +85,22 @@ fn check<'s>(spec: &LoadedSpec, name: &str, raw: &'s Spanned<ResultsTableSpec>) 
             match p.get_ref().as_str() {
                 "column" => Per::Column,
                 "group" if t.group.is_none() => {
-                    return err("`highlight_per = \"group\"` needs `group`: the table has no groups");
+                    return err(
+                        "`highlight_per = \"group\"` needs `group`: the table has no groups",
+                    );
                 }
                 "group" => Per::Group,
                 "row" if rules.iter().any(|r| *r != rules[0]) => {
-                    return err("`highlight_per = \"row\"` compares the highlighted columns of each row, so they must all be `max` or all `min`");
+                    return err(
+                        "`highlight_per = \"row\"` compares the highlighted columns of each row, so they must all be `max` or all `min`",
+                    );
                 }
                 "row" => Per::Row,
-                other => return err(&format!("unknown highlight_per `{other}` (column, group, row)")),
+                other => {
+                    return err(&format!(
+                        "unknown highlight_per `{other}` (column, group, row)"
+                    ));
+                }
             }
         }
     };
@@ -104,7 +116,11 @@ fn column<'s>(
     let header = col.header.as_ref().map(|h| h.get_ref().clone());
     match (&col.field, &col.text) {
         (Some(field), None) => {
-            let fspec = col.format.as_ref().map(|f| f.get_ref().clone()).unwrap_or_default();
+            let fspec = col
+                .format
+                .as_ref()
+                .map(|f| f.get_ref().clone())
+                .unwrap_or_default();
             let span = col.format.as_ref().map_or(c.span(), |f| f.span());
             let format = Format::compile(spec, &fspec, span.clone())?;
             // The value and its uncertainty print without the unit, which
@@ -123,7 +139,9 @@ fn column<'s>(
                     "max" => Best::Max,
                     "min" => Best::Min,
                     other => {
-                        return Err(spec.error(h.span(), format!("unknown highlight `{other}` (max, min)")));
+                        return Err(
+                            spec.error(h.span(), format!("unknown highlight `{other}` (max, min)"))
+                        );
                     }
                 }),
             };
@@ -138,16 +156,27 @@ fn column<'s>(
                 },
             ))
         }
-        (None, Some(text)) => Ok((header.unwrap_or_default(), Kind::Text(Template::compile(spec, text)?.in_table(from)))),
-        _ => Err(spec.error(c.span(), "a column has `field` (a field of the rows) or `text` (a template)")),
+        (None, Some(text)) => Ok((
+            header.unwrap_or_default(),
+            Kind::Text(Template::compile(spec, text)?.in_table(from)),
+        )),
+        _ => Err(spec.error(
+            c.span(),
+            "a column has `field` (a field of the rows) or `text` (a template)",
+        )),
     }
 }
 
 /// Checks results table `name` without reading data (for validation).
 pub fn validate(spec: &LoadedSpec, name: &str, raw: &Spanned<ResultsTableSpec>) -> Result<()> {
     let t = raw.get_ref();
-    if !spec.spec.tables.contains_key(t.from.get_ref()) && !spec.spec.sources.contains_key(t.from.get_ref()) {
-        return Err(spec.error(t.from.span(), crate::validate::no_table(spec, t.from.get_ref())));
+    if !spec.spec.tables.contains_key(t.from.get_ref())
+        && !spec.spec.sources.contains_key(t.from.get_ref())
+    {
+        return Err(spec.error(
+            t.from.span(),
+            crate::validate::no_table(spec, t.from.get_ref()),
+        ));
     }
     if let Some(w) = &t.where_ {
         Expr::compile(spec, w)?;
@@ -156,7 +185,13 @@ pub fn validate(spec: &LoadedSpec, name: &str, raw: &Spanned<ResultsTableSpec>) 
 }
 
 /// `field` of the table's fields, or an error at its span naming them.
-fn known_field(spec: &LoadedSpec, name: &str, from: &str, fields: &[String], field: &Spanned<String>) -> Result<()> {
+fn known_field(
+    spec: &LoadedSpec,
+    name: &str,
+    from: &str,
+    fields: &[String],
+    field: &Spanned<String>,
+) -> Result<()> {
     let f = field.get_ref();
     if fields.is_empty() || fields.iter().any(|x| x == f) {
         return Ok(());
@@ -168,7 +203,7 @@ fn known_field(spec: &LoadedSpec, name: &str, from: &str, fields: &[String], fie
     Err(spec.error(
         field.span(),
         format!(
-            "results table `{name}`: table `{from}` has no field `{f}`{hint} (its fields: {})",
+            "table `{from}` has no field `{f}`{hint} (its fields: {})",
             names.join(", ")
         ),
     ))
@@ -245,7 +280,10 @@ pub fn compile(
         known_field(spec, name, from, &fields, g)?;
     }
     for (_, k) in &checked.columns {
-        if let Kind::Field { field, uncertainty, .. } = k {
+        if let Kind::Field {
+            field, uncertainty, ..
+        } = k
+        {
             known_field(spec, name, from, &fields, field)?;
             if let Some(u) = uncertainty {
                 known_field(spec, name, from, &fields, u)?;
@@ -260,7 +298,11 @@ pub fn compile(
             None => (String::new(), String::new()),
             Some(g) => {
                 let v = r.get(g.get_ref()).cloned().unwrap_or(Value::UNDEFINED);
-                let label = if is_empty(&v) { String::new() } else { Format::default().apply(&v) };
+                let label = if is_empty(&v) {
+                    String::new()
+                } else {
+                    Format::default().apply(&v)
+                };
                 (label, csv_value(&v))
             }
         };
@@ -279,7 +321,10 @@ pub fn compile(
     let mut lit: Vec<Vec<Option<f64>>> = Vec::with_capacity(rows.len());
     let mut rules = Vec::new();
     for (_, k) in &checked.columns {
-        if let Kind::Field { highlight: Some(b), .. } = k {
+        if let Kind::Field {
+            highlight: Some(b), ..
+        } = k
+        {
             rules.push(*b);
         }
     }
@@ -291,9 +336,19 @@ pub fn compile(
                 Kind::Text(tpl) => {
                     numeric[i] = false;
                     let text = tpl.render_row(globals, r)?;
-                    Cell { csv: vec![text.clone()], text, bold: false }
+                    Cell {
+                        csv: vec![text.clone()],
+                        text,
+                        bold: false,
+                    }
                 }
-                Kind::Field { field, format, bare, uncertainty, highlight } => {
+                Kind::Field {
+                    field,
+                    format,
+                    bare,
+                    uncertainty,
+                    highlight,
+                } => {
                     let f = field.get_ref();
                     let v = r.get(f).cloned().unwrap_or(Value::UNDEFINED);
                     if !is_empty(&v) && as_number(&v).is_none() {
@@ -309,7 +364,7 @@ pub fn compile(
                                     r,
                                     f,
                                     format!(
-                                        "results table `{name}`, column `{header}`: `highlight = \"{rule}\"` compares numbers, and this row's value is {}",
+                                        "column `{header}`: `highlight = \"{rule}\"` compares numbers, and this row's value is {}",
                                         crate::value::describe(&v)
                                     ),
                                 ));
@@ -332,7 +387,7 @@ pub fn compile(
                                         r,
                                         u.get_ref(),
                                         format!(
-                                            "results table `{name}`, column `{header}`: an uncertainty is a number of at least 0, not {}",
+                                            "column `{header}`: an uncertainty is a number of at least 0, not {}",
                                             crate::value::describe(&uv)
                                         ),
                                     ));
@@ -343,7 +398,11 @@ pub fn compile(
                     if uncertainty.is_some() && csv.len() == 1 {
                         csv.push(String::new());
                     }
-                    Cell { text, bold: false, csv }
+                    Cell {
+                        text,
+                        bold: false,
+                        csv,
+                    }
                 }
             };
             if let Some(c) = cell.text.chars().find(|c| c.is_control()) {
@@ -351,7 +410,7 @@ pub fn compile(
                     r,
                     header,
                     format!(
-                        "results table `{name}`: control character {} in a cell: it cannot be printed in LaTeX or typst",
+                        "control character {} in a cell: it cannot be printed in LaTeX or typst",
                         crate::emit::codepoint(c)
                     ),
                 ));
@@ -366,7 +425,15 @@ pub fn compile(
         .columns
         .iter()
         .enumerate()
-        .filter(|(_, (_, k))| matches!(k, Kind::Field { highlight: Some(_), .. }))
+        .filter(|(_, (_, k))| {
+            matches!(
+                k,
+                Kind::Field {
+                    highlight: Some(_),
+                    ..
+                }
+            )
+        })
         .map(|(i, _)| i)
         .collect();
     for (r, flags) in bold.iter().enumerate() {
@@ -380,9 +447,16 @@ pub fn compile(
         .enumerate()
         .map(|(i, (header, k))| Column {
             header: header.clone(),
-            align: if numeric[i] { Align::Right } else { Align::Left },
+            align: if numeric[i] {
+                Align::Right
+            } else {
+                Align::Left
+            },
             csv_headers: match k {
-                Kind::Field { uncertainty: Some(_), .. } => {
+                Kind::Field {
+                    uncertainty: Some(_),
+                    ..
+                } => {
                     vec![header.clone(), format!("{header} uncertainty")]
                 }
                 _ => vec![header.clone()],
@@ -401,7 +475,11 @@ pub fn compile(
         groups[*g].rows.push(line);
     }
     if groups.is_empty() && t.group.is_none() {
-        groups.push(Group { label: None, csv_label: String::new(), rows: Vec::new() });
+        groups.push(Group {
+            label: None,
+            csv_label: String::new(),
+            rows: Vec::new(),
+        });
     }
     Ok(Outcome::Built(
         ResultsTable {

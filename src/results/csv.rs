@@ -26,7 +26,8 @@ impl Writer for Csv {
             .from_writer(Vec::new());
         let mut header: Vec<String> = t.group_field.iter().cloned().collect();
         header.extend(t.columns.iter().flat_map(|c| c.csv_headers.iter().cloned()));
-        w.write_record(header.iter().map(|h| csv_cell(h).into_owned())).map_err(err)?;
+        w.write_record(header.iter().map(|h| csv_cell(h).into_owned()))
+            .map_err(err)?;
         for g in &t.groups {
             for row in &g.rows {
                 let mut rec: Vec<String> = Vec::new();
@@ -34,7 +35,8 @@ impl Writer for Csv {
                     rec.push(g.csv_label.clone());
                 }
                 rec.extend(row.iter().flat_map(|c| c.csv.iter().cloned()));
-                w.write_record(rec.iter().map(|c| csv_cell(c).into_owned())).map_err(err)?;
+                w.write_record(rec.iter().map(|c| csv_cell(c).into_owned()))
+                    .map_err(err)?;
             }
         }
         w.into_inner().map_err(|e| Error::msg(format!("csv: {e}")))

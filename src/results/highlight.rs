@@ -30,7 +30,12 @@ pub enum Per {
 /// empty cell), with `group[r]` the group of row `r` and `best[c]` the
 /// rule of column `c`. With [`Per::Row`], every column's `best` must be
 /// the same (the caller checks; the first is used).
-pub fn bold(values: &[Vec<Option<f64>>], group: &[usize], best: &[Best], per: Per) -> Vec<Vec<bool>> {
+pub fn bold(
+    values: &[Vec<Option<f64>>],
+    group: &[usize],
+    best: &[Best],
+    per: Per,
+) -> Vec<Vec<bool>> {
     let columns = best.len();
     let mut out = vec![vec![false; columns]; values.len()];
     // The candidate sets: lists of (row, column) compared together.
@@ -93,20 +98,35 @@ mod tests {
 
     #[test]
     fn ties_are_all_bold() {
-        let b = bold(&col(&[Some(2.0), Some(3.0), Some(3.0)]), &[0, 0, 0], &[Best::Max], Per::Column);
+        let b = bold(
+            &col(&[Some(2.0), Some(3.0), Some(3.0)]),
+            &[0, 0, 0],
+            &[Best::Max],
+            Per::Column,
+        );
         assert_eq!(b, vec![vec![false], vec![true], vec![true]]);
     }
 
     #[test]
     fn min_skips_empty_cells_and_nan() {
-        let b = bold(&col(&[None, Some(f64::NAN), Some(-1.0), Some(0.5)]), &[0; 4], &[Best::Min], Per::Column);
+        let b = bold(
+            &col(&[None, Some(f64::NAN), Some(-1.0), Some(0.5)]),
+            &[0; 4],
+            &[Best::Min],
+            Per::Column,
+        );
         assert_eq!(b, vec![vec![false], vec![false], vec![true], vec![false]]);
     }
 
     #[test]
     fn full_precision_decides_not_the_printed_text() {
         // 0.8751 and 0.8749 both print 0.88 with places = 2.
-        let b = bold(&col(&[Some(0.8749), Some(0.8751)]), &[0, 0], &[Best::Max], Per::Column);
+        let b = bold(
+            &col(&[Some(0.8749), Some(0.8751)]),
+            &[0, 0],
+            &[Best::Max],
+            Per::Column,
+        );
         assert_eq!(b, vec![vec![false], vec![true]]);
     }
 
@@ -121,7 +141,10 @@ mod tests {
 
     #[test]
     fn per_row_compares_the_highlighted_columns_of_a_row() {
-        let v = vec![vec![Some(1.0), Some(3.0), Some(2.0)], vec![Some(7.0), None, Some(7.0)]];
+        let v = vec![
+            vec![Some(1.0), Some(3.0), Some(2.0)],
+            vec![Some(7.0), None, Some(7.0)],
+        ];
         let b = bold(&v, &[0, 0], &[Best::Min; 3], Per::Row);
         assert_eq!(b, vec![vec![true, false, false], vec![true, false, true]]);
     }
