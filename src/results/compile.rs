@@ -187,7 +187,6 @@ pub fn validate(spec: &LoadedSpec, name: &str, raw: &Spanned<ResultsTableSpec>) 
 /// `field` of the table's fields, or an error at its span naming them.
 fn known_field(
     spec: &LoadedSpec,
-    name: &str,
     from: &str,
     fields: &[String],
     field: &Spanned<String>,
@@ -277,16 +276,16 @@ pub fn compile(
         ));
     }
     if let Some(g) = &t.group {
-        known_field(spec, name, from, &fields, g)?;
+        known_field(spec, from, &fields, g)?;
     }
     for (_, k) in &checked.columns {
         if let Kind::Field {
             field, uncertainty, ..
         } = k
         {
-            known_field(spec, name, from, &fields, field)?;
+            known_field(spec, from, &fields, field)?;
             if let Some(u) = uncertainty {
-                known_field(spec, name, from, &fields, u)?;
+                known_field(spec, from, &fields, u)?;
             }
         }
     }

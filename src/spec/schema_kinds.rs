@@ -418,7 +418,7 @@ pub const KINDS: &[Kind] = &[
             key("where", Ty::Expr, "only the rows where this is true"),
             key("group", Ty::Str, "a field: one group of rows per value (first-seen order), each under a header row"),
             key("columns", Ty::List("results_column"), "the columns, left to right (1 to 100)"),
-            key("highlight_per", Ty::Enum(&["column", "group", "row"]), "where `highlight` picks the best: the whole column, the column within each group, or the highlighted columns of each row").default("\"group\" with `group`, else \"column\""),
+            key("highlight_per", Ty::Enum(&["column", "group", "row"]), "where `highlight` picks the best: the whole column, the column within each group, or the highlighted columns of each row (default `group` with `group`, else `column`)"),
         ],
         example: "[results_tables.methods]\nfrom = \"points\"\nwhere = \"n >= 5\"\ngroup = \"corpus\"\ncolumns = [\n  { field = \"method\", header = \"Method\" },\n  { field = \"ratio\", header = \"Ratio\", format = { places = 2 }, highlight = \"max\" },\n  { field = \"mean\", uncertainty = \"sd\", header = \"Time (ms)\", format = { places = 1 } },\n  { text = \"{{ '✓' if on_front else '' }}\", header = \"Pareto\" },\n]\n",
     },
