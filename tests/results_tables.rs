@@ -310,3 +310,58 @@ fn the_typst_table_compiles_and_data_cannot_inject_markup() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn more_than_10000_rows_is_an_error_naming_the_table() {
+    let mut csv = String::from("corpus,method,ratio,mean,sd,best\n");
+    for i in 0..10_001 {
+        csv.push_str(&format!("a,m{i},1,1,0,0\n"));
+    }
+    let dir = fixture(SPEC);
+    std::fs::write(dir.path().join("runs.csv"), csv).unwrap();
+    let err = stderr(&artifact(dir.path(), &["gen"]));
+    assert!(
+        err.contains("error: results table `t`: artifact.toml:4:17: results table `t` has 10001 rows, more than the 10000 a results table prints (keep fewer with `where` or a table's steps)"),
+        "{err}"
+    );
+    // `where` brings it under the cap.
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        SPEC.replace("group = ", "where = \"method == 'm7'\"\ngroup = "),
+    )
+    .unwrap();
+    gen_ok(dir.path());
+    assert_eq!(
+        read(dir.path(), "generated/t.csv"),
+        "corpus,Method_1,Ratio %,Time & #,Time & # uncertainty,Best\na,m7,1,1,0,\n"
+    );
+}
+
+#[test]
+fn the_hook_refuses_a_commit_with_a_stale_results_table() {
+    let dir = fixture(SPEC);
+    let d = dir.path();
+    gen_ok(d);
+    let git_ok = |args: &[&str]| {
+        let out = common::git(d, args);
+        assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    };
+    git_ok(&["init", "-q"]);
+    git_ok(&["add", "-A"]);
+    git_ok(&["commit", "-qm", "paper"]);
+    let out = artifact(d, &["hook", "install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(d.join("runs.csv"), RUNS.replace("12.34", "11.04")).unwrap();
+    git_ok(&["add", "-A"]);
+    let out = common::git(d, &["commit", "-qm", "new data"]);
+    assert!(
+        !out.status.success(),
+        "a stale results table must be refused"
+    );
+    let err = stderr(&out);
+    assert!(err.contains("  t: generated/t.tex, generated/t.typ, generated/t.csv, generated/t.md differ (input changed: runs.csv)\n"), "{err}");
+    gen_ok(d);
+    git_ok(&["add", "-A"]);
+    let out = common::git(d, &["commit", "-qm", "new data"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

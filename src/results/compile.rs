@@ -251,16 +251,6 @@ pub fn compile(
     if let Some(why) = &table.unavailable {
         return Ok(Outcome::Skipped(why.clone()));
     }
-    // The table's fields, in first-seen order.
-    let mut fields: Vec<String> = Vec::new();
-    let mut seen = BTreeSet::new();
-    for r in table.rows.iter().take(MAX_ROWS + 1) {
-        for k in r.flat_fields().0.keys() {
-            if seen.insert(k.to_string()) {
-                fields.push(k.to_string());
-            }
-        }
-    }
     let mut rows: Vec<Row> = table.rows.clone();
     if let Some(w) = &t.where_ {
         rows = Expr::compile(spec, w)?.in_table(from).keep(globals, rows)?;
@@ -274,6 +264,17 @@ pub fn compile(
                 rows.len()
             ),
         ));
+    }
+    // The table's fields, in first-seen order: those of its first rows
+    // and of every row printed (a bounded count either way).
+    let mut fields: Vec<String> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for r in table.rows.iter().take(MAX_ROWS).chain(&rows) {
+        for k in r.flat_fields().0.keys() {
+            if seen.insert(k.to_string()) {
+                fields.push(k.to_string());
+            }
+        }
     }
     if let Some(g) = &t.group {
         known_field(spec, from, &fields, g)?;
