@@ -222,8 +222,7 @@ fn unknown_keys_and_rules_are_errors_at_their_line() {
     let dir = fixture(&SPEC.replace("[results_tables.t]", "[results_tables.macros]"));
     let err = stderr(&artifact(dir.path(), &["gen"]));
     assert!(
-        err.contains("results table `macros` and the numbers both write generated/macros.tex")
-            || err.contains("the numbers and results table `macros`"),
+        err.starts_with("error: artifact.toml:4:17: results table `macros` and the numbers both write generated/macros.tex\n"),
         "{err}"
     );
 }
@@ -364,4 +363,19 @@ fn the_hook_refuses_a_commit_with_a_stale_results_table() {
     git_ok(&["add", "-A"]);
     let out = common::git(d, &["commit", "-qm", "new data"]);
     assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_cell_prints_the_text_a_number_with_its_format_prints() {
+    let spec = format!(
+        "{SPEC}\n[numbers.z-mean]\ntable = \"runs\"\nwhere = \"method == 'p&q#'\"\nvalue = {{ cell = \"mean\" }}\nformat = {{ places = 1, unit = \"ms\" }}\n\n[numbers.z-ratio]\ntable = \"runs\"\nwhere = \"method == 'x_y%'\"\nvalue = {{ cell = \"ratio\" }}\nformat = {{ places = 2 }}\n"
+    );
+    let dir = fixture(&spec);
+    gen_ok(dir.path());
+    let numbers = common::numbers(dir.path());
+    assert_eq!(numbers["z-ratio"]["text"], "1.50");
+    assert_eq!(numbers["z-mean"]["text"], "-3.2 ms");
+    let md = read(dir.path(), "generated/t.md");
+    assert!(md.contains("| x\\_y% | 1.50 |"), "{md}");
+    assert!(md.contains("**(-3.2 ± 0.1) ms**"), "{md}");
 }
