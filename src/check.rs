@@ -43,6 +43,8 @@ pub struct CheckReport {
     pub numbers: Vec<NumberChange>,
     /// Figures whose outputs differ: (name, files, why).
     pub figures: Vec<(String, Vec<String>, String)>,
+    /// Results tables whose files differ: (name, files, why).
+    pub results_tables: Vec<(String, Vec<String>, String)>,
     /// Outputs edited by hand: (file, detail).
     pub edited: Vec<(String, String)>,
     /// Other generated files that differ (missing, stale).
@@ -62,6 +64,7 @@ impl CheckReport {
     pub fn stale(&self) -> bool {
         !(self.numbers.is_empty()
             && self.figures.is_empty()
+            && self.results_tables.is_empty()
             && self.edited.is_empty()
             && self.stale_files.is_empty()
             && self.leftovers.is_empty())
@@ -89,6 +92,9 @@ impl CheckReport {
         }
         if !self.figures.is_empty() {
             parts.push(count(self.figures.len(), "figure"));
+        }
+        if !self.results_tables.is_empty() {
+            parts.push(count(self.results_tables.len(), "results table"));
         }
         if !self.edited.is_empty() {
             parts.push(format!(
@@ -136,6 +142,12 @@ impl CheckReport {
         if !self.figures.is_empty() {
             let _ = writeln!(s, "\nfigures:");
             for (name, files, why) in &self.figures {
+                let _ = writeln!(s, "  {name}: {} differ ({why})", files.join(", "));
+            }
+        }
+        if !self.results_tables.is_empty() {
+            let _ = writeln!(s, "\nresults tables:");
+            for (name, files, why) in &self.results_tables {
                 let _ = writeln!(s, "  {name}: {} differ ({why})", files.join(", "));
             }
         }
@@ -232,6 +244,10 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
             _ => return Ok(false),
         }
         outputs.extend(wanted);
+    }
+    match crate::results::build::fast_outputs(spec, lock, &fp, &earlier) {
+        Some(files) => outputs.extend(files),
+        None => return Ok(false),
     }
     for out in &outputs {
         if !lock.outputs.contains_key(out) {
@@ -414,6 +430,8 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             ));
         }
     }
+    r.results_tables =
+        crate::results::build::stale(spec, &build, lock.as_ref(), &changed_inputs, &mut r.edited);
     // A format dropped from `[output] formats` leaves no file behind.
     for name in spec.spec.figures.keys() {
         for p in run::dropped_format_files(spec, name) {

@@ -140,7 +140,7 @@ fn comment(s: String) -> String {
 /// `"`, every character typst would not keep literally (or that a reader
 /// might take for a line end) is an escape: `\n`, `\r`, `\t`, and
 /// `\u{...}` for the other control characters, NEL, U+2028 and U+2029.
-fn typ_string(s: String) -> String {
+pub(crate) fn typ_string(s: String) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for ch in s.chars() {

@@ -62,6 +62,7 @@ impl Fingerprint {
             ("table", "tables"),
             ("number", "numbers"),
             ("figure", "figures"),
+            ("results_table", "results_tables"),
         ] {
             if let Some(toml::Value::Table(items)) = doc.get(section) {
                 for (name, v) in items {
@@ -263,6 +264,59 @@ impl Fingerprint {
                     .as_bytes(),
                 );
             }
+        }
+        h.finalize().to_hex().to_string()
+    }
+}
+
+impl Fingerprint {
+    /// The key of results table `name`, given all numbers: its part of the
+    /// spec and `[output]`, the closure of its table (and the documents'
+    /// `meta` when its text reads `meta`), the numbers its texts quote.
+    pub fn results_table_key(&self, spec: &LoadedSpec, name: &str, numbers: &[Number]) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(tool().as_bytes());
+        h.update(
+            format!(
+                "results_table.{name}={}\noutput={}\n",
+                self.parts
+                    .get(&format!("results_table.{name}"))
+                    .map_or("", |s| s),
+                self.parts.get("output").map_or("", |s| s)
+            )
+            .as_bytes(),
+        );
+        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let text = doc
+            .get("results_tables")
+            .and_then(|f| f.get(name))
+            .map(canonical)
+            .unwrap_or_default();
+        let mut roots: BTreeSet<String> = spec
+            .spec
+            .results_tables
+            .get(name)
+            .map(|r| r.get_ref().from.get_ref().clone())
+            .into_iter()
+            .collect();
+        if text.contains("meta") {
+            roots.extend(document_sources(spec));
+        }
+        self.hash_closure(&mut h, &Self::closure(spec, roots));
+        let quoted = quoted_numbers(&text);
+        for n in numbers
+            .iter()
+            .filter(|n| quoted.all || quoted.keys.contains(&n.key))
+        {
+            h.update(
+                format!(
+                    "n {}={}|{}\n",
+                    n.key,
+                    n.text,
+                    serde_json::to_string(&n.value).unwrap_or_default()
+                )
+                .as_bytes(),
+            );
         }
         h.finalize().to_hex().to_string()
     }

@@ -19,6 +19,7 @@ pub mod numbers;
 pub mod output;
 pub mod progress;
 pub mod render;
+pub mod results;
 pub mod run;
 pub mod sources;
 pub mod spec;

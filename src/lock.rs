@@ -101,6 +101,9 @@ pub struct Lock {
     /// Figure name -> record.
     #[serde(default)]
     pub figures: BTreeMap<String, LockedFigure>,
+    /// Results table name -> record (key and files, as a figure's).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub results_tables: BTreeMap<String, LockedFigure>,
 }
 
 /// This tool's identity as written in the lock.

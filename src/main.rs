@@ -151,7 +151,8 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
         warn!("skip: {why}");
     }
     for (name, why) in &build.rebuilt {
-        if build.figures.iter().any(|f| &f.name == name) {
+        let table = |r: &run::FigureBuild| artifact::results::build::label(&r.name) == *name;
+        if build.figures.iter().any(|f| &f.name == name) || build.results.iter().any(table) {
             warn!("rebuilt {name} ({why})");
         }
     }

@@ -62,6 +62,12 @@ pub struct Build {
     pub errors: Vec<Error>,
     /// Reports for the user.
     pub notes: Vec<String>,
+    /// Results tables built (`crate::results::build`).
+    pub results: Vec<FigureBuild>,
+    /// Dependency key of each results table built or current.
+    pub results_keys: BTreeMap<String, String>,
+    /// Results tables whose table is unavailable (their files go).
+    pub results_skipped: Vec<String>,
 }
 
 impl Build {
@@ -70,6 +76,7 @@ impl Build {
         self.number_outputs
             .iter()
             .chain(self.figures.iter().flat_map(|f| f.outputs.iter()))
+            .chain(self.results.iter().flat_map(|f| f.outputs.iter()))
     }
 }
 
@@ -124,7 +131,11 @@ fn figure_current(
 
 /// Why figure `name` changed: the first input file of its sources whose hash
 /// differs from the lock, if any.
-fn changed_input(fp: &Fingerprint, lock: &Lock, sources: &BTreeSet<String>) -> Option<String> {
+pub(crate) fn changed_input(
+    fp: &Fingerprint,
+    lock: &Lock,
+    sources: &BTreeSet<String>,
+) -> Option<String> {
     sources
         .iter()
         .flat_map(|s| fp.files.get(s).into_iter().flatten())
@@ -310,6 +321,7 @@ fn build_with<'a>(
             }
         }
     }
+    crate::results::build::build(spec, &catalog, &globals, &fp, lock, only, &mut b);
     let dir = spec.spec.output.figures.get_ref().clone();
     let formats = crate::render::formats::Formats::of(spec)?;
     let mut opts = BTreeMap::new();
@@ -391,6 +403,9 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
         ..Lock::default()
     };
     let old_same_tool = old.filter(|l| l.tool == tool());
+    if old.is_none() {
+        crate::results::build::lock_records(spec, build, None, &mut lock);
+    }
     for n in &build.numbers {
         let key = build.number_keys.get(&n.key).cloned().unwrap_or_default();
         lock.numbers
@@ -433,6 +448,7 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
                 lock.figures.insert(name.clone(), f);
             }
         }
+        crate::results::build::lock_records(spec, build, Some(o), &mut lock);
         for (out, h) in &o.outputs {
             let generated = spec.spec.output.generated.get_ref();
             let is_macro_file = crate::spec::paths::NUMBER_FILES
@@ -478,6 +494,9 @@ pub fn all_outputs(spec: &LoadedSpec) -> Vec<String> {
         .flat_map(|name| figure_outputs(spec, name))
         .collect();
     all.extend(number_files(spec));
+    for name in spec.spec.results_tables.keys() {
+        all.extend(crate::results::outputs(spec, name));
+    }
     all.push(crate::lock::LOCK_FILE.to_string());
     all
 }
@@ -527,6 +546,13 @@ fn writer_of(spec: &LoadedSpec, rel: &str) -> (std::ops::Range<usize>, String) {
             let span =
                 crate::spec::paths::key_span(spec, "figures", name, spec.spec.figures[name].span());
             return (span, format!("figure `{name}`"));
+        }
+    }
+    for name in spec.spec.results_tables.keys() {
+        if crate::results::outputs(spec, name).iter().any(|o| o == rel) {
+            let r = &spec.spec.results_tables[name];
+            let span = crate::spec::paths::key_span(spec, "results_tables", name, r.span());
+            return (span, format!("results table `{name}`"));
         }
     }
     if rel == crate::lock::LOCK_FILE {
@@ -648,6 +674,12 @@ pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<Gen
         .flat_map(|(name, _)| figure_outputs(spec, name))
         .collect();
     files.extend(skipped.iter().map(|rel| (rel.as_str(), None)));
+    let skipped_results: Vec<String> = build
+        .results_skipped
+        .iter()
+        .flat_map(|name| crate::results::outputs(spec, name))
+        .collect();
+    files.extend(skipped_results.iter().map(|rel| (rel.as_str(), None)));
     // Files of a format dropped from `[output] formats` that the last run
     // wrote (the old lock lists them) go with this run's transaction.
     let dropped: Vec<String> = match (old, &lock) {

@@ -314,8 +314,12 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     tables(spec)?;
     numbers(spec)?;
     figures(spec)?;
+    crate::results::build::validate(spec)?;
     // Last, so a spec of tables alone still has them checked.
-    if spec.spec.numbers.is_empty() && spec.spec.figures.is_empty() {
+    if spec.spec.numbers.is_empty()
+        && spec.spec.figures.is_empty()
+        && spec.spec.results_tables.is_empty()
+    {
         return Err(crate::error::Error::msg(format!(
             "{}: the spec declares no [numbers] and no [figures], so there is nothing to generate",
             crate::spec::SPEC_FILE

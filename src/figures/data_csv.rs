@@ -26,7 +26,7 @@ fn is_decimal(s: &str) -> bool {
 /// injection"): a text starting with `=`, `+`, `-`, `@`, a tab or a CR,
 /// which a spreadsheet would run as a formula, gets a leading `'`; numbers
 /// (`-1.5`) and every other text are written as they are.
-fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
     if s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_decimal(s) {
         format!("'{s}").into()
     } else {

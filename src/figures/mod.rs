@@ -11,7 +11,7 @@
 
 pub mod channels;
 pub mod colorscale;
-mod data_csv;
+pub(crate) mod data_csv;
 pub mod encode;
 pub mod facet;
 mod grouped;

@@ -17,6 +17,7 @@
 //! - `[tables.NAME]`: `from` a source or table, ordered `steps`.
 //! - `[numbers.KEY]`: a value from a table (`table`, `where`, `value`, `format`).
 //! - `[figures.NAME]`: `size`, `title`, panels of layered marks.
+//! - `[results_tables.NAME]`: a table of results for the prose (`spec::results`).
 
 use std::path::{Path, PathBuf};
 
@@ -29,9 +30,12 @@ use crate::error::{Error, Result};
 pub mod bounds;
 pub mod keys;
 pub mod paths;
+mod results;
 pub mod schema;
 mod schema_kinds;
 pub mod schema_out;
+
+pub use results::{ResultsColumnSpec, ResultsTableSpec};
 
 /// The spec's file name, searched for from the working folder upwards.
 pub const SPEC_FILE: &str = "artifact.toml";
@@ -68,6 +72,9 @@ pub struct Spec {
     /// Figures, by name (the output file stem).
     #[serde(default)]
     pub figures: IndexMap<String, Spanned<FigureSpec>>,
+    /// Results tables for the paper, by name (the stem of their files).
+    #[serde(default)]
+    pub results_tables: IndexMap<String, Spanned<ResultsTableSpec>>,
 }
 
 /// `[output]`.

@@ -285,6 +285,19 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
             )?;
         }
     }
+    for (name, r) in &spec.spec.results_tables {
+        let span = key_span(spec, "results_tables", name, r.span());
+        if let Some(problem) = figure_name_problem(name) {
+            return Err(spec.error(span, problem.replace("figure", "results table")));
+        }
+        for ext in crate::results::EXTENSIONS {
+            claim(
+                join(&generated_dir, &format!("{name}.{ext}")),
+                format!("results table `{name}`"),
+                span.clone(),
+            )?;
+        }
+    }
     // No output folder may be one of those files (`generated =
     // "artifact.lock"`, or a folder named like a figure's file).
     for (key, dir, raw) in [

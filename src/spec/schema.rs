@@ -298,6 +298,8 @@ mod tests {
             ("facet", serde_fields::<FacetSpec>()),
             ("resolve", serde_fields::<ResolveSpec>()),
             ("resolve_scale", serde_fields::<ResolveScaleSpec>()),
+            ("results_table", serde_fields::<ResultsTableSpec>()),
+            ("results_column", serde_fields::<ResultsColumnSpec>()),
         ];
         for (k, mut fields) in pairs {
             fields.sort();

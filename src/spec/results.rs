@@ -1,0 +1,46 @@
+//! `[results_tables.NAME]`: a paper's table of results, as written (see
+//! `crate::results` for what it becomes).
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{FormatSpec, SpannedStr};
+
+/// `[results_tables.NAME]`: rows of a table printed as a LaTeX booktabs
+/// tabular, a typst `table`, CSV and Markdown (`generated/NAME.tex`,
+/// `.typ`, `.csv`, `.md`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsTableSpec {
+    /// The table or source the rows come from.
+    pub from: SpannedStr,
+    /// Only the rows where this expression is true.
+    #[serde(rename = "where")]
+    pub where_: Option<SpannedStr>,
+    /// A field whose values split the rows into groups (first-seen order),
+    /// each under a header row.
+    pub group: Option<SpannedStr>,
+    /// The columns, left to right (1 to 100).
+    pub columns: Spanned<Vec<Spanned<ResultsColumnSpec>>>,
+    /// Where `highlight` picks the best: `column`, `group` or `row`.
+    pub highlight_per: Option<SpannedStr>,
+}
+
+/// One column of a results table: a field (printed with `format`, with
+/// an optional `uncertainty`) or a `text` template.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsColumnSpec {
+    /// The field printed in this column.
+    pub field: Option<SpannedStr>,
+    /// A template over the row, instead of `field`.
+    pub text: Option<SpannedStr>,
+    /// The column's header (default: the field's name).
+    pub header: Option<SpannedStr>,
+    /// How the field's numbers are printed (the numbers' format).
+    pub format: Option<Spanned<FormatSpec>>,
+    /// A field printed after the value as `± u` in the same format.
+    pub uncertainty: Option<SpannedStr>,
+    /// Bold the best value: `max` or `min`.
+    pub highlight: Option<SpannedStr>,
+}
