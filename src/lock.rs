@@ -233,6 +233,7 @@ mod tests {
                 key: "k".into(),
                 text: "3.859".into(),
                 value: "3.8594150000000003".into(),
+                uncertainty: None,
                 description: None,
                 table: Some("t".into()),
                 rows: 138,
