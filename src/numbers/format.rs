@@ -43,7 +43,7 @@ use crate::value::{Value, as_number};
 
 /// No-break space, around `×` and `±`.
 pub const NBSP: char = '\u{a0}';
-/// Thin space (`\\,`).
+/// Thin space (`\,`).
 pub const THIN: char = '\u{2009}';
 /// The true minus sign.
 pub const MINUS: char = '\u{2212}';
@@ -301,7 +301,7 @@ pub fn attaches(unit: &str) -> bool {
 }
 
 /// A separator or marker as written in the spec, LaTeX spellings read as
-/// the character they print: `\\,` and `\\thinspace` a thin space
+/// the character they print: `\,` and `\thinspace` a thin space
 /// (U+2009), `~` a no-break space (U+00A0), `{,}` a comma; any other
 /// backslash command is an error.
 pub fn latex_spacing(s: &str) -> std::result::Result<String, String> {
@@ -353,7 +353,7 @@ fn group_digits(int: &str, sep: &str) -> String {
     }
     let mut out = String::new();
     for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
             out.push_str(sep);
         }
         out.push(ch);

@@ -286,7 +286,7 @@ pub struct FormatSpec {
     #[serde(default)]
     pub group_digits: bool,
     /// The separator for `group-digits` (default `,`); LaTeX spellings
-    /// `\\,`, `~` and `{,}` are read as the character they print.
+    /// `\,`, `~` and `{,}` are read as the character they print.
     pub group_separator: Option<SpannedStr>,
     /// A unit printed after the number and a space (`ms`); `×`, `x`, `%`
     /// and `°` attach without one.
