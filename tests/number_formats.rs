@@ -264,3 +264,42 @@ fn rounding_is_half_to_even_on_the_binary_value_as_pythons_format() {
     assert_eq!(printed("0.0012345", "{ figures = 3 }").0, "0.00123");
     assert_eq!(printed("0.0625", "{ figures = 2 }").0, "0.062");
 }
+
+#[test]
+fn figures_on_a_tiny_value_printed_fourteen_zeros() {
+    // Issue 13: `figures = 2` printed 5.7e-14 as 0.000000000000057.
+    assert_eq!(
+        printed("5.7e-14", "{ figures = 2 }").0,
+        "5.7\u{a0}×\u{a0}10⁻¹⁴"
+    );
+}
+
+#[test]
+fn group_separator_backslash_comma_was_escaped_to_textbackslash() {
+    // Issue 13: `group-separator = "\\,"` came out as `\textbackslash{},`.
+    let (_, tex) = printed(
+        "1234567",
+        "{ group-digits = true, group-separator = \"\\\\,\" }",
+    );
+    assert!(!tex.contains("textbackslash"), "{tex}");
+}
+
+#[test]
+fn uncertainty_in_percent_scales_both_and_on_a_string_is_an_error() {
+    assert_eq!(
+        {
+            let dir = project(
+                "[numbers.p]\nvalue = { expr = \"0.1234\" }\nuncertainty = { expr = \"0.005\" }\nformat = { places = 1, percent = true }\n",
+            );
+            gen_ok(dir.path());
+            text(dir.path(), "p")
+        },
+        "(12.3\u{a0}±\u{a0}0.5)%"
+    );
+    let e =
+        gen_error("[numbers.s]\nvalue = { expr = \"'fast'\" }\nuncertainty = { expr = \"0.1\" }\n");
+    assert!(
+        e.contains("`uncertainty` needs a number, but the value is string \"fast\""),
+        "{e}"
+    );
+}
