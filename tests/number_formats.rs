@@ -303,3 +303,14 @@ fn uncertainty_in_percent_scales_both_and_on_a_string_is_an_error() {
         "{e}"
     );
 }
+
+#[test]
+fn print_unity_mantissa_with_fixed_exponents_is_an_error() {
+    let e = gen_error(
+        "[numbers.a]\nvalue = { expr = \"1e-14\" }\nformat = { exponent-mode = \"fixed\", print-unity-mantissa = false }\n",
+    );
+    assert_eq!(
+        e,
+        "error: artifact.toml:6:28: `print-unity-mantissa` does nothing with `exponent-mode = \"fixed\"` (no power of ten is printed)\n  |\n6 | format = { exponent-mode = \"fixed\", print-unity-mantissa = false }\n  |                            ^^^^^^^\n"
+    );
+}

@@ -123,6 +123,12 @@ impl Format {
                 }
             },
         };
+        if exponent == Exponent::Fixed && f.print_unity_mantissa.is_some() {
+            return Err(spec.error(
+                f.exponent_mode.as_ref().expect("given").span(),
+                "`print-unity-mantissa` does nothing with `exponent-mode = \"fixed\"` (no power of ten is printed)",
+            ));
+        }
         if exponent != Exponent::Auto && exponent != Exponent::Fixed && f.percent {
             return Err(spec.error(
                 span,
