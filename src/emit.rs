@@ -62,9 +62,22 @@ fn is_other_control(c: char) -> bool {
 /// space (as TeX reads one line end; a blank line would end the macro's
 /// paragraph); another control character has no LaTeX spelling and is
 /// returned as an error, nothing being dropped silently.
+///
+/// The characters of a number's text map to LaTeX that works in text and
+/// math: `−` `\ensuremath{-}`, `±` `\ensuremath{\pm}`, `×`
+/// `\ensuremath{\times}`, a power of ten ` × 10⁻¹⁴` (spaced or not)
+/// `\ensuremath{\times10^{-14}}`, other superscript digits
+/// `\ensuremath{^{...}}`, the thin space U+2009 `\,`, the no-break space
+/// U+00A0 `~`.
 fn escape_tex_into(s: &str, out: &mut String) -> std::result::Result<(), char> {
-    let mut chars = s.chars().peekable();
-    while let Some(ch) = chars.next() {
+    let mut rest = s;
+    while let Some(ch) = rest.chars().next() {
+        if let Some((latex, len)) = power_of_ten(rest) {
+            out.push_str(&latex);
+            rest = &rest[len..];
+            continue;
+        }
+        rest = &rest[ch.len_utf8()..];
         match ch {
             '\\' => out.push_str("\\textbackslash{}"),
             '%' | '$' | '#' | '&' | '_' | '{' | '}' => {
@@ -74,13 +87,104 @@ fn escape_tex_into(s: &str, out: &mut String) -> std::result::Result<(), char> {
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
             '\u{2212}' => out.push_str("\\ensuremath{-}"),
-            '\r' if chars.peek() == Some(&'\n') => {}
+            '\u{b1}' => out.push_str("\\ensuremath{\\pm}"),
+            '\u{d7}' => out.push_str("\\ensuremath{\\times}"),
+            '\u{a0}' => out.push('~'),
+            '\u{2009}' => out.push_str("\\,"),
+            c if superscript_digit(c).is_some() => {
+                let run: String = std::iter::once(c)
+                    .chain(rest.chars().take_while(|c| superscript_digit(*c).is_some()))
+                    .collect();
+                rest = &rest[run.len() - c.len_utf8()..];
+                out.push_str(&format!("\\ensuremath{{^{{{}}}}}", ascii_superscript(&run)));
+            }
+            '\r' if rest.starts_with('\n') => {}
             c if is_line_break(c) || c == '\t' => out.push(' '),
             c if c.is_control() => return Err(c),
             c => out.push(c),
         }
     }
     Ok(())
+}
+
+/// `(LaTeX, bytes read)` when `s` starts with a power of ten as a number's
+/// text writes it: `×10⁻¹⁴`, optionally with a space of any kind on both
+/// sides of `×`.
+fn power_of_ten(s: &str) -> Option<(String, usize)> {
+    let space = |s: &str| -> usize {
+        s.chars()
+            .next()
+            .filter(|c| matches!(c, ' ' | '\u{a0}' | '\u{2009}'))
+            .map_or(0, char::len_utf8)
+    };
+    let mut i = space(s);
+    if !s[i..].starts_with('\u{d7}') {
+        return None;
+    }
+    i += '\u{d7}'.len_utf8();
+    i += space(&s[i..]);
+    if !s[i..].starts_with("10") {
+        return None;
+    }
+    i += 2;
+    let run: String = s[i..]
+        .chars()
+        .take_while(|c| superscript_digit(*c).is_some())
+        .collect();
+    if run.is_empty() {
+        return None;
+    }
+    Some((
+        format!("\\ensuremath{{\\times10^{{{}}}}}", ascii_superscript(&run)),
+        i + run.len(),
+    ))
+}
+
+/// The ASCII of a superscript digit or minus.
+fn superscript_digit(c: char) -> Option<char> {
+    match c {
+        '\u{207b}' => Some('-'),
+        '\u{2070}' => Some('0'),
+        '\u{b9}' => Some('1'),
+        '\u{b2}' => Some('2'),
+        '\u{b3}' => Some('3'),
+        '\u{2074}'..='\u{2079}' => char::from_digit(c as u32 - 0x2070, 10),
+        _ => None,
+    }
+}
+
+fn ascii_superscript(run: &str) -> String {
+    run.chars().filter_map(superscript_digit).collect()
+}
+
+/// `s` as hyperref's PDF strings (bookmarks) can hold it: LaTeX's
+/// specials escaped, and ASCII for what a number's text spells in math
+/// (`−` `-`, `×` `x`, `±` `+/-`, superscripts `^-14`, spaces ` `).
+fn pdf_text(s: String) -> String {
+    let mut out = String::new();
+    let mut sup = false;
+    for c in s.chars() {
+        if let Some(d) = superscript_digit(c) {
+            if !sup {
+                out.push('^');
+            }
+            sup = true;
+            out.push(d);
+            continue;
+        }
+        sup = false;
+        match c {
+            '\u{2212}' => out.push('-'),
+            '\u{d7}' => out.push('x'),
+            '\u{b1}' => out.push_str("+/-"),
+            '\u{a0}' | '\u{2009}' => out.push(' '),
+            c if c.is_control() => out.push(' '),
+            c => {
+                let _ = escape_tex_into(&c.to_string(), &mut out);
+            }
+        }
+    }
+    out
 }
 
 /// The `tex_escape` filter: an error for a control character (see
@@ -187,6 +291,7 @@ fn environment(fuel: u64) -> Environment<'static> {
     // filters escape what each output needs.
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.add_filter("tex_escape", tex_escape);
+    env.add_filter("pdf_text", pdf_text);
     env.add_filter("tex_comment", comment);
     env.add_filter("typ_comment", comment);
     env.add_filter("typ_string", typ_string);
@@ -198,6 +303,7 @@ fn environment(fuel: u64) -> Environment<'static> {
 struct Entry<'a> {
     key: &'a str,
     value: serde_json::Value,
+    uncertainty: Option<serde_json::Value>,
     text: &'a str,
     description: Option<&'a str>,
     table: Option<&'a str>,
@@ -243,6 +349,10 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
         entries.push(Entry {
             key: &n.key,
             value,
+            uncertainty: n
+                .uncertainty
+                .as_ref()
+                .map(crate::numbers::uncertainty::to_json),
             text: &n.text,
             description: n.description.as_deref(),
             table: n.table.as_deref(),

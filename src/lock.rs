@@ -29,6 +29,9 @@ pub struct LockedNumber {
     pub text: String,
     /// Full-precision value, as JSON.
     pub value: String,
+    /// The uncertainty, as JSON (a number, or `{"low":..,"high":..}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncertainty: Option<String>,
     /// The spec's description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -46,10 +49,15 @@ impl LockedNumber {
     /// sealed with its text and value: [`sealed_key`]).
     pub fn from_number(n: &Number, dependencies: String) -> LockedNumber {
         let value = serde_json::to_string(&n.value).unwrap_or_else(|_| "null".into());
+        let uncertainty = n
+            .uncertainty
+            .as_ref()
+            .map(|u| crate::numbers::uncertainty::to_json(u).to_string());
         LockedNumber {
-            key: sealed_key(&dependencies, &n.text, &value),
+            key: sealed_key(&dependencies, &n.text, &sealed(&value, &uncertainty)),
             text: n.text.clone(),
             value,
+            uncertainty,
             description: n.description.clone(),
             table: n.table.clone(),
             rows: n.rows,
@@ -65,6 +73,11 @@ impl LockedNumber {
             key: key.to_string(),
             value: Value::from(minijinja::value::Serde(json)),
             text: self.text.clone(),
+            uncertainty: self
+                .uncertainty
+                .as_deref()
+                .and_then(|u| serde_json::from_str(u).ok())
+                .and_then(|u| crate::numbers::uncertainty::from_json(&u)),
             description: self.description.clone(),
             table: self.table.clone(),
             rows: self.rows,
@@ -128,7 +141,21 @@ impl LockedNumber {
     /// Whether this record is what gen wrote for a number whose
     /// dependencies hash to `dependencies`.
     pub fn matches(&self, dependencies: &str) -> bool {
-        self.key == sealed_key(dependencies, &self.text, &self.value)
+        self.key
+            == sealed_key(
+                dependencies,
+                &self.text,
+                &sealed(&self.value, &self.uncertainty),
+            )
+    }
+}
+
+/// The value and the uncertainty as one sealed string (the value alone
+/// when there is no uncertainty, as before uncertainties existed).
+fn sealed(value: &str, uncertainty: &Option<String>) -> String {
+    match uncertainty {
+        Some(u) => format!("{value} ± {u}"),
+        None => value.to_string(),
     }
 }
 
@@ -209,6 +236,7 @@ mod tests {
                 key: "k".into(),
                 text: "3.859".into(),
                 value: "3.8594150000000003".into(),
+                uncertainty: None,
                 description: None,
                 table: Some("t".into()),
                 rows: 138,

@@ -5,17 +5,48 @@
 //! - `sign = "always"`: a `+` on non-negative values (`print-implicit-plus`);
 //! - `percent = true`: the value times 100, followed by `%`;
 //! - `group-digits = true`: thousands separated by `group-separator` (`,`);
-//! - `unit = "ms"`: appended after a space.
+//! - `output-decimal-marker`: the decimal point (`.`);
+//! - `exponent-mode`: `fixed`, `scientific` (`5.7 × 10⁻¹⁴`) or
+//!   `engineering` (`57 × 10⁻¹⁵`); by default fixed, but scientific when
+//!   no `places` is given and the value (rounded) is below 10⁻⁴, as
+//!   Python's `g` format switches (`figures = 2` prints `5.7 × 10⁻¹⁴`,
+//!   not `0.000000000000057`); `print-unity-mantissa = false` drops `1 ×`;
+//! - `unit = "ms"`: appended after `number-unit-product` (one space);
+//!   the units `×`, `x`, `%` and `°` attach without one (`4.0×`).
+//!
+//! One text per number, in Unicode: a negative value takes the true minus
+//! U+2212, a power of ten is `×` (U+00D7) and superscript digits between
+//! no-break spaces, an uncertainty `±` (U+00B1) between no-break spaces.
+//! Figures, typst and numbers.json print it as is; the LaTeX emitter maps
+//! those characters to LaTeX (`crate::emit`). LaTeX spellings of spaces in
+//! `group-separator` and `number-unit-product` (`\,` thin space U+2009,
+//! `~` no-break space U+00A0, `{,}`) are read as the character they print.
 //!
 //! Without `places` or `figures`, integers print as integers and other
 //! values with the shortest text that reads back to the same float (Python's
-//! `repr`). Rounding is correct rounding of the exact binary value, as
-//! Python's `format()` does, so `{:.3f}` in the seed and `places = 3` here
-//! print the same text.
+//! `repr`). Rounding is correct rounding of the exact binary value, half to
+//! even, as Python's `format()` does: `0.125` to two places is `0.12`,
+//! `0.375` is `0.38`, `2.5` to none is `2`, and `2.675` is `2.67` (its
+//! binary value is below the half). A value that rounds to zero prints no
+//! minus (`-0.001` to two places is `0.00`, where Python prints `-0.00`).
+
+mod digits;
+mod uncertain;
+
+pub use digits::Exponent;
+use digits::{Rounding, digits};
+pub use uncertain::Uncertainty;
 
 use crate::error::Result;
-use crate::spec::{FormatSpec, LoadedSpec};
+use crate::spec::{FormatSpec, LoadedSpec, SpannedStr};
 use crate::value::{Value, as_number};
+
+/// No-break space, around `×` and `±`.
+pub const NBSP: char = '\u{a0}';
+/// Thin space (`\,`).
+pub const THIN: char = '\u{2009}';
+/// The true minus sign.
+pub const MINUS: char = '\u{2212}';
 
 /// A validated number format.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -26,6 +57,15 @@ pub struct Format {
     percent: bool,
     group: Option<String>,
     unit: Option<String>,
+    exponent: Exponent,
+    /// `print-unity-mantissa = false`.
+    drop_unity: bool,
+    /// `output-decimal-marker`, when not `.`.
+    decimal: Option<String>,
+    /// `number-unit-product`, when given.
+    unit_product: Option<String>,
+    /// `separate-uncertainty = false`.
+    compact: bool,
 }
 
 impl Format {
@@ -42,8 +82,8 @@ impl Format {
             figures,
             plus,
             percent,
-            group: None,
             unit,
+            ..Format::default()
         }
     }
 
@@ -67,15 +107,77 @@ impl Format {
                 ));
             }
         };
+        let exponent = match f.exponent_mode.as_ref() {
+            None => Exponent::Auto,
+            Some(m) => match m.get_ref().as_str() {
+                "fixed" => Exponent::Fixed,
+                "scientific" => Exponent::Scientific,
+                "engineering" => Exponent::Engineering,
+                other => {
+                    return Err(spec.error(
+                        m.span(),
+                        format!(
+                            "unknown exponent-mode `{other}` (fixed, scientific or engineering)"
+                        ),
+                    ));
+                }
+            },
+        };
+        if exponent == Exponent::Fixed && f.print_unity_mantissa.is_some() {
+            return Err(spec.error(
+                f.exponent_mode.as_ref().expect("given").span(),
+                "`print-unity-mantissa` does nothing with `exponent-mode = \"fixed\"` (no power of ten is printed)",
+            ));
+        }
+        if exponent != Exponent::Auto && exponent != Exponent::Fixed && f.percent {
+            return Err(spec.error(
+                span,
+                "`percent` does not go with a scientific or engineering `exponent-mode`",
+            ));
+        }
+        let spacing = |s: &Option<SpannedStr>, key: &str| -> Result<Option<String>> {
+            match s {
+                None => Ok(None),
+                Some(s) => latex_spacing(s.get_ref())
+                    .map(Some)
+                    .map_err(|why| spec.error(s.span(), format!("`{key}`: {why}"))),
+            }
+        };
+        let group = match spacing(&f.group_separator, "group-separator")? {
+            Some(g) => Some(g),
+            None => f.group_digits.then(|| ",".to_string()),
+        };
+        let decimal = spacing(&f.output_decimal_marker, "output-decimal-marker")?;
+        if let Some(d) = &decimal {
+            let at = f.output_decimal_marker.as_ref().expect("given").span();
+            if d.is_empty() || d.chars().any(|c| c.is_ascii_digit() || c.is_whitespace()) {
+                return Err(spec.error(
+                    at,
+                    format!("`output-decimal-marker` is a mark such as `,` or `.`, got {d:?}"),
+                ));
+            }
+            if f.group_digits && group.as_deref() == Some(d.as_str()) {
+                return Err(spec.error(
+                    at,
+                    format!(
+                        "the decimal marker and the group separator are both {d:?}: \
+                         set `group-separator` too (e.g. \"\\\\,\" for a thin space)"
+                    ),
+                ));
+            }
+        }
         Ok(Format {
             places: crate::spec::value(&f.places),
             figures: crate::spec::value(&f.figures),
             plus,
             percent: f.percent,
-            group: f
-                .group_digits
-                .then(|| f.group_separator.clone().unwrap_or_else(|| ",".into())),
+            group: if f.group_digits { group } else { None },
             unit: f.unit.clone(),
+            exponent,
+            drop_unity: f.print_unity_mantissa == Some(false),
+            decimal,
+            unit_product: spacing(&f.number_unit_product, "number-unit-product")?,
+            compact: f.separate_uncertainty == Some(false),
         })
     }
 
@@ -98,6 +200,15 @@ impl Format {
         }
     }
 
+    /// This format with `exponent-mode = fixed` (tick labels choose their
+    /// own powers of ten).
+    pub fn fixed(&self) -> Format {
+        Format {
+            exponent: Exponent::Fixed,
+            ..self.clone()
+        }
+    }
+
     /// The printed text of `v`. Non-numbers print as themselves.
     pub fn apply(&self, v: &Value) -> String {
         let Some(x) = as_number(v) else {
@@ -106,78 +217,154 @@ impl Format {
                 None => v.to_string(),
             };
         };
-        let is_int = v.is_integer();
         let x = if self.percent { x * 100.0 } else { x };
-        let mut body = match (self.places, self.figures) {
-            (Some(p), _) => format!("{:.*}", p as usize, x),
-            (None, Some(f)) => format_figures(x, f),
-            (None, None) if is_int && !self.percent => v.to_string(),
-            (None, None) => shortest(x),
+        let mut body = if v.is_integer() && !self.percent && !self.rounds() {
+            let t = v.to_string();
+            match t.strip_prefix('-') {
+                Some(rest) => format!("{MINUS}{}", self.grouped(rest)),
+                None => self.grouped(&t),
+            }
+        } else {
+            self.number(x, self.rounding())
         };
-        if let Some(sep) = &self.group {
-            body = group_digits(&body, sep);
-        }
-        if self.plus && !body.starts_with('-') {
+        if self.plus && !body.starts_with(MINUS) {
             body.insert(0, '+');
         }
         if self.percent {
             body.push('%');
         }
-        if let Some(u) = &self.unit {
-            body.push(' ');
-            body.push_str(u);
+        self.with_unit(body)
+    }
+
+    fn rounding(&self) -> Rounding {
+        match (self.places, self.figures) {
+            (Some(p), _) => Rounding::Places(p),
+            (None, Some(f)) => Rounding::Figures(f),
+            (None, None) => Rounding::Shortest,
         }
-        body
+    }
+
+    /// `x` rounded as `r`, signed with the true minus, grouped, with its
+    /// decimal marker and power of ten; no `+`, `%` or unit.
+    fn number(&self, x: f64, r: Rounding) -> String {
+        let d = digits(x, r, self.exponent);
+        let sign = if d.negative {
+            MINUS.to_string()
+        } else {
+            String::new()
+        };
+        let m = self.grouped(&d.mantissa);
+        match d.exponent {
+            None => format!("{sign}{m}"),
+            Some(e) if self.drop_unity && d.mantissa == "1" => {
+                format!("{sign}10{}", digits::superscript(e))
+            }
+            Some(e) => format!("{sign}{m}{NBSP}\u{d7}{NBSP}10{}", digits::superscript(e)),
+        }
+    }
+
+    /// An unsigned `123456.5` grouped and with the decimal marker.
+    fn grouped(&self, body: &str) -> String {
+        let (int, frac) = match body.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (body, None),
+        };
+        let int = match &self.group {
+            Some(sep) => group_digits(int, sep),
+            None => int.to_string(),
+        };
+        match frac {
+            Some(f) => format!("{int}{}{f}", self.decimal.as_deref().unwrap_or(".")),
+            None => int,
+        }
+    }
+
+    /// `body` followed by the unit, if any: after `number-unit-product`
+    /// when given, else after a space, except for the units that attach
+    /// (`×`, `x`, `%`, `°`).
+    fn with_unit(&self, body: String) -> String {
+        match &self.unit {
+            None => body,
+            Some(u) => {
+                let sep = match &self.unit_product {
+                    Some(p) => p.as_str(),
+                    None if attaches(u) => "",
+                    None => " ",
+                };
+                format!("{body}{sep}{u}")
+            }
+        }
     }
 }
 
-/// Shortest round-trip text, written without an exponent for ordinary
-/// magnitudes (`0.43`, `12.5`, `3.0`).
-fn shortest(x: f64) -> String {
-    if x.is_finite() && x == x.trunc() && x.abs() < 1e16 {
-        format!("{x:.1}")
-    } else {
-        format!("{x}")
-    }
+/// Whether a unit is written against the number by default: `4.0×`,
+/// `12%`, `45°` (siunitx does the same for `\percent` and `\degree`).
+pub fn attaches(unit: &str) -> bool {
+    matches!(
+        unit,
+        "\u{d7}" | "x" | "%" | "\u{b0}" | "\u{2032}" | "\u{2033}"
+    )
 }
 
-fn format_figures(x: f64, figures: u32) -> String {
-    if x == 0.0 {
-        return format!("{:.*}", figures.saturating_sub(1) as usize, 0.0);
+/// A separator or marker as written in the spec, LaTeX spellings read as
+/// the character they print: `\,` and `\thinspace` a thin space
+/// (U+2009), `~` a no-break space (U+00A0), `{,}` a comma; any other
+/// backslash command is an error.
+pub fn latex_spacing(s: &str) -> std::result::Result<String, String> {
+    let s = s.trim_start_matches('{').trim_end_matches('}');
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if c == '\\' {
+            let cmd: String = match rest[1..].chars().next() {
+                Some(c) if c.is_ascii_alphabetic() => rest[1..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .collect(),
+                Some(c) => c.to_string(),
+                None => String::new(),
+            };
+            match cmd.as_str() {
+                "," | "thinspace" => out.push(THIN),
+                " " => out.push(' '),
+                "nobreakspace" => out.push(NBSP),
+                _ => {
+                    return Err(format!(
+                        "unknown LaTeX command `\\{cmd}` (accepted: `\\,` or `\\thinspace` for a \
+                         thin space, `~` for a no-break space, `{{,}}` for a comma, or the \
+                         character itself)"
+                    ));
+                }
+            }
+            rest = &rest[1 + cmd.len().max(1)..];
+            continue;
+        }
+        if c == '~' {
+            out.push(NBSP);
+        } else if c == '{' || c == '}' {
+        } else if c.is_control() {
+            return Err(format!("control character {}", crate::emit::codepoint(c)));
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
     }
-    // Round in scientific notation (correctly rounded), then place the point.
-    let sci = format!("{:.*e}", figures as usize - 1, x);
-    let (mantissa, exp) = sci.split_once('e').expect("scientific format");
-    let exp: i32 = exp.parse().expect("exponent");
-    let decimals = (figures as i32 - 1 - exp).max(0) as usize;
-    let rounded: f64 = format!("{mantissa}e{exp}").parse().expect("number");
-    format!("{rounded:.decimals$}")
+    Ok(out)
 }
 
-fn group_digits(body: &str, sep: &str) -> String {
-    let (sign, rest) = match body.strip_prefix('-') {
-        Some(r) => ("-", r),
-        None => ("", body),
-    };
-    let (int, frac) = match rest.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (rest, None),
-    };
+fn group_digits(int: &str, sep: &str) -> String {
     if int.len() <= 4 {
         // siunitx does not group four-digit integers by default.
-        return body.to_string();
+        return int.to_string();
     }
     let mut out = String::new();
     for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
             out.push_str(sep);
         }
         out.push(ch);
     }
-    match frac {
-        Some(f) => format!("{sign}{out}.{f}"),
-        None => format!("{sign}{out}"),
-    }
+    out
 }
 
 #[cfg(test)]
@@ -211,7 +398,7 @@ mod tests {
             ..Format::default()
         };
         assert_eq!(fmt(f.clone(), 0.01846305), "+0.0185");
-        assert_eq!(fmt(f, -0.002), "-0.0020");
+        assert_eq!(fmt(f, -0.002), "\u{2212}0.0020");
     }
 
     #[test]

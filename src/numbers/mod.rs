@@ -6,6 +6,7 @@
 //! `n['KEY']`: the figure and the prose cannot disagree.
 
 pub mod format;
+pub mod uncertainty;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -24,8 +25,10 @@ pub struct Number {
     pub key: String,
     /// The full-precision value.
     pub value: Value,
-    /// The printed text (after `format`).
+    /// The printed text (after `format`), with the uncertainty if any.
     pub text: String,
+    /// The uncertainty printed with the value, if the spec gives one.
+    pub uncertainty: Option<uncertainty::Uncertainty>,
     /// The spec's description.
     pub description: Option<String>,
     /// The table it was computed from.
@@ -199,7 +202,27 @@ fn compute_one(
             ),
         ));
     }
-    let text = fmt.apply(&value);
+    let unc = uncertainty::compute(
+        spec,
+        globals,
+        n.uncertainty.as_ref(),
+        table_name.as_deref(),
+        &refs,
+        &value,
+    )?;
+    let text = match (unc, as_number(&value)) {
+        (Some(u), Some(x)) => fmt
+            .apply_uncertain(x, u)
+            .map_err(|why| spec.error(raw.span(), why))?,
+        _ if n.format.separate_uncertainty.is_some() => {
+            let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]);
+            return Err(spec.error(
+                at.unwrap_or(raw.span()),
+                "`separate-uncertainty` does nothing without an `uncertainty`",
+            ));
+        }
+        _ => fmt.apply(&value),
+    };
     if let Some(c) = text.chars().find(|c| c.is_control()) {
         return Err(control_in_text(spec, raw, globals, &agg, &rows, &value, c));
     }
@@ -207,6 +230,7 @@ fn compute_one(
         key: key.to_string(),
         text,
         value,
+        uncertainty: unc,
         description: n.description.clone(),
         table: table_name,
         rows: rows.len(),
@@ -223,6 +247,11 @@ fn has_format(f: &crate::spec::FormatSpec) -> bool {
         || f.group_digits
         || f.group_separator.is_some()
         || f.unit.is_some()
+        || f.exponent_mode.is_some()
+        || f.print_unity_mantissa.is_some()
+        || f.output_decimal_marker.is_some()
+        || f.number_unit_product.is_some()
+        || f.separate_uncertainty.is_some()
 }
 
 /// The error for a number whose printed text holds control character `c`

@@ -39,7 +39,7 @@ impl TickFormat {
     /// Validates an axis's `format` (errors at the spec's line and column).
     pub fn compile(spec: &LoadedSpec, f: &Spanned<TickFormatSpec>) -> Result<TickFormat> {
         let t = f.get_ref();
-        let number = Format::compile(spec, &t.number_format(), f.span())?;
+        let number = Format::compile(spec, &t.number_format(), f.span())?.fixed();
         let si = match t.prefix.as_ref().map(|p| (p.get_ref().as_str(), p.span())) {
             None => false,
             Some(("si", _)) => true,

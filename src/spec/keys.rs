@@ -374,6 +374,12 @@ impl Walk {
                     w.table(t, sub("window_op"));
                 }
             }),
+            (Ty::Uncertainty, DeValue::Table(t))
+                if t.get("low").is_some() || t.get("high").is_some() =>
+            {
+                self.table(t, sub("interval"))
+            }
+            (Ty::Uncertainty, DeValue::Table(t)) => self.table(t, sub("aggregate")),
             (Ty::Channel, DeValue::Table(t)) => self.table(t, sub("channel")),
             (Ty::Ticks, DeValue::Table(t)) => self.table(t, sub("ticks")),
             (Ty::Sort, DeValue::Table(t)) => self.table(t, sub("sort_key")),
@@ -521,7 +527,7 @@ mod tests {
     fn an_expr_number_reads_no_table() {
         assert_eq!(
             first("[numbers.a]\ntable = \"t\"\nvalue = { expr = \"1\" }\n"),
-            "2:1: `table` does not apply to a number with `value = { expr = ... }`; a number with `value = { expr = ... }` takes: value, format, description"
+            "2:1: `table` does not apply to a number with `value = { expr = ... }`; a number with `value = { expr = ... }` takes: value, uncertainty, format, description"
         );
     }
 

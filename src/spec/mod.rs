@@ -288,6 +288,9 @@ pub struct NumberSpec {
     /// `"count"`, an aggregate (`{ median = "x" }`), `{ cell = "x" }` (the
     /// one row left) or `{ expr = "..." }` (over `meta`, `v`, `n`).
     pub value: Raw,
+    /// A symmetric uncertainty (an aggregate, `{ stdev = "x" }`) or an
+    /// interval (`{ low = AGG, high = AGG }`), printed with the value.
+    pub uncertainty: Option<Raw>,
     /// How the number is printed (siunitx terms).
     #[serde(default)]
     pub format: FormatSpec,
@@ -311,10 +314,23 @@ pub struct FormatSpec {
     /// Group thousands in the integer part (siunitx `group-digits = integer`).
     #[serde(default)]
     pub group_digits: bool,
-    /// The separator for `group-digits` (default `,`).
-    pub group_separator: Option<String>,
-    /// A unit printed after the number and a space (`ms`).
+    /// The separator for `group-digits` (default `,`); LaTeX spellings
+    /// `\,`, `~` and `{,}` are read as the character they print.
+    pub group_separator: Option<SpannedStr>,
+    /// A unit printed after the number and a space (`ms`); `×`, `x`, `%`
+    /// and `°` attach without one.
     pub unit: Option<String>,
+    /// `fixed`, `scientific` or `engineering` (default: fixed, scientific
+    /// below 10⁻⁴ when no `places` is given).
+    pub exponent_mode: Option<SpannedStr>,
+    /// `false` prints `10⁻¹⁴` for a mantissa of 1 (default true).
+    pub print_unity_mantissa: Option<bool>,
+    /// The decimal marker (default `.`), e.g. `,`.
+    pub output_decimal_marker: Option<SpannedStr>,
+    /// The text between a number and its unit (default one space).
+    pub number_unit_product: Option<SpannedStr>,
+    /// `false` prints an uncertainty in siunitx's compact form `1.234(5)`.
+    pub separate_uncertainty: Option<bool>,
 }
 
 /// `[figures.NAME]`.
@@ -475,7 +491,7 @@ pub struct TickFormatSpec {
     #[serde(default)]
     pub group_digits: bool,
     /// The separator for `group-digits` (default `,`).
-    pub group_separator: Option<String>,
+    pub group_separator: Option<SpannedStr>,
     /// A unit printed after the number (and prefix) and a space.
     pub unit: Option<String>,
     /// `si`: scale each label by a power of 1000 and write its SI prefix (`2.5k`, `10 MB/s`).
@@ -494,7 +510,7 @@ impl TickFormatSpec {
             percent: self.percent,
             group_digits: self.group_digits,
             group_separator: self.group_separator.clone(),
-            unit: None,
+            ..FormatSpec::default()
         }
     }
 }

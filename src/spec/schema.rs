@@ -53,6 +53,8 @@ pub enum Ty {
     Channel,
     /// `"count"` or an aggregate table.
     Aggregate,
+    /// An aggregate, or an `interval` table (`{ low = AGG, high = AGG }`).
+    Uncertainty,
     /// A table of this kind.
     Table(&'static str),
     /// A list of tables of this kind.

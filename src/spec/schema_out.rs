@@ -62,6 +62,7 @@ fn ty_schema(ty: Ty) -> Value {
             json!({ "anyOf": [{ "type": ["number", "string", "boolean"] }, reference("channel")] })
         }
         Ty::Aggregate => json!({ "anyOf": [{ "const": "count" }, reference("aggregate")] }),
+        Ty::Uncertainty => json!({ "anyOf": [reference("aggregate"), reference("interval")] }),
         Ty::Table(k) => reference(k),
         Ty::List(k) => json!({ "type": "array", "items": reference(k) }),
         Ty::Names(k) => json!({ "type": "object", "additionalProperties": reference(k) }),
@@ -217,6 +218,7 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Pair(t) => format!("[{0}, {0}]", ty_doc(*t)),
         Ty::Channel => format!("number, string or {}", link("channel")),
         Ty::Aggregate => format!("`\"count\"` or {}", link("aggregate")),
+        Ty::Uncertainty => format!("{} or {}", link("aggregate"), link("interval")),
         Ty::Table(k) => link(k),
         Ty::List(k) => format!("list of {}", link(k)),
         Ty::Names(k) => format!("{} by name", link(k)),

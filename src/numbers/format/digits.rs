@@ -1,0 +1,232 @@
+//! The digits of a number: fixed or with a power of ten, rounded to
+//! places or significant figures.
+//!
+//! Rounding is Rust's `{:.N}` / `{:.Ne}`, which rounds the exact binary
+//! value half to even, as Python's `format()` does (`0.125` to two places
+//! is `0.12`, `2.675` is `2.67` because its binary value is below the half).
+
+/// How the exponent is chosen (siunitx `exponent-mode`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Exponent {
+    /// Fixed, except scientific when no `places` is given and the rounded
+    /// value is below 10⁻⁴ (or, unrounded, at least 10¹⁶), as Python's `g`
+    /// and `repr` do.
+    #[default]
+    Auto,
+    /// Never a power of ten.
+    Fixed,
+    /// One digit before the point: `5.7 × 10⁻¹⁴`.
+    Scientific,
+    /// A power of ten that is a multiple of 3: `57 × 10⁻¹⁵`.
+    Engineering,
+}
+
+/// A number's digits: the unsigned mantissa (`.` as decimal point), its
+/// sign, and the power of ten when written with one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Digits {
+    /// Digits and `.`, no sign.
+    pub mantissa: String,
+    /// Whether the value is below zero (and its text is not all zeros).
+    pub negative: bool,
+    /// The power of ten, if the text has one.
+    pub exponent: Option<i32>,
+}
+
+/// The rounding asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rounding {
+    /// Shortest text that reads back the same float.
+    Shortest,
+    /// Decimal places (of the mantissa, with a power of ten).
+    Places(u32),
+    /// Significant figures.
+    Figures(u32),
+}
+
+/// `x` (finite) as digits, with `mode` choosing the exponent.
+pub fn digits(x: f64, r: Rounding, mode: Exponent) -> Digits {
+    let sci = || scientific(x, r);
+    let (text, exponent) = match mode {
+        Exponent::Fixed => (fixed(x, r), None),
+        Exponent::Scientific => {
+            let (m, e) = sci();
+            (m, Some(e))
+        }
+        Exponent::Engineering => {
+            let (m, e) = engineering(x, r);
+            (m, Some(e))
+        }
+        Exponent::Auto => {
+            let (m, e) = sci();
+            let small = x != 0.0 && e < -4 && !matches!(r, Rounding::Places(_));
+            let large = r == Rounding::Shortest && x.abs() >= 1e16;
+            if small || large {
+                (m, Some(e))
+            } else {
+                (fixed(x, r), None)
+            }
+        }
+    };
+    let (negative, mantissa) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, text),
+    };
+    // `-0.00` prints as `0.00`: the sign of a value that rounds to zero
+    // says nothing.
+    let negative = negative && mantissa.chars().any(|c| c.is_ascii_digit() && c != '0');
+    Digits {
+        mantissa,
+        negative,
+        exponent,
+    }
+}
+
+/// Fixed notation, signed.
+pub fn fixed(x: f64, r: Rounding) -> String {
+    match r {
+        Rounding::Places(p) => format!("{:.*}", p as usize, x),
+        Rounding::Figures(f) => figures(x, f),
+        Rounding::Shortest if x == x.trunc() && x.abs() < 1e16 => format!("{x:.1}"),
+        Rounding::Shortest => format!("{x}"),
+    }
+}
+
+fn figures(x: f64, figures: u32) -> String {
+    if x == 0.0 {
+        return format!("{:.*}", figures.saturating_sub(1) as usize, 0.0);
+    }
+    // Round in scientific notation (correctly rounded), then place the point.
+    let sci = format!("{:.*e}", figures as usize - 1, x);
+    let (m, exp) = split(&sci);
+    let decimals = (figures as i32 - 1 - exp).max(0) as usize;
+    let rounded: f64 = format!("{m}e{exp}").parse().unwrap_or(x);
+    format!("{rounded:.decimals$}")
+}
+
+fn split(sci: &str) -> (&str, i32) {
+    let (m, e) = sci.split_once('e').unwrap_or((sci, "0"));
+    (m, e.parse().unwrap_or(0))
+}
+
+/// Signed mantissa with one digit before the point, and the exponent.
+fn scientific(x: f64, r: Rounding) -> (String, i32) {
+    let text = match r {
+        Rounding::Shortest => format!("{x:e}"),
+        Rounding::Places(p) => format!("{:.*e}", p as usize, x),
+        Rounding::Figures(f) => format!("{:.*e}", f as usize - 1, x),
+    };
+    let (m, e) = split(&text);
+    if x == 0.0 {
+        return (m.to_string(), 0);
+    }
+    (m.to_string(), e)
+}
+
+/// Signed mantissa from 1 to 999.x, and an exponent that is a multiple of 3.
+fn engineering(x: f64, r: Rounding) -> (String, i32) {
+    if x == 0.0 {
+        return scientific(x, r);
+    }
+    let (_, e0) = scientific(x, Rounding::Shortest);
+    let mut e3 = e0.div_euclid(3) * 3;
+    for _ in 0..2 {
+        let shift = (e0 - e3) as u32;
+        // Places count the engineering mantissa's decimals: ask for more
+        // in scientific notation, then move the point.
+        let r2 = match r {
+            Rounding::Places(p) => Rounding::Places(p + shift),
+            other => other,
+        };
+        let (m, e) = scientific(x, r2);
+        if e.div_euclid(3) * 3 != e3 {
+            // Rounding carried into the next power of 1000 (999.96 -> 1000).
+            e3 = e.div_euclid(3) * 3;
+            continue;
+        }
+        return (shift_point(&m, (e - e3) as usize), e3);
+    }
+    let (m, e) = scientific(x, r);
+    (m, e)
+}
+
+/// `m` (`-5.7`) with its point moved `by` places right (`-57`), padding
+/// with zeros.
+fn shift_point(m: &str, by: usize) -> String {
+    let (sign, rest) = match m.strip_prefix('-') {
+        Some(r) => ("-", r),
+        None => ("", m),
+    };
+    let (int, frac) = rest.split_once('.').unwrap_or((rest, ""));
+    let mut frac = frac.to_string();
+    while frac.len() < by {
+        frac.push('0');
+    }
+    let (moved, left) = frac.split_at(by);
+    let int = format!("{int}{moved}");
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    if left.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{left}")
+    }
+}
+
+/// `k` in Unicode superscript digits (`⁻¹⁴`).
+pub fn superscript(k: i32) -> String {
+    crate::render::ticks::superscript(k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(x: f64, r: Rounding, m: Exponent) -> (String, bool, Option<i32>) {
+        let d = digits(x, r, m);
+        (d.mantissa, d.negative, d.exponent)
+    }
+
+    #[test]
+    fn engineering_moves_the_point_to_a_multiple_of_three() {
+        use Exponent::Engineering as E;
+        assert_eq!(
+            text(5.7e-14, Rounding::Figures(2), E),
+            ("57".into(), false, Some(-15))
+        );
+        assert_eq!(
+            text(123456.0, Rounding::Places(1), E),
+            ("123.5".into(), false, Some(3))
+        );
+        assert_eq!(
+            text(999.96, Rounding::Figures(3), E),
+            ("1.00".into(), false, Some(3))
+        );
+        assert_eq!(
+            text(-0.00042, Rounding::Shortest, E),
+            ("420".into(), true, Some(-6))
+        );
+    }
+
+    #[test]
+    fn auto_is_scientific_below_ten_to_the_minus_four() {
+        use Exponent::Auto as A;
+        assert_eq!(
+            text(5.7e-14, Rounding::Figures(2), A),
+            ("5.7".into(), false, Some(-14))
+        );
+        // Python: format(0.000099996, '.2g') == '0.0001' (rounded first).
+        assert_eq!(
+            text(0.000099996, Rounding::Figures(2), A),
+            ("0.00010".into(), false, None)
+        );
+        assert_eq!(
+            text(0.00001, Rounding::Places(3), A),
+            ("0.000".into(), false, None)
+        );
+        assert_eq!(
+            text(1e20, Rounding::Shortest, A),
+            ("1".into(), false, Some(20))
+        );
+    }
+}

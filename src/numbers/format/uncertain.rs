@@ -1,0 +1,160 @@
+//! A value printed with its uncertainty, as one text.
+//!
+//! - symmetric, `separate-uncertainty = true` (default): `1.234 ± 0.005`;
+//!   `separate-uncertainty = false`: siunitx's compact `1.234(5)`, the
+//!   uncertainty's digits in units of the value's last place;
+//! - an interval (`low`, `high` around the value): `0.0185 +0.0035 / −0.0042`,
+//!   the value, `+(high − value)`, `/`, `−(value − low)`.
+//!
+//! The spaces are no-break spaces, so a line never breaks inside a number.
+//! With a unit the number is parenthesised, as siunitx prints it:
+//! `(1.234 ± 0.005) ms`; with `percent` both parts are times 100:
+//! `(12.3 ± 0.5)%`.
+//!
+//! Rounding (siunitx `round-mode = uncertainty`): with `figures = N` the
+//! uncertainty is rounded to N significant figures (for an interval, the
+//! smaller of its two sides) and the value and every part to the same
+//! decimal place; with `places = N` every part to N places; with neither,
+//! each part prints its shortest text.
+
+use super::digits::{Exponent, Rounding};
+use super::{Format, MINUS, NBSP};
+
+/// An uncertainty around a value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Uncertainty {
+    /// `value ± u` (u ≥ 0).
+    Symmetric(f64),
+    /// The bounds of an interval around the value (low ≤ value ≤ high).
+    Interval {
+        /// The lower bound.
+        low: f64,
+        /// The upper bound.
+        high: f64,
+    },
+}
+
+impl Format {
+    /// The text of `x` with uncertainty `u` (see the module doc). An error
+    /// (a sentence) for what cannot be printed: a compact interval or a
+    /// power of ten.
+    pub fn apply_uncertain(&self, x: f64, u: Uncertainty) -> Result<String, String> {
+        if matches!(self.exponent, Exponent::Scientific | Exponent::Engineering) {
+            return Err(
+                "an uncertainty prints in fixed notation: `exponent-mode` does not go with it"
+                    .into(),
+            );
+        }
+        let scale = if self.percent { 100.0 } else { 1.0 };
+        let x = x * scale;
+        let f = self.fixed();
+        let rounding = |smallest: f64| match (self.places, self.figures) {
+            (Some(p), _) => Rounding::Places(p),
+            (None, Some(n)) => Rounding::Places(decimals_of(smallest, n)),
+            (None, None) => Rounding::Shortest,
+        };
+        let mut body = match u {
+            Uncertainty::Symmetric(s) => {
+                let s = s * scale;
+                let r = rounding(s);
+                let value = f.number(x, r);
+                if self.compact {
+                    let digits: String = f
+                        .number(s, r)
+                        .chars()
+                        .filter(char::is_ascii_digit)
+                        .collect();
+                    let digits = digits.trim_start_matches('0');
+                    let digits = if digits.is_empty() { "0" } else { digits };
+                    format!("{value}({digits})")
+                } else {
+                    format!("{value}{NBSP}\u{b1}{NBSP}{}", f.number(s, r))
+                }
+            }
+            Uncertainty::Interval { low, high } => {
+                if self.compact {
+                    return Err(
+                        "`separate-uncertainty = false` needs a symmetric uncertainty, not an interval"
+                            .into(),
+                    );
+                }
+                let (up, down) = ((high * scale - x).max(0.0), (x - low * scale).max(0.0));
+                let r = rounding(if up > 0.0 && down > 0.0 {
+                    up.min(down)
+                } else {
+                    up.max(down)
+                });
+                format!(
+                    "{}{NBSP}+{}{NBSP}/{NBSP}{MINUS}{}",
+                    f.number(x, r),
+                    f.number(up, r),
+                    f.number(down, r)
+                )
+            }
+        };
+        if self.plus && !body.starts_with(MINUS) {
+            body.insert(0, '+');
+        }
+        let paren = self.unit.is_some() || self.percent;
+        if paren && !self.compact {
+            body = format!("({body})");
+        }
+        if self.percent {
+            body.push('%');
+        }
+        Ok(self.with_unit(body))
+    }
+}
+
+/// The decimal places that leave `u` with `figures` significant figures
+/// (at least 0: `1234 ± 56` to one figure is `1234 ± 56`, not `1230 ± 60`).
+fn decimals_of(u: f64, figures: u32) -> u32 {
+    if u == 0.0 || !u.is_finite() {
+        return figures.saturating_sub(1);
+    }
+    let sci = format!("{:.*e}", figures as usize - 1, u);
+    let e: i32 = sci
+        .split_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    (figures as i32 - 1 - e).max(0) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(places: Option<u32>, figures: Option<u32>) -> Format {
+        Format::new(places, figures, false, false, None)
+    }
+
+    #[test]
+    fn figures_round_the_uncertainty_and_the_value_to_its_place() {
+        let s = Uncertainty::Symmetric(0.00523);
+        assert_eq!(
+            f(None, Some(1)).apply_uncertain(1.23456, s).unwrap(),
+            "1.235\u{a0}±\u{a0}0.005"
+        );
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(1.23456, s).unwrap(),
+            "1.2346\u{a0}±\u{a0}0.0052"
+        );
+        let c = Format {
+            compact: true,
+            ..f(None, Some(1))
+        };
+        assert_eq!(c.apply_uncertain(1.23456, s).unwrap(), "1.235(5)");
+    }
+
+    #[test]
+    fn an_interval_prints_plus_high_and_minus_low() {
+        let i = Uncertainty::Interval {
+            low: 0.0143,
+            high: 0.0220,
+        };
+        assert_eq!(
+            f(Some(4), None).apply_uncertain(0.0185, i).unwrap(),
+            "0.0185\u{a0}+0.0035\u{a0}/\u{a0}−0.0042"
+        );
+    }
+}
