@@ -57,11 +57,11 @@ fn the_four_files_of_a_grouped_table_with_highlight_uncertainty_and_a_template()
 Method\\_1 & Ratio \\% & Time \\& \\# & Best \\\\\n\
 \\midrule\n\
 \\multicolumn{4}{l}{\\textit{a\\_1}} \\\\\n\
-x\\_y\\% & 1.50 & (12.3 \\ensuremath{\\pm} 0.4) ms & yes \\\\\n\
-p\\&q\\# & \\textbf{2.25} & \\textbf{(-3.2 \\ensuremath{\\pm} 0.1) ms} &  \\\\\n\
+x\\_y\\% & 1.50 & (12.3~\\ensuremath{\\pm}~0.4) ms & yes \\\\\n\
+p\\&q\\# & \\textbf{2.25} & \\textbf{(\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1) ms} &  \\\\\n\
 \\midrule\n\
 \\multicolumn{4}{l}{\\textit{b}} \\\\\n\
-z & \\textbf{2.25} & (7.0 \\ensuremath{\\pm} 1.0) ms &  \\\\\n\
+z & \\textbf{2.25} & (7.0~\\ensuremath{\\pm}~1.0) ms &  \\\\\n\
 w & 1.25 & \\textbf{0.5 ms} & yes \\\\\n\
 \\bottomrule\n\
 \\end{tabular}\n"
@@ -77,11 +77,11 @@ w & 1.25 & \\textbf{0.5 ms} & yes \\\\\n\
         "  table.header([#\"Method_1\"], [#\"Ratio %\"], [#\"Time & #\"], [#\"Best\"]),",
         "  table.hline(stroke: 0.05em),",
         "  table.cell(colspan: 4, emph[#\"a_1\"]),",
-        "  [#\"x_y%\"], [#\"1.50\"], [#\"(12.3 ± 0.4) ms\"], [#\"yes\"],",
-        "  [#\"p&q#\"], strong[#\"2.25\"], strong[#\"(-3.2 ± 0.1) ms\"], [#\"\"],",
+        "  [#\"x_y%\"], [#\"1.50\"], [#\"(12.3\u{a0}±\u{a0}0.4) ms\"], [#\"yes\"],",
+        "  [#\"p&q#\"], strong[#\"2.25\"], strong[#\"(−3.2\u{a0}±\u{a0}0.1) ms\"], [#\"\"],",
         "  table.hline(stroke: 0.05em),",
         "  table.cell(colspan: 4, emph[#\"b\"]),",
-        "  [#\"z\"], strong[#\"2.25\"], [#\"(7.0 ± 1.0) ms\"], [#\"\"],",
+        "  [#\"z\"], strong[#\"2.25\"], [#\"(7.0\u{a0}±\u{a0}1.0) ms\"], [#\"\"],",
         "  [#\"w\"], [#\"1.25\"], strong[#\"0.5 ms\"], [#\"yes\"],",
         "  table.hline(stroke: 0.08em),",
         ")",
@@ -94,10 +94,10 @@ w & 1.25 & \\textbf{0.5 ms} & yes \\\\\n\
 | Method\\_1 | Ratio % | Time & # | Best |\n\
 | :-- | --: | --: | :-- |\n\
 | *a\\_1* |  |  |  |\n\
-| x\\_y% | 1.50 | (12.3 ± 0.4) ms | yes |\n\
-| p&q# | **2.25** | **(-3.2 ± 0.1) ms** |  |\n\
+| x\\_y% | 1.50 | (12.3\u{a0}±\u{a0}0.4) ms | yes |\n\
+| p&q# | **2.25** | **(−3.2\u{a0}±\u{a0}0.1) ms** |  |\n\
 | *b* |  |  |  |\n\
-| z | **2.25** | (7.0 ± 1.0) ms |  |\n\
+| z | **2.25** | (7.0\u{a0}±\u{a0}1.0) ms |  |\n\
 | w | 1.25 | **0.5 ms** | yes |\n"
     );
     assert_eq!(
@@ -153,7 +153,7 @@ fn check_names_the_input_of_a_stale_results_table_and_gen_rebuilds_only_it() {
         err.contains("current (not rebuilt): results table u\n"),
         "{err}"
     );
-    assert!(read(d, "generated/t.md").contains("| x\\_y% | 1.50 | (11.0 ± 0.4) ms | yes |\n"));
+    assert!(read(d, "generated/t.md").contains("| x\\_y% | 1.50 | (11.0\u{a0}±\u{a0}0.4) ms | yes |\n"));
     assert_eq!(artifact(d, &["check"]).status.code(), Some(0));
 }
 
@@ -381,8 +381,8 @@ fn a_cell_prints_the_text_a_number_with_its_format_prints() {
     gen_ok(dir.path());
     let numbers = common::numbers(dir.path());
     assert_eq!(numbers["z-ratio"]["text"], "1.50");
-    assert_eq!(numbers["z-mean"]["text"], "-3.2 ms");
+    assert_eq!(numbers["z-mean"]["text"], "−3.2 ms");
     let md = read(dir.path(), "generated/t.md");
     assert!(md.contains("| x\\_y% | 1.50 |"), "{md}");
-    assert!(md.contains("**(-3.2 ± 0.1) ms**"), "{md}");
+    assert!(md.contains("**(−3.2\u{a0}±\u{a0}0.1) ms**"), "{md}");
 }

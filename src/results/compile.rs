@@ -32,7 +32,6 @@ enum Kind<'s> {
     Field {
         field: &'s Spanned<String>,
         format: Format,
-        bare: Format,
         uncertainty: Option<&'s Spanned<String>>,
         highlight: Option<Best>,
     },
@@ -122,17 +121,7 @@ fn column<'s>(
                 .map(|f| f.get_ref().clone())
                 .unwrap_or_default();
             let span = col.format.as_ref().map_or(c.span(), |f| f.span());
-            let format = Format::compile(spec, &fspec, span.clone())?;
-            // The value and its uncertainty print without the unit, which
-            // follows them once.
-            let bare = Format::compile(
-                spec,
-                &crate::spec::FormatSpec {
-                    unit: None,
-                    ..fspec
-                },
-                span,
-            )?;
+            let format = Format::compile(spec, &fspec, span)?;
             let highlight = match col.highlight.as_ref() {
                 None => None,
                 Some(h) => Some(match h.get_ref().as_str() {
@@ -150,7 +139,6 @@ fn column<'s>(
                 Kind::Field {
                     field,
                     format,
-                    bare,
                     uncertainty: col.uncertainty.as_ref(),
                     highlight,
                 },
@@ -223,16 +211,13 @@ fn is_empty(v: &Value) -> bool {
     v.is_undefined() || v.is_none()
 }
 
-/// `value ± u` in the column's format (`bare`, without the unit), the unit
-/// once after it, bracketed as siunitx does: `(12.3 ± 0.4) ms`.
-fn with_uncertainty(format: &Format, bare: &Format, v: &Value, u: &Value) -> String {
-    let value = bare.apply(v);
-    let unc = bare.apply(u);
-    let unc = unc.strip_prefix('+').unwrap_or(&unc);
-    let full = format.apply(v);
-    match full.strip_prefix(value.as_str()) {
-        Some(unit) if !unit.is_empty() => format!("({value} \u{b1} {unc}){unit}"),
-        _ => format!("{value} \u{b1} {unc}"),
+/// `value ± u` as a number with this format and uncertainty prints it
+/// ([`Format::apply_uncertain`]): `(12.3 ± 0.4) ms`, the same text as a
+/// `[numbers]` entry; a value that is not a number prints as itself.
+fn with_uncertainty(format: &Format, v: &Value, u: f64) -> std::result::Result<String, String> {
+    match as_number(v) {
+        Some(x) => format.apply_uncertain(x, crate::numbers::format::Uncertainty::Symmetric(u)),
+        None => Ok(format.apply(v)),
     }
 }
 
@@ -345,7 +330,6 @@ pub fn compile(
                 Kind::Field {
                     field,
                     format,
-                    bare,
                     uncertainty,
                     highlight,
                 } => {
@@ -381,7 +365,8 @@ pub fn compile(
                             csv.push(csv_value(&uv));
                             match as_number(&uv) {
                                 _ if is_empty(&uv) => format.apply(&v),
-                                Some(x) if x >= 0.0 => with_uncertainty(format, bare, &v, &uv),
+                                Some(x) if x >= 0.0 => with_uncertainty(format, &v, x)
+                                    .map_err(|m| field_error(r, f, format!("column `{header}`: {m}")))?,
                                 _ => {
                                     return Err(field_error(
                                         r,
