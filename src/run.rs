@@ -60,6 +60,9 @@ pub struct Build {
     pub skipped: Vec<(String, String)>,
     /// Independent failures (a figure, a number).
     pub errors: Vec<Error>,
+    /// The macro files could not be made (a template failed): the run
+    /// writes nothing, as for a spec error.
+    pub whole_failed: bool,
     /// Reports for the user.
     pub notes: Vec<String>,
 }
@@ -119,8 +122,11 @@ fn figure_current(
     if f.key == key {
         return Ok(());
     }
-    Err("its spec, data or quoted numbers changed".into())
+    Err(SPEC_DATA_OR_QUOTES.into())
 }
+
+/// Why a figure is rebuilt before its inputs and quoted numbers are compared.
+const SPEC_DATA_OR_QUOTES: &str = "its spec, data or quoted numbers changed";
 
 /// Why figure `name` changed: the first input file of its sources whose hash
 /// differs from the lock, if any.
@@ -234,7 +240,10 @@ fn build_with<'a>(
                     })
                     .collect();
             }
-            Err(e) => b.errors.push(e.context("numbers")),
+            Err(e) => {
+                b.whole_failed = true;
+                b.errors.push(e.context("numbers"));
+            }
         }
     }
     b.errors.extend(nums.errors);
@@ -264,9 +273,17 @@ fn build_with<'a>(
                 }
                 if let (Some(l), Some(last)) = (lock, b.rebuilt.last_mut())
                     && last.0 == *name
-                    && let Some(input) = changed_input(&fp, l, &f.sources)
+                    && last.1 == SPEC_DATA_OR_QUOTES
                 {
-                    last.1 = format!("input changed: {input}");
+                    let quoted = crate::fingerprint::figure_quotes(spec, name);
+                    let changed = crate::fingerprint::changed_numbers(l, &b.numbers, &quoted);
+                    last.1 = match changed_input(&fp, l, &f.sources) {
+                        Some(input) => format!("input changed: {input}"),
+                        None if !changed.is_empty() => {
+                            format!("quoted number changed: {}", changed.join(", "))
+                        }
+                        None => "spec changed".into(),
+                    };
                 }
                 b.figure_keys.insert(name.clone(), key);
                 plots.push((name.clone(), f));
@@ -396,6 +413,27 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
         lock.numbers
             .insert(n.key.clone(), LockedNumber::from_number(n, key));
     }
+    lock.failed = failed_parts(build);
+    // What failed keeps its old record, so the inputs behind it keep the
+    // hashes that record was computed from: check names them as changed.
+    let behind: BTreeSet<String> = lock
+        .failed
+        .iter()
+        .flat_map(|p| match p.split_once('.') {
+            Some(("number", k)) => crate::fingerprint::number_sources(spec, k),
+            Some(("figure", f)) => crate::fingerprint::figure_sources(spec, f),
+            _ => BTreeSet::new(),
+        })
+        .collect();
+    for (rel, _) in behind
+        .iter()
+        .flat_map(|s| build.fingerprint.files.get(s).into_iter().flatten())
+    {
+        match old.and_then(|o| o.inputs.get(rel)) {
+            Some(h) => lock.inputs.insert(rel.clone(), h.clone()),
+            None => lock.inputs.remove(rel),
+        };
+    }
     if let Some(o) = old {
         for (k, n) in &o.numbers {
             if spec.spec.numbers.contains_key(k) && !lock.numbers.contains_key(k) {
@@ -446,6 +484,48 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
     lock
 }
 
+/// The numbers and figures that failed in `build`, as `number.KEY` and
+/// `figure.NAME` (sorted).
+pub fn failed_parts(build: &Build) -> Vec<String> {
+    let mut parts: Vec<String> = build
+        .errors
+        .iter()
+        .filter_map(|e| match e {
+            Error::Context { what, .. } => {
+                let (kind, rest) = what.split_once(" `")?;
+                let name = rest.strip_suffix('`')?;
+                matches!(kind, "number" | "figure").then(|| format!("{kind}.{name}"))
+            }
+            _ => None,
+        })
+        .collect();
+    parts.sort();
+    parts.dedup();
+    parts
+}
+
+/// Outputs the old lock lists that the spec no longer writes (a figure
+/// removed or renamed, an `[output]` folder or format changed): those on
+/// disk as the lock recorded them (`artifact gen` removes them), and those
+/// edited since (kept). A file the lock does not list, or that the spec
+/// now reads, is never among them.
+pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>, Vec<String>) {
+    let now = all_outputs(spec);
+    let inputs = fp.inputs();
+    let (mut recorded, mut edited) = (Vec::new(), Vec::new());
+    for (out, h) in &old.outputs {
+        if now.contains(out) || inputs.contains_key(out) || out == crate::spec::SPEC_FILE {
+            continue;
+        }
+        match crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b)) {
+            Some(disk) if &disk == h => recorded.push(out.clone()),
+            Some(_) => edited.push(out.clone()),
+            None => {}
+        }
+    }
+    (recorded, edited)
+}
+
 /// What `gen` did.
 #[derive(Debug, Default)]
 pub struct GenReport {
@@ -457,6 +537,10 @@ pub struct GenReport {
     pub removed: Vec<String>,
     /// Outputs of figures the data no longer draws, removed.
     pub deleted: Vec<String>,
+    /// Outputs the spec no longer writes, removed (as the old lock recorded them).
+    pub orphans_removed: Vec<String>,
+    /// Outputs the spec no longer writes, kept: edited since artifact wrote them.
+    pub orphans_kept: Vec<String>,
 }
 
 /// The files the numbers are written to (macros.tex, macros.typ,
@@ -623,19 +707,18 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
     Ok(())
 }
 
-/// Writes every output of `build` under the spec's folder, then the lock
-/// (only when nothing failed), as one transaction (`output::commit`):
-/// either all of it is written or nothing is. Temporary files left by a
-/// killed run are removed first. Call with the spec's folder locked
+/// Writes every output of `build` under the spec's folder, then the lock,
+/// and removes orphaned outputs, as one transaction (`output::commit`):
+/// either all of it is written or nothing is. A number or figure that
+/// failed keeps its files and its old record in the lock; when the macro
+/// files could not be made the lock is left as it was. Temporary files left
+/// by a killed run are removed after. Call with the spec's folder locked
 /// (`output::FolderLock::exclusive`).
 pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<GenReport> {
     let mut report = GenReport::default();
-    // A run with failures leaves the lock as it was: it must keep describing
-    // a state in which every output matched its data.
-    let lock = build
-        .errors
-        .is_empty()
-        .then(|| new_lock(spec, build, old).to_text());
+    // The lock keeps describing outputs that match their recorded data:
+    // new records for what was built, the old ones for what failed.
+    let lock = (!build.whole_failed).then(|| new_lock(spec, build, old).to_text());
     let mut files: Vec<crate::output::Change> = build
         .outputs()
         .map(|o| (o.rel.as_str(), Some(o.bytes.as_slice())))
@@ -648,24 +731,23 @@ pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<Gen
         .flat_map(|(name, _)| figure_outputs(spec, name))
         .collect();
     files.extend(skipped.iter().map(|rel| (rel.as_str(), None)));
-    // Files of a format dropped from `[output] formats` that the last run
-    // wrote (the old lock lists them) go with this run's transaction.
-    let dropped: Vec<String> = match (old, &lock) {
-        (Some(o), Some(_)) => build
-            .figures
-            .iter()
-            .flat_map(|f| dropped_format_files(spec, &f.name))
-            .filter(|p| o.outputs.contains_key(p))
-            .collect(),
-        _ => Vec::new(),
+    // Files the last run wrote (the old lock lists them) that the spec no
+    // longer writes go with this run's transaction (a format dropped from
+    // `[output] formats`, a figure removed or renamed, a folder moved);
+    // one edited since is kept.
+    let (orphaned, kept) = match (old, &lock) {
+        (Some(o), Some(_)) => orphans(spec, &build.fingerprint, o),
+        _ => (Vec::new(), Vec::new()),
     };
-    files.extend(dropped.iter().map(|rel| (rel.as_str(), None)));
+    files.extend(orphaned.iter().map(|rel| (rel.as_str(), None)));
     if let Some(l) = &lock {
         files.push((crate::lock::LOCK_FILE, Some(l.as_bytes())));
     }
     let done = crate::output::commit(&spec.root, &files)?;
     report.written = done.written;
-    report.deleted = done.removed;
+    (report.orphans_removed, report.deleted) =
+        done.removed.into_iter().partition(|r| orphaned.contains(r));
+    report.orphans_kept = kept;
     report.unchanged = done
         .unchanged
         .into_iter()
