@@ -110,10 +110,7 @@ impl CheckReport {
             parts.push(count(self.stale_files.len(), "other file"));
         }
         if !self.orphaned.is_empty() {
-            parts.push(format!(
-                "{} no longer in the spec",
-                count(self.orphaned.len(), "output")
-            ));
+            parts.push(format!("{} orphaned", count(self.orphaned.len(), "output")));
         }
         if !self.leftovers.is_empty() {
             parts.push(format!(
