@@ -288,7 +288,11 @@ pub fn number_sources(spec: &LoadedSpec, key: &str) -> BTreeSet<String> {
         .filter_map(|k| table_of(k))
         .collect();
     let reads_meta = |k: &str| number_text(spec, k).contains("meta");
-    if reads_meta(key) || crate::numbers::reads(spec, key).iter().any(|k| reads_meta(k)) {
+    if reads_meta(key)
+        || crate::numbers::reads(spec, key)
+            .iter()
+            .any(|k| reads_meta(k))
+    {
         roots.extend(document_sources(spec));
     }
     Fingerprint::sources_of(spec, roots)

@@ -95,7 +95,12 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
     let lock = lock_before.unwrap();
     assert_eq!(
         lock.failed,
-        ["figure.fig1", "figure.fig2", "number.fig1-bars", "number.fig2-bf16-n"]
+        [
+            "figure.fig1",
+            "figure.fig2",
+            "number.fig1-bars",
+            "number.fig2-bf16-n"
+        ]
     );
     let old = &before.iter().find(|(f, _)| f == "artifact.lock").unwrap().1;
     let old: artifact::lock::Lock = toml::from_str(&String::from_utf8_lossy(old)).unwrap();

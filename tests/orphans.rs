@@ -69,7 +69,11 @@ fn a_figure_removed_from_the_demo_spec_leaves_orphans_that_gen_removes() {
     assert!(d.join("figures/fig4.svg").is_file());
     let l = lock(d);
     assert!(!l.figures.contains_key("fig3"));
-    assert!(!l.outputs.keys().any(|o| o.contains("fig3.")), "{:?}", l.outputs);
+    assert!(
+        !l.outputs.keys().any(|o| o.contains("fig3.")),
+        "{:?}",
+        l.outputs
+    );
     let out = artifact(d, &["check"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

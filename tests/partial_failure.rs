@@ -186,10 +186,7 @@ fn a_failing_number_without_a_previous_text_is_left_out_of_the_macros() {
     // The paper fails on \artnum{ynew} rather than print a stale text.
     assert_eq!(
         tex_numbers(d),
-        [
-            "\\@namedef{artnum@count}{2}",
-            "\\@namedef{artnum@total}{6}"
-        ]
+        ["\\@namedef{artnum@count}{2}", "\\@namedef{artnum@total}{6}"]
     );
     let lock = artifact::lock::Lock::read(d).unwrap().unwrap();
     assert_eq!(lock.failed, ["number.ynew"]);
