@@ -512,9 +512,18 @@ pub fn failed_parts(build: &Build) -> Vec<String> {
 pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>, Vec<String>) {
     let now = all_outputs(spec);
     let inputs = fp.inputs();
+    let root = spec
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| spec.root.clone());
     let (mut recorded, mut edited) = (Vec::new(), Vec::new());
     for (out, h) in &old.outputs {
-        if now.contains(out) || inputs.contains_key(out) || out == crate::spec::SPEC_FILE {
+        // A lock is a file in the repository: whatever it lists, nothing
+        // outside the spec's folder (through a link) or in `.git` goes.
+        let outside =
+            out.split('/').any(|c| c == ".git") || !real_path(&spec.root, out).starts_with(&root);
+        if now.contains(out) || inputs.contains_key(out) || out == crate::spec::SPEC_FILE || outside
+        {
             continue;
         }
         match crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b)) {
@@ -711,14 +720,18 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
 /// and removes orphaned outputs, as one transaction (`output::commit`):
 /// either all of it is written or nothing is. A number or figure that
 /// failed keeps its files and its old record in the lock; when the macro
-/// files could not be made the lock is left as it was. Temporary files left
+/// files could not be made nothing is written. Temporary files left
 /// by a killed run are removed after. Call with the spec's folder locked
 /// (`output::FolderLock::exclusive`).
 pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<GenReport> {
     let mut report = GenReport::default();
+    if build.whole_failed {
+        // Not one output's failure: nothing is written, as for a spec error.
+        return Ok(report);
+    }
     // The lock keeps describing outputs that match their recorded data:
     // new records for what was built, the old ones for what failed.
-    let lock = (!build.whole_failed).then(|| new_lock(spec, build, old).to_text());
+    let lock = new_lock(spec, build, old).to_text();
     let mut files: Vec<crate::output::Change> = build
         .outputs()
         .map(|o| (o.rel.as_str(), Some(o.bytes.as_slice())))
@@ -735,14 +748,12 @@ pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<Gen
     // longer writes go with this run's transaction (a format dropped from
     // `[output] formats`, a figure removed or renamed, a folder moved);
     // one edited since is kept.
-    let (orphaned, kept) = match (old, &lock) {
-        (Some(o), Some(_)) => orphans(spec, &build.fingerprint, o),
-        _ => (Vec::new(), Vec::new()),
+    let (orphaned, kept) = match old {
+        Some(o) => orphans(spec, &build.fingerprint, o),
+        None => (Vec::new(), Vec::new()),
     };
     files.extend(orphaned.iter().map(|rel| (rel.as_str(), None)));
-    if let Some(l) = &lock {
-        files.push((crate::lock::LOCK_FILE, Some(l.as_bytes())));
-    }
+    files.push((crate::lock::LOCK_FILE, Some(lock.as_bytes())));
     let done = crate::output::commit(&spec.root, &files)?;
     report.written = done.written;
     (report.orphans_removed, report.deleted) =

@@ -212,3 +212,30 @@ fn an_orphan_a_source_now_reads_is_not_removed() {
     assert!(d.join("figures/lat2.csv").is_file());
     assert!(!d.join("figures/lat2.svg").exists());
 }
+
+/// A lock is a file anyone can edit: one listing a file outside the spec's
+/// folder (through a link) or in `.git`, with its true hash, removes nothing.
+#[cfg(unix)]
+#[test]
+fn an_orphan_listed_outside_the_spec_folder_is_never_removed() {
+    let top = tempfile::tempdir().unwrap();
+    let d = top.path().join("p");
+    project(&d);
+    std::fs::write(top.path().join("secret.txt"), "keep me\n").unwrap();
+    std::os::unix::fs::symlink(top.path(), d.join("link")).unwrap();
+    std::fs::create_dir_all(d.join(".git")).unwrap();
+    std::fs::write(d.join(".git/config"), "keep me\n").unwrap();
+    let hash = artifact::lock::hash_bytes(b"keep me\n");
+    let lock = std::fs::read_to_string(d.join("artifact.lock")).unwrap();
+    let lock = lock.replace(
+        "[outputs]\n",
+        &format!(
+            "[outputs]\n\".git/config\" = \"{hash}\"\n\"../secret.txt\" = \"{hash}\"\n\"link/secret.txt\" = \"{hash}\"\n"
+        ),
+    );
+    std::fs::write(d.join("artifact.lock"), lock).unwrap();
+    assert_eq!(artifact(&d, &["check"]).status.code(), Some(0));
+    gen_ok(&d);
+    assert!(top.path().join("secret.txt").is_file());
+    assert!(d.join(".git/config").is_file());
+}
