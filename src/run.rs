@@ -78,6 +78,9 @@ impl Build {
 
 use crate::spec::paths::join as rel;
 
+mod partial;
+pub use partial::{failed_parts, orphans};
+
 /// The output files of figure `name`: those of `[output] formats` (svg,
 /// pdf, png), then its csv.
 pub fn figure_outputs(spec: &LoadedSpec, name: &str) -> Vec<String> {
@@ -414,26 +417,7 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
             .insert(n.key.clone(), LockedNumber::from_number(n, key));
     }
     lock.failed = failed_parts(build);
-    // What failed keeps its old record, so the inputs behind it keep the
-    // hashes that record was computed from: check names them as changed.
-    let behind: BTreeSet<String> = lock
-        .failed
-        .iter()
-        .flat_map(|p| match p.split_once('.') {
-            Some(("number", k)) => crate::fingerprint::number_sources(spec, k),
-            Some(("figure", f)) => crate::fingerprint::figure_sources(spec, f),
-            _ => BTreeSet::new(),
-        })
-        .collect();
-    for (rel, _) in behind
-        .iter()
-        .flat_map(|s| build.fingerprint.files.get(s).into_iter().flatten())
-    {
-        match old.and_then(|o| o.inputs.get(rel)) {
-            Some(h) => lock.inputs.insert(rel.clone(), h.clone()),
-            None => lock.inputs.remove(rel),
-        };
-    }
+    partial::keep_failed_inputs(spec, build, old, &mut lock);
     if let Some(o) = old {
         for (k, n) in &o.numbers {
             if spec.spec.numbers.contains_key(k) && !lock.numbers.contains_key(k) {
@@ -482,57 +466,6 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
         }
     }
     lock
-}
-
-/// The numbers and figures that failed in `build`, as `number.KEY` and
-/// `figure.NAME` (sorted).
-pub fn failed_parts(build: &Build) -> Vec<String> {
-    let mut parts: Vec<String> = build
-        .errors
-        .iter()
-        .filter_map(|e| match e {
-            Error::Context { what, .. } => {
-                let (kind, rest) = what.split_once(" `")?;
-                let name = rest.strip_suffix('`')?;
-                matches!(kind, "number" | "figure").then(|| format!("{kind}.{name}"))
-            }
-            _ => None,
-        })
-        .collect();
-    parts.sort();
-    parts.dedup();
-    parts
-}
-
-/// Outputs the old lock lists that the spec no longer writes (a figure
-/// removed or renamed, an `[output]` folder or format changed): those on
-/// disk as the lock recorded them (`artifact gen` removes them), and those
-/// edited since (kept). A file the lock does not list, or that the spec
-/// now reads, is never among them.
-pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>, Vec<String>) {
-    let now = all_outputs(spec);
-    let inputs = fp.inputs();
-    let root = spec
-        .root
-        .canonicalize()
-        .unwrap_or_else(|_| spec.root.clone());
-    let (mut recorded, mut edited) = (Vec::new(), Vec::new());
-    for (out, h) in &old.outputs {
-        // A lock is a file in the repository: whatever it lists, nothing
-        // outside the spec's folder (through a link) or in `.git` goes.
-        let outside =
-            out.split('/').any(|c| c == ".git") || !real_path(&spec.root, out).starts_with(&root);
-        if now.contains(out) || inputs.contains_key(out) || out == crate::spec::SPEC_FILE || outside
-        {
-            continue;
-        }
-        match crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b)) {
-            Some(disk) if &disk == h => recorded.push(out.clone()),
-            Some(_) => edited.push(out.clone()),
-            None => {}
-        }
-    }
-    (recorded, edited)
 }
 
 /// What `gen` did.
