@@ -27,8 +27,12 @@ pub struct NumberChange {
     pub committed: Option<String>,
     /// Text from the data now.
     pub now: String,
-    /// Input files of its sources that changed since the lock.
+    /// Input files of its sources that changed since the lock (for a number
+    /// without a table: those of the numbers it reads, and the documents
+    /// when it reads `meta`).
     pub inputs: Vec<String>,
+    /// Numbers it reads whose text or value changed since the lock.
+    pub quoted: Vec<String>,
     /// When the text is the same but the full-precision value changed:
     /// (committed, now), as JSON.
     pub value: Option<(String, String)>,
@@ -53,6 +57,11 @@ pub struct CheckReport {
     pub leftovers: Vec<String>,
     /// Input files added, removed or changed since the lock: (what, file).
     pub inputs: Vec<(&'static str, String)>,
+    /// Outputs the last run wrote (the lock lists them) that the spec no
+    /// longer writes: (file, edited since).
+    pub orphaned: Vec<(String, bool)>,
+    /// Numbers and figures that could not be computed (exit 2).
+    pub errors: Vec<crate::error::Error>,
     /// Things to mention without failing.
     pub notes: Vec<String>,
     /// The command that brings everything up to date.
@@ -67,6 +76,7 @@ impl CheckReport {
             && self.results_tables.is_empty()
             && self.edited.is_empty()
             && self.stale_files.is_empty()
+            && self.orphaned.is_empty()
             && self.leftovers.is_empty())
     }
 
@@ -105,6 +115,9 @@ impl CheckReport {
         if !self.stale_files.is_empty() {
             parts.push(count(self.stale_files.len(), "other file"));
         }
+        if !self.orphaned.is_empty() {
+            parts.push(format!("{} orphaned", count(self.orphaned.len(), "output")));
+        }
         if !self.leftovers.is_empty() {
             parts.push(format!(
                 "{} left by a killed run",
@@ -122,10 +135,12 @@ impl CheckReport {
                 .unwrap_or(0);
             let _ = writeln!(s, "\nnumbers (committed -> from the data now):");
             for n in &self.numbers {
-                let mut why = if n.inputs.is_empty() {
-                    "spec changed".to_string()
-                } else {
+                let mut why = if !n.inputs.is_empty() {
                     format!("input changed: {}", n.inputs.join(", "))
+                } else if !n.quoted.is_empty() {
+                    format!("quoted number changed: {}", n.quoted.join(", "))
+                } else {
+                    "spec changed".to_string()
                 };
                 if let Some((old, now)) = &n.value {
                     why = format!("same text, value {old} -> {now}; {why}");
@@ -174,6 +189,20 @@ impl CheckReport {
                 let _ = writeln!(s, "  {f}");
             }
         }
+        if !self.orphaned.is_empty() {
+            let _ = writeln!(
+                s,
+                "\norphaned (artifact wrote them; the spec no longer does):"
+            );
+            for (f, edited) in &self.orphaned {
+                let what = if *edited {
+                    "edited since: `artifact gen` keeps it; delete it by hand"
+                } else {
+                    "`artifact gen` removes it"
+                };
+                let _ = writeln!(s, "  {f} ({what})");
+            }
+        }
         if !self.leftovers.is_empty() {
             let _ = writeln!(
                 s,
@@ -212,7 +241,10 @@ pub fn fix_command(root: &Path) -> String {
 
 /// Whether the lock alone shows everything current.
 fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
-    if lock.tool != tool() || lock.spec != hash_bytes(spec.text.as_bytes()) {
+    if lock.tool != tool()
+        || lock.spec != hash_bytes(spec.text.as_bytes())
+        || !lock.failed.is_empty()
+    {
         return Ok(false);
     }
     let fp = Fingerprint::compute(spec)?;
@@ -253,6 +285,11 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
         if !lock.outputs.contains_key(out) {
             return Ok(false);
         }
+    }
+    // An output the spec no longer writes (orphaned) is looked at in full.
+    let all = run::all_outputs(spec);
+    if lock.outputs.keys().any(|o| !all.contains(o)) {
+        return Ok(false);
     }
     if spec
         .spec
@@ -302,13 +339,13 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             ..CheckReport::default()
         });
     }
-    let build = run::build(spec, &[], None)?;
-    if !build.errors.is_empty() {
-        return Err(crate::error::Error::Many(build.errors));
-    }
+    let mut build = run::build(spec, &[], None)?;
+    // A number or figure that fails is reported after the table of what is
+    // stale (exit 2); a spec error stops here (as `?` above).
     let mut r = CheckReport {
         fix,
         leftovers,
+        errors: std::mem::take(&mut build.errors),
         ..CheckReport::default()
     };
     let fp = &build.fingerprint;
@@ -333,11 +370,17 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             .filter(|c| c.text == n.text && c.value != now_value)
             .map(|c| (c.value.clone(), now_value));
         if committed.as_deref() != Some(n.text.as_str()) || value.is_some() {
+            let mut sources = n.sources.clone();
+            sources.extend(crate::fingerprint::number_sources(spec, &n.key));
+            let reads = crate::numbers::reads(spec, &n.key);
             r.numbers.push(NumberChange {
                 key: n.key.clone(),
                 committed,
                 now: n.text.clone(),
-                inputs: changed_inputs(&n.sources),
+                inputs: changed_inputs(&sources),
+                quoted: lock.as_ref().map_or_else(Vec::new, |l| {
+                    crate::fingerprint::changed_numbers(l, &build.numbers, &reads)
+                }),
                 value,
             });
         }
@@ -408,12 +451,18 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             continue;
         }
         let inputs = changed_inputs(&f.sources);
+        let quoted = lock.as_ref().map_or_else(Vec::new, |l| {
+            let q = crate::fingerprint::figure_quotes(spec, &f.name);
+            crate::fingerprint::changed_numbers(l, &build.numbers, &q)
+        });
         let why = if differing.iter().all(|d| disk_hash(d).is_none()) {
             "missing".to_string()
-        } else if inputs.is_empty() {
-            "spec or quoted numbers changed".to_string()
-        } else {
+        } else if !inputs.is_empty() {
             format!("input changed: {}", inputs.join(", "))
+        } else if !quoted.is_empty() {
+            format!("quoted number changed: {}", quoted.join(", "))
+        } else {
+            "spec changed".to_string()
         };
         r.figures.push((f.name.clone(), differing, why));
     }
@@ -432,9 +481,20 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     }
     r.results_tables =
         crate::results::build::stale(spec, &build, lock.as_ref(), &changed_inputs, &mut r.edited);
-    // A format dropped from `[output] formats` leaves no file behind.
+    // Outputs the last run wrote that the spec no longer writes.
+    if let Some(l) = &lock {
+        let (recorded, edited) = run::orphans(spec, fp, l);
+        r.orphaned.extend(recorded.into_iter().map(|f| (f, false)));
+        r.orphaned.extend(edited.into_iter().map(|f| (f, true)));
+        r.orphaned.sort();
+    }
+    // A format dropped from `[output] formats` leaves no file behind (one
+    // the lock lists is orphaned, above).
     for name in spec.spec.figures.keys() {
         for p in run::dropped_format_files(spec, name) {
+            if r.orphaned.iter().any(|(f, _)| *f == p) {
+                continue;
+            }
             let ext = p.rsplit('.').next().unwrap_or_default().to_string();
             r.stale_files.push(format!(
                 "{p} (orphaned: `[output] formats` has no {ext}; `artifact gen` removes it if it wrote it, else delete it)"

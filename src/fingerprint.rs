@@ -322,6 +322,91 @@ impl Fingerprint {
     }
 }
 
+/// The sources whose files number `key` depends on: its table's, or, for
+/// a number without a table, those of every number it reads
+/// ([`crate::numbers::reads`], transitively) and the JSON documents when
+/// its part of the spec reads `meta`. What `check` and `gen` name as the
+/// input that changed.
+pub fn number_sources(spec: &LoadedSpec, key: &str) -> BTreeSet<String> {
+    let table_of = |k: &str| {
+        spec.spec
+            .numbers
+            .get(k)
+            .and_then(|n| n.get_ref().table.as_ref().map(|t| t.get_ref().clone()))
+    };
+    if let Some(t) = table_of(key) {
+        return Fingerprint::sources_of(spec, [t]);
+    }
+    let mut roots: Vec<String> = crate::numbers::reads(spec, key)
+        .iter()
+        .filter_map(|k| table_of(k))
+        .collect();
+    let reads_meta = |k: &str| number_text(spec, k).contains("meta");
+    if reads_meta(key)
+        || crate::numbers::reads(spec, key)
+            .iter()
+            .any(|k| reads_meta(k))
+    {
+        roots.extend(document_sources(spec));
+    }
+    Fingerprint::sources_of(spec, roots)
+}
+
+/// The canonical text of number `key`'s part of the spec.
+fn number_text(spec: &LoadedSpec, key: &str) -> String {
+    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    doc.get("numbers")
+        .and_then(|n| n.get(key))
+        .map(canonical)
+        .unwrap_or_default()
+}
+
+/// The numbers among `keys` whose text or value now (`now`) differs from
+/// what `lock` recorded (a number that failed now is not named).
+pub fn changed_numbers<'a>(
+    lock: &crate::lock::Lock,
+    now: &[Number],
+    keys: impl IntoIterator<Item = &'a String>,
+) -> Vec<String> {
+    keys.into_iter()
+        .filter(|k| {
+            let Some(n) = now.iter().find(|n| &n.key == *k) else {
+                return false;
+            };
+            let value = serde_json::to_string(&n.value).unwrap_or_else(|_| "null".into());
+            lock.numbers
+                .get(*k)
+                .is_none_or(|l| l.text != n.text || l.value != value)
+        })
+        .cloned()
+        .collect()
+}
+
+/// The numbers figure `name` quotes (every number when it names one by a
+/// computed key), in spec order.
+pub fn figure_quotes(spec: &LoadedSpec, name: &str) -> Vec<String> {
+    let q = quoted_numbers(&Fingerprint::figure_text(spec, name));
+    spec.spec
+        .numbers
+        .keys()
+        .filter(|k| q.all || q.keys.contains(*k))
+        .cloned()
+        .collect()
+}
+
+/// The sources figure `name` reads: the tables it names, and the JSON
+/// documents when its part of the spec reads `meta`.
+pub fn figure_sources(spec: &LoadedSpec, name: &str) -> BTreeSet<String> {
+    let text = Fingerprint::figure_text(spec, name);
+    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let mut roots = BTreeSet::new();
+    collect_data_refs(doc.get("figures").and_then(|f| f.get(name)), &mut roots);
+    if text.contains("meta") {
+        roots.extend(document_sources(spec));
+    }
+    Fingerprint::sources_of(spec, roots)
+}
+
 /// Tables named by `data = "..."` anywhere in a figure (layers, ticks).
 fn collect_data_refs(v: Option<&toml::Value>, out: &mut BTreeSet<String>) {
     match v {

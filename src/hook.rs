@@ -291,9 +291,16 @@ pub fn run(start: &Path, spec_dir: &str) -> Result<u8> {
         crate::check::check(&spec, true)
     })();
     let _ = std::env::set_current_dir(back);
-    let report = result?;
+    let mut report = result?;
     let text = report.render();
     // Not print!: the output may be a closed pipe.
+    if !report.errors.is_empty() {
+        // What is stale, then the errors (as `artifact check`).
+        if report.stale() {
+            let _ = std::io::stderr().write_all(text.as_bytes());
+        }
+        return Err(Error::Many(std::mem::take(&mut report.errors)));
+    }
     if report.stale() {
         let _ = std::io::stderr().write_all(text.as_bytes());
         Ok(1)

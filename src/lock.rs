@@ -102,6 +102,12 @@ pub struct Lock {
     pub tool: String,
     /// blake3 of `artifact.toml`.
     pub spec: String,
+    /// What failed in the run that wrote the lock (`number.KEY`,
+    /// `figure.NAME`): their records (and input hashes) are those of the
+    /// last run that built them, and `check --fast` never calls such a lock
+    /// current.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
     /// Input file (relative to the spec) -> blake3.
     #[serde(default)]
     pub inputs: BTreeMap<String, String>,

@@ -163,6 +163,12 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     for r in &report.deleted {
         warn!("removed {r} (its figure has nothing to draw)");
     }
+    for r in &report.orphans_removed {
+        warn!("removed {r} (orphaned: the spec no longer writes it)");
+    }
+    for r in &report.orphans_kept {
+        warn!("kept {r} (orphaned, but edited since artifact wrote it: delete it by hand)");
+    }
     for r in &report.removed {
         warn!("removed {r} (a temporary file left by a run that was killed)");
     }
@@ -240,6 +246,16 @@ fn main() -> ExitCode {
                 let _folder = output::FolderLock::shared(&spec.root)?;
                 let report = check::check(&spec, fast)?;
                 let text = report.render();
+                // Errors dominate: the stale table first, then each error.
+                if !report.errors.is_empty() {
+                    if report.stale() {
+                        warn_raw!("{text}");
+                    }
+                    for line in group_errors(&report.errors) {
+                        warn!("error: {line}");
+                    }
+                    return Ok(ExitCode::from(2));
+                }
                 if report.stale() {
                     warn_raw!("{text}");
                     Ok(ExitCode::from(1))

@@ -60,6 +60,9 @@ pub struct Build {
     pub skipped: Vec<(String, String)>,
     /// Independent failures (a figure, a number).
     pub errors: Vec<Error>,
+    /// The macro files could not be made (a template failed): the run
+    /// writes nothing, as for a spec error.
+    pub whole_failed: bool,
     /// Reports for the user.
     pub notes: Vec<String>,
     /// Results tables built (`crate::results::build`).
@@ -81,6 +84,9 @@ impl Build {
 }
 
 use crate::spec::paths::join as rel;
+
+mod partial;
+pub use partial::{failed_parts, orphans};
 
 /// The output files of figure `name`: those of `[output] formats` (svg,
 /// pdf, png), then its csv.
@@ -126,8 +132,11 @@ fn figure_current(
     if f.key == key {
         return Ok(());
     }
-    Err("its spec, data or quoted numbers changed".into())
+    Err(SPEC_DATA_OR_QUOTES.into())
 }
+
+/// Why a figure is rebuilt before its inputs and quoted numbers are compared.
+const SPEC_DATA_OR_QUOTES: &str = "its spec, data or quoted numbers changed";
 
 /// Why figure `name` changed: the first input file of its sources whose hash
 /// differs from the lock, if any.
@@ -245,7 +254,10 @@ fn build_with<'a>(
                     })
                     .collect();
             }
-            Err(e) => b.errors.push(e.context("numbers")),
+            Err(e) => {
+                b.whole_failed = true;
+                b.errors.push(e.context("numbers"));
+            }
         }
     }
     b.errors.extend(nums.errors);
@@ -275,9 +287,17 @@ fn build_with<'a>(
                 }
                 if let (Some(l), Some(last)) = (lock, b.rebuilt.last_mut())
                     && last.0 == *name
-                    && let Some(input) = changed_input(&fp, l, &f.sources)
+                    && last.1 == SPEC_DATA_OR_QUOTES
                 {
-                    last.1 = format!("input changed: {input}");
+                    let quoted = crate::fingerprint::figure_quotes(spec, name);
+                    let changed = crate::fingerprint::changed_numbers(l, &b.numbers, &quoted);
+                    last.1 = match changed_input(&fp, l, &f.sources) {
+                        Some(input) => format!("input changed: {input}"),
+                        None if !changed.is_empty() => {
+                            format!("quoted number changed: {}", changed.join(", "))
+                        }
+                        None => "spec changed".into(),
+                    };
                 }
                 b.figure_keys.insert(name.clone(), key);
                 plots.push((name.clone(), f));
@@ -411,6 +431,8 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
         lock.numbers
             .insert(n.key.clone(), LockedNumber::from_number(n, key));
     }
+    lock.failed = failed_parts(build);
+    partial::keep_failed_inputs(spec, build, old, &mut lock);
     if let Some(o) = old {
         for (k, n) in &o.numbers {
             if spec.spec.numbers.contains_key(k) && !lock.numbers.contains_key(k) {
@@ -473,6 +495,10 @@ pub struct GenReport {
     pub removed: Vec<String>,
     /// Outputs of figures the data no longer draws, removed.
     pub deleted: Vec<String>,
+    /// Outputs the spec no longer writes, removed (as the old lock recorded them).
+    pub orphans_removed: Vec<String>,
+    /// Outputs the spec no longer writes, kept: edited since artifact wrote them.
+    pub orphans_kept: Vec<String>,
 }
 
 /// The files the numbers are written to (macros.tex, macros.typ,
@@ -649,19 +675,22 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
     Ok(())
 }
 
-/// Writes every output of `build` under the spec's folder, then the lock
-/// (only when nothing failed), as one transaction (`output::commit`):
-/// either all of it is written or nothing is. Temporary files left by a
-/// killed run are removed first. Call with the spec's folder locked
+/// Writes every output of `build` under the spec's folder, then the lock,
+/// and removes orphaned outputs, as one transaction (`output::commit`):
+/// either all of it is written or nothing is. A number or figure that
+/// failed keeps its files and its old record in the lock; when the macro
+/// files could not be made nothing is written. Temporary files left
+/// by a killed run are removed after. Call with the spec's folder locked
 /// (`output::FolderLock::exclusive`).
 pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<GenReport> {
     let mut report = GenReport::default();
-    // A run with failures leaves the lock as it was: it must keep describing
-    // a state in which every output matched its data.
-    let lock = build
-        .errors
-        .is_empty()
-        .then(|| new_lock(spec, build, old).to_text());
+    if build.whole_failed {
+        // Not one output's failure: nothing is written, as for a spec error.
+        return Ok(report);
+    }
+    // The lock keeps describing outputs that match their recorded data:
+    // new records for what was built, the old ones for what failed.
+    let lock = new_lock(spec, build, old).to_text();
     let mut files: Vec<crate::output::Change> = build
         .outputs()
         .map(|o| (o.rel.as_str(), Some(o.bytes.as_slice())))
@@ -680,24 +709,21 @@ pub fn write(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Result<Gen
         .flat_map(|name| crate::results::outputs(spec, name))
         .collect();
     files.extend(skipped_results.iter().map(|rel| (rel.as_str(), None)));
-    // Files of a format dropped from `[output] formats` that the last run
-    // wrote (the old lock lists them) go with this run's transaction.
-    let dropped: Vec<String> = match (old, &lock) {
-        (Some(o), Some(_)) => build
-            .figures
-            .iter()
-            .flat_map(|f| dropped_format_files(spec, &f.name))
-            .filter(|p| o.outputs.contains_key(p))
-            .collect(),
-        _ => Vec::new(),
+    // Files the last run wrote (the old lock lists them) that the spec no
+    // longer writes go with this run's transaction (a format dropped from
+    // `[output] formats`, a figure removed or renamed, a folder moved);
+    // one edited since is kept.
+    let (orphaned, kept) = match old {
+        Some(o) => orphans(spec, &build.fingerprint, o),
+        None => (Vec::new(), Vec::new()),
     };
-    files.extend(dropped.iter().map(|rel| (rel.as_str(), None)));
-    if let Some(l) = &lock {
-        files.push((crate::lock::LOCK_FILE, Some(l.as_bytes())));
-    }
+    files.extend(orphaned.iter().map(|rel| (rel.as_str(), None)));
+    files.push((crate::lock::LOCK_FILE, Some(lock.as_bytes())));
     let done = crate::output::commit(&spec.root, &files)?;
     report.written = done.written;
-    report.deleted = done.removed;
+    (report.orphans_removed, report.deleted) =
+        done.removed.into_iter().partition(|r| orphaned.contains(r));
+    report.orphans_kept = kept;
     report.unchanged = done
         .unchanged
         .into_iter()

@@ -81,7 +81,9 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
         !err.contains("figure `fig3`"),
         "figures that do not read the broken file are built: {err}"
     );
-    // Only the replaced input differs; every output is as it was.
+    // Only the replaced input differs; every output is as it was. The lock
+    // names what failed and keeps their records and the input's old hash.
+    let lock_before = artifact::lock::Lock::read(dir.path()).ok().flatten();
     let after = snapshot(dir.path());
     let changed: Vec<&String> = before
         .iter()
@@ -89,7 +91,25 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
         .filter(|(a, b)| a != b)
         .map(|(a, _)| &a.0)
         .collect();
-    assert_eq!(changed, vec![rel]);
+    assert_eq!(changed, vec!["artifact.lock", rel]);
+    let lock = lock_before.unwrap();
+    assert_eq!(
+        lock.failed,
+        [
+            "figure.fig1",
+            "figure.fig2",
+            "number.fig1-bars",
+            "number.fig2-bf16-n"
+        ]
+    );
+    let old = &before.iter().find(|(f, _)| f == "artifact.lock").unwrap().1;
+    let old: artifact::lock::Lock = toml::from_str(&String::from_utf8_lossy(old)).unwrap();
+    assert_eq!(lock.inputs, old.inputs);
+    assert_eq!(lock.outputs, old.outputs);
+    assert_eq!(lock.figures, old.figures);
+    for k in ["fig1-bars", "fig2-bf16-n"] {
+        assert_eq!(lock.numbers[k], old.numbers[k]);
+    }
 }
 
 #[test]

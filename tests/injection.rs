@@ -227,7 +227,7 @@ fn figure_project(layer: &str, extra: &str) -> tempfile::TempDir {
 fn escape_in_a_data_label_is_refused_with_file_line_field() {
     // It used to fail only when the SVG was read back for the PDF:
     // "cannot read the SVG: non-XML character '\u{1b}' found at 35:4".
-    let want = "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nerror: figure `f`: runs.csv:3: field `name`: control character U+001B in a label\n1 part(s) failed; their previous outputs are left as they were\n";
+    let want = "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\nerror: figure `f`: runs.csv:3: field `name`: control character U+001B in a label\n1 part(s) failed; their previous outputs are left as they were\n";
     for (layer, extra) in [
         // a category on an axis (a tick label)
         (
@@ -273,7 +273,7 @@ fn escape_in_a_title_from_the_spec_is_refused_at_the_template() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nerror: figure `f`: artifact.toml:6:9: control character U+001B in a label (the text this template gives)\n  |\n6 | title = \"runs \\u001b[31m\"\n  |         ^^^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
+        "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\nerror: figure `f`: artifact.toml:6:9: control character U+001B in a label (the text this template gives)\n  |\n6 | title = \"runs \\u001b[31m\"\n  |         ^^^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
     );
 }
 
@@ -390,7 +390,8 @@ fn control_characters_in_an_input_file_name_are_escaped_in_messages() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: number `rows`: source `runs`: {shown}:3: the row has 2 cells but the header has 1 column\n\
+            "wrote artifact.lock\n\
+             error: number `rows`: source `runs`: {shown}:3: the row has 2 cells but the header has 1 column\n\
              1 part(s) failed; their previous outputs are left as they were\n"
         )
     );

@@ -184,7 +184,7 @@ fn a_parquet_file_named_zst_or_with_another_name_and_format() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nerror: number `n-sum`: source `runs`: runs.parquet.zst: a Parquet file is read as it is, not through zstd (its pages are compressed inside); remove the `.zst`\n{FAILED}"
+            "{WROTE}error: number `n-sum`: source `runs`: runs.parquet.zst: a Parquet file is read as it is, not through zstd (its pages are compressed inside); remove the `.zst`\n{FAILED}"
         )
     );
     // Any name, with `format = "parquet"`.

@@ -255,8 +255,9 @@ value = { sum = "n" }
 
 pub const FAILED: &str = "1 part(s) failed; their previous outputs are left as they were\n";
 
-pub const WROTE: &str =
-    "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\n";
+/// What a first `gen` whose number fails writes: the other outputs and
+/// the lock (which records the failure).
+pub const WROTE: &str = "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n";
 
 /// A file of one INTERVAL column (which the record API does not convert:
 /// it would panic) and an INT64 column `n`.

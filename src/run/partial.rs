@@ -1,0 +1,93 @@
+//! What a run with failures or a changed spec leaves: the parts that
+//! failed (their records and input hashes stay those of the last run that
+//! built them) and the orphaned outputs (files the last lock lists that the
+//! spec no longer writes).
+
+use std::collections::BTreeSet;
+
+use super::{Build, all_outputs, real_path};
+use crate::error::Error;
+use crate::fingerprint::Fingerprint;
+use crate::lock::{Lock, hash_bytes};
+use crate::spec::LoadedSpec;
+
+/// The numbers and figures that failed in `build`, as `number.KEY` and
+/// `figure.NAME` (sorted).
+pub fn failed_parts(build: &Build) -> Vec<String> {
+    let mut parts: Vec<String> = build
+        .errors
+        .iter()
+        .filter_map(|e| match e {
+            Error::Context { what, .. } => {
+                let (kind, rest) = what.split_once(" `")?;
+                let name = rest.strip_suffix('`')?;
+                matches!(kind, "number" | "figure").then(|| format!("{kind}.{name}"))
+            }
+            _ => None,
+        })
+        .collect();
+    parts.sort();
+    parts.dedup();
+    parts
+}
+
+/// Outputs the old lock lists that the spec no longer writes (a figure
+/// removed or renamed, an `[output]` folder or format changed): those on
+/// disk as the lock recorded them (`artifact gen` removes them), and those
+/// edited since (kept). A file the lock does not list, or that the spec
+/// now reads, is never among them.
+pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>, Vec<String>) {
+    let now = all_outputs(spec);
+    let inputs = fp.inputs();
+    let root = spec
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| spec.root.clone());
+    let (mut recorded, mut edited) = (Vec::new(), Vec::new());
+    for (out, h) in &old.outputs {
+        // A lock is a file in the repository: whatever it lists, nothing
+        // outside the spec's folder (through a link) or in `.git` goes.
+        let outside =
+            out.split('/').any(|c| c == ".git") || !real_path(&spec.root, out).starts_with(&root);
+        if now.contains(out) || inputs.contains_key(out) || out == crate::spec::SPEC_FILE || outside
+        {
+            continue;
+        }
+        match crate::output::read_output(&spec.root, out).map(|b| hash_bytes(&b)) {
+            Some(disk) if &disk == h => recorded.push(out.clone()),
+            Some(_) => edited.push(out.clone()),
+            None => {}
+        }
+    }
+    (recorded, edited)
+}
+
+/// Sets the hashes in `lock` of the input files behind what failed to
+/// those of `old` (left out when `old` has none): what failed keeps its
+/// old record, so its inputs keep the hashes that record was computed
+/// from, and `check` names them as changed.
+pub(super) fn keep_failed_inputs(
+    spec: &LoadedSpec,
+    build: &Build,
+    old: Option<&Lock>,
+    lock: &mut Lock,
+) {
+    let behind: BTreeSet<String> = lock
+        .failed
+        .iter()
+        .flat_map(|p| match p.split_once('.') {
+            Some(("number", k)) => crate::fingerprint::number_sources(spec, k),
+            Some(("figure", f)) => crate::fingerprint::figure_sources(spec, f),
+            _ => BTreeSet::new(),
+        })
+        .collect();
+    for (rel, _) in behind
+        .iter()
+        .flat_map(|s| build.fingerprint.files.get(s).into_iter().flatten())
+    {
+        match old.and_then(|o| o.inputs.get(rel)) {
+            Some(h) => lock.inputs.insert(rel.clone(), h.clone()),
+            None => lock.inputs.remove(rel),
+        };
+    }
+}
