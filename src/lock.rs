@@ -39,6 +39,9 @@ pub struct LockedNumber {
     pub rows: usize,
     /// Sources it depends on.
     pub sources: Vec<String>,
+    /// The family (`[numbers.NAME]` with `each`) it is a member of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
 }
 
 impl LockedNumber {
@@ -54,6 +57,7 @@ impl LockedNumber {
             table: n.table.clone(),
             rows: n.rows,
             sources: n.sources.iter().cloned().collect(),
+            family: n.family.clone(),
         }
     }
 
@@ -69,6 +73,7 @@ impl LockedNumber {
             table: self.table.clone(),
             rows: self.rows,
             sources: self.sources.iter().cloned().collect(),
+            family: self.family.clone(),
         }
     }
 }

@@ -173,6 +173,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         })
         .collect();
     let (lock_state, lock_text) = lock_state(lock.as_ref(), n);
+    let quoted = crate::fingerprint::quoted_numbers(&spec_text);
     let e = Explanation {
         key: key.to_string(),
         value: to_json(&n.value),
@@ -187,12 +188,21 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         table,
         reads: reads
             .iter()
-            .map(|r| {
-                let m = nums.list.iter().find(|m| &m.key == r);
-                Read {
-                    key: r.clone(),
+            .flat_map(|r| {
+                // A family's members that the number quotes, else the family.
+                let members: Vec<&Number> = nums
+                    .list
+                    .iter()
+                    .filter(|m| m.family.as_ref() == Some(r) && quoted.keys.contains(&m.key))
+                    .collect();
+                let read = |key: &str, m: Option<&Number>| Read {
+                    key: key.to_string(),
                     text: m.map(|m| m.text.clone()),
                     value: m.map(|m| to_json(&m.value)),
+                };
+                match members.as_slice() {
+                    [] => vec![read(r, nums.list.iter().find(|m| &m.key == r))],
+                    list => list.iter().map(|m| read(&m.key, Some(m))).collect(),
                 }
             })
             .collect(),
