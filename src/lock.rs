@@ -215,6 +215,7 @@ mod tests {
                 table: Some("t".into()),
                 rows: 138,
                 sources: vec!["q".into()],
+                family: None,
             },
         );
         let text = l.to_text();

@@ -159,8 +159,9 @@ pub fn compute(
             )));
         }
         let refs: Vec<&Row> = item.rows.iter().collect();
-        let (value, text) = super::value_and_text(spec, raw, name, &fmt, &agg, globals, &refs)
-            .map_err(|e| e.context(shown.clone()))?;
+        let (value, text) =
+            super::value_and_text(spec, raw, name, &fmt, &agg, globals, &refs, &|e| e)
+                .map_err(|e| e.context(shown.clone()))?;
         let description = desc_tpl
             .as_ref()
             .map(|d| d.render_row(globals, &item.row))

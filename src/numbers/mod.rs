@@ -250,12 +250,11 @@ fn compute_one(
         }
     };
     let refs: Vec<&Row> = rows.iter().collect();
-    let (value, text) = value_and_text(spec, raw, key, &fmt, &agg, globals, &refs).map_err(
-        |e| match &table_name {
-            Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
-            None => e,
-        },
-    )?;
+    let over = |e: Error| match &table_name {
+        Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
+        None => e,
+    };
+    let (value, text) = value_and_text(spec, raw, key, &fmt, &agg, globals, &refs, &over)?;
     Ok(Some(Number {
         key: key.to_string(),
         text,
@@ -271,7 +270,8 @@ fn compute_one(
 /// The value of aggregate `agg` over `rows` and its text: an error when it
 /// is undefined, not finite, or has a control character, or when `format`
 /// is given for a value that is not a number. `key` is the declaration's
-/// (a family's name for a member).
+/// (a family's name for a member); `over` wraps the aggregate's errors.
+#[allow(clippy::too_many_arguments)]
 fn value_and_text(
     spec: &LoadedSpec,
     raw: &toml::Spanned<crate::spec::NumberSpec>,
@@ -280,9 +280,10 @@ fn value_and_text(
     agg: &Agg<'_>,
     globals: &Arc<Globals>,
     rows: &[&Row],
+    over: &dyn Fn(Error) -> Error,
 ) -> Result<(Value, String)> {
     let n = raw.get_ref();
-    let value = agg.compute(globals, rows)?;
+    let value = agg.compute(globals, rows).map_err(over)?;
     // `first = "cdoe"` would print nothing.
     if value.is_undefined() {
         let missing = agg.expr.as_ref().zip(rows.first());
