@@ -181,3 +181,17 @@ fn explain_follows_numbers_declared_later() {
         "{text}"
     );
 }
+
+#[test]
+fn show_computes_the_numbers_a_table_reads() {
+    let spec = format!(
+        "{RUNS}\n[tables.share]\nfrom = \"runs\"\nsteps = [{{ derive = {{ share = \"x / v['total']\" }} }}]\n\n[numbers.total]\ntable = \"runs\"\nvalue = {{ sum = \"x\" }}\n"
+    );
+    let dir = project(&spec);
+    let out = artifact(dir.path(), &["show", "share", "--format", "csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "name,x,share\na,1.0,0.125\nb,3.0,0.375\nc,4.0,0.5\n"
+    );
+}

@@ -196,6 +196,25 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
     order.into_iter().filter(|k| wanted.contains(k)).collect()
 }
 
+/// The number declarations table `table`'s steps read (and those of the
+/// tables it reads), with what they read, in the order they are computed:
+/// what `artifact show` computes before building the table.
+pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
+    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let mut wanted = BTreeSet::new();
+    for name in crate::fingerprint::Fingerprint::closure(spec, [table.to_string()]) {
+        let q = crate::fingerprint::quoted_numbers(&order::part_text(&doc, "tables", &name));
+        for k in &q.keys {
+            for d in order::declarations_of(spec, k) {
+                wanted.insert(d.to_string());
+                wanted.extend(reads(spec, d));
+            }
+        }
+    }
+    let order = order::order(spec).unwrap_or_default();
+    order.into_iter().filter(|k| wanted.contains(k)).collect()
+}
+
 /// The sources behind an `expr` number: those of the numbers it reads
 /// (all computed before it for a computed key) and, when it reads `meta`,
 /// the JSON documents.
