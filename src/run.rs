@@ -289,7 +289,7 @@ fn build_with<'a>(
                     .keys
                     .iter()
                     .filter(|k| {
-                        spec.spec.numbers.contains_key(*k)
+                        !numbers::order::declarations_of(spec, k).is_empty()
                             && !b.numbers.iter().any(|n| &n.key == *k)
                     })
                     .collect();

@@ -115,7 +115,7 @@ fn two_rows_giving_one_key_is_an_error_naming_both_rows() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(
-            "error: number family `bench` (artifact.toml line 9): row 1 of table `runs` (benchmark = \"nbody\", command = \"fast\") and row 2 of table `runs` (benchmark = \"nbody\", command = \"fast\") both give the key `nbody-fast`\n"
+            "error: number family `bench`: artifact.toml line 9: row 1 of table `runs` (benchmark = \"nbody\", command = \"fast\") and row 2 of table `runs` (benchmark = \"nbody\", command = \"fast\") both give the key `nbody-fast`\n"
         ),
         "{}",
         stderr(&out)
@@ -131,7 +131,7 @@ fn a_member_colliding_with_a_declared_number_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(
-            "error: number family `bench-mean` (artifact.toml line 9): the group of 1 row(s) from row 4 of table `runs` (benchmark = \"fib\", command = \"fast\") gives the key `fib-fast-mean`, which `[numbers.fib-fast-mean]` (artifact.toml line 17) declares too\n"
+            "error: number family `bench-mean`: artifact.toml line 9: the group of 1 row(s) from row 4 of table `runs` (benchmark = \"fib\", command = \"fast\") gives the key `fib-fast-mean`, which `[numbers.fib-fast-mean]` (artifact.toml line 17) declares too\n"
         ),
         "{}",
         stderr(&out)
@@ -148,7 +148,7 @@ fn two_families_giving_one_key_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(
-            "error: number family `b` (artifact.toml line 15): it gives the key `fib`, which number family `a` gives too\n"
+            "error: number family `b`: artifact.toml line 15: it gives the key `fib`, which number family `a` gives too\n"
         ),
         "{}",
         stderr(&out)
@@ -165,7 +165,7 @@ fn a_generated_key_that_is_no_valid_key_is_an_error_naming_the_row() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(
-            "error: number family `bench` (artifact.toml line 9): the group of 3 row(s) from row 1 of table `runs` (benchmark = \"nbody\") gives the key `nbody mean`: number key `nbody mean` holds ` `: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)\n"
+            "error: number family `bench`: artifact.toml line 9: the group of 3 row(s) from row 1 of table `runs` (benchmark = \"nbody\") gives the key `nbody mean`: number key `nbody mean` holds ` `: use ASCII letters, digits, `-` and `_`, starting with a letter (it becomes a LaTeX and typst name)\n"
         ),
         "{}",
         stderr(&out)
@@ -203,7 +203,7 @@ fn more_members_than_the_cap_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(
-            "error: number family `each-row` (artifact.toml line 4): table `big` gives 100001 numbers, more than the 100000 a family may have\n"
+            "error: number family `each-row`: artifact.toml line 4: table `big` gives 100001 numbers, more than the 100000 a family may have\n"
         ),
         "{}",
         stderr(&out)

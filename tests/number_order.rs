@@ -195,3 +195,16 @@ fn show_computes_the_numbers_a_table_reads() {
         "name,x,share\na,1.0,0.125\nb,3.0,0.375\nc,4.0,0.5\n"
     );
 }
+
+#[test]
+fn a_number_over_a_table_reading_a_number_has_that_numbers_sources() {
+    let spec = format!(
+        "{RUNS}\n[tables.scaled]\nfrom = \"runs\"\nsteps = [{{ derive = {{ z = \"x * v['y-max']\" }} }}]\n\n[numbers.z-sum]\ntable = \"scaled\"\nvalue = {{ sum = \"z\" }}\n\n[numbers.y-max]\ntable = \"other\"\nvalue = {{ max = \"y\" }}\n"
+    );
+    let dir = project(&spec);
+    common::gen_ok(dir.path());
+    let n = common::numbers(dir.path());
+    // (1 + 3 + 4) * 2
+    assert_eq!(n["z-sum"]["value"], 16.0);
+    assert_eq!(n["z-sum"]["sources"], serde_json::json!(["other", "runs"]));
+}

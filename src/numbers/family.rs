@@ -55,6 +55,7 @@ pub fn compute(
     globals: &Arc<Globals>,
     name: &str,
     raw: &Spanned<NumberSpec>,
+    earlier: &[Number],
 ) -> Result<Members> {
     let n = raw.get_ref();
     let each = n.each.as_ref().expect("a family has `each`");
@@ -124,10 +125,19 @@ pub fn compute(
     };
     if items.len() > MAX_MEMBERS {
         return Err(Error::msg(format!(
-            "table `{table_name}` gives {} numbers, more than the {MAX_MEMBERS} a family may have",
+            "{}: table `{table_name}` gives {} numbers, more than the {MAX_MEMBERS} a family may have",
+            declared_line(spec, name),
             items.len()
         )));
     }
+    let mut sources = table.sources.clone();
+    sources.extend(super::read_sources(
+        spec,
+        name,
+        &[table_name.clone()],
+        earlier,
+        false,
+    ));
     let read = template_fields(&key_tpl);
     let reserved = crate::emit::Reserved::of(spec);
     let declared_at = |key: &str| declared_line(spec, key);
@@ -138,13 +148,15 @@ pub fn compute(
         let shown = format!("{} ({})", item.label, fields_of(&item.row, &read));
         if let Some(problem) = crate::emit::key_problem(&key, &reserved) {
             return Err(Error::msg(format!(
-                "{shown} gives the key `{}`: {problem}",
+                "{}: {shown} gives the key `{}`: {problem}",
+                declared_at(name),
                 key.escape_debug()
             )));
         }
         if let Some(first) = seen.get(&key) {
             return Err(Error::msg(format!(
-                "{first} and {shown} both give the key `{key}`"
+                "{}: {first} and {shown} both give the key `{key}`",
+                declared_at(name)
             )));
         }
         if spec
@@ -154,7 +166,8 @@ pub fn compute(
             .is_some_and(|n| n.get_ref().each.is_none())
         {
             return Err(Error::msg(format!(
-                "{shown} gives the key `{key}`, which `[numbers.{key}]` (artifact.toml line {}) declares too",
+                "{}: {shown} gives the key `{key}`, which `[numbers.{key}]` ({}) declares too",
+                declared_at(name),
                 declared_at(&key)
             )));
         }
@@ -174,7 +187,7 @@ pub fn compute(
             description,
             table: Some(table_name.clone()),
             rows: item.rows.len(),
-            sources: table.sources.clone(),
+            sources: sources.clone(),
             family: Some(name.to_string()),
         });
     }
@@ -270,23 +283,13 @@ pub fn is_family(spec: &LoadedSpec, name: &str) -> bool {
         .is_some_and(|n| n.get_ref().each.is_some())
 }
 
-/// The line of `[numbers.KEY]` in the spec.
-pub fn declared_line(spec: &LoadedSpec, key: &str) -> usize {
-    let Some(n) = spec.spec.numbers.get(key) else {
-        return 0;
-    };
-    let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
-    crate::error::line_col(&spec.text, span.start).0
-}
-
-/// How errors of family `name` are introduced: `number family `NAME`
-/// (artifact.toml line N)`.
-pub fn declared(spec: &LoadedSpec, name: &str) -> String {
-    format!(
-        "number family `{name}` ({} line {})",
-        crate::spec::SPEC_FILE,
-        declared_line(spec, name)
-    )
+/// Where `[numbers.KEY]` is declared: `artifact.toml line N`.
+pub fn declared_line(spec: &LoadedSpec, key: &str) -> String {
+    let line = spec.spec.numbers.get(key).map_or(0, |n| {
+        let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
+        crate::error::line_col(&spec.text, span.start).0
+    });
+    format!("{} line {line}", crate::spec::SPEC_FILE)
 }
 
 /// Declaration `name`'s numbers as `lock` recorded them when they were

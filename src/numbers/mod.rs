@@ -104,8 +104,8 @@ pub fn compute_selected(
         let g = Arc::new(globals.clone());
         cat.set_globals(g.clone());
         if raw.get_ref().each.is_some() {
-            let context = family::declared(spec, key);
-            match family::compute(spec, cat, &g, key, raw) {
+            let context = format!("number family `{key}`");
+            match family::compute(spec, cat, &g, key, raw, &out.list) {
                 Ok(m) => {
                     if let Some(reason) = m.unavailable {
                         out.skipped.push((key.clone(), reason));
@@ -114,7 +114,8 @@ pub fn compute_selected(
                     let taken = m.list.iter().find_map(|n| {
                         let other = out.list.iter().find(|o| o.key == n.key)?;
                         Some(format!(
-                            "it gives the key `{}`, which number family `{}` gives too",
+                            "{}: it gives the key `{}`, which number family `{}` gives too",
+                            family::declared_line(spec, key),
                             n.key,
                             other.family.as_deref().unwrap_or(&other.key)
                         ))
@@ -215,19 +216,29 @@ pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
     order.into_iter().filter(|k| wanted.contains(k)).collect()
 }
 
-/// The sources behind an `expr` number: those of the numbers it reads
-/// (all computed before it for a computed key) and, when it reads `meta`,
-/// the JSON documents.
-fn expr_sources(spec: &LoadedSpec, key: &str, earlier: &[Number]) -> BTreeSet<String> {
+/// The sources behind the numbers number `key` reads (in its part of the
+/// spec, or in the steps of `tables`: its table's closure), given those
+/// computed before it (all of them for a computed key); with `meta`, the
+/// JSON documents when it reads `meta`.
+fn read_sources(
+    spec: &LoadedSpec,
+    key: &str,
+    tables: &[String],
+    earlier: &[Number],
+    meta: bool,
+) -> BTreeSet<String> {
     let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
-    let text = order::part_text(&doc, "numbers", key);
+    let mut text = order::part_text(&doc, "numbers", key);
+    for name in crate::fingerprint::Fingerprint::closure(spec, tables.iter().cloned()) {
+        text.push_str(&order::part_text(&doc, "tables", &name));
+    }
     let q = crate::fingerprint::quoted_numbers(&text);
     let mut out: BTreeSet<String> = earlier
         .iter()
         .filter(|n| q.all || q.keys.contains(&n.key))
         .flat_map(|n| n.sources.iter().cloned())
         .collect();
-    if text.contains("meta") {
+    if meta && text.contains("meta") {
         out.extend(crate::fingerprint::document_sources(spec));
     }
     out
@@ -252,7 +263,11 @@ fn compute_one(
             if agg.op != Op::Expr {
                 return Err(spec.error(raw.span(), "this number needs `table = \"...\"`"));
             }
-            (Vec::new(), None, expr_sources(spec, key, earlier))
+            (
+                Vec::new(),
+                None,
+                read_sources(spec, key, &[], earlier, true),
+            )
         }
         Some(t) => {
             let table = cat.lookup(t.get_ref(), t.span())?;
@@ -265,7 +280,16 @@ fn compute_one(
                     .in_table(t.get_ref())
                     .keep(globals, rows)?;
             }
-            (rows, Some(t.get_ref().clone()), table.sources.clone())
+            // The table's sources, and those of the numbers it or its steps read.
+            let mut sources = table.sources.clone();
+            sources.extend(read_sources(
+                spec,
+                key,
+                &[t.get_ref().clone()],
+                earlier,
+                false,
+            ));
+            (rows, Some(t.get_ref().clone()), sources)
         }
     };
     let refs: Vec<&Row> = rows.iter().collect();
