@@ -181,15 +181,15 @@ fn build_with<'a>(
     for (key, reason) in &nums.skipped {
         b.notes.push(format!("skip: number `{key}`: {reason}"));
     }
+    // A family's members share its key, computed once (given the numbers
+    // before its first member).
+    let mut decl_keys: BTreeMap<&str, String> = BTreeMap::new();
     for (i, n) in nums.list.iter().enumerate() {
-        // A family's members share its key (that of the first).
         let decl = n.family.as_deref().unwrap_or(&n.key);
-        let first = nums
-            .list
-            .iter()
-            .position(|m| m.family.as_deref().unwrap_or(&m.key) == decl);
-        let key = fp.number_key(spec, decl, &nums.list[..first.unwrap_or(i)]);
-        b.number_keys.insert(n.key.clone(), key);
+        let key = decl_keys
+            .entry(decl)
+            .or_insert_with(|| fp.number_key(spec, decl, &nums.list[..i]));
+        b.number_keys.insert(n.key.clone(), key.clone());
     }
     b.notes.extend(nums.notes.iter().cloned());
     b.numbers = nums.list.clone();

@@ -112,6 +112,7 @@ pub fn compute_selected(
                     }
                     out.notes.extend(m.note);
                     let taken = m.list.iter().find_map(|n| {
+                        globals.n.get(&n.key)?;
                         let other = out.list.iter().find(|o| o.key == n.key)?;
                         Some(format!(
                             "{}: it gives the key `{}`, which number family `{}` gives too",
