@@ -134,7 +134,7 @@ pub fn compute(
     sources.extend(super::read_sources(
         spec,
         name,
-        &[table_name.clone()],
+        std::slice::from_ref(table_name),
         earlier,
         false,
     ));
