@@ -5,9 +5,11 @@
 //! A part of the spec is hashed in canonical form (re-serialised TOML), so
 //! comments, whitespace and edits elsewhere in the file do not change it.
 //! A table's key covers the parts of every table and source it reads,
-//! recursively, and the hashes of those sources' files. A figure's key adds
-//! the numbers its text quotes (`n['KEY']`, `v['KEY']`) and, when it reads
-//! `meta`, the JSON documents.
+//! recursively, and the hashes of those sources' files. A number's or
+//! figure's key adds the numbers (text and value, sorted by key) its text
+//! and the steps of those tables quote (`n['KEY']`, `v['KEY']`) and, when
+//! it reads `meta`, the JSON documents. A family's members share the key of
+//! their declaration.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,7 +44,7 @@ fn canonical(v: &toml::Value) -> String {
 }
 
 /// The JSON-document sources (whose `meta` any expression may read): what
-/// a number without a table depends on, with the numbers before it.
+/// a number without a table depends on, with the numbers it reads.
 pub fn document_sources(spec: &LoadedSpec) -> Vec<String> {
     spec.spec
         .sources

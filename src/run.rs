@@ -42,7 +42,7 @@ pub struct Build {
     pub fingerprint: Fingerprint,
     /// The files each loaded source read.
     pub files: indexmap::IndexMap<String, Vec<crate::sources::SourceFile>>,
-    /// The numbers (computed, or reused from the lock), in spec order.
+    /// The numbers (computed, or reused from the lock), in the order computed.
     pub numbers: Vec<Number>,
     /// Dependency key of each number.
     pub number_keys: BTreeMap<String, String>,
