@@ -255,3 +255,26 @@ fn per_without_each_is_an_error_at_its_line() {
     let err = stderr(&out);
     assert!(err.starts_with("error: artifact.toml:11:1: `per` does nothing without `each` in a number computed from a table\n"), "{err}");
 }
+
+#[test]
+fn explain_tells_where_a_member_comes_from() {
+    let dir = project(&format!("{RUNS}{FAMILY}"));
+    common::gen_ok(dir.path());
+    let out = artifact(dir.path(), &["explain", "nbody-fast-mean"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("number nbody-fast-mean\nvalue: 11.0\ntext: 11.00\nspec: artifact.toml:9\n  [numbers.bench-mean]\n"),
+        "{text}"
+    );
+    assert!(text.contains("rows: 2 (of 4 in table `runs`)\n"), "{text}");
+    assert!(
+        text.contains("artifact.lock: same text and value"),
+        "{text}"
+    );
+    let out = artifact(dir.path(), &["explain", "bench-mean"]);
+    assert_eq!(
+        stderr(&out),
+        "error: `bench-mean` is a number family, not a number: explain one of its members (`nbody-fast-mean`, `nbody-slow-mean`, `fib-fast-mean`)\n"
+    );
+}
