@@ -255,16 +255,16 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     // `gen fig1`, the hashes of the spec and inputs are new while fig2's
     // record still holds the key of the data it was drawn from.
     let mut earlier = Vec::new();
-    for key in spec.spec.numbers.keys() {
+    for key in crate::numbers::order::order(spec)? {
         // A number skipped by the last run has no record; it is skipped
         // again unless its data changed, which the input hashes show.
-        let Some(n) = lock.numbers.get(key) else {
-            continue;
-        };
-        if !n.matches(&fp.number_key(spec, key, &earlier)) {
-            return Ok(false);
+        let dependencies = fp.number_key(spec, &key, &earlier);
+        match crate::numbers::family::reuse(spec, lock, &key, &dependencies) {
+            Some(list) => earlier.extend(list),
+            None if lock.numbers.contains_key(&key) => return Ok(false),
+            None if crate::numbers::family::is_family(spec, &key) => return Ok(false),
+            None => {}
         }
-        earlier.push(n.to_number(key));
     }
     // The outputs are the spec's, not the lock's list of them: a record
     // deleted from the lock must not hide an output edited by hand.

@@ -5,9 +5,11 @@
 //! A part of the spec is hashed in canonical form (re-serialised TOML), so
 //! comments, whitespace and edits elsewhere in the file do not change it.
 //! A table's key covers the parts of every table and source it reads,
-//! recursively, and the hashes of those sources' files. A figure's key adds
-//! the numbers its text quotes (`n['KEY']`, `v['KEY']`) and, when it reads
-//! `meta`, the JSON documents.
+//! recursively, and the hashes of those sources' files. A number's or
+//! figure's key adds the numbers (text and value, sorted by key) its text
+//! and the steps of those tables quote (`n['KEY']`, `v['KEY']`) and, when
+//! it reads `meta`, the JSON documents. A family's members share the key of
+//! their declaration.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,6 +34,9 @@ pub struct Fingerprint {
     /// Each figure's canonical text and the tables it names (`data = ...`),
     /// read from the spec once (a key is asked for each figure).
     figures: BTreeMap<String, (String, BTreeSet<String>)>,
+    /// `number.KEY` / `table.NAME` -> its canonical text (for the numbers
+    /// it quotes).
+    texts: BTreeMap<String, String>,
 }
 
 fn canonical(v: &toml::Value) -> String {
@@ -39,7 +44,7 @@ fn canonical(v: &toml::Value) -> String {
 }
 
 /// The JSON-document sources (whose `meta` any expression may read): what
-/// a number without a table depends on, with the numbers before it.
+/// a number without a table depends on, with the numbers it reads.
 pub fn document_sources(spec: &LoadedSpec) -> Vec<String> {
     spec.spec
         .sources
@@ -69,6 +74,9 @@ impl Fingerprint {
                     let text = canonical(v);
                     fp.parts
                         .insert(format!("{kind}.{name}"), hash_bytes(text.as_bytes()));
+                    if kind == "number" || kind == "table" {
+                        fp.texts.insert(format!("{kind}.{name}"), text.clone());
+                    }
                     if kind == "figure" {
                         let mut refs = BTreeSet::new();
                         collect_data_refs(Some(v), &mut refs);
@@ -174,7 +182,10 @@ impl Fingerprint {
             .collect()
     }
 
-    /// The key of number `key`, given the numbers computed before it.
+    /// The key of number `key` (a family's name for its members), given
+    /// the numbers computed before it: its part of the spec, its table's
+    /// closure and the numbers quoted there or by it (all of `earlier` for
+    /// a computed key), and for an `expr` the documents' `meta`.
     pub fn number_key(&self, spec: &LoadedSpec, key: &str, earlier: &[Number]) -> String {
         let mut h = blake3::Hasher::new();
         h.update(tool().as_bytes());
@@ -193,22 +204,49 @@ impl Fingerprint {
             .map(|t| t.get_ref().clone())
             .collect();
         if n.get_ref().table.is_none() {
-            // An expression over the globals: documents' meta and earlier numbers.
+            // An expression over the globals: documents' meta and numbers.
             roots.extend(document_sources(spec));
-            for e in earlier {
-                h.update(
-                    format!(
-                        "n {}={}|{}\n",
-                        e.key,
-                        e.text,
-                        serde_json::to_string(&e.value).unwrap_or_default()
-                    )
-                    .as_bytes(),
-                );
+        }
+        let closure = Self::closure(spec, roots);
+        self.hash_closure(&mut h, &closure);
+        let own = self.texts.get(&format!("number.{key}")).map_or("", |s| s);
+        self.hash_quoted(&mut h, own, &closure, earlier);
+        h.finalize().to_hex().to_string()
+    }
+
+    /// Hashes the numbers (text and value) quoted by `text` or by the steps
+    /// of the tables in `closure`, sorted by key (so the order they were
+    /// computed in does not matter); every one of `numbers` when a key is
+    /// computed (`n[k]`).
+    fn hash_quoted(
+        &self,
+        h: &mut blake3::Hasher,
+        text: &str,
+        closure: &BTreeSet<String>,
+        numbers: &[Number],
+    ) {
+        let mut all = quoted_numbers(text);
+        for t in closure {
+            if let Some(tt) = self.texts.get(&format!("table.{t}")) {
+                let q = quoted_numbers(tt);
+                all.keys.extend(q.keys);
             }
         }
-        self.hash_closure(&mut h, &Self::closure(spec, roots));
-        h.finalize().to_hex().to_string()
+        let quoted: BTreeMap<&str, &Number> = numbers
+            .iter()
+            .filter(|n| all.all || all.keys.contains(&n.key))
+            .map(|n| (n.key.as_str(), n))
+            .collect();
+        for (key, n) in quoted {
+            h.update(
+                format!(
+                    "n {key}={}|{}\n",
+                    n.text,
+                    serde_json::to_string(&n.value).unwrap_or_default()
+                )
+                .as_bytes(),
+            );
+        }
     }
 
     /// The canonical text of figure `name`'s part of the spec.
@@ -250,21 +288,9 @@ impl Fingerprint {
         if text.contains("meta") {
             roots.extend(document_sources(spec));
         }
-        self.hash_closure(&mut h, &Self::closure(spec, roots));
-        let quoted = quoted_numbers(&text);
-        for n in numbers {
-            if quoted.all || quoted.keys.contains(&n.key) {
-                h.update(
-                    format!(
-                        "n {}={}|{}\n",
-                        n.key,
-                        n.text,
-                        serde_json::to_string(&n.value).unwrap_or_default()
-                    )
-                    .as_bytes(),
-                );
-            }
-        }
+        let closure = Self::closure(spec, roots);
+        self.hash_closure(&mut h, &closure);
+        self.hash_quoted(&mut h, &text, &closure, numbers);
         h.finalize().to_hex().to_string()
     }
 }

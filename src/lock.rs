@@ -42,6 +42,9 @@ pub struct LockedNumber {
     pub rows: usize,
     /// Sources it depends on.
     pub sources: Vec<String>,
+    /// The family (`[numbers.NAME]` with `each`) it is a member of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
 }
 
 impl LockedNumber {
@@ -62,6 +65,7 @@ impl LockedNumber {
             table: n.table.clone(),
             rows: n.rows,
             sources: n.sources.iter().cloned().collect(),
+            family: n.family.clone(),
         }
     }
 
@@ -82,6 +86,7 @@ impl LockedNumber {
             table: self.table.clone(),
             rows: self.rows,
             sources: self.sources.iter().cloned().collect(),
+            family: self.family.clone(),
         }
     }
 }
@@ -247,6 +252,7 @@ mod tests {
                 table: Some("t".into()),
                 rows: 138,
                 sources: vec!["q".into()],
+                family: None,
             },
         );
         let text = l.to_text();

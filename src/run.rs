@@ -42,7 +42,7 @@ pub struct Build {
     pub fingerprint: Fingerprint,
     /// The files each loaded source read.
     pub files: indexmap::IndexMap<String, Vec<crate::sources::SourceFile>>,
-    /// The numbers (computed, or reused from the lock), in spec order.
+    /// The numbers (computed, or reused from the lock), in the order computed.
     pub numbers: Vec<Number>,
     /// Dependency key of each number.
     pub number_keys: BTreeMap<String, String>,
@@ -186,12 +186,9 @@ fn build_with<'a>(
     let catalog = Catalog::new(spec)?;
     let mut b = Build::default();
 
-    let reuse = |key: &str, earlier: &[Number]| -> Option<Number> {
+    let reuse = |key: &str, earlier: &[Number]| -> Option<Vec<Number>> {
         let (l, fp) = (lock?, early.as_ref()?);
-        let locked = l.numbers.get(key)?;
-        locked
-            .matches(&fp.number_key(spec, key, earlier))
-            .then(|| locked.to_number(key))
+        numbers::family::reuse(spec, l, key, &fp.number_key(spec, key, earlier))
     };
     let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
     let fp = match (early, later) {
@@ -204,10 +201,17 @@ fn build_with<'a>(
     for (key, reason) in &nums.skipped {
         b.notes.push(format!("skip: number `{key}`: {reason}"));
     }
+    // A family's members share its key, computed once (given the numbers
+    // before its first member).
+    let mut decl_keys: BTreeMap<&str, String> = BTreeMap::new();
     for (i, n) in nums.list.iter().enumerate() {
-        b.number_keys
-            .insert(n.key.clone(), fp.number_key(spec, &n.key, &nums.list[..i]));
+        let decl = n.family.as_deref().unwrap_or(&n.key);
+        let key = decl_keys
+            .entry(decl)
+            .or_insert_with(|| fp.number_key(spec, decl, &nums.list[..i]));
+        b.number_keys.insert(n.key.clone(), key.clone());
     }
+    b.notes.extend(nums.notes.iter().cloned());
     b.numbers = nums.list.clone();
     // A number that fails keeps the text it had (the last lock's), the
     // others are written: each figure and its macros print the same text,
@@ -218,16 +222,20 @@ fn build_with<'a>(
     } else {
         let last = crate::lock::Lock::read(&spec.root).ok().flatten();
         let reserved = crate::emit::Reserved::of(spec);
-        spec.spec
+        let mut kept: Vec<Number> = spec
+            .spec
             .numbers
             .keys()
+            .filter(|k| !numbers::family::is_family(spec, k))
             .filter_map(|k| match nums.list.iter().find(|n| &n.key == k) {
                 Some(n) => Some(n.clone()),
                 None if nums.skipped.iter().any(|(s, _)| s == k) => None,
                 None if crate::emit::key_problem(k, &reserved).is_some() => None,
                 None => last.as_ref()?.numbers.get(k).map(|n| n.to_number(k)),
             })
-            .collect()
+            .collect();
+        kept.extend(numbers::family::kept(spec, &nums, last.as_ref()));
+        kept
     };
     // Figures quote a failing number's kept text too: as its macro does.
     let globals = if nums.errors.is_empty() {
@@ -312,7 +320,7 @@ fn build_with<'a>(
                     .keys
                     .iter()
                     .filter(|k| {
-                        spec.spec.numbers.contains_key(*k)
+                        !numbers::order::declarations_of(spec, k).is_empty()
                             && !b.numbers.iter().any(|n| &n.key == *k)
                     })
                     .collect();
@@ -435,7 +443,12 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
     partial::keep_failed_inputs(spec, build, old, &mut lock);
     if let Some(o) = old {
         for (k, n) in &o.numbers {
-            if spec.spec.numbers.contains_key(k) && !lock.numbers.contains_key(k) {
+            let family_failed = n.family.as_ref().is_some_and(|f| {
+                numbers::family::is_family(spec, f)
+                    && !build.numbers.iter().any(|m| m.family.as_ref() == Some(f))
+            });
+            if (spec.spec.numbers.contains_key(k) || family_failed) && !lock.numbers.contains_key(k)
+            {
                 lock.numbers.insert(k.clone(), n.clone());
             }
         }

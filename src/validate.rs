@@ -374,12 +374,18 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
     let reserved = crate::emit::Reserved::of(spec);
     for (key, n) in &spec.spec.numbers {
         // A key is a typst and a LaTeX name: a bad one is a spec error,
-        // found before anything runs.
-        if let Some(problem) = crate::emit::key_problem(key, &reserved) {
+        // found before anything runs. (A family's name is no key; its
+        // members' keys are checked as they are made.)
+        let s = n.get_ref();
+        if let Some(each) = &s.each {
+            crate::expr::Template::compile(spec, each)?;
+            if let Some(p) = &s.per {
+                crate::tables::steps::str_list(spec, p, "`per`")?;
+            }
+        } else if let Some(problem) = crate::emit::key_problem(key, &reserved) {
             let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
             return Err(spec.error(span, problem));
         }
-        let s = n.get_ref();
         if let Some(t) = &s.table
             && !known(spec, t.get_ref())
         {
@@ -394,6 +400,8 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
             Expr::compile(spec, w)?;
         }
     }
+    // Numbers and tables may read each other in any order, but not in a cycle.
+    crate::numbers::order::order(spec)?;
     Ok(())
 }
 

@@ -68,7 +68,7 @@ fn c00_small_clean_results_build() {
 fn c01_malformed_line_names_file_and_line() {
     let dir = with_case("c01_malformed_line");
     let err = gen_err(dir.path());
-    assert!(err.contains(&format!("error: source `atlas_bf16`: {ATLAS}:17: invalid JSON at column 255: EOF while parsing a string (line starts `{{\"tensor_name\": \"minilm-l6-bf16trunc/encoder.layer.1.interme...`)\n  (this fails number `fig1-bars`, number `fig2-bf16-n`, figure `fig1`, figure `fig2`)\n")), "{err}");
+    assert!(err.contains(&format!("error: source `atlas_bf16`: {ATLAS}:17: invalid JSON at column 255: EOF while parsing a string (line starts `{{\"tensor_name\": \"minilm-l6-bf16trunc/encoder.layer.1.interme...`)\n  (this fails number `fig1-bars`, number family `fig1-category-bars`, number `fig2-bf16-n`, figure `fig1`, figure `fig2`)\n")), "{err}");
     assert!(dir.path().join("figures/fig5.pdf").is_file());
 }
 

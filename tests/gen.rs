@@ -74,7 +74,7 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("error: source `atlas_bf16`: {rel}:17: invalid JSON at column 255: EOF while parsing a string (line starts `{{\"tensor_name\": \"minilm-l6-bf16trunc/encoder.layer.1.interme...`)\n  (this fails number `fig1-bars`, number `fig2-bf16-n`, figure `fig1`, figure `fig2`)\n")),
+        err.contains(&format!("error: source `atlas_bf16`: {rel}:17: invalid JSON at column 255: EOF while parsing a string (line starts `{{\"tensor_name\": \"minilm-l6-bf16trunc/encoder.layer.1.interme...`)\n  (this fails number `fig1-bars`, number family `fig1-category-bars`, number `fig2-bf16-n`, figure `fig1`, figure `fig2`)\n")),
         "{err}"
     );
     assert!(

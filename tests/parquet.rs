@@ -300,7 +300,7 @@ fn the_demo_paper_reads_its_numbers_from_a_parquet_copy_of_its_results() {
     )
     .unwrap();
     let committed = committed.as_object().unwrap();
-    assert_eq!(committed.len(), 20);
+    assert_eq!(committed.len(), 26);
     for (key, want) in committed {
         assert_eq!(got[key]["text"], want["text"], "{key}");
     }

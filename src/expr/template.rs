@@ -53,6 +53,17 @@ impl<'s> Template<'s> {
         self
     }
 
+    /// The variables the template reads (row fields, `n`, `v`, `meta`...).
+    pub fn variables(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .compiled
+            .undeclared_variables(false)
+            .into_iter()
+            .collect();
+        v.sort();
+        v
+    }
+
     /// Renders with a context; errors point at the template in the spec.
     pub fn render(&self, spec: &LoadedSpec, ctx: Value) -> Result<String> {
         super::shielded(|| self.compiled.render(ctx.clone())).map_err(|e| {

@@ -123,16 +123,37 @@ fn unknown(spec: &LoadedSpec, key: &str) -> Error {
 /// Computes number `key` as `gen` does and tells where it comes from, in
 /// `format` (text or json).
 pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained> {
-    let Some(raw) = spec.spec.numbers.get(key) else {
-        return Err(unknown(spec, key));
+    // A family's member is explained through its family's declaration.
+    let decls: Vec<&str> = match spec.spec.numbers.get_key_value(key) {
+        Some((k, _)) => vec![k.as_str()],
+        None => numbers::order::declarations_of(spec, key),
     };
+    if decls.is_empty() {
+        return Err(unknown(spec, key));
+    }
     crate::validate::tables(spec)?;
     crate::validate::numbers(spec)?;
     let cat = Catalog::new(spec)?;
-    let reads = numbers::reads(spec, key);
+    let mut reads: Vec<String> = decls.iter().map(|d| d.to_string()).collect();
+    for d in &decls {
+        reads.extend(numbers::reads(spec, d));
+    }
     let (nums, _) = numbers::compute_selected(spec, &cat, &|_, _| None, &|k| {
         k == key || reads.iter().any(|r| r == k)
     });
+    if numbers::family::is_family(spec, key) {
+        let members: Vec<&String> = nums
+            .list
+            .iter()
+            .filter(|n| n.family.as_deref() == Some(key))
+            .map(|n| &n.key)
+            .collect();
+        return Err(Error::msg(format!(
+            "`{}` is a number family, not a number: explain one of its members ({})",
+            shown(key),
+            listed(members)
+        )));
+    }
     let Some(n) = nums.list.iter().find(|n| n.key == key) else {
         if let Some((_, why)) = nums.skipped.iter().find(|(k, _)| k == key) {
             return Err(Error::msg(format!(
@@ -147,9 +168,13 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
             .find(|e| matches!(e, Error::Context { what: w, .. } if *w == what))
             .unwrap_or_else(|| Error::msg(format!("number `{}` was not computed", shown(key)))));
     };
+    // The declaration it comes from (its family's, for a member).
+    let decl = n.family.as_deref().unwrap_or(key);
+    let raw = &spec.spec.numbers[decl];
+    let reads: Vec<String> = numbers::reads(spec, decl);
     let lock = Lock::read(&spec.root)?;
     let spec_n = raw.get_ref();
-    let (spec_line, spec_text) = spec_block(spec, "numbers", key, raw.span());
+    let (spec_line, spec_text) = spec_block(spec, "numbers", decl, raw.span());
     let table = spec_n.table.as_ref().map(|t| t.get_ref().clone());
     let table_rows = match &table {
         Some(t) => Some(cat.table(t)?.rows.len()),
@@ -157,7 +182,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
     };
     // Its own inputs, and those of the numbers it reads.
     let mut sources = std::collections::BTreeSet::new();
-    for k in reads.iter().map(String::as_str).chain([key]) {
+    for k in reads.iter().map(String::as_str).chain([decl]) {
         let n = &spec.spec.numbers[k];
         sources.extend(match &n.get_ref().table {
             Some(t) => Fingerprint::sources_of(spec, [t.get_ref().clone()]),
@@ -173,6 +198,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         })
         .collect();
     let (lock_state, lock_text) = lock_state(lock.as_ref(), n);
+    let quoted = crate::fingerprint::quoted_numbers(&spec_text);
     let e = Explanation {
         key: key.to_string(),
         value: to_json(&n.value),
@@ -187,12 +213,21 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         table,
         reads: reads
             .iter()
-            .map(|r| {
-                let m = nums.list.iter().find(|m| &m.key == r);
-                Read {
-                    key: r.clone(),
+            .flat_map(|r| {
+                // A family's members that the number quotes, else the family.
+                let members: Vec<&Number> = nums
+                    .list
+                    .iter()
+                    .filter(|m| m.family.as_ref() == Some(r) && quoted.keys.contains(&m.key))
+                    .collect();
+                let read = |key: &str, m: Option<&Number>| Read {
+                    key: key.to_string(),
                     text: m.map(|m| m.text.clone()),
                     value: m.map(|m| to_json(&m.value)),
+                };
+                match members.as_slice() {
+                    [] => vec![read(r, nums.list.iter().find(|m| &m.key == r))],
+                    list => list.iter().map(|m| read(&m.key, Some(m))).collect(),
                 }
             })
             .collect(),

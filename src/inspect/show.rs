@@ -137,6 +137,17 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
     };
     crate::validate::tables(spec)?;
     let cat = Catalog::new(spec)?;
+    // The numbers its steps read (`v['total']`) first, as `gen` computes them.
+    let reads = crate::numbers::table_reads(spec, name);
+    if !reads.is_empty() {
+        crate::validate::numbers(spec)?;
+        let (nums, _) = crate::numbers::compute_selected(spec, &cat, &|_, _| None, &|k| {
+            reads.iter().any(|r| r == k)
+        });
+        if let Some(e) = nums.errors.into_iter().next() {
+            return Err(e);
+        }
+    }
     let table = cat.table(name)?;
     let fields = survey(&table.rows);
     let first = &table.rows[..rows.min(table.rows.len())];

@@ -1,11 +1,16 @@
 //! Numbers: the values the paper's prose quotes, computed from tables.
 //!
-//! Each `[numbers.KEY]` is computed in spec order (a number's `expr` may read
-//! earlier numbers through `v`), formatted once, and that one text is what
-//! the macros print and what figure titles and legends print through
-//! `n['KEY']`: the figure and the prose cannot disagree.
+//! Each `[numbers.KEY]` is computed after what it reads ([`order`]: its
+//! table, the numbers it quotes through `v` and `n`, and the numbers its
+//! table's steps quote), whatever the order of declaration; a family
+//! (`each`, [`family`]) is one number per row or group of its table. Each
+//! is formatted once, and that one text is what the macros print and what
+//! figure titles and legends print through `n['KEY']`: the figure and the
+//! prose cannot disagree.
 
+pub mod family;
 pub mod format;
+pub mod order;
 pub mod uncertainty;
 
 use std::collections::BTreeSet;
@@ -21,7 +26,8 @@ use crate::value::{Row, Value, as_number};
 /// One computed number.
 #[derive(Debug, Clone)]
 pub struct Number {
-    /// The key as written in the spec (`fig3-median`).
+    /// The key as written in the spec (`fig3-median`), or made by its
+    /// family's `each` template.
     pub key: String,
     /// The full-precision value.
     pub value: Value,
@@ -35,64 +41,113 @@ pub struct Number {
     pub table: Option<String>,
     /// How many rows it was computed over.
     pub rows: usize,
-    /// The sources it depends on.
+    /// The sources it depends on: its table's, or for an `expr`, those of
+    /// the numbers it reads and the documents whose `meta` it reads.
     pub sources: BTreeSet<String>,
+    /// The family (`[numbers.NAME]` with `each`) it is a member of.
+    pub family: Option<String>,
 }
 
 /// All numbers of a spec.
 #[derive(Debug, Default)]
 pub struct Numbers {
-    /// Computed numbers, in spec order.
+    /// Computed numbers, in the order computed (a family's members in
+    /// table order).
     pub list: Vec<Number>,
     /// Numbers skipped because their table is unavailable: (key, reason).
     pub skipped: Vec<(String, String)>,
     /// Numbers that failed, each with its error.
     pub errors: Vec<Error>,
+    /// Notes for the user (a family whose table has no rows).
+    pub notes: Vec<String>,
 }
+
+/// Takes a declaration's numbers from the last run: `reuse(name, earlier)`
+/// gives the number (or a family's members) unchanged since then, given
+/// the numbers computed before it, or `None` to compute it.
+pub type Reuse<'a> = dyn Fn(&str, &[Number]) -> Option<Vec<Number>> + 'a;
 
 /// Computes every number; returns them and the globals extended with
 /// `n` (texts) and `v` (values) of those that succeeded. A failing number
 /// does not stop the others; failures are in [`Numbers::errors`].
 ///
-/// `reuse(key, earlier)` may return a number unchanged since the last run
-/// (from the lock), which is then taken as is without reading its table.
-pub fn compute(
-    spec: &LoadedSpec,
-    cat: &Catalog<'_>,
-    reuse: &dyn Fn(&str, &[Number]) -> Option<Number>,
-) -> (Numbers, Arc<Globals>) {
+/// `reuse` may return a number unchanged since the last run (from the
+/// lock), which is then taken as is without reading its table.
+pub fn compute(spec: &LoadedSpec, cat: &Catalog<'_>, reuse: &Reuse<'_>) -> (Numbers, Arc<Globals>) {
     compute_selected(spec, cat, reuse, &|_| true)
 }
 
-/// As [`compute`], for only the numbers `want` selects (in spec order; the
-/// others are neither computed nor in the globals): `artifact explain`
-/// computes one number and those it reads ([`reads`]).
+/// As [`compute`], for only the declarations `want` selects (the others
+/// are neither computed nor in the globals): `artifact explain` computes
+/// one number and those it reads ([`reads`]). The catalog's tables see the
+/// numbers computed before them ([`Catalog::set_globals`]).
 pub fn compute_selected(
     spec: &LoadedSpec,
     cat: &Catalog<'_>,
-    reuse: &dyn Fn(&str, &[Number]) -> Option<Number>,
+    reuse: &Reuse<'_>,
     want: &dyn Fn(&str) -> bool,
 ) -> (Numbers, Arc<Globals>) {
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
-    let mut errors = Vec::new();
+    // (Validation reports a cycle; here the spec's order stands in.)
+    let order = order::order(spec).unwrap_or_else(|_| spec.spec.numbers.keys().cloned().collect());
     // (Keys are checked as typst and LaTeX names by validation.)
-    for (key, raw) in spec.spec.numbers.iter().filter(|(k, _)| want(k)) {
-        if let Some(n) = reuse(key, &out.list) {
-            globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
-            globals.v.insert(key.as_str(), n.value.clone());
-            out.list.push(n);
+    for key in order.iter().filter(|k| want(k)) {
+        let raw = &spec.spec.numbers[key.as_str()];
+        if let Some(list) = reuse(key, &out.list) {
+            for n in list {
+                globals
+                    .n
+                    .insert(n.key.as_str(), Value::from(n.text.as_str()));
+                globals.v.insert(n.key.as_str(), n.value.clone());
+                out.list.push(n);
+            }
             continue;
         }
         let g = Arc::new(globals.clone());
-        match compute_one(spec, cat, &g, key, raw) {
+        cat.set_globals(g.clone());
+        if raw.get_ref().each.is_some() {
+            let context = format!("number family `{key}`");
+            match family::compute(spec, cat, &g, key, raw, &out.list) {
+                Ok(m) => {
+                    if let Some(reason) = m.unavailable {
+                        out.skipped.push((key.clone(), reason));
+                    }
+                    out.notes.extend(m.note);
+                    let taken = m.list.iter().find_map(|n| {
+                        globals.n.get(&n.key)?;
+                        let other = out.list.iter().find(|o| o.key == n.key)?;
+                        Some(format!(
+                            "{}: it gives the key `{}`, which number family `{}` gives too",
+                            family::declared_line(spec, key),
+                            n.key,
+                            other.family.as_deref().unwrap_or(&other.key)
+                        ))
+                    });
+                    if let Some(msg) = taken {
+                        out.errors.push(Error::msg(msg).context(context));
+                        continue;
+                    }
+                    for n in m.list {
+                        globals
+                            .n
+                            .insert(n.key.as_str(), Value::from(n.text.as_str()));
+                        globals.v.insert(n.key.as_str(), n.value.clone());
+                        out.list.push(n);
+                    }
+                }
+                Err(e) => out.errors.push(e.context(context)),
+            }
+            continue;
+        }
+        match compute_one(spec, cat, &g, key, raw, &out.list) {
             Ok(Some(n)) => {
                 globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
                 globals.v.insert(key.as_str(), n.value.clone());
                 out.list.push(n);
             }
             Ok(None) => {}
-            Err(e) => errors.push(e.context(format!("number `{key}`"))),
+            Err(e) => out.errors.push(e.context(format!("number `{key}`"))),
         }
         if let Some(t) = raw.get_ref().table.as_ref()
             && let Ok(table) = cat.table(t.get_ref())
@@ -101,33 +156,40 @@ pub fn compute_selected(
             out.skipped.push((key.clone(), reason.clone()));
         }
     }
-    out.errors = errors;
-    (out, Arc::new(globals))
+    let globals = Arc::new(globals);
+    cat.set_globals(globals.clone());
+    (out, globals)
 }
 
-/// The numbers that number `key` reads through `n['KEY']` / `v['KEY']`
-/// anywhere in its part of the spec (its `where` or its `expr`), directly
-/// or through those it reads, in spec order; all numbers before it when it
-/// names one by a computed key (`n[k]`). Empty for an unknown key.
+/// The number declarations that number `key` reads through `n['KEY']` /
+/// `v['KEY']` anywhere in its part of the spec or in its table's steps,
+/// directly or through those it reads (a family for a key it may give), in
+/// the order they are computed; all numbers before it when it names one by
+/// a computed key (`n[k]`). Empty for an unknown key.
 pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
     let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
     let keys: Vec<&String> = spec.spec.numbers.keys().collect();
-    let mut wanted = std::collections::BTreeSet::new();
+    let mut wanted = BTreeSet::new();
     let mut stack = vec![key.to_string()];
     while let Some(k) = stack.pop() {
         let Some(pos) = keys.iter().position(|x| **x == k) else {
             continue;
         };
-        let text = doc
-            .get("numbers")
-            .and_then(|n| n.get(&k))
-            .and_then(|v| toml::to_string(&toml::Table::from_iter([(k.clone(), v.clone())])).ok())
-            .unwrap_or_default();
+        let mut text = order::part_text(&doc, "numbers", &k);
+        if let Some(t) = &spec.spec.numbers[pos].get_ref().table {
+            for name in crate::fingerprint::Fingerprint::closure(spec, [t.get_ref().clone()]) {
+                text.push_str(&order::part_text(&doc, "tables", &name));
+            }
+        }
         let q = crate::fingerprint::quoted_numbers(&text);
         let read: Vec<String> = if q.all {
             keys[..pos].iter().map(|s| s.to_string()).collect()
         } else {
-            q.keys.into_iter().collect()
+            q.keys
+                .iter()
+                .flat_map(|q| order::declarations_of(spec, q))
+                .map(String::from)
+                .collect()
         };
         for r in read {
             if r != key && wanted.insert(r.clone()) {
@@ -135,10 +197,55 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
             }
         }
     }
-    keys.into_iter()
-        .filter(|k| wanted.contains(*k))
-        .cloned()
-        .collect()
+    let order = order::order(spec).unwrap_or_else(|_| keys.iter().map(|k| k.to_string()).collect());
+    order.into_iter().filter(|k| wanted.contains(k)).collect()
+}
+
+/// The number declarations table `table`'s steps read (and those of the
+/// tables it reads), with what they read, in the order they are computed:
+/// what `artifact show` computes before building the table.
+pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
+    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let mut wanted = BTreeSet::new();
+    for name in crate::fingerprint::Fingerprint::closure(spec, [table.to_string()]) {
+        let q = crate::fingerprint::quoted_numbers(&order::part_text(&doc, "tables", &name));
+        for k in &q.keys {
+            for d in order::declarations_of(spec, k) {
+                wanted.insert(d.to_string());
+                wanted.extend(reads(spec, d));
+            }
+        }
+    }
+    let order = order::order(spec).unwrap_or_default();
+    order.into_iter().filter(|k| wanted.contains(k)).collect()
+}
+
+/// The sources behind the numbers number `key` reads (in its part of the
+/// spec, or in the steps of `tables`: its table's closure), given those
+/// computed before it (all of them for a computed key); with `meta`, the
+/// JSON documents when it reads `meta`.
+fn read_sources(
+    spec: &LoadedSpec,
+    key: &str,
+    tables: &[String],
+    earlier: &[Number],
+    meta: bool,
+) -> BTreeSet<String> {
+    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let mut text = order::part_text(&doc, "numbers", key);
+    for name in crate::fingerprint::Fingerprint::closure(spec, tables.iter().cloned()) {
+        text.push_str(&order::part_text(&doc, "tables", &name));
+    }
+    let q = crate::fingerprint::quoted_numbers(&text);
+    let mut out: BTreeSet<String> = earlier
+        .iter()
+        .filter(|n| q.all || q.keys.contains(&n.key))
+        .flat_map(|n| n.sources.iter().cloned())
+        .collect();
+    if meta && text.contains("meta") {
+        out.extend(crate::fingerprint::document_sources(spec));
+    }
+    out
 }
 
 fn compute_one(
@@ -147,6 +254,7 @@ fn compute_one(
     globals: &Arc<Globals>,
     key: &str,
     raw: &toml::Spanned<crate::spec::NumberSpec>,
+    earlier: &[Number],
 ) -> Result<Option<Number>> {
     let n = raw.get_ref();
     let fmt = format::Format::compile(spec, &n.format, raw.span())?;
@@ -159,7 +267,11 @@ fn compute_one(
             if agg.op != Op::Expr {
                 return Err(spec.error(raw.span(), "this number needs `table = \"...\"`"));
             }
-            (Vec::new(), None, BTreeSet::new())
+            (
+                Vec::new(),
+                None,
+                read_sources(spec, key, &[], earlier, true),
+            )
         }
         Some(t) => {
             let table = cat.lookup(t.get_ref(), t.span())?;
@@ -172,14 +284,55 @@ fn compute_one(
                     .in_table(t.get_ref())
                     .keep(globals, rows)?;
             }
-            (rows, Some(t.get_ref().clone()), table.sources.clone())
+            // The table's sources, and those of the numbers it or its steps read.
+            let mut sources = table.sources.clone();
+            sources.extend(read_sources(
+                spec,
+                key,
+                &[t.get_ref().clone()],
+                earlier,
+                false,
+            ));
+            (rows, Some(t.get_ref().clone()), sources)
         }
     };
     let refs: Vec<&Row> = rows.iter().collect();
-    let value = agg.compute(globals, &refs).map_err(|e| match &table_name {
+    let over = |e: Error| match &table_name {
         Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
         None => e,
-    })?;
+    };
+    let (value, text, uncertainty) =
+        value_and_text(spec, raw, key, &fmt, &agg, globals, &refs, &over)?;
+    Ok(Some(Number {
+        key: key.to_string(),
+        text,
+        value,
+        uncertainty,
+        description: n.description.clone(),
+        table: table_name,
+        rows: rows.len(),
+        sources,
+        family: None,
+    }))
+}
+
+/// The value of aggregate `agg` over `rows` and its text: an error when it
+/// is undefined, not finite, or has a control character, or when `format`
+/// is given for a value that is not a number. `key` is the declaration's
+/// (a family's name for a member); `over` wraps the aggregate's errors.
+#[allow(clippy::too_many_arguments)]
+fn value_and_text(
+    spec: &LoadedSpec,
+    raw: &toml::Spanned<crate::spec::NumberSpec>,
+    key: &str,
+    fmt: &format::Format,
+    agg: &Agg<'_>,
+    globals: &Arc<Globals>,
+    rows: &[&Row],
+    over: &dyn Fn(Error) -> Error,
+) -> Result<(Value, String, Option<format::Uncertainty>)> {
+    let n = raw.get_ref();
+    let value = agg.compute(globals, rows).map_err(over)?;
     // `first = "cdoe"` would print nothing.
     if value.is_undefined() {
         let missing = agg.expr.as_ref().zip(rows.first());
@@ -206,8 +359,8 @@ fn compute_one(
         spec,
         globals,
         n.uncertainty.as_ref(),
-        table_name.as_deref(),
-        &refs,
+        n.table.as_ref().map(|t| t.get_ref().as_str()),
+        rows,
         &value,
     )?;
     let text = match (unc, as_number(&value)) {
@@ -224,18 +377,10 @@ fn compute_one(
         _ => fmt.apply(&value),
     };
     if let Some(c) = text.chars().find(|c| c.is_control()) {
-        return Err(control_in_text(spec, raw, globals, &agg, &rows, &value, c));
+        let owned: Vec<Row> = rows.iter().map(|r| (*r).clone()).collect();
+        return Err(control_in_text(spec, raw, globals, agg, &owned, &value, c));
     }
-    Ok(Some(Number {
-        key: key.to_string(),
-        text,
-        value,
-        uncertainty: unc,
-        description: n.description.clone(),
-        table: table_name,
-        rows: rows.len(),
-        sources,
-    }))
+    Ok((value, text, unc))
 }
 
 /// Whether `f` sets anything (a value that is not a number ignores it).

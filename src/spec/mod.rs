@@ -294,8 +294,15 @@ pub struct NumberSpec {
     /// How the number is printed (siunitx terms).
     #[serde(default)]
     pub format: FormatSpec,
-    /// What the number is, for the comment beside its macro.
+    /// What the number is, for the comment beside its macro (a template
+    /// over the row or group's fields in a family).
     pub description: Option<String>,
+    /// A family: one number per row (or `per` group) of `table`, its key
+    /// this template over the row's fields (`"{{ benchmark }}-mean"`).
+    pub each: Option<SpannedStr>,
+    /// A family: one number per group of rows with equal values of these
+    /// fields (a string or a list of strings).
+    pub per: Option<Raw>,
 }
 
 /// Number formatting, named after siunitx options.

@@ -52,6 +52,9 @@ pub struct Catalog<'s> {
     notes: RefCell<Vec<String>>,
     /// Globals: the `meta` of every JSON-document source.
     pub globals: Arc<Globals>,
+    /// What a table's steps see: the `meta` above plus the numbers computed
+    /// so far (`v['total']` in a derive), set by [`Catalog::set_globals`].
+    step_globals: RefCell<Option<Arc<Globals>>>,
 }
 
 impl std::fmt::Debug for Catalog<'_> {
@@ -102,6 +105,7 @@ impl<'s> Catalog<'s> {
             files: RefCell::new(IndexMap::new()),
             notes: RefCell::new(Vec::new()),
             globals: Arc::new(Globals::default()),
+            step_globals: RefCell::new(None),
         };
         let mut globals = Globals::default();
         for name in spec.spec.sources.keys().filter(|n| is_document(spec, n)) {
@@ -124,6 +128,23 @@ impl<'s> Catalog<'s> {
         }
         cat.globals = Arc::new(globals);
         Ok(cat)
+    }
+
+    /// Sets the globals (numbers and `meta`) the steps of tables built from
+    /// now on read. Numbers are computed in the order of what they read
+    /// (`numbers::order`), so a table is built only after the numbers its
+    /// steps quote; a table already built keeps its rows.
+    pub fn set_globals(&self, globals: Arc<Globals>) {
+        *self.step_globals.borrow_mut() = Some(globals);
+    }
+
+    /// The globals a table's steps read: the last [`Catalog::set_globals`],
+    /// else `meta` alone.
+    fn step_globals(&self) -> Arc<Globals> {
+        self.step_globals
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| self.globals.clone())
     }
 
     /// The table or source `name`, built if needed.
@@ -227,7 +248,7 @@ impl<'s> Catalog<'s> {
         notes: &mut Vec<String>,
         step_context: &(dyn Fn(usize, Error) -> Error + Sync),
     ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
-        let g = &self.globals;
+        let g = &self.step_globals();
         let mut drops = steps::DropLog::new();
         let mut grouper = group_next.then(|| steps::Grouper::new(&steps[prefix]));
         let mut kept = Vec::new();
@@ -465,6 +486,7 @@ impl<'s> Catalog<'s> {
                 0,
             )
         };
+        let step_globals = self.step_globals();
         for (i, (step, raw)) in steps.iter().zip(&t.steps).enumerate().skip(start) {
             let _ = raw;
             for dep in step.dependencies() {
@@ -476,7 +498,7 @@ impl<'s> Catalog<'s> {
             }
             let lookup = |n: &str| self.table(n).ok();
             let mut env = steps::StepEnv {
-                globals: &self.globals,
+                globals: &step_globals,
                 tables: &lookup,
                 notes: &mut notes,
             };

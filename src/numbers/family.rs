@@ -1,0 +1,348 @@
+//! Number families: one `[numbers.NAME]` with `each` is one number per row
+//! of its table (or per group of rows with equal `per` fields), each keyed
+//! by the `each` template rendered over that row (or over the group's `per`
+//! fields).
+//!
+//! A member is a number like any other (macros, `numbers.json`, the lock,
+//! `n['KEY']`); `NAME` itself is no key. Members come in table order
+//! (groups in the order of their first row). Two rows giving one key, a
+//! key that is not a valid key ([`crate::emit::key_problem`]) or a key
+//! another number has are errors naming the rows; more than
+//! [`MAX_MEMBERS`] members is an error.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use toml::Spanned;
+
+use crate::error::{Error, Result};
+use crate::expr::{Expr, Globals, Template};
+use crate::spec::{LoadedSpec, NumberSpec};
+use crate::tables::Catalog;
+use crate::tables::aggregate::Agg;
+use crate::value::{Key, Record, Row};
+
+use super::Number;
+
+/// The most members one family may have.
+pub const MAX_MEMBERS: usize = 100_000;
+
+/// What a family computed: its members, or why it has none.
+#[derive(Debug, Default)]
+pub struct Members {
+    /// The members, in table order.
+    pub list: Vec<Number>,
+    /// A note for the user (an empty table gives no members).
+    pub note: Option<String>,
+    /// Why its table is unavailable (an optional source is missing).
+    pub unavailable: Option<String>,
+}
+
+/// One row or group: the row the templates read and how messages name it.
+struct Item {
+    row: Row,
+    rows: Vec<Row>,
+    label: String,
+}
+
+/// Computes family `name` (declared at `raw`) over its table with
+/// `globals`. Errors name the row or group (the caller adds the family and
+/// its line: [`declared`]).
+pub fn compute(
+    spec: &LoadedSpec,
+    cat: &Catalog<'_>,
+    globals: &Arc<Globals>,
+    name: &str,
+    raw: &Spanned<NumberSpec>,
+    earlier: &[Number],
+) -> Result<Members> {
+    let n = raw.get_ref();
+    let each = n.each.as_ref().expect("a family has `each`");
+    let Some(t) = &n.table else {
+        return Err(spec.error(raw.span(), "a family (`each`) needs `table = \"...\"`"));
+    };
+    let table_name = t.get_ref();
+    let fmt = super::format::Format::compile(spec, &n.format, raw.span())?;
+    let mut agg = Agg::compile(spec, &n.value, true)?;
+    agg.set_table(table_name);
+    let key_tpl = Template::compile(spec, each)?.in_table(table_name);
+    let desc_src = n
+        .description
+        .as_ref()
+        .map(|d| Spanned::new(description_span(spec, name, raw), d.clone()));
+    let desc_tpl = desc_src
+        .as_ref()
+        .map(|d| Template::compile(spec, d).map(|t| t.in_table(table_name)))
+        .transpose()?;
+    let per = n
+        .per
+        .as_ref()
+        .map(|p| crate::tables::steps::str_list(spec, p, "`per`"))
+        .transpose()?;
+    let table = cat.lookup(table_name, t.span())?;
+    if let Some(reason) = &table.unavailable {
+        return Ok(Members {
+            unavailable: Some(reason.clone()),
+            ..Members::default()
+        });
+    }
+    // Rows keep their number in the table (1-based) for messages.
+    let mut rows: Vec<(usize, Row)> = table.rows.iter().cloned().enumerate().collect();
+    if let Some(w) = &n.where_ {
+        let cond = Expr::compile(spec, w)?.in_table(table_name);
+        let mut kept = Vec::with_capacity(rows.len());
+        for (i, r) in rows {
+            if cond.test_row(globals, &r)? {
+                kept.push((i, r));
+            }
+        }
+        rows = kept;
+    }
+    if rows.is_empty() {
+        return Ok(Members {
+            note: Some(format!(
+                "number family `{name}`: table `{table_name}` has no rows{}, so it gives no numbers",
+                if n.where_.is_some() {
+                    " where `where` holds"
+                } else {
+                    ""
+                }
+            )),
+            ..Members::default()
+        });
+    }
+    let items = match &per {
+        None => rows
+            .into_iter()
+            .map(|(i, r)| Item {
+                label: format!("row {} of table `{table_name}`", i + 1),
+                rows: vec![r.clone()],
+                row: r,
+            })
+            .collect::<Vec<_>>(),
+        Some(fields) => groups(fields, rows, table_name)?,
+    };
+    if items.len() > MAX_MEMBERS {
+        return Err(Error::msg(format!(
+            "{}: table `{table_name}` gives {} numbers, more than the {MAX_MEMBERS} a family may have",
+            declared_line(spec, name),
+            items.len()
+        )));
+    }
+    let mut sources = table.sources.clone();
+    sources.extend(super::read_sources(
+        spec,
+        name,
+        std::slice::from_ref(table_name),
+        earlier,
+        false,
+    ));
+    let read = template_fields(&key_tpl);
+    let reserved = crate::emit::Reserved::of(spec);
+    let declared_at = |key: &str| declared_line(spec, key);
+    let mut seen: IndexMap<String, String> = IndexMap::new();
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let key = key_tpl.render_row(globals, &item.row)?;
+        let shown = format!("{} ({})", item.label, fields_of(&item.row, &read));
+        if let Some(problem) = crate::emit::key_problem(&key, &reserved) {
+            return Err(Error::msg(format!(
+                "{}: {shown} gives the key `{}`: {problem}",
+                declared_at(name),
+                key.escape_debug()
+            )));
+        }
+        if let Some(first) = seen.get(&key) {
+            return Err(Error::msg(format!(
+                "{}: {first} and {shown} both give the key `{key}`",
+                declared_at(name)
+            )));
+        }
+        if spec
+            .spec
+            .numbers
+            .get(&key)
+            .is_some_and(|n| n.get_ref().each.is_none())
+        {
+            return Err(Error::msg(format!(
+                "{}: {shown} gives the key `{key}`, which `[numbers.{key}]` ({}) declares too",
+                declared_at(name),
+                declared_at(&key)
+            )));
+        }
+        let refs: Vec<&Row> = item.rows.iter().collect();
+        let (value, text, uncertainty) =
+            super::value_and_text(spec, raw, name, &fmt, &agg, globals, &refs, &|e| e)
+                .map_err(|e| e.context(shown.clone()))?;
+        let description = desc_tpl
+            .as_ref()
+            .map(|d| d.render_row(globals, &item.row))
+            .transpose()?;
+        seen.insert(key.clone(), shown);
+        out.push(Number {
+            key,
+            value,
+            text,
+            uncertainty,
+            description,
+            table: Some(table_name.clone()),
+            rows: item.rows.len(),
+            sources: sources.clone(),
+            family: Some(name.to_string()),
+        });
+    }
+    Ok(Members {
+        list: out,
+        ..Members::default()
+    })
+}
+
+/// The rows grouped by `fields`, groups in the order of their first row;
+/// each group's template row holds only those fields.
+fn groups(fields: &[String], rows: Vec<(usize, Row)>, table: &str) -> Result<Vec<Item>> {
+    let mut by: IndexMap<Key, (usize, Vec<Row>)> = IndexMap::new();
+    for (i, r) in rows {
+        let mut cells = Vec::with_capacity(fields.len());
+        for f in fields {
+            match r.get(f) {
+                Some(v) => cells.push(v.clone()),
+                None => {
+                    return Err(Error::msg(format!(
+                        "row {} of table `{table}` ({}) has no field `{f}` (read by `per`)",
+                        i + 1,
+                        r.origin
+                    )));
+                }
+            }
+        }
+        by.entry(Key::of(&cells))
+            .or_insert_with(|| (i, Vec::new()))
+            .1
+            .push(r);
+    }
+    Ok(by
+        .into_values()
+        .map(|(first, rows)| {
+            let mut rec = Record::with_capacity(fields.len());
+            for f in fields {
+                rec.insert(f.as_str(), rows[0].get(f).cloned().unwrap_or_default());
+            }
+            let row = Row {
+                extra: Default::default(),
+                fields: Arc::new(rec),
+                origin: rows[0].origin.clone(),
+            };
+            Item {
+                row,
+                label: format!(
+                    "the group of {} row(s) from row {} of table `{table}`",
+                    rows.len(),
+                    first + 1
+                ),
+                rows,
+            }
+        })
+        .collect())
+}
+
+/// The fields a template reads, as it names them.
+fn template_fields(t: &Template<'_>) -> BTreeSet<String> {
+    t.variables().into_iter().collect()
+}
+
+/// `a = "x", b = 2`: the row's fields among `read`, in the row's order.
+fn fields_of(row: &Row, read: &BTreeSet<String>) -> String {
+    let flat = row.flat_fields();
+    let parts: Vec<String> = flat
+        .0
+        .iter()
+        .filter(|(k, _)| read.contains(&***k))
+        .map(|(k, v)| format!("{k} = {}", crate::value::show(v)))
+        .collect();
+    if parts.is_empty() {
+        row.origin.to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The span of a family's `description` (a template), else the declaration.
+fn description_span(
+    spec: &LoadedSpec,
+    name: &str,
+    raw: &Spanned<NumberSpec>,
+) -> std::ops::Range<usize> {
+    crate::spec::keys::span_of(&spec.text, &["numbers", name, "description"]).unwrap_or(raw.span())
+}
+
+/// Whether `[numbers.NAME]` is a family (has `each`).
+pub fn is_family(spec: &LoadedSpec, name: &str) -> bool {
+    spec.spec
+        .numbers
+        .get(name)
+        .is_some_and(|n| n.get_ref().each.is_some())
+}
+
+/// Where `[numbers.KEY]` is declared: `artifact.toml line N`.
+pub fn declared_line(spec: &LoadedSpec, key: &str) -> String {
+    let line = spec.spec.numbers.get(key).map_or(0, |n| {
+        let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
+        crate::error::line_col(&spec.text, span.start).0
+    });
+    format!("{} line {line}", crate::spec::SPEC_FILE)
+}
+
+/// Declaration `name`'s numbers as `lock` recorded them when they were
+/// computed from what hashes to `key` now (a family's members, in key
+/// order), or `None` to compute them again (a family without members is
+/// computed again: its table decides whether it has any).
+pub fn reuse(
+    spec: &LoadedSpec,
+    lock: &crate::lock::Lock,
+    name: &str,
+    key: &str,
+) -> Option<Vec<Number>> {
+    if !is_family(spec, name) {
+        let locked = lock.numbers.get(name)?;
+        return locked.matches(key).then(|| vec![locked.to_number(name)]);
+    }
+    let members: Vec<Number> = lock
+        .numbers
+        .iter()
+        .filter(|(_, n)| n.family.as_deref() == Some(name))
+        .map(|(k, n)| n.matches(key).then(|| n.to_number(k)))
+        .collect::<Option<_>>()?;
+    (!members.is_empty()).then_some(members)
+}
+
+/// The members written when some number failed: each family's computed
+/// members, or for a family that failed the members `last` recorded (so
+/// the paper keeps printing their previous text, as for any number).
+pub fn kept(
+    spec: &LoadedSpec,
+    nums: &super::Numbers,
+    last: Option<&crate::lock::Lock>,
+) -> Vec<Number> {
+    let mut out = Vec::new();
+    for name in spec.spec.numbers.keys().filter(|k| is_family(spec, k)) {
+        let computed: Vec<&Number> = nums
+            .list
+            .iter()
+            .filter(|n| n.family.as_deref() == Some(name.as_str()))
+            .collect();
+        if !computed.is_empty() || nums.skipped.iter().any(|(s, _)| s == name) {
+            out.extend(computed.into_iter().cloned());
+            continue;
+        }
+        if let Some(l) = last {
+            out.extend(
+                l.numbers
+                    .iter()
+                    .filter(|(_, n)| n.family.as_deref() == Some(name.as_str()))
+                    .map(|(k, n)| n.to_number(k)),
+            );
+        }
+    }
+    out
+}
