@@ -160,7 +160,7 @@ fn an_expr_number_with_where_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).starts_with(
-            "error: artifact.toml:12:1: `where` does not apply to a number with `value = { expr = ... }`; a number with `value = { expr = ... }` takes: value, format, description\n"
+            "error: artifact.toml:12:1: `where` does not apply to a number with `value = { expr = ... }`; a number with `value = { expr = ... }` takes: value, uncertainty, format, description\n"
         ),
         "{}",
         stderr(&out)
