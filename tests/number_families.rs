@@ -5,18 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::artifact;
-
-/// A folder holding `spec` as its artifact.toml.
-fn project(spec: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
-    dir
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{artifact, project, stderr};
 
 fn read(dir: &Path, rel: &str) -> String {
     std::fs::read_to_string(dir.join(rel)).unwrap()

@@ -153,7 +153,9 @@ fn check_names_the_input_of_a_stale_results_table_and_gen_rebuilds_only_it() {
         err.contains("current (not rebuilt): results table u\n"),
         "{err}"
     );
-    assert!(read(d, "generated/t.md").contains("| x\\_y% | 1.50 | (11.0\u{a0}±\u{a0}0.4) ms | yes |\n"));
+    assert!(
+        read(d, "generated/t.md").contains("| x\\_y% | 1.50 | (11.0\u{a0}±\u{a0}0.4) ms | yes |\n")
+    );
     assert_eq!(artifact(d, &["check"]).status.code(), Some(0));
 }
 

@@ -5,26 +5,8 @@
 mod common;
 use common::*;
 
-/// Runs `show TABLE --format csv` on a spec (sources `s` of `data` and `q`
-/// of `other`, then `tables`); the CSV text, or the error text.
 fn show(data: &str, other: &str, tables: &str, table: &str) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("s.jsonl"), data).unwrap();
-    std::fs::write(dir.path().join("q.jsonl"), other).unwrap();
-    std::fs::write(
-        dir.path().join("artifact.toml"),
-        format!("[sources.s]\npath = \"s.jsonl\"\n[sources.q]\npath = \"q.jsonl\"\n\n{tables}"),
-    )
-    .unwrap();
-    let out = artifact(
-        dir.path(),
-        &["show", table, "--format", "csv", "--rows", "1000"],
-    );
-    if out.status.success() {
-        Ok(String::from_utf8(out.stdout).unwrap())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    show_table(data, Some(other), tables, table)
 }
 
 const WIDE: &str = "{\"codec\":\"zstd\",\"compress_s\":1.5,\"decompress_s\":0.25}\n{\"codec\":\"gzip\",\"compress_s\":3}\n";

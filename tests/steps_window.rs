@@ -5,25 +5,8 @@
 mod common;
 use common::*;
 
-/// Runs `show TABLE --format csv` on a spec (a source `s` of `data` as
-/// `s.jsonl`, then `tables`); the CSV text, or the error text.
 fn show(data: &str, tables: &str, table: &str) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("s.jsonl"), data).unwrap();
-    std::fs::write(
-        dir.path().join("artifact.toml"),
-        format!("[sources.s]\npath = \"s.jsonl\"\n\n{tables}"),
-    )
-    .unwrap();
-    let out = artifact(
-        dir.path(),
-        &["show", table, "--format", "csv", "--rows", "1000"],
-    );
-    if out.status.success() {
-        Ok(String::from_utf8(out.stdout).unwrap())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    show_table(data, None, tables, table)
 }
 
 const RUNS: &str = r#"{"suite":"x","benchmark":"A","time":3,"bytes":10}

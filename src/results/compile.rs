@@ -365,8 +365,11 @@ pub fn compile(
                             csv.push(csv_value(&uv));
                             match as_number(&uv) {
                                 _ if is_empty(&uv) => format.apply(&v),
-                                Some(x) if x >= 0.0 => with_uncertainty(format, &v, x)
-                                    .map_err(|m| field_error(r, f, format!("column `{header}`: {m}")))?,
+                                Some(x) if x >= 0.0 => {
+                                    with_uncertainty(format, &v, x).map_err(|m| {
+                                        field_error(r, f, format!("column `{header}`: {m}"))
+                                    })?
+                                }
                                 _ => {
                                     return Err(field_error(
                                         r,

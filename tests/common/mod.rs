@@ -176,3 +176,47 @@ pub fn git(dir: &Path, args: &[&str]) -> Output {
         .output()
         .unwrap()
 }
+
+/// A temporary folder holding `spec` as its artifact.toml.
+pub fn project(spec: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    dir
+}
+
+/// A command's standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `show TABLE --format csv --rows 1000` on a spec made of sources
+/// `s` (from `data`, JSONL) and, when `other` is given, `q`, then `tables`:
+/// the CSV text, or the error text.
+pub fn show_table(
+    data: &str,
+    other: Option<&str>,
+    tables: &str,
+    table: &str,
+) -> Result<String, String> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.jsonl"), data).unwrap();
+    let mut spec = "[sources.s]\npath = \"s.jsonl\"\n".to_string();
+    if let Some(other) = other {
+        std::fs::write(dir.path().join("q.jsonl"), other).unwrap();
+        spec.push_str("[sources.q]\npath = \"q.jsonl\"\n");
+    }
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        format!("{spec}\n{tables}"),
+    )
+    .unwrap();
+    let out = artifact(
+        dir.path(),
+        &["show", table, "--format", "csv", "--rows", "1000"],
+    );
+    if out.status.success() {
+        Ok(String::from_utf8(out.stdout).unwrap())
+    } else {
+        Err(stderr(&out))
+    }
+}
