@@ -5,7 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use super::{Build, all_outputs, real_path};
+use super::outputs::real_path;
+use super::{Build, all_outputs};
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, hash_bytes};
