@@ -446,9 +446,11 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
     partial::keep_failed_inputs(spec, build, old, &mut lock);
     if let Some(o) = old {
         for (k, n) in &o.numbers {
+            // A family that failed keeps its members' records (as its
+            // macros keep their texts); one that now gives no members, or
+            // other members, drops the records of those it no longer gives.
             let family_failed = n.family.as_ref().is_some_and(|f| {
-                numbers::family::is_family(spec, f)
-                    && !build.numbers.iter().any(|m| m.family.as_ref() == Some(f))
+                numbers::family::is_family(spec, f) && lock.failed.contains(&format!("family.{f}"))
             });
             if (spec.spec.numbers.contains_key(k) || family_failed) && !lock.numbers.contains_key(k)
             {

@@ -267,3 +267,60 @@ fn explain_tells_where_a_member_comes_from() {
         "error: `bench-mean` is a number family, not a number: explain one of its members (`nbody-fast-mean`, `nbody-slow-mean`, `fib-fast-mean`)\n"
     );
 }
+
+/// Data for a family over `d.csv` (fields `b`, `t`), one member per row
+/// with `t > 0`.
+const ZERO: &str = r#"[sources.s]
+path = "d.csv"
+
+[tables.t]
+from = "s"
+steps = [{ filter = "t > 0" }]
+
+[numbers.fam]
+table = "t"
+each = "{{ b }}-t"
+value = { cell = "t" }
+"#;
+
+fn lock_numbers(dir: &Path) -> Vec<String> {
+    let lock: toml::Table = toml::from_str(&read(dir, "artifact.lock")).unwrap();
+    lock.get("numbers")
+        .and_then(|n| n.as_table())
+        .map(|n| n.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_family_that_gives_no_members_kept_its_old_members_in_the_lock() {
+    let dir = project(ZERO);
+    let d = dir.path();
+    std::fs::write(d.join("d.csv"), "b,t\nx,1\ny,2\n").unwrap();
+    common::gen_ok(d);
+    assert_eq!(lock_numbers(d), ["x-t", "y-t"]);
+    std::fs::write(d.join("d.csv"), "b,t\nx,-1\ny,-2\n").unwrap();
+    common::gen_ok(d);
+    assert!(lock_numbers(d).is_empty());
+    assert!(!read(d, "generated/macros.tex").contains("artnum@x-t"));
+    assert_eq!(artifact(d, &["check"]).status.code(), Some(0));
+}
+
+#[test]
+fn a_failing_family_keeps_its_members_texts_and_records() {
+    let dir = project(ZERO);
+    let d = dir.path();
+    std::fs::write(d.join("d.csv"), "b,t\nx,1\ny,2\n").unwrap();
+    common::gen_ok(d);
+    // Two rows now give `x-t`.
+    std::fs::write(d.join("d.csv"), "b,t\nx,5\nx,2\n").unwrap();
+    let out = artifact(d, &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("error: number family `fam`: artifact.toml line 8: row 1 of table `t` (b = \"x\") and row 2 of table `t` (b = \"x\") both give the key `x-t`\n"), "{}", stderr(&out));
+    assert_eq!(lock_numbers(d), ["x-t", "y-t"]);
+    assert!(read(d, "artifact.lock").contains("failed = [\"family.fam\"]"));
+    let tex = read(d, "generated/macros.tex");
+    assert!(
+        tex.contains("\\@namedef{artnum@x-t}{1}") && tex.contains("\\@namedef{artnum@y-t}{2}"),
+        "{tex}"
+    );
+}

@@ -12,8 +12,8 @@ use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, hash_bytes};
 use crate::spec::LoadedSpec;
 
-/// The numbers and figures that failed in `build`, as `number.KEY` and
-/// `figure.NAME` (sorted).
+/// The numbers, number families and figures that failed in `build`, as
+/// `number.KEY`, `family.NAME` and `figure.NAME` (sorted).
 pub fn failed_parts(build: &Build) -> Vec<String> {
     let mut parts: Vec<String> = build
         .errors
@@ -22,7 +22,11 @@ pub fn failed_parts(build: &Build) -> Vec<String> {
             Error::Context { what, .. } => {
                 let (kind, rest) = what.split_once(" `")?;
                 let name = rest.strip_suffix('`')?;
-                matches!(kind, "number" | "figure").then(|| format!("{kind}.{name}"))
+                match kind {
+                    "number" | "figure" => Some(format!("{kind}.{name}")),
+                    "number family" => Some(format!("family.{name}")),
+                    _ => None,
+                }
             }
             _ => None,
         })
@@ -77,7 +81,7 @@ pub(super) fn keep_failed_inputs(
         .failed
         .iter()
         .flat_map(|p| match p.split_once('.') {
-            Some(("number", k)) => crate::fingerprint::number_sources(spec, k),
+            Some(("number" | "family", k)) => crate::fingerprint::number_sources(spec, k),
             Some(("figure", f)) => crate::fingerprint::figure_sources(spec, f),
             _ => BTreeSet::new(),
         })
