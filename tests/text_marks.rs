@@ -30,7 +30,7 @@ fn a_misspelt_key_in_text_format_is_an_error() {
         "{HEAD}  {{ mark = \"bar\", data = \"s\", x = \"b\", y = \"v\", text = {{ field = \"v\", format = {{ place = 1 }} }} }},\n]\n"
     ));
     assert!(
-        e.contains("unknown key `place` in `text`'s `format` (it takes places, figures, sign, percent, unit)"),
+        e.contains("artifact.toml:7:82: `text`'s `format`: unknown field `place`, expected one of `places`, `figures`, `sign`, `percent`, `group-digits`, `group-separator`, `unit`, `exponent-mode`, `print-unity-mantissa`, `output-decimal-marker`, `number-unit-product`, `separate-uncertainty`"),
         "{e}"
     );
 }
@@ -81,4 +81,30 @@ fn text_field_form_prints_with_the_numbers_format_words() {
     common::gen_ok(dir.path());
     let csv = std::fs::read_to_string(dir.path().join("figures/f.csv")).unwrap();
     assert!(csv.lines().nth(1).unwrap().ends_with(",'+3.00 ms"), "{csv}");
+}
+
+/// A value label took only places, figures, sign, percent and unit: the
+/// numbers' other words (`exponent-mode`, `group-digits`, ...) were refused.
+#[test]
+fn a_value_label_takes_every_word_of_a_numbers_format() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        "[sources.s]\nrows = [{ b = \"x\", v = 1234567.5 }, { b = \"y\", v = -0.00000123 }]\n\n[figures.f]\nsize = [3, 2]\nlayers = [\n  { mark = \"bar\", data = \"s\", x = \"b\", y = \"v\", text = { field = \"v\", format = { figures = 2, exponent-mode = \"scientific\" } } },\n  { mark = \"text\", data = \"s\", x = \"b\", y = 0, text = { field = \"v\", format = { places = 1, group-digits = true, group-separator = \"\\\\,\" } } },\n]\n",
+    )
+    .unwrap();
+    common::gen_ok(dir.path());
+    let texts: Vec<String> = common::csv(dir.path(), "f")
+        .into_iter()
+        .map(|r| r["text"].clone())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "1.2\u{a0}×\u{a0}10⁶",
+            "−1.2\u{a0}×\u{a0}10⁻⁶",
+            "1\u{2009}234\u{2009}567.5",
+            "0.0"
+        ]
+    );
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
 use crate::numbers::format::Format;
+use crate::spec::FormatSpec;
 use crate::spec::{LoadedSpec, Raw, SpannedStr};
 use crate::value::Row;
 
@@ -51,13 +52,6 @@ impl TextSpec {
                     }
                 };
                 known(t, &["field", "format"], "`text`")?;
-                if let Some(V::Table(f)) = t.get("format") {
-                    known(
-                        f,
-                        &["places", "figures", "sign", "percent", "unit"],
-                        "`text`'s `format`",
-                    )?;
-                }
                 let field = match t.get("field") {
                     Some(V::String(f)) => SpannedStr::new(raw.span(), f.clone()),
                     _ => {
@@ -70,7 +64,7 @@ impl TextSpec {
                 };
                 let f = match t.get("format") {
                     None => Format::default(),
-                    Some(V::Table(f)) => format_of(spec, raw, f)?,
+                    Some(V::Table(_)) => format_of(spec, raw)?,
                     Some(_) => {
                         return Err(bad(spec, raw, "`format` is a table such as { places = 1 }"));
                     }
@@ -127,52 +121,42 @@ impl Text<'_> {
     }
 }
 
-/// A number format from a `text`'s `format` table, with the numbers' words
-/// and bounds (`group-digits` is for tables of numbers, not labels).
-fn format_of(spec: &LoadedSpec, raw: &Raw, t: &toml::Table) -> Result<Format> {
-    use crate::spec::bounds::{FIGURES, PLACES};
-    let int = |k: &str, range: std::ops::RangeInclusive<u32>| -> Result<Option<u32>> {
-        match t.get(k) {
-            None => Ok(None),
-            Some(toml::Value::Integer(i))
-                if u32::try_from(*i).is_ok_and(|v| range.contains(&v)) =>
-            {
-                Ok(Some(*i as u32))
-            }
-            Some(_) => Err(bad(
-                spec,
-                raw,
-                &format!(
-                    "`format.{k}` must be a whole number from {} to {}",
-                    range.start(),
-                    range.end()
-                ),
-            )),
-        }
-    };
-    let places = int("places", PLACES)?;
-    let figures = int("figures", FIGURES)?;
-    if places.is_some() && figures.is_some() {
-        return Err(bad(
-            spec,
-            raw,
-            "a format has `places` or `figures`, not both",
-        ));
+/// The `format` of a `text = { field, format }`, read as a number's
+/// `format` ([`FormatSpec`]): a label takes every key a number takes
+/// (`exponent-mode`, `group-digits`, `number-unit-product`, ...), checked
+/// and bounded the same way. `text` is a free-form value in the typed
+/// spec, so its table is parsed again from the spec's text with everything
+/// before it blanked (line breaks kept): spans, and so errors, point into
+/// the spec.
+fn format_of(spec: &LoadedSpec, raw: &Raw) -> Result<Format> {
+    #[derive(serde::Deserialize)]
+    struct Wrap {
+        t: TextTable,
     }
-    let plus = match t.get("sign").map(|v| v.as_str()) {
-        None | Some(Some("negative")) => false,
-        Some(Some("always")) => true,
-        _ => return Err(bad(spec, raw, "`format.sign` is `always` or `negative`")),
+    #[derive(serde::Deserialize)]
+    struct TextTable {
+        format: toml::Spanned<FormatSpec>,
+    }
+    let start = raw.span().start;
+    let (Some(prefix), Some(value)) = (spec.text.get(..start), spec.text.get(raw.span()))
+    else {
+        return Err(bad(spec, raw, "`text`'s `format` could not be read"));
     };
-    let percent = match t.get("percent") {
-        None => false,
-        Some(toml::Value::Boolean(b)) => *b,
-        Some(_) => return Err(bad(spec, raw, "`format.percent` is true or false")),
-    };
-    let unit = match t.get("unit") {
-        None => None,
-        Some(toml::Value::String(u)) => Some(u.clone()),
-        Some(_) => return Err(bad(spec, raw, "`format.unit` is a string")),
-    };
-    Ok(Format::new(places, figures, plus, percent, unit))
+    let mut text: Vec<u8> = prefix
+        .bytes()
+        .map(|b| if b == b'\n' || b == b'\r' { b } else { b' ' })
+        .collect();
+    // `text = ` precedes the value on its line: room for `t=`.
+    let n = text.len();
+    if n < 2 || text[n - 2..].contains(&b'\n') {
+        return Err(bad(spec, raw, "`text`'s `format` could not be read"));
+    }
+    text[n - 2..].copy_from_slice(b"t=");
+    text.extend_from_slice(value.as_bytes());
+    let text = String::from_utf8(text).map_err(|_| bad(spec, raw, "`text` is not UTF-8"))?;
+    let w: Wrap = toml::from_str(&text).map_err(|e| {
+        let at = e.span().unwrap_or(raw.span());
+        spec.error(at, format!("`text`'s `format`: {}", e.message()))
+    })?;
+    Format::compile(spec, w.t.format.get_ref(), w.t.format.span())
 }
