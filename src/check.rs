@@ -38,6 +38,73 @@ pub struct NumberChange {
     pub value: Option<(String, String)>,
 }
 
+impl NumberChange {
+    /// Why it changed: `input changed: FILE`, else `quoted number changed:
+    /// KEY`, else `spec changed`; prefixed by `same text, value A -> B;`
+    /// when only the value changed.
+    pub fn why(&self) -> String {
+        let why = if !self.inputs.is_empty() {
+            format!("input changed: {}", self.inputs.join(", "))
+        } else if !self.quoted.is_empty() {
+            format!("quoted number changed: {}", self.quoted.join(", "))
+        } else {
+            "spec changed".to_string()
+        };
+        match &self.value {
+            Some((old, now)) => format!("same text, value {old} -> {now}; {why}"),
+            None => why,
+        }
+    }
+}
+
+/// The numbers of `build` whose text (or value) differs from what `lock`
+/// recorded, each with the inputs and quoted numbers that changed: what
+/// `check` lists as stale and what `gen` says it updated.
+pub fn number_changes(
+    spec: &LoadedSpec,
+    build: &run::Build,
+    lock: Option<&Lock>,
+) -> Vec<NumberChange> {
+    let fp = &build.fingerprint;
+    let changed_inputs = |sources: &BTreeSet<String>| -> Vec<String> {
+        let Some(l) = lock else { return Vec::new() };
+        sources
+            .iter()
+            .flat_map(|s| fp.files.get(s).into_iter().flatten())
+            .filter(|(rel, h)| l.inputs.get(rel) != Some(h))
+            .map(|(rel, _)| rel.clone())
+            .collect()
+    };
+    let mut out = Vec::new();
+    // A value that changed under the same printed text is named too: the
+    // paper reads the same, but numbers.json (and any template printing the
+    // value) does not.
+    for n in &build.numbers {
+        let locked = lock.and_then(|l| l.numbers.get(&n.key));
+        let committed = locked.map(|c| c.text.clone());
+        let now_value = crate::lock::LockedNumber::from_number(n, String::new()).value;
+        let value = locked
+            .filter(|c| c.text == n.text && c.value != now_value)
+            .map(|c| (c.value.clone(), now_value));
+        if committed.as_deref() != Some(n.text.as_str()) || value.is_some() {
+            let mut sources = n.sources.clone();
+            sources.extend(crate::fingerprint::number_sources(spec, &n.key));
+            let reads = crate::numbers::reads(spec, &n.key);
+            out.push(NumberChange {
+                key: n.key.clone(),
+                committed,
+                now: n.text.clone(),
+                inputs: changed_inputs(&sources),
+                quoted: lock.map_or_else(Vec::new, |l| {
+                    crate::fingerprint::changed_numbers(l, &build.numbers, &reads)
+                }),
+                value,
+            });
+        }
+    }
+    out
+}
+
 /// What check found.
 #[derive(Debug, Default)]
 pub struct CheckReport {
@@ -135,16 +202,7 @@ impl CheckReport {
                 .unwrap_or(0);
             let _ = writeln!(s, "\nnumbers (committed -> from the data now):");
             for n in &self.numbers {
-                let mut why = if !n.inputs.is_empty() {
-                    format!("input changed: {}", n.inputs.join(", "))
-                } else if !n.quoted.is_empty() {
-                    format!("quoted number changed: {}", n.quoted.join(", "))
-                } else {
-                    "spec changed".to_string()
-                };
-                if let Some((old, now)) = &n.value {
-                    why = format!("same text, value {old} -> {now}; {why}");
-                }
+                let why = n.why();
                 let _ = writeln!(
                     s,
                     "  {:w$}  {:>wc$} -> {}   ({why})",
@@ -359,32 +417,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             .collect()
     };
     // Numbers: committed text (the lock's) against the text now.
-    // A value that changed under the same printed text is named too: the
-    // paper reads the same, but numbers.json (and any template printing the
-    // value) does not.
-    for n in &build.numbers {
-        let locked = lock.as_ref().and_then(|l| l.numbers.get(&n.key));
-        let committed = locked.map(|c| c.text.clone());
-        let now_value = crate::lock::LockedNumber::from_number(n, String::new()).value;
-        let value = locked
-            .filter(|c| c.text == n.text && c.value != now_value)
-            .map(|c| (c.value.clone(), now_value));
-        if committed.as_deref() != Some(n.text.as_str()) || value.is_some() {
-            let mut sources = n.sources.clone();
-            sources.extend(crate::fingerprint::number_sources(spec, &n.key));
-            let reads = crate::numbers::reads(spec, &n.key);
-            r.numbers.push(NumberChange {
-                key: n.key.clone(),
-                committed,
-                now: n.text.clone(),
-                inputs: changed_inputs(&sources),
-                quoted: lock.as_ref().map_or_else(Vec::new, |l| {
-                    crate::fingerprint::changed_numbers(l, &build.numbers, &reads)
-                }),
-                value,
-            });
-        }
-    }
+    r.numbers = number_changes(spec, &build, lock.as_ref());
     let disk_hash = |rel: &str| crate::output::read_output(&spec.root, rel).map(|b| hash_bytes(&b));
     let edited = |rel: &str| -> bool {
         let locked = lock.as_ref().and_then(|l| l.outputs.get(rel));

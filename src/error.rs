@@ -117,7 +117,7 @@ impl Error {
 }
 
 /// `text` (a key, a file name) as a message prints it: control characters
-/// and whitespace other than a space as `\u{...}`, so that the message stays
+/// and whitespace other than a space (plain, no-break or thin) as `\u{...}`, so that the message stays
 /// one line and a name cannot move the cursor, colour the terminal or fake
 /// a line of the report.
 pub fn shown(text: &str) -> String {
@@ -127,7 +127,9 @@ pub fn shown(text: &str) -> String {
             // direction overrides that make a name read backwards.
             let bidi =
                 matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069 | 0xFEFF);
-            if c.is_control() || (c.is_whitespace() && c != ' ') || bidi {
+            // The spaces numbers print (no-break, thin) stay as they are.
+            let space = matches!(c, ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}');
+            if c.is_control() || (c.is_whitespace() && !space) || bidi {
                 format!("\\u{{{:x}}}", c as u32)
             } else {
                 c.to_string()

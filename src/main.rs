@@ -159,6 +159,14 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     if !build.current.is_empty() {
         warn!("current (not rebuilt): {}", build.current.join(", "));
     }
+    // Numbers whose printed text changed since the last run, and why.
+    if old.is_some() {
+        for n in artifact::check::number_changes(spec, &build, old.as_ref()) {
+            if let Some(was) = &n.committed {
+                warn!("number {}: {was} -> {} ({})", n.key, n.now, n.why());
+            }
+        }
+    }
     let report = run::write(spec, &build, old.as_ref())?;
     for r in &report.deleted {
         warn!("removed {r} (its figure has nothing to draw)");

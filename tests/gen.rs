@@ -96,6 +96,7 @@ fn malformed_jsonl_line_names_file_and_line_and_keeps_outputs() {
     assert_eq!(
         lock.failed,
         [
+            "family.fig1-category-bars",
             "figure.fig1",
             "figure.fig2",
             "number.fig1-bars",

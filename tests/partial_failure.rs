@@ -83,7 +83,7 @@ fn one_failing_number_keeps_its_old_text_and_the_others_are_written() {
     assert_eq!(
         stderr(&out),
         format!(
-            "{NOTE}wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n\
+            "{NOTE}number total: 5 -> 6 (input changed: a.csv)\nwrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n\
              {YMAX_FAILS}1 part(s) failed; their previous outputs are left as they were\n"
         )
     );
@@ -134,7 +134,7 @@ fn after_the_fix_only_the_failed_number_is_recomputed() {
     // No note from table `ta`: `total` and `count` came from the lock.
     assert_eq!(
         stderr(&out),
-        "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n"
+        "number ymax: 4 -> 7 (input changed: b.csv)\nwrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n"
     );
     assert_eq!(
         tex_numbers(d),

@@ -138,8 +138,7 @@ fn format_of(spec: &LoadedSpec, raw: &Raw) -> Result<Format> {
         format: toml::Spanned<FormatSpec>,
     }
     let start = raw.span().start;
-    let (Some(prefix), Some(value)) = (spec.text.get(..start), spec.text.get(raw.span()))
-    else {
+    let (Some(prefix), Some(value)) = (spec.text.get(..start), spec.text.get(raw.span())) else {
         return Err(bad(spec, raw, "`text`'s `format` could not be read"));
     };
     let mut text: Vec<u8> = prefix

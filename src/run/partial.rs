@@ -25,6 +25,7 @@ pub fn failed_parts(build: &Build) -> Vec<String> {
                 match kind {
                     "number" | "figure" => Some(format!("{kind}.{name}")),
                     "number family" => Some(format!("family.{name}")),
+                    "results table" => Some(format!("results_table.{name}")),
                     _ => None,
                 }
             }

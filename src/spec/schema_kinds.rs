@@ -490,7 +490,7 @@ pub const KINDS: &[Kind] = &[
             key("table", Ty::Str, "the table (or source) the value is computed from").only(&["table"]),
             key("where", Ty::Expr, "only the rows where this is true").only(&["table"]),
             key("value", Ty::Aggregate, "`\"count\"`, an aggregate, `{ cell = ... }` or `{ expr = ... }`"),
-            key("uncertainty", Ty::Uncertainty, "printed with the value as one number: an aggregate (`{ stdev = \"x\" }`, `{ expr = ... }`) for `value ± u`, or `{ low = AGG, high = AGG }`, an interval around the value printed `value +(high−value) / −(value−low)`"),
+            key("uncertainty", Ty::Uncertainty, "printed with the value as one number: an aggregate (`{ std = \"x\" }`, `{ expr = ... }`) for `value ± u`, or `{ low = AGG, high = AGG }`, an interval around the value printed `value +(high−value) / −(value−low)`"),
             key("format", Ty::Table("format"), "how the number is printed"),
             key("description", Ty::Str, "what the number is, for the comment beside its macro (in a family, a template over the row's fields)"),
             key("each", Ty::Template, "a family: one number per row of `table` (or per group with `per`), its key this template over the row's fields").only(&["table"]),

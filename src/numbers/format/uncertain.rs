@@ -48,27 +48,37 @@ impl Format {
         let scale = if self.percent { 100.0 } else { 1.0 };
         let x = x * scale;
         let f = self.fixed();
+        // The place every part is rounded to: decimal places, or a power
+        // of ten left of the point (`15267 ± 7189` to two figures is
+        // `15300 ± 7200`, as siunitx prints it).
         let rounding = |smallest: f64| match (self.places, self.figures) {
-            (Some(p), _) => Rounding::Places(p),
-            (None, Some(n)) => Rounding::Places(decimals_of(smallest, n)),
-            (None, None) => Rounding::Shortest,
+            (Some(p), _) => Place::Decimals(p),
+            (None, Some(n)) => match decimals_of(smallest, n) {
+                d if d >= 0 => Place::Decimals(d as u32),
+                d => Place::Tens(-d),
+            },
+            (None, None) => Place::Shortest,
+        };
+        let num = |v: f64, r: Place| match r {
+            Place::Decimals(p) => f.number(v, Rounding::Places(p)),
+            Place::Shortest => f.number(v, Rounding::Shortest),
+            Place::Tens(k) => {
+                let p = 10f64.powi(k);
+                f.number((v / p).round_ties_even() * p, Rounding::Places(0))
+            }
         };
         let mut body = match u {
             Uncertainty::Symmetric(s) => {
                 let s = s * scale;
                 let r = rounding(s);
-                let value = f.number(x, r);
+                let value = num(x, r);
                 if self.compact {
-                    let digits: String = f
-                        .number(s, r)
-                        .chars()
-                        .filter(char::is_ascii_digit)
-                        .collect();
+                    let digits: String = num(s, r).chars().filter(char::is_ascii_digit).collect();
                     let digits = digits.trim_start_matches('0');
                     let digits = if digits.is_empty() { "0" } else { digits };
                     format!("{value}({digits})")
                 } else {
-                    format!("{value}{NBSP}\u{b1}{NBSP}{}", f.number(s, r))
+                    format!("{value}{NBSP}\u{b1}{NBSP}{}", num(s, r))
                 }
             }
             Uncertainty::Interval { low, high } => {
@@ -86,9 +96,9 @@ impl Format {
                 });
                 format!(
                     "{}{NBSP}+{}{NBSP}/{NBSP}{MINUS}{}",
-                    f.number(x, r),
-                    f.number(up, r),
-                    f.number(down, r)
+                    num(x, r),
+                    num(up, r),
+                    num(down, r)
                 )
             }
         };
@@ -106,18 +116,29 @@ impl Format {
     }
 }
 
-/// The decimal places that leave `u` with `figures` significant figures
-/// (at least 0: `1234 ± 56` to one figure is `1234 ± 56`, not `1230 ± 60`).
-fn decimals_of(u: f64, figures: u32) -> u32 {
+/// Where the parts of a number with an uncertainty are rounded.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Each part's shortest text.
+    Shortest,
+    /// Decimal places.
+    Decimals(u32),
+    /// To a multiple of 10^k (k ≥ 1), left of the decimal point.
+    Tens(i32),
+}
+
+/// The decimal places that leave `u` with `figures` significant figures;
+/// negative for a place left of the point (`7189` to two figures: −2).
+fn decimals_of(u: f64, figures: u32) -> i32 {
     if u == 0.0 || !u.is_finite() {
-        return figures.saturating_sub(1);
+        return figures.saturating_sub(1) as i32;
     }
     let sci = format!("{:.*e}", figures as usize - 1, u);
     let e: i32 = sci
         .split_once('e')
         .and_then(|(_, e)| e.parse().ok())
         .unwrap_or(0);
-    (figures as i32 - 1 - e).max(0) as u32
+    figures as i32 - 1 - e
 }
 
 #[cfg(test)]
@@ -155,6 +176,40 @@ mod tests {
         assert_eq!(
             f(Some(4), None).apply_uncertain(0.0185, i).unwrap(),
             "0.0185\u{a0}+0.0035\u{a0}/\u{a0}−0.0042"
+        );
+    }
+
+    /// Two figures of an uncertainty left of the point printed every digit
+    /// (`15267 ± 7189`): the value and the uncertainty round to its place.
+    #[test]
+    fn figures_left_of_the_point_round_to_tens_and_hundreds() {
+        let s = |u| Uncertainty::Symmetric(u);
+        assert_eq!(
+            f(None, Some(2))
+                .apply_uncertain(15266.67, s(7189.4))
+                .unwrap(),
+            "15300\u{a0}±\u{a0}7200"
+        );
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(213.33, s(163.7)).unwrap(),
+            "210\u{a0}±\u{a0}160"
+        );
+        assert_eq!(
+            f(None, Some(1)).apply_uncertain(213.33, s(163.7)).unwrap(),
+            "200\u{a0}±\u{a0}200"
+        );
+        // Two figures at the units place: no change.
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(1234.4, s(56.0)).unwrap(),
+            "1234\u{a0}±\u{a0}56"
+        );
+        let i = Uncertainty::Interval {
+            low: 900.0,
+            high: 2600.0,
+        };
+        assert_eq!(
+            f(None, Some(1)).apply_uncertain(1234.0, i).unwrap(),
+            "1200\u{a0}+1400\u{a0}/\u{a0}−300"
         );
     }
 }
