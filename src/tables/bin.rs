@@ -100,7 +100,7 @@ pub fn apply(b: &Bin, rows: Vec<Row>) -> Result<Vec<Row>> {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, z), &x| {
             (a.min(x), z.max(x))
         });
-    let mut range = (min, max);
+    let range: (f64, f64);
     let edges = match b.layout {
         Layout::Count(n) => {
             let (mut lo, mut hi) = b.extent.unwrap_or((min, max));
@@ -136,16 +136,20 @@ pub fn apply(b: &Bin, rows: Vec<Row>) -> Result<Vec<Row>> {
         )));
     }
     let end = format!("{}_end", b.as_);
-    Ok(rows
-        .into_iter()
+    rows.into_iter()
         .zip(xs)
         .map(|(r, x)| {
+            for name in [&b.as_, &end] {
+                if r.get(name).is_some() {
+                    return Err(super::window::overwrite_error(&r, "bin", name));
+                }
+            }
             let inside = b.extent.is_none_or(|(lo, hi)| (lo..=hi).contains(&x));
             let (start, stop) = match bin_index(x, &edges).filter(|_| inside) {
                 Some(i) => (Value::from(edges[i]), Value::from(edges[i + 1])),
                 None => (Value::from(()), Value::from(())),
             };
-            r.with(&b.as_, start).with(&end, stop)
+            Ok(r.with(&b.as_, start).with(&end, stop))
         })
-        .collect())
+        .collect()
 }

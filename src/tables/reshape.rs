@@ -95,7 +95,7 @@ pub fn compile_pivot(spec: &LoadedSpec, s: &StepSpec, per: Vec<String>) -> Resul
 }
 
 /// Applies a `fold` step.
-pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
+pub fn fold(f: &Fold, rows: Vec<Row>) -> Result<Vec<Row>> {
     let key: Arc<str> = Arc::from(f.key.as_str());
     let value: Arc<str> = Arc::from(f.value.as_str());
     let mut out = Vec::with_capacity(rows.len().saturating_mul(f.fields.len()));
@@ -107,6 +107,13 @@ pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
             .iter()
             .map(|n| rest.0.shift_remove(n.as_str()).unwrap_or(Value::from(())))
             .collect();
+        // A field the fold does not consume, named like its output: the
+        // fold would overwrite it on every new row.
+        for out in [&f.key, &f.value] {
+            if rest.0.contains_key(out.as_str()) {
+                return Err(super::window::overwrite_error(&row, "fold", out));
+            }
+        }
         let rest = Arc::new(rest);
         for (name, v) in f.fields.iter().zip(values) {
             let mut extra = Extra::default();
@@ -119,7 +126,7 @@ pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// One cell of a pivot: what its rows gave so far.

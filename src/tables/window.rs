@@ -115,6 +115,13 @@ pub fn compile<'s>(
     if ops.is_empty() {
         return Err(spec.error(span, "`window` needs at least one output field"));
     }
+    let window = s.window.as_ref().expect("verb");
+    check_not_per(
+        spec,
+        "window",
+        &per,
+        window.iter().map(|(n, raw)| (n.clone(), raw.span())),
+    )?;
     Ok(Window { ops, per, sort })
 }
 
@@ -214,22 +221,61 @@ fn groups(rows: &[Row], per: &[String], verb: &str) -> Result<IndexMap<Key, Vec<
     Ok(parts)
 }
 
-/// The rows with each new field laid over them, in their order.
-fn with_fields(rows: Vec<Row>, names: &[&str], values: Vec<Vec<Value>>) -> Vec<Row> {
+/// The rows with each new field laid over them, in their order; a new
+/// field a row already has is an error naming the row (only `derive`
+/// overwrites).
+fn with_fields(
+    rows: Vec<Row>,
+    names: &[&str],
+    values: Vec<Vec<Value>>,
+    verb: &str,
+) -> Result<Vec<Row>> {
     rows.into_iter()
         .zip(values)
         .map(|(r, vals)| {
             let mut rec = (*r.flat_fields()).clone();
             for (n, v) in names.iter().zip(vals) {
+                if rec.0.contains_key(*n) {
+                    return Err(overwrite_error(&r, verb, n));
+                }
                 rec.insert(*n, v);
             }
-            Row {
+            Ok(Row {
                 extra: Default::default(),
                 fields: Arc::new(rec),
                 origin: r.origin,
-            }
+            })
         })
         .collect()
+}
+
+/// A step's new field `name` that `row` already has.
+pub fn overwrite_error(row: &Row, verb: &str, name: &str) -> Error {
+    field_error(
+        row,
+        name,
+        format!(
+            "{verb}: the new field `{name}` would overwrite the row's own `{name}`; give the new field another name (only `derive` overwrites)"
+        ),
+    )
+}
+
+/// A step's new fields that name one of its group fields (`per`).
+pub fn check_not_per(
+    spec: &LoadedSpec,
+    verb: &str,
+    per: &[String],
+    names: impl IntoIterator<Item = (String, std::ops::Range<usize>)>,
+) -> Result<()> {
+    for (name, span) in names {
+        if per.contains(&name) {
+            return Err(spec.error(
+                span,
+                format!("{verb}: the new field `{name}` would overwrite the group field `{name}` named in `per`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Applies a `window` step.
@@ -256,7 +302,7 @@ pub fn apply(w: &Window, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
         }
     }
     let names: Vec<&str> = w.ops.iter().map(|(n, _)| n.as_str()).collect();
-    Ok(with_fields(rows, &names, out))
+    with_fields(rows, &names, out, "window")
 }
 
 /// One operation over one group's rows `idx` (in window order): a value
@@ -408,5 +454,5 @@ pub fn join_aggregate(j: &JoinAggregate, rows: Vec<Row>, g: &Arc<Globals>) -> Re
         }
     }
     let names: Vec<&str> = j.aggs.iter().map(|(n, _)| n.as_str()).collect();
-    Ok(with_fields(rows, &names, out))
+    with_fields(rows, &names, out, "joinaggregate")
 }
