@@ -338,3 +338,14 @@ fn group_separator_that_prints_nothing_is_an_error() {
         );
     }
 }
+
+#[test]
+fn an_uncertainty_of_1e_300_with_figures_is_an_error_not_607_characters() {
+    let e = gen_error(
+        "[numbers.a]\nvalue = { expr = \"1.24\" }\nuncertainty = { expr = \"1e-300\" }\nformat = { figures = 2 }\n",
+    );
+    assert!(
+        e.contains("error: number `a`: artifact.toml:4:1: the uncertainty 1e-300 to 2 figure(s) needs 301 decimal places, more than 20"),
+        "{e}"
+    );
+}
