@@ -199,6 +199,10 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
         let origin = row.origin.clone();
         let (first, cells) = groups.entry(key).or_insert_with(|| (row, IndexMap::new()));
         let int = (v.is_integer()).then(|| v.as_i64()).flatten();
+        // `count` counts values, not rows: null and NaN are skipped (pandas).
+        let counts = !(v.is_none()
+            || v.is_undefined()
+            || crate::value::as_number(&v).is_some_and(f64::is_nan)) as u64;
         match cells.get_mut(&col) {
             None => {
                 cells.insert(
@@ -207,7 +211,7 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                         value: v,
                         float: x,
                         int,
-                        n: 1,
+                        n: counts,
                         origin,
                     },
                 );
@@ -230,7 +234,7 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                         ),
                     ));
                 };
-                cell.n += 1;
+                cell.n += counts;
                 match op {
                     PivotOp::Sum | PivotOp::Mean => {
                         cell.float += x;

@@ -4,7 +4,10 @@
 //!
 //! A window runs over each `per` group in `sort` order (stable: rows that
 //! tie keep their input order; without `sort`, the input order). Ranks count
-//! from 1 as in Vega-Lite (`rank` is pandas' `rank(method="min")`); running
+//! from 1 as in Vega-Lite (`rank` is pandas' `rank(method="min")`); a row
+//! whose sort key is null or NaN gets a null rank and is not counted, as
+//! pandas (`percent_rank` divides by the ranked rows less one);
+//! `row_number` numbers every row, as Vega-Lite; running
 //! values (sum, mean, count, min, max) cover the rows up to and including
 //! the row, ties counted one row at a time (Vega-Lite's frame `[null, 0]`
 //! with `ignorePeers = true`). Both steps hold the table's rows.
@@ -325,32 +328,35 @@ fn run(
             )
         })
     };
-    let peer = |p: usize| p > 0 && compare_keys(sort, &keys[idx[p - 1]], &keys[idx[p]]).is_eq();
     let mut vals = Vec::with_capacity(n);
     match op {
         WindowOp::RowNumber => vals.extend((1..=n as i64).map(Value::from)),
-        WindowOp::Rank | WindowOp::PercentRank => {
-            let mut rank = 1i64;
+        WindowOp::Rank | WindowOp::PercentRank | WindowOp::DenseRank => {
+            // A row whose sort key is null or NaN gets a null rank and is
+            // not counted (pandas' `rank`, `na_option="keep"`).
+            let missing = |p: usize| keys[idx[p]].iter().any(is_missing);
+            let m = (0..n).filter(|&p| !missing(p)).count();
+            let (mut rank, mut dense, mut seen) = (1i64, 0i64, 0i64);
+            let mut prev: Option<usize> = None;
             for p in 0..n {
-                if !peer(p) {
-                    rank = p as i64 + 1;
+                if missing(p) {
+                    vals.push(Value::from(()));
+                    continue;
                 }
-                vals.push(if *op == WindowOp::Rank {
-                    Value::from(rank)
-                } else if n == 1 {
-                    Value::from(0.0)
-                } else {
-                    Value::from((rank - 1) as f64 / (n - 1) as f64)
+                let tie = prev
+                    .is_some_and(|q| compare_keys(sort, &keys[idx[q]], &keys[idx[p]]).is_eq());
+                if !tie {
+                    rank = seen + 1;
+                    dense += 1;
+                }
+                seen += 1;
+                prev = Some(p);
+                vals.push(match op {
+                    WindowOp::Rank => Value::from(rank),
+                    WindowOp::DenseRank => Value::from(dense),
+                    _ if m == 1 => Value::from(0.0),
+                    _ => Value::from((rank - 1) as f64 / (m - 1) as f64),
                 });
-            }
-        }
-        WindowOp::DenseRank => {
-            let mut rank = 0i64;
-            for p in 0..n {
-                if !peer(p) {
-                    rank += 1;
-                }
-                vals.push(Value::from(rank));
             }
         }
         WindowOp::Shift {
@@ -430,6 +436,11 @@ fn run(
         }
     }
     Ok(vals)
+}
+
+/// Whether a sort key is null (or missing) or NaN: such a row has no rank.
+fn is_missing(v: &Value) -> bool {
+    v.is_none() || v.is_undefined() || crate::value::as_number(v).is_some_and(f64::is_nan)
 }
 
 /// Applies a `joinaggregate` step: each group's aggregates (numpy's
