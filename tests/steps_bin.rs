@@ -147,5 +147,8 @@ fn bin_edges_that_overflow_or_do_not_grow_are_an_error_not_null_bins() {
         "b",
     )
     .unwrap_err();
-    assert!(err.contains("not finite or not strictly increasing"), "{err}");
+    assert!(
+        err.contains("not finite or not strictly increasing"),
+        "{err}"
+    );
 }

@@ -25,18 +25,33 @@ fn new_steps_that_would_overwrite_a_field_are_errors_not_silent() {
         "{err}"
     );
     // key and value alike: one field left.
-    let err = show(ROWS, &step("{ fold = [\"t\"], key = \"x\", value = \"x\" }"), "t").unwrap_err();
+    let err = show(
+        ROWS,
+        &step("{ fold = [\"t\"], key = \"x\", value = \"x\" }"),
+        "t",
+    )
+    .unwrap_err();
     assert!(
         err.contains("artifact.toml:6:10: fold: `key` and `value` are both `x`: the value would overwrite the name; give them different names"),
         "{err}"
     );
     // A fold may reuse a folded field's name (it is consumed).
     assert_eq!(
-        show(ROWS, &step("{ fold = [\"t\"], key = \"t\", value = \"v\" }"), "t").unwrap(),
+        show(
+            ROWS,
+            &step("{ fold = [\"t\"], key = \"t\", value = \"v\" }"),
+            "t"
+        )
+        .unwrap(),
         "g,b,t,v\na,2,t,1\nb,3,t,2\n"
     );
     // joinaggregate over its own group key.
-    let err = show(ROWS, &step("{ joinaggregate = { g = \"count\" }, per = \"g\" }"), "t").unwrap_err();
+    let err = show(
+        ROWS,
+        &step("{ joinaggregate = { g = \"count\" }, per = \"g\" }"),
+        "t",
+    )
+    .unwrap_err();
     assert!(
         err.contains("artifact.toml:6:34: joinaggregate: the new field `g` would overwrite the group field `g` named in `per`"),
         "{err}"
@@ -46,20 +61,29 @@ fn new_steps_that_would_overwrite_a_field_are_errors_not_silent() {
         err.contains("s.jsonl:1: field `t`: joinaggregate: the new field `t` would overwrite the row's own `t`"),
         "{err}"
     );
-    let err = show(ROWS, &step("{ window = { g = \"row_number\" }, per = \"g\" }"), "t").unwrap_err();
+    let err = show(
+        ROWS,
+        &step("{ window = { g = \"row_number\" }, per = \"g\" }"),
+        "t",
+    )
+    .unwrap_err();
     assert!(
         err.contains("artifact.toml:6:27: window: the new field `g` would overwrite the group field `g` named in `per`"),
         "{err}"
     );
     let err = show(ROWS, &step("{ window = { b = \"row_number\" } }"), "t").unwrap_err();
     assert!(
-        err.contains("s.jsonl:1: field `b`: window: the new field `b` would overwrite the row's own `b`"),
+        err.contains(
+            "s.jsonl:1: field `b`: window: the new field `b` would overwrite the row's own `b`"
+        ),
         "{err}"
     );
     // bin's `as` over an existing field, and its `_end`.
     let err = show(ROWS, &step("{ bin = \"b\", as = \"t\" }"), "t").unwrap_err();
     assert!(
-        err.contains("s.jsonl:1: field `t`: bin: the new field `t` would overwrite the row's own `t`"),
+        err.contains(
+            "s.jsonl:1: field `t`: bin: the new field `t` would overwrite the row's own `t`"
+        ),
         "{err}"
     );
     let rows = "{\"b\":1,\"x_end\":0}\n";

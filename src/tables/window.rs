@@ -343,8 +343,8 @@ fn run(
                     vals.push(Value::from(()));
                     continue;
                 }
-                let tie = prev
-                    .is_some_and(|q| compare_keys(sort, &keys[idx[q]], &keys[idx[p]]).is_eq());
+                let tie =
+                    prev.is_some_and(|q| compare_keys(sort, &keys[idx[q]], &keys[idx[p]]).is_eq());
                 if !tie {
                     rank = seen + 1;
                     dense += 1;

@@ -148,7 +148,11 @@ fn engineering(x: f64, r: Rounding) -> (String, i32) {
         // ... and into the next power of 1000 (999.96 -> 1.0 × 10³).
         let sign = if m.starts_with('-') { "-" } else { "" };
         let zeros = "0".repeat(p as usize);
-        let m = if p == 0 { format!("{sign}1") } else { format!("{sign}1.{zeros}") };
+        let m = if p == 0 {
+            format!("{sign}1")
+        } else {
+            format!("{sign}1.{zeros}")
+        };
         return (m, floor3(e));
     }
     if !m.contains('.') {

@@ -219,11 +219,26 @@ mod tests {
     #[test]
     fn zero_uncertainty_takes_the_values_own_figures() {
         let z = Uncertainty::Symmetric(0.0);
-        assert_eq!(f(None, Some(3)).apply_uncertain(1.24, z).unwrap(), "1.24\u{a0}±\u{a0}0.00");
-        assert_eq!(f(None, Some(1)).apply_uncertain(1.24, z).unwrap(), "1\u{a0}±\u{a0}0");
-        assert_eq!(f(None, Some(2)).apply_uncertain(1234.5, z).unwrap(), "1200\u{a0}±\u{a0}0");
-        assert_eq!(f(None, Some(2)).apply_uncertain(0.0, z).unwrap(), "0.0\u{a0}±\u{a0}0.0");
-        let i = Uncertainty::Interval { low: 0.00123, high: 0.00123 };
+        assert_eq!(
+            f(None, Some(3)).apply_uncertain(1.24, z).unwrap(),
+            "1.24\u{a0}±\u{a0}0.00"
+        );
+        assert_eq!(
+            f(None, Some(1)).apply_uncertain(1.24, z).unwrap(),
+            "1\u{a0}±\u{a0}0"
+        );
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(1234.5, z).unwrap(),
+            "1200\u{a0}±\u{a0}0"
+        );
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(0.0, z).unwrap(),
+            "0.0\u{a0}±\u{a0}0.0"
+        );
+        let i = Uncertainty::Interval {
+            low: 0.00123,
+            high: 0.00123,
+        };
         assert_eq!(
             f(None, Some(2)).apply_uncertain(0.00123, i).unwrap(),
             "0.0012\u{a0}+0.0000\u{a0}/\u{a0}−0.0000"
