@@ -314,3 +314,38 @@ fn print_unity_mantissa_with_fixed_exponents_is_an_error() {
         "error: artifact.toml:6:28: `print-unity-mantissa` does nothing with `exponent-mode = \"fixed\"` (no power of ten is printed)\n  |\n6 | format = { exponent-mode = \"fixed\", print-unity-mantissa = false }\n  |                            ^^^^^^^\n"
     );
 }
+
+#[test]
+fn print_unity_mantissa_with_places_and_no_exponent_mode_is_an_error() {
+    let e = gen_error(
+        "[numbers.a]\nvalue = { expr = \"1e-14\" }\nformat = { places = 2, print-unity-mantissa = false }\n",
+    );
+    assert!(
+        e.contains("artifact.toml:6:24: `print-unity-mantissa` does nothing with `places` and no `exponent-mode` in a format (it always prints fixed); give `exponent-mode = \"scientific\"` or `\"engineering\"`, or leave it out"),
+        "{e}"
+    );
+}
+
+#[test]
+fn group_separator_that_prints_nothing_is_an_error() {
+    for sep in ["{", "}", "{}"] {
+        let e = gen_error(&format!(
+            "[numbers.a]\nvalue = {{ expr = \"1234567\" }}\nformat = {{ group-digits = true, group-separator = \"{sep}\" }}\n"
+        ));
+        assert!(
+            e.contains(&format!("artifact.toml:6:51: `group-separator` \"{sep}\" prints no separator (braces are LaTeX grouping and print nothing); accepted: a character such as `,` or `'`, `\\,` or `\\thinspace` for a thin space, `~` for a no-break space, `{{,}}` for a comma; for no grouping leave out `group-digits`")),
+            "{sep}: {e}"
+        );
+    }
+}
+
+#[test]
+fn an_uncertainty_of_1e_300_with_figures_is_an_error_not_607_characters() {
+    let e = gen_error(
+        "[numbers.a]\nvalue = { expr = \"1.24\" }\nuncertainty = { expr = \"1e-300\" }\nformat = { figures = 2 }\n",
+    );
+    assert!(
+        e.contains("error: number `a`: artifact.toml:4:1: the uncertainty 1e-300 to 2 figure(s) needs 301 decimal places, more than 20"),
+        "{e}"
+    );
+}

@@ -118,3 +118,37 @@ fn bin_errors_name_the_row_or_the_key() {
         "{err}"
     );
 }
+
+#[test]
+fn bin_edges_that_overflow_or_do_not_grow_are_an_error_not_null_bins() {
+    let err = show(
+        &rows(&["1.7e308", "-1.7e308", "0"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", bins = 4 }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("bin `x`: 4 bins over [-1.7e308, 1.7e308] give edges that are not finite or not strictly increasing; give `extent` or scale the field"),
+        "{err}"
+    );
+    let err = show(
+        &rows(&["5e-324", "0"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", bins = 4 }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("bin `x`: 4 bins over [0e0, 5e-324] give edges that are not finite or not strictly increasing"),
+        "{err}"
+    );
+    let err = show(
+        &rows(&["1e20"]),
+        "[tables.b]\nfrom = \"s\"\nsteps = [{ bin = \"x\", step = 100, extent = [1e20, 1.0000000000000066e20] }]\n",
+        "b",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("not finite or not strictly increasing"),
+        "{err}"
+    );
+}

@@ -204,3 +204,70 @@ fn explode_of_a_map_built_by_a_derive() {
     .unwrap();
     assert_eq!(csv, "k,s\nb,6\na,4\n");
 }
+
+#[test]
+fn pivot_values_1_and_1_0_are_one_column_as_the_group_steps_key() {
+    let data = "{\"g\":\"a\",\"k\":1,\"v\":2}\n{\"g\":\"a\",\"k\":1.0,\"v\":3}\n{\"g\":\"b\",\"k\":2,\"v\":4}\n";
+    let csv = show(
+        data,
+        "",
+        "[tables.p]\nfrom = \"s\"\nsteps = [{ pivot = \"k\", value = \"v\", per = \"g\", op = \"sum\" }]\n",
+        "p",
+    )
+    .unwrap();
+    assert_eq!(csv, "g,1,2\na,5,\nb,,4\n");
+    // A string "1" and a number 1 would both name field `1`.
+    let data = "{\"k\":1,\"v\":2}\n{\"k\":\"1\",\"v\":3}\n";
+    let err = show(
+        data,
+        "",
+        "[tables.p]\nfrom = \"s\"\nsteps = [{ pivot = \"k\", value = \"v\" }]\n",
+        "p",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("s.jsonl:2: field `k`: pivot: `k` = \"1\" and another value of another type both name the field `1`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pivot_streams_holding_one_accumulator_row_per_group() {
+    // Streamed (after row-wise steps) and not (after a sort, which holds
+    // the rows) give the same rows; the streamed pivot never holds the
+    // input rows.
+    let data: String = (0..3000)
+        .map(|i| format!("{{\"g\":{},\"k\":\"c{}\",\"v\":{i}}}\n", i % 3, i % 2))
+        .collect();
+    let streamed = show(
+        &data,
+        "",
+        "[tables.p]\nfrom = \"s\"\nsteps = [{ filter = \"v >= 0\" }, { pivot = \"k\", value = \"v\", per = \"g\", op = \"sum\" }]\n",
+        "p",
+    )
+    .unwrap();
+    let whole = show(
+        &data,
+        "",
+        "[tables.p]\nfrom = \"s\"\nsteps = [{ sort = \"v\" }, { pivot = \"k\", value = \"v\", per = \"g\", op = \"sum\" }]\n",
+        "p",
+    )
+    .unwrap();
+    // sum of i < 3000 with i % 3 == g and i % 2 == k.
+    let cell = |g: usize, k: usize| {
+        (0..3000)
+            .filter(|i| i % 3 == g && i % 2 == k)
+            .sum::<usize>()
+    };
+    let want = format!(
+        "g,c0,c1\n0,{},{}\n1,{},{}\n2,{},{}\n",
+        cell(0, 0),
+        cell(0, 1),
+        cell(1, 0),
+        cell(1, 1),
+        cell(2, 0),
+        cell(2, 1)
+    );
+    assert_eq!(streamed, want);
+    assert_eq!(whole, want);
+}

@@ -186,3 +186,34 @@ fn window_errors_name_the_place() {
         "{err}"
     );
 }
+
+#[test]
+fn ranks_give_nulls_and_nan_a_null_rank_and_do_not_count_them_as_pandas() {
+    // pandas: Series([2, None, 1, 2]).rank(method="min") == [2, NaN, 1, 2];
+    // method="dense" == [2, NaN, 1, 2]; pct over the 3 ranked rows:
+    // (rank - 1) / (3 - 1) == [0.5, NaN, 0, 0.5]. row_number numbers all (a missing key sorts before null).
+    let data = "{\"t\":2}\n{\"t\":null}\n{\"t\":1}\n{\"t\":2}\n{\"u\":0}\n";
+    let csv = show(
+        data,
+        "[tables.w]\nfrom = \"s\"\nsteps = [{ window = { r = \"rank\", d = \"dense_rank\", pr = \"percent_rank\", i = \"row_number\" }, sort = \"t\" }]\n",
+        "w",
+    )
+    .unwrap();
+    assert_eq!(
+        csv,
+        "t,r,d,pr,i,u\n2,2,2,0.5,4,\n,,,,2,\n1,1,1,0.0,3,\n2,2,2,0.5,5,\n,,,,1,0\n"
+    );
+}
+
+#[test]
+fn pivot_count_skips_null_values_as_pandas() {
+    // pandas pivot_table(aggfunc="count") counts non-null values: a 1, b 0.
+    let data = "{\"k\":\"a\",\"v\":1}\n{\"k\":\"a\",\"v\":null}\n{\"k\":\"b\",\"v\":null}\n";
+    let csv = show(
+        data,
+        "[tables.p]\nfrom = \"s\"\nsteps = [{ pivot = \"k\", value = \"v\", op = \"count\" }]\n",
+        "p",
+    )
+    .unwrap();
+    assert_eq!(csv, "a,b\n1,0\n");
+}

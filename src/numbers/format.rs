@@ -143,6 +143,17 @@ impl Format {
                     .map_err(|why| spec.error(s.span(), format!("`{key}`: {why}"))),
             }
         };
+        if let Some(g) = &f.group_separator
+            && spacing(&f.group_separator, "group-separator")?.is_some_and(|g| g.is_empty())
+        {
+            return Err(spec.error(
+                g.span(),
+                format!(
+                    "`group-separator` {:?} prints no separator (braces are LaTeX grouping and print nothing); accepted: a character such as `,` or `'`, `\\,` or `\\thinspace` for a thin space, `~` for a no-break space, `{{,}}` for a comma; for no grouping leave out `group-digits`",
+                    g.get_ref()
+                ),
+            ));
+        }
         let group = match spacing(&f.group_separator, "group-separator")? {
             Some(g) => Some(g),
             None => f.group_digits.then(|| ",".to_string()),

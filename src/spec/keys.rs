@@ -338,6 +338,20 @@ impl Walk {
             );
             return;
         }
+        // With `places` and no `exponent-mode` a number always prints fixed
+        // (only figures or the shortest text switch to a power of ten).
+        if word == "print-unity-mantissa"
+            && t.get("places").is_some()
+            && t.get("exponent-mode").is_none()
+        {
+            self.problem(
+                span,
+                format!(
+                    "`{word}` does nothing with `places` and no `exponent-mode` in {noun} (it always prints fixed); give `exponent-mode = \"scientific\"` or `\"engineering\"`, or leave it out"
+                ),
+            );
+            return;
+        }
         self.value(value.get_ref(), key.ty);
     }
 

@@ -668,7 +668,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
         }
         Step::Window(w) => super::window::apply(w, rows, g)?,
         Step::JoinAggregate(j) => super::window::join_aggregate(j, rows, g)?,
-        Step::Fold(f) => super::reshape::fold(f, rows),
+        Step::Fold(f) => super::reshape::fold(f, rows)?,
         Step::Pivot(p) => super::reshape::pivot(p, rows)?,
         Step::Bin(b) => super::bin::apply(b, rows)?,
         Step::RowNumber { as_, per } => {

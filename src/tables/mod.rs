@@ -32,6 +32,36 @@ use crate::sources::{self, SourceFile};
 use crate::spec::LoadedSpec;
 use crate::value::Row;
 
+/// The step that consumes a streamed source's rows: a group or a pivot,
+/// each holding one accumulator per group.
+enum Sink<'a, 's> {
+    Group(steps::Grouper<'a, 's>),
+    Pivot(reshape::Pivoter<'a>),
+}
+
+impl<'a, 's> Sink<'a, 's> {
+    fn new(step: &'a steps::Step<'s>) -> Sink<'a, 's> {
+        match step {
+            steps::Step::Pivot(p) => Sink::Pivot(reshape::Pivoter::new(p)),
+            step => Sink::Group(steps::Grouper::new(step)),
+        }
+    }
+
+    fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
+        match self {
+            Sink::Group(gr) => gr.push(g, row),
+            Sink::Pivot(p) => p.push(row),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<Row>> {
+        match self {
+            Sink::Group(gr) => gr.finish(),
+            Sink::Pivot(p) => p.finish(),
+        }
+    }
+}
+
 /// A built table.
 #[derive(Debug, Default)]
 pub struct Table {
@@ -250,7 +280,7 @@ impl<'s> Catalog<'s> {
     ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
         let g = &self.step_globals();
         let mut drops = steps::DropLog::new();
-        let mut grouper = group_next.then(|| steps::Grouper::new(&steps[prefix]));
+        let mut grouper = group_next.then(|| Sink::new(&steps[prefix]));
         let mut kept = Vec::new();
         let step_failed = std::cell::Cell::new(false);
         let projection = steps::projection(steps);
@@ -288,8 +318,9 @@ impl<'s> Catalog<'s> {
         };
         // A JSONL source read for a group step takes the fast path when
         // every expression allows it (see `fast`).
+        let is_group = matches!(steps.get(prefix), Some(steps::Step::Group { .. }));
         let plan = match (&projection, group_next) {
-            (Some(p), true) if fast::enabled() => fast::Plan::compile(steps, prefix, p),
+            (Some(p), true) if fast::enabled() && is_group => fast::Plan::compile(steps, prefix, p),
             _ => None,
         };
         // Batch outputs the group step is done with, for the workers to fill
@@ -346,7 +377,7 @@ impl<'s> Catalog<'s> {
                             kept.push(*r);
                             Ok(())
                         }
-                        (fast::Item::Fast(k), Some(gr)) => {
+                        (fast::Item::Fast(k), Some(Sink::Group(gr))) => {
                             let k = k as usize;
                             let index = *global[k]
                                 .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
@@ -354,14 +385,14 @@ impl<'s> Catalog<'s> {
                             gr.add(index, inputs.next().unwrap_or_default());
                             Ok(())
                         }
-                        (fast::Item::Fast(_), None) => unreachable!("fast items need a group step"),
+                        (fast::Item::Fast(_), _) => unreachable!("fast items need a group step"),
                     };
                     r.map_err(|e| {
                         step_failed.set(true);
                         step_context(prefix, e)
                     })?;
                 }
-                if let Some(gr) = grouper.as_mut() {
+                if let Some(Sink::Group(gr)) = grouper.as_mut() {
                     gr.spill_if_full().map_err(|e| {
                         step_failed.set(true);
                         step_context(prefix, e)
@@ -461,7 +492,11 @@ impl<'s> Catalog<'s> {
         // stream: only the rows that survive those steps (or, when a group
         // step follows, only the groups' accumulators) are kept.
         let prefix = steps.iter().take_while(|s| s.is_row_wise()).count();
-        let group_next = matches!(steps.get(prefix), Some(steps::Step::Group { .. }));
+        // A pivot consumes the stream as a group does: one row per group.
+        let group_next = matches!(
+            steps.get(prefix),
+            Some(steps::Step::Group { .. } | steps::Step::Pivot(_))
+        );
         let streamed = spec.spec.sources.contains_key(from)
             && !self.built.borrow().contains_key(from)
             && !is_document(spec, from)

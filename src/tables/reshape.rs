@@ -8,7 +8,9 @@
 //! numbers, first-seen order, at most [`MAX_COLUMNS`]) holding `value`;
 //! cells without a row are null. A group meeting a pivot value twice is an
 //! error naming both rows, unless `op` says how to combine them. Pivot
-//! holds one row per group.
+//! holds one accumulator row per group ([`Pivoter`]), streaming its input
+//! when it follows the row-wise steps; pivot values key columns as the
+//! group step keys groups (1 and 1.0 are one column, named as first seen).
 
 use std::sync::Arc;
 
@@ -95,7 +97,7 @@ pub fn compile_pivot(spec: &LoadedSpec, s: &StepSpec, per: Vec<String>) -> Resul
 }
 
 /// Applies a `fold` step.
-pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
+pub fn fold(f: &Fold, rows: Vec<Row>) -> Result<Vec<Row>> {
     let key: Arc<str> = Arc::from(f.key.as_str());
     let value: Arc<str> = Arc::from(f.value.as_str());
     let mut out = Vec::with_capacity(rows.len().saturating_mul(f.fields.len()));
@@ -107,6 +109,13 @@ pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
             .iter()
             .map(|n| rest.0.shift_remove(n.as_str()).unwrap_or(Value::from(())))
             .collect();
+        // A field the fold does not consume, named like its output: the
+        // fold would overwrite it on every new row.
+        for out in [&f.key, &f.value] {
+            if rest.0.contains_key(out.as_str()) {
+                return Err(super::window::overwrite_error(&row, "fold", out));
+            }
+        }
         let rest = Arc::new(rest);
         for (name, v) in f.fields.iter().zip(values) {
             let mut extra = Extra::default();
@@ -119,7 +128,7 @@ pub fn fold(f: &Fold, rows: Vec<Row>) -> Vec<Row> {
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// One cell of a pivot: what its rows gave so far.
@@ -138,10 +147,44 @@ struct Cell {
 
 /// Applies a `pivot` step.
 pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
-    let mut columns: IndexMap<String, ()> = IndexMap::new();
-    // Each group: its first row and its cells by column index.
-    let mut groups: IndexMap<Key, (Row, IndexMap<usize, Cell>)> = IndexMap::new();
+    let mut acc = Pivoter::new(p);
     for row in rows {
+        acc.push(row)?;
+    }
+    acc.finish()
+}
+
+/// One group of a pivot: its group fields' values, where its first row
+/// came from, and its cells by column index.
+struct Group {
+    per: Vec<Value>,
+    origin: Origin,
+    cells: IndexMap<usize, Cell>,
+}
+
+/// A pivot fed one row at a time: one accumulator row per group (the group
+/// fields and a cell per column), never the rows themselves.
+pub struct Pivoter<'a> {
+    p: &'a Pivot,
+    /// Each column's name by its key (the group step's rule: 1 and 1.0
+    /// are one value), first-seen order.
+    columns: IndexMap<Key, String>,
+    groups: IndexMap<Key, Group>,
+}
+
+impl<'a> Pivoter<'a> {
+    /// A pivot with no rows yet.
+    pub fn new(p: &'a Pivot) -> Pivoter<'a> {
+        Pivoter {
+            p,
+            columns: IndexMap::new(),
+            groups: IndexMap::new(),
+        }
+    }
+
+    /// Adds a row to its group's cell.
+    pub fn push(&mut self, row: Row) -> Result<()> {
+        let p = self.p;
         require_row_fields(&row, &p.per, "pivot")?;
         require_row_fields(&row, std::slice::from_ref(&p.field), "pivot")?;
         let name_v = row.get(&p.field).cloned().expect("checked");
@@ -159,25 +202,43 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                 ));
             }
         };
-        if p.per.contains(&name) {
-            return Err(field_error(
-                &row,
-                &p.field,
-                format!("pivot: the value `{name}` would overwrite the group field `{name}`"),
-            ));
-        }
-        if !columns.contains_key(&name) && columns.len() == MAX_COLUMNS {
-            return Err(field_error(
-                &row,
-                &p.field,
-                format!(
-                    "pivot: `{}` has more than {MAX_COLUMNS} distinct values (a pivot makes one field per value)",
-                    p.field
-                ),
-            ));
-        }
-        let col = columns.entry(name.clone()).index();
-        columns.insert(name.clone(), ());
+        let col_key = Key::of(std::slice::from_ref(&name_v));
+        let col = match self.columns.get_index_of(&col_key) {
+            Some(i) => i,
+            None => {
+                if p.per.contains(&name) {
+                    return Err(field_error(
+                        &row,
+                        &p.field,
+                        format!(
+                            "pivot: the value `{name}` would overwrite the group field `{name}`"
+                        ),
+                    ));
+                }
+                if self.columns.values().any(|n| *n == name) {
+                    return Err(field_error(
+                        &row,
+                        &p.field,
+                        format!(
+                            "pivot: `{}` = {} and another value of another type both name the field `{name}`",
+                            p.field,
+                            crate::value::show(&name_v)
+                        ),
+                    ));
+                }
+                if self.columns.len() == MAX_COLUMNS {
+                    return Err(field_error(
+                        &row,
+                        &p.field,
+                        format!(
+                            "pivot: `{}` has more than {MAX_COLUMNS} distinct values (a pivot makes one field per value)",
+                            p.field
+                        ),
+                    ));
+                }
+                self.columns.insert_full(col_key, name.clone()).0
+            }
+        };
         let v = row.get(&p.value).cloned().unwrap_or(Value::UNDEFINED);
         if v.is_undefined() && p.op != Some(PivotOp::Count) {
             require_row_fields(&row, std::slice::from_ref(&p.value), "pivot")?;
@@ -190,17 +251,29 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
         };
         let key = row_key(&row, &p.per);
         let origin = row.origin.clone();
-        let (first, cells) = groups.entry(key).or_insert_with(|| (row, IndexMap::new()));
+        let group = self.groups.entry(key).or_insert_with(|| Group {
+            per: p
+                .per
+                .iter()
+                .map(|k| row.get(k).cloned().unwrap_or(Value::from(())))
+                .collect(),
+            origin: row.origin.clone(),
+            cells: IndexMap::new(),
+        });
         let int = (v.is_integer()).then(|| v.as_i64()).flatten();
-        match cells.get_mut(&col) {
+        // `count` counts values, not rows: null and NaN are skipped (pandas).
+        let counts = !(v.is_none()
+            || v.is_undefined()
+            || crate::value::as_number(&v).is_some_and(f64::is_nan)) as u64;
+        match group.cells.get_mut(&col) {
             None => {
-                cells.insert(
+                group.cells.insert(
                     col,
                     Cell {
                         value: v,
                         float: x,
                         int,
-                        n: 1,
+                        n: counts,
                         origin,
                     },
                 );
@@ -218,12 +291,12 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                             "pivot: `{}` = {} repeats in group ({}) (first at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
                             p.field,
                             crate::value::show(&name_v),
-                            row_key(first, &p.per),
+                            row_key(&row, &p.per),
                             cell.origin
                         ),
                     ));
                 };
-                cell.n += 1;
+                cell.n += counts;
                 match op {
                     PivotOp::Sum | PivotOp::Mean => {
                         cell.float += x;
@@ -236,38 +309,45 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
                 }
             }
         }
+        Ok(())
     }
-    let names: Vec<&String> = columns.keys().collect();
-    Ok(groups
-        .into_values()
-        .map(|(first, mut cells)| {
-            let mut rec = Record::with_capacity(p.per.len() + names.len());
-            for k in &p.per {
-                rec.insert(k.as_str(), first.get(k).cloned().unwrap_or(Value::from(())));
-            }
-            for (i, name) in names.iter().enumerate() {
-                let v = match cells.swap_remove(&i) {
-                    None => Value::from(()),
-                    Some(c) => match p.op {
-                        Some(PivotOp::Count) => Value::from(c.n as i64),
-                        Some(PivotOp::Sum) => match c.int {
-                            Some(s) => Value::from(s),
-                            None => Value::from(c.float),
+
+    /// One row per group: the group fields, then one field per column.
+    pub fn finish(self) -> Result<Vec<Row>> {
+        let p = self.p;
+        let names: Vec<&String> = self.columns.values().collect();
+        Ok(self
+            .groups
+            .into_values()
+            .map(|mut group| {
+                let mut rec = Record::with_capacity(p.per.len() + names.len());
+                for (k, v) in p.per.iter().zip(group.per) {
+                    rec.insert(k.as_str(), v);
+                }
+                for (i, name) in names.iter().enumerate() {
+                    let v = match group.cells.swap_remove(&i) {
+                        None => Value::from(()),
+                        Some(c) => match p.op {
+                            Some(PivotOp::Count) => Value::from(c.n as i64),
+                            Some(PivotOp::Sum) => match c.int {
+                                Some(s) => Value::from(s),
+                                None => Value::from(c.float),
+                            },
+                            Some(PivotOp::Mean) => Value::from(c.float / c.n as f64),
+                            _ => c.value,
                         },
-                        Some(PivotOp::Mean) => Value::from(c.float / c.n as f64),
-                        _ => c.value,
+                    };
+                    rec.insert(name.as_str(), v);
+                }
+                Row {
+                    extra: Default::default(),
+                    fields: Arc::new(rec),
+                    origin: Origin {
+                        partial: false,
+                        ..group.origin
                     },
-                };
-                rec.insert(name.as_str(), v);
-            }
-            Row {
-                extra: Default::default(),
-                fields: Arc::new(rec),
-                origin: Origin {
-                    partial: false,
-                    ..first.origin
-                },
-            }
-        })
-        .collect())
+                }
+            })
+            .collect())
+    }
 }

@@ -238,8 +238,15 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
         ));
     };
     let per = |raw: &Option<Raw>| -> Result<Vec<String>> {
-        raw.as_ref()
-            .map_or(Ok(Vec::new()), |r| str_list(spec, r, "`per`"))
+        let Some(r) = raw else { return Ok(Vec::new()) };
+        let per = str_list(spec, r, "`per`")?;
+        if per.is_empty() {
+            return Err(spec.error(
+                r.span(),
+                "`per = []` groups by nothing: leave `per` out for the whole table, or name the group fields",
+            ));
+        }
+        Ok(per)
     };
     Ok(match *verb {
         "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
@@ -349,21 +356,42 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
             }
         }
         "window" => Step::Window(super::window::compile(spec, s, span, per(&s.per)?)?),
-        "joinaggregate" => Step::JoinAggregate(super::window::JoinAggregate {
-            aggs: s
-                .joinaggregate
-                .as_ref()
-                .expect("verb")
-                .iter()
-                .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
-                .collect::<Result<Vec<_>>>()?,
-            per: per(&s.per)?,
-        }),
-        "fold" => Step::Fold(super::reshape::Fold {
-            fields: str_list(spec, s.fold.as_ref().expect("verb"), "`fold`")?,
-            key: s.key.clone().unwrap_or_else(|| "key".into()),
-            value: s.value.clone().unwrap_or_else(|| "value".into()),
-        }),
+        "joinaggregate" => {
+            let ja = s.joinaggregate.as_ref().expect("verb");
+            let per = per(&s.per)?;
+            super::window::check_not_per(
+                spec,
+                "joinaggregate",
+                &per,
+                ja.iter().map(|(n, raw)| (n.clone(), raw.span())),
+            )?;
+            Step::JoinAggregate(super::window::JoinAggregate {
+                aggs: ja
+                    .iter()
+                    .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
+                    .collect::<Result<Vec<_>>>()?,
+                per,
+            })
+        }
+        "fold" => {
+            let raw = s.fold.as_ref().expect("verb");
+            let fields = str_list(spec, raw, "`fold`")?;
+            if fields.is_empty() {
+                return Err(spec.error(
+                    raw.span(),
+                    "`fold = []` folds no field (and would leave no rows): name the fields to fold",
+                ));
+            }
+            let key = s.key.clone().unwrap_or_else(|| "key".into());
+            let value = s.value.clone().unwrap_or_else(|| "value".into());
+            if key == value {
+                return Err(spec.error(
+                    span,
+                    format!("fold: `key` and `value` are both `{key}`: the value would overwrite the name; give them different names"),
+                ));
+            }
+            Step::Fold(super::reshape::Fold { fields, key, value })
+        }
         "pivot" => Step::Pivot(super::reshape::compile_pivot(spec, s, per(&s.per)?)?),
         "bin" => Step::Bin(super::bin::compile(spec, s)?),
         _ => Step::RowNumber {

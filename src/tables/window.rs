@@ -4,7 +4,10 @@
 //!
 //! A window runs over each `per` group in `sort` order (stable: rows that
 //! tie keep their input order; without `sort`, the input order). Ranks count
-//! from 1 as in Vega-Lite (`rank` is pandas' `rank(method="min")`); running
+//! from 1 as in Vega-Lite (`rank` is pandas' `rank(method="min")`); a row
+//! whose sort key is null or NaN gets a null rank and is not counted, as
+//! pandas (`percent_rank` divides by the ranked rows less one);
+//! `row_number` numbers every row, as Vega-Lite; running
 //! values (sum, mean, count, min, max) cover the rows up to and including
 //! the row, ties counted one row at a time (Vega-Lite's frame `[null, 0]`
 //! with `ignorePeers = true`). Both steps hold the table's rows.
@@ -115,6 +118,13 @@ pub fn compile<'s>(
     if ops.is_empty() {
         return Err(spec.error(span, "`window` needs at least one output field"));
     }
+    let window = s.window.as_ref().expect("verb");
+    check_not_per(
+        spec,
+        "window",
+        &per,
+        window.iter().map(|(n, raw)| (n.clone(), raw.span())),
+    )?;
     Ok(Window { ops, per, sort })
 }
 
@@ -214,22 +224,61 @@ fn groups(rows: &[Row], per: &[String], verb: &str) -> Result<IndexMap<Key, Vec<
     Ok(parts)
 }
 
-/// The rows with each new field laid over them, in their order.
-fn with_fields(rows: Vec<Row>, names: &[&str], values: Vec<Vec<Value>>) -> Vec<Row> {
+/// The rows with each new field laid over them, in their order; a new
+/// field a row already has is an error naming the row (only `derive`
+/// overwrites).
+fn with_fields(
+    rows: Vec<Row>,
+    names: &[&str],
+    values: Vec<Vec<Value>>,
+    verb: &str,
+) -> Result<Vec<Row>> {
     rows.into_iter()
         .zip(values)
         .map(|(r, vals)| {
             let mut rec = (*r.flat_fields()).clone();
             for (n, v) in names.iter().zip(vals) {
+                if rec.0.contains_key(*n) {
+                    return Err(overwrite_error(&r, verb, n));
+                }
                 rec.insert(*n, v);
             }
-            Row {
+            Ok(Row {
                 extra: Default::default(),
                 fields: Arc::new(rec),
                 origin: r.origin,
-            }
+            })
         })
         .collect()
+}
+
+/// A step's new field `name` that `row` already has.
+pub fn overwrite_error(row: &Row, verb: &str, name: &str) -> Error {
+    field_error(
+        row,
+        name,
+        format!(
+            "{verb}: the new field `{name}` would overwrite the row's own `{name}`; give the new field another name (only `derive` overwrites)"
+        ),
+    )
+}
+
+/// A step's new fields that name one of its group fields (`per`).
+pub fn check_not_per(
+    spec: &LoadedSpec,
+    verb: &str,
+    per: &[String],
+    names: impl IntoIterator<Item = (String, std::ops::Range<usize>)>,
+) -> Result<()> {
+    for (name, span) in names {
+        if per.contains(&name) {
+            return Err(spec.error(
+                span,
+                format!("{verb}: the new field `{name}` would overwrite the group field `{name}` named in `per`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Applies a `window` step.
@@ -256,7 +305,7 @@ pub fn apply(w: &Window, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
         }
     }
     let names: Vec<&str> = w.ops.iter().map(|(n, _)| n.as_str()).collect();
-    Ok(with_fields(rows, &names, out))
+    with_fields(rows, &names, out, "window")
 }
 
 /// One operation over one group's rows `idx` (in window order): a value
@@ -279,32 +328,35 @@ fn run(
             )
         })
     };
-    let peer = |p: usize| p > 0 && compare_keys(sort, &keys[idx[p - 1]], &keys[idx[p]]).is_eq();
     let mut vals = Vec::with_capacity(n);
     match op {
         WindowOp::RowNumber => vals.extend((1..=n as i64).map(Value::from)),
-        WindowOp::Rank | WindowOp::PercentRank => {
-            let mut rank = 1i64;
+        WindowOp::Rank | WindowOp::PercentRank | WindowOp::DenseRank => {
+            // A row whose sort key is null or NaN gets a null rank and is
+            // not counted (pandas' `rank`, `na_option="keep"`).
+            let missing = |p: usize| keys[idx[p]].iter().any(is_missing);
+            let m = (0..n).filter(|&p| !missing(p)).count();
+            let (mut rank, mut dense, mut seen) = (1i64, 0i64, 0i64);
+            let mut prev: Option<usize> = None;
             for p in 0..n {
-                if !peer(p) {
-                    rank = p as i64 + 1;
+                if missing(p) {
+                    vals.push(Value::from(()));
+                    continue;
                 }
-                vals.push(if *op == WindowOp::Rank {
-                    Value::from(rank)
-                } else if n == 1 {
-                    Value::from(0.0)
-                } else {
-                    Value::from((rank - 1) as f64 / (n - 1) as f64)
+                let tie =
+                    prev.is_some_and(|q| compare_keys(sort, &keys[idx[q]], &keys[idx[p]]).is_eq());
+                if !tie {
+                    rank = seen + 1;
+                    dense += 1;
+                }
+                seen += 1;
+                prev = Some(p);
+                vals.push(match op {
+                    WindowOp::Rank => Value::from(rank),
+                    WindowOp::DenseRank => Value::from(dense),
+                    _ if m == 1 => Value::from(0.0),
+                    _ => Value::from((rank - 1) as f64 / (m - 1) as f64),
                 });
-            }
-        }
-        WindowOp::DenseRank => {
-            let mut rank = 0i64;
-            for p in 0..n {
-                if !peer(p) {
-                    rank += 1;
-                }
-                vals.push(Value::from(rank));
             }
         }
         WindowOp::Shift {
@@ -386,6 +438,11 @@ fn run(
     Ok(vals)
 }
 
+/// Whether a sort key is null (or missing) or NaN: such a row has no rank.
+fn is_missing(v: &Value) -> bool {
+    v.is_none() || v.is_undefined() || crate::value::as_number(v).is_some_and(f64::is_nan)
+}
+
 /// Applies a `joinaggregate` step: each group's aggregates (numpy's
 /// definitions, as `group`) on every row of the group.
 pub fn join_aggregate(j: &JoinAggregate, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
@@ -408,5 +465,5 @@ pub fn join_aggregate(j: &JoinAggregate, rows: Vec<Row>, g: &Arc<Globals>) -> Re
         }
     }
     let names: Vec<&str> = j.aggs.iter().map(|(n, _)| n.as_str()).collect();
-    Ok(with_fields(rows, &names, out))
+    with_fields(rows, &names, out, "joinaggregate")
 }

@@ -128,26 +128,38 @@ fn engineering(x: f64, r: Rounding) -> (String, i32) {
     if x == 0.0 {
         return scientific(x, r);
     }
+    let floor3 = |e: i32| e.div_euclid(3) * 3;
+    let Rounding::Places(p) = r else {
+        // Figures and shortest round the same in any notation.
+        let (m, e) = scientific(x, r);
+        return (shift_point(&m, (e - floor3(e)) as usize), floor3(e));
+    };
+    // Places count the engineering mantissa's decimals: round to as many
+    // figures as reach that place, then move the point.
     let (_, e0) = scientific(x, Rounding::Shortest);
-    let mut e3 = e0.div_euclid(3) * 3;
-    for _ in 0..2 {
-        let shift = (e0 - e3) as u32;
-        // Places count the engineering mantissa's decimals: ask for more
-        // in scientific notation, then move the point.
-        let r2 = match r {
-            Rounding::Places(p) => Rounding::Places(p + shift),
-            other => other,
-        };
-        let (m, e) = scientific(x, r2);
-        if e.div_euclid(3) * 3 != e3 {
-            // Rounding carried into the next power of 1000 (999.96 -> 1000).
-            e3 = e.div_euclid(3) * 3;
-            continue;
-        }
+    let e3 = floor3(e0);
+    let (mut m, e) = scientific(x, Rounding::Figures((e0 - e3) as u32 + p + 1));
+    if e == e0 {
         return (shift_point(&m, (e - e3) as usize), e3);
     }
-    let (m, e) = scientific(x, r);
-    (m, e)
+    // Rounding carried into the next power of ten (99.996 -> 100.00): the
+    // mantissa is all zeros after its 1, one figure short of the place.
+    if floor3(e) != e3 {
+        // ... and into the next power of 1000 (999.96 -> 1.0 × 10³).
+        let sign = if m.starts_with('-') { "-" } else { "" };
+        let zeros = "0".repeat(p as usize);
+        let m = if p == 0 {
+            format!("{sign}1")
+        } else {
+            format!("{sign}1.{zeros}")
+        };
+        return (m, floor3(e));
+    }
+    if !m.contains('.') {
+        m.push('.');
+    }
+    m.push('0');
+    (shift_point(&m, (e - e3) as usize), e3)
 }
 
 /// `m` (`-5.7`) with its point moved `by` places right (`-57`), padding
@@ -202,6 +214,27 @@ mod tests {
             text(999.96, Rounding::Figures(3), E),
             ("1.00".into(), false, Some(3))
         );
+        assert_eq!(
+            text(-0.00042, Rounding::Shortest, E),
+            ("420".into(), true, Some(-6))
+        );
+    }
+
+    #[test]
+    fn engineering_keeps_its_places_when_rounding_carries() {
+        use Exponent::Engineering as E;
+        let t = |x, p| {
+            let (m, _, e) = text(x, Rounding::Places(p), E);
+            (m, e.unwrap())
+        };
+        assert_eq!(t(99.996, 2), ("100.00".into(), 0));
+        assert_eq!(t(999.96, 1), ("1.0".into(), 3));
+        assert_eq!(t(-999.96, 0), ("1".into(), 3));
+        assert_eq!(t(9.6, 0), ("10".into(), 0));
+        assert_eq!(t(9.96, 1), ("10.0".into(), 0));
+        assert_eq!(t(0.0099996, 2), ("10.00".into(), -3));
+        assert_eq!(t(123456.0, 1), ("123.5".into(), 3));
+        assert_eq!(t(12.345, 2), ("12.35".into(), 0));
         assert_eq!(
             text(-0.00042, Rounding::Shortest, E),
             ("420".into(), true, Some(-6))

@@ -15,7 +15,10 @@
 //! uncertainty is rounded to N significant figures (for an interval, the
 //! smaller of its two sides) and the value and every part to the same
 //! decimal place; with `places = N` every part to N places; with neither,
-//! each part prints its shortest text.
+//! each part prints its shortest text. An uncertainty of 0 has no figures:
+//! the value is rounded to its own N figures and the 0 to the same place
+//! (`1.24 ± 0` to three figures: `1.24 ± 0.00`; to one: `1 ± 0`). More
+//! than 20 decimal places (an uncertainty of 1e-300) is an error.
 
 use super::digits::{Exponent, Rounding};
 use super::{Format, MINUS, NBSP};
@@ -51,13 +54,26 @@ impl Format {
         // The place every part is rounded to: decimal places, or a power
         // of ten left of the point (`15267 ± 7189` to two figures is
         // `15300 ± 7200`, as siunitx prints it).
-        let rounding = |smallest: f64| match (self.places, self.figures) {
-            (Some(p), _) => Place::Decimals(p),
-            (None, Some(n)) => match decimals_of(smallest, n) {
-                d if d >= 0 => Place::Decimals(d as u32),
-                d => Place::Tens(-d),
-            },
-            (None, None) => Place::Shortest,
+        // An uncertainty of 0 has no figures: the value's own `figures`
+        // decide the place (`1.24 ± 0` to three figures is `1.24 ± 0.00`).
+        let rounding = |smallest: f64| -> Result<Place, String> {
+            Ok(match (self.places, self.figures) {
+                (Some(p), _) => Place::Decimals(p),
+                (None, Some(n)) => {
+                    let of = if smallest == 0.0 { x.abs() } else { smallest };
+                    match decimals_of(of, n) {
+                        d if d > MAX_DECIMALS as i32 => {
+                            return Err(format!(
+                                "the uncertainty {:e} to {n} figure(s) needs {d} decimal places, more than {MAX_DECIMALS}: print the number in a larger unit (scale `value` and `uncertainty` and set `unit`) or give `places`",
+                                smallest / scale
+                            ));
+                        }
+                        d if d >= 0 => Place::Decimals(d as u32),
+                        d => Place::Tens(-d),
+                    }
+                }
+                (None, None) => Place::Shortest,
+            })
         };
         let num = |v: f64, r: Place| match r {
             Place::Decimals(p) => f.number(v, Rounding::Places(p)),
@@ -70,7 +86,7 @@ impl Format {
         let mut body = match u {
             Uncertainty::Symmetric(s) => {
                 let s = s * scale;
-                let r = rounding(s);
+                let r = rounding(s)?;
                 let value = num(x, r);
                 if self.compact {
                     let digits: String = num(s, r).chars().filter(char::is_ascii_digit).collect();
@@ -93,7 +109,7 @@ impl Format {
                     up.min(down)
                 } else {
                     up.max(down)
-                });
+                })?;
                 format!(
                     "{}{NBSP}+{}{NBSP}/{NBSP}{MINUS}{}",
                     num(x, r),
@@ -115,6 +131,9 @@ impl Format {
         Ok(self.with_unit(body))
     }
 }
+
+/// Most decimal places a number with an uncertainty prints (as `places`).
+const MAX_DECIMALS: u32 = *crate::spec::bounds::PLACES.end();
 
 /// Where the parts of a number with an uncertainty are rounded.
 #[derive(Clone, Copy)]
@@ -176,6 +195,53 @@ mod tests {
         assert_eq!(
             f(Some(4), None).apply_uncertain(0.0185, i).unwrap(),
             "0.0185\u{a0}+0.0035\u{a0}/\u{a0}−0.0042"
+        );
+    }
+
+    #[test]
+    fn uncertainty_needing_more_than_20_places_is_an_error_not_607_characters() {
+        let e = f(None, Some(2))
+            .apply_uncertain(1.24, Uncertainty::Symmetric(1e-300))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "the uncertainty 1e-300 to 2 figure(s) needs 301 decimal places, more than 20: print the number in a larger unit (scale `value` and `uncertainty` and set `unit`) or give `places`"
+        );
+        // 20 places is the limit, and prints.
+        assert_eq!(
+            f(None, Some(1))
+                .apply_uncertain(1.24, Uncertainty::Symmetric(3e-20))
+                .unwrap(),
+            "1.23999999999999999112\u{a0}±\u{a0}0.00000000000000000003"
+        );
+    }
+
+    #[test]
+    fn zero_uncertainty_takes_the_values_own_figures() {
+        let z = Uncertainty::Symmetric(0.0);
+        assert_eq!(
+            f(None, Some(3)).apply_uncertain(1.24, z).unwrap(),
+            "1.24\u{a0}±\u{a0}0.00"
+        );
+        assert_eq!(
+            f(None, Some(1)).apply_uncertain(1.24, z).unwrap(),
+            "1\u{a0}±\u{a0}0"
+        );
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(1234.5, z).unwrap(),
+            "1200\u{a0}±\u{a0}0"
+        );
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(0.0, z).unwrap(),
+            "0.0\u{a0}±\u{a0}0.0"
+        );
+        let i = Uncertainty::Interval {
+            low: 0.00123,
+            high: 0.00123,
+        };
+        assert_eq!(
+            f(None, Some(2)).apply_uncertain(0.00123, i).unwrap(),
+            "0.0012\u{a0}+0.0000\u{a0}/\u{a0}−0.0000"
         );
     }
 
