@@ -135,7 +135,12 @@ fn table_numbers<'a>(spec: &'a LoadedSpec, table: &str) -> Result<Vec<&'a str>> 
         let Some(text) = spec.text.get(span.clone()) else {
             continue;
         };
-        for key in quoted_numbers(text).keys {
+        let q = quoted_numbers(text);
+        if let Some(r) = q.computed {
+            let at = span.start + r.start..span.start + r.end;
+            return Err(computed_key_error(spec, at, &format!("table `{table}`")));
+        }
+        for key in q.keys {
             let decls = declarations_of(spec, &key);
             if decls.is_empty() {
                 let at = text
@@ -157,6 +162,49 @@ fn table_numbers<'a>(spec: &'a LoadedSpec, table: &str) -> Result<Vec<&'a str>> 
         }
     }
     Ok(out)
+}
+
+/// The error for a table step or number that reads numbers other than by
+/// a key known from the text: what it reads decides the order numbers are
+/// computed in, and the key of each in the lock.
+fn computed_key_error(
+    spec: &LoadedSpec,
+    at: std::ops::Range<usize>,
+    what: &str,
+) -> crate::error::Error {
+    let shown = spec.text.get(at.clone()).unwrap_or("v").to_string();
+    spec.error(
+        at,
+        format!(
+            "{what} reads numbers by a key not written out (`{shown}`): write each as v['KEY'] (or v.KEY, v.get('KEY', default), 'KEY' in v), so it is computed after them; a field named `n` or `v` is read as _['n'] / _['v']"
+        ),
+    )
+}
+
+/// A number whose part of the spec reads numbers other than by a key known
+/// from its text: an error at that use.
+fn number_computed_key(spec: &LoadedSpec, doc: &toml::Table, key: &str) -> Result<()> {
+    if !quoted_numbers(&part_text(doc, "numbers", key)).all {
+        return Ok(());
+    }
+    let n = &spec.spec.numbers[key];
+    let head = crate::spec::paths::key_span(spec, "numbers", key, n.span());
+    // Its text: from its name to the next table header (a `[numbers.KEY]`
+    // table's span is its header).
+    let start = head.start.min(n.span().start);
+    let rest = spec.text.get(start..).unwrap_or("");
+    let end = start
+        + rest
+            .find("\n[")
+            .unwrap_or(rest.len())
+            .max(n.span().end - start);
+    let at = spec
+        .text
+        .get(start..end)
+        .and_then(|t| quoted_numbers(t).computed)
+        .map(|r| start + r.start..start + r.end)
+        .unwrap_or(head);
+    Err(computed_key_error(spec, at, &format!("number `{key}`")))
 }
 
 /// What each number declaration reads directly: its table and the
@@ -205,6 +253,7 @@ pub fn order(spec: &LoadedSpec) -> Result<Vec<String>> {
     let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
     let mut edges: BTreeMap<Node<'_>, Vec<Node<'_>>> = BTreeMap::new();
     for (i, key) in spec.spec.numbers.keys().enumerate() {
+        number_computed_key(spec, &doc, key)?;
         edges.insert(Node::Number(key), number_reads(spec, &doc, i, key));
     }
     for name in spec.spec.tables.keys() {
