@@ -10,9 +10,10 @@
 //! visited depth first in declaration order, each after what it reads, so
 //! ties keep the spec's order and the outputs do not depend on anything
 //! else. A cycle is a spec error naming it: `number `a` -> table `t` ->
-//! number `a``. A text that names numbers by a computed key (`n[k]`) reads
-//! every number declared before it (as before numbers could be declared in
-//! any order).
+//! number `a``. Quoted means any form naming the key in the text
+//! ([`quoted_numbers`]: `v['KEY']`, `v.KEY`, `v.get('KEY', 0)`, `'KEY' in
+//! v`); a step or number that reads numbers otherwise (`v[k]`, `v | items`)
+//! is an error at that use: it could not be ordered.
 
 use std::collections::BTreeMap;
 
