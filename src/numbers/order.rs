@@ -238,7 +238,8 @@ fn number_reads<'a>(
             .flat_map(|k| declarations_of(spec, k))
             .collect()
     };
-    read.retain(|k| *k != key);
+    // A number reading itself (a family reading a member it may give) is
+    // a cycle of one, which `order` reports.
     let pos = |k: &str| spec.spec.numbers.get_index_of(k).unwrap_or(usize::MAX);
     read.sort_by_key(|k| pos(k));
     read.dedup();
