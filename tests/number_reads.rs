@@ -145,3 +145,27 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn n_attribute_in_a_figure_title_is_a_dependency() {
+    let spec = |thr: &str| {
+        format!(
+            "[sources.d]\npath = \"d.csv\"\n\n[figures.f]\nsize = [3, 2]\ntitle = \"thr {{{{ n.thr }}}} or {{{{ n.get('thr') }}}}\"\nlayers = [{{ mark = \"point\", data = \"d\", x = \"x\", y = \"x\" }}]\n\n[numbers.thr]\nvalue = {{ expr = \"{thr}\" }}\n"
+        )
+    };
+    let dir = project(&spec("2"));
+    std::fs::write(dir.path().join("d.csv"), "k,x\na,1\nb,2\n").unwrap();
+    gen_ok(dir.path());
+    std::fs::write(dir.path().join("artifact.toml"), spec("7")).unwrap();
+    let o = artifact(dir.path(), &["check", "--fast"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    let o = gen_ok(dir.path());
+    assert!(
+        stderr(&o).contains("rebuilt f (quoted number changed: thr)"),
+        "{}",
+        stderr(&o)
+    );
+    let svg = std::fs::read_to_string(dir.path().join("figures/f.svg")).unwrap();
+    assert!(svg.contains("thr 7 or 7"), "{svg}");
+    assert_eq!(artifact(dir.path(), &["check"]).status.code(), Some(0));
+}
