@@ -124,7 +124,7 @@ fn table_reads<'a>(spec: &'a LoadedSpec, table: &str) -> Vec<&'a str> {
     out
 }
 
-/// The numbers the steps of `table` quote (`v['total']`), by key; an
+/// The numbers the steps of `table` quote (`v['total']`, `v.total`, ...), by key; an
 /// unknown key is an error at its `v['KEY']` in the spec.
 fn table_numbers<'a>(spec: &'a LoadedSpec, table: &str) -> Result<Vec<&'a str>> {
     let Some(t) = spec.spec.tables.get(table) else {
