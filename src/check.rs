@@ -36,6 +36,9 @@ pub struct NumberChange {
     /// When the text is the same but the full-precision value changed:
     /// (committed, now), as JSON.
     pub value: Option<(String, String)>,
+    /// Why a number the lock records is gone now (a family no longer gives
+    /// it, or nothing declares it); `now` is then `(removed)`.
+    pub removed: Option<String>,
 }
 
 impl NumberChange {
@@ -43,6 +46,9 @@ impl NumberChange {
     /// KEY`, else `spec changed`; prefixed by `same text, value A -> B;`
     /// when only the value changed.
     pub fn why(&self) -> String {
+        if let Some(why) = &self.removed {
+            return why.clone();
+        }
         let why = if !self.inputs.is_empty() {
             format!("input changed: {}", self.inputs.join(", "))
         } else if !self.quoted.is_empty() {
@@ -99,6 +105,37 @@ pub fn number_changes(
                     crate::fingerprint::changed_numbers(l, &build.numbers, &reads)
                 }),
                 value,
+                removed: None,
+            });
+        }
+    }
+    // Numbers the lock records that are gone now (not failed: what fails
+    // keeps its record): a member its family no longer gives, a number no
+    // longer declared.
+    if let Some(l) = lock {
+        let failed = run::failed_parts(build);
+        for (k, locked) in &l.numbers {
+            if build.numbers.iter().any(|n| &n.key == k) {
+                continue;
+            }
+            let why = match locked.family.as_deref() {
+                Some(f) if failed.contains(&format!("family.{f}")) => continue,
+                Some(f) if crate::numbers::family::is_family(spec, f) => {
+                    format!("family `{f}` no longer gives it")
+                }
+                Some(f) => format!("family `{f}` is no longer declared"),
+                None if failed.contains(&format!("number.{k}")) => continue,
+                None if spec.spec.numbers.contains_key(k) => continue,
+                None => "no longer declared".to_string(),
+            };
+            out.push(NumberChange {
+                key: k.clone(),
+                committed: Some(locked.text.clone()),
+                now: "(removed)".to_string(),
+                inputs: Vec::new(),
+                quoted: Vec::new(),
+                value: None,
+                removed: Some(why),
             });
         }
     }

@@ -324,3 +324,131 @@ fn a_failing_family_keeps_its_members_texts_and_records() {
         "{tex}"
     );
 }
+
+/// `n` rows `i` (0..n) and `g` (i, or i % 2 with `pairs`) as CSV.
+fn big_csv(dir: &Path, n: usize) {
+    let mut csv = String::from("i,g\n");
+    for i in 0..n {
+        csv.push_str(&format!("{i},{i}\n"));
+    }
+    std::fs::write(dir.join("big.csv"), csv).unwrap();
+}
+
+#[test]
+fn more_groups_than_the_cap_is_an_error_before_any_member_is_built() {
+    let dir = project(
+        "[sources.big]\npath = \"big.csv\"\n\n[numbers.per-g]\ntable = \"big\"\neach = \"g{{ g }}\"\nper = [\"g\"]\nvalue = \"count\"\n",
+    );
+    big_csv(dir.path(), 100_001);
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "error: number family `per-g`: artifact.toml line 4: table `big` gives more than the 100000 numbers a family may have (groups of `per`; counting stopped there)\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+const NULLS: &str = "[sources.s]\npath = \"s.jsonl\"\n";
+
+fn nulls(spec: &str) -> tempfile::TempDir {
+    let dir = project(spec);
+    std::fs::write(
+        dir.path().join("s.jsonl"),
+        "{\"m\": \"a\", \"x\": 1}\n{\"m\": \"b\", \"x\": 2}\n{\"m\": null, \"x\": 3}\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_null_per_field_is_an_error_naming_the_row_and_field() {
+    let spec = format!(
+        "{NULLS}\n[numbers.m]\ntable = \"s\"\neach = \"m-{{{{ m }}}}\"\nper = [\"m\"]\nvalue = {{ sum = \"x\" }}\n"
+    );
+    let dir = nulls(&spec);
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains("error: number family `m`: artifact.toml line 4: row 3 of table `s`")
+            && e.contains("has a null `m`, read by `per`: a key is never made from a null (leave such rows out with `where`)"),
+        "{e}"
+    );
+    assert!(!e.contains("m-None"), "{e}");
+    // Without `per`: the same for a field `each` reads.
+    let dir = nulls(&spec.replace(
+        "per = [\"m\"]\nvalue = { sum = \"x\" }",
+        "value = { cell = \"x\" }",
+    ));
+    let e = stderr(&artifact(dir.path(), &["gen"]));
+    assert!(
+        e.contains("has a null `m`, read by `each`: a key is never made from a null"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_family_reading_its_own_member_is_a_cycle_naming_it() {
+    let dir = project(&format!(
+        "{RUNS}\n[numbers.m]\ntable = \"runs\"\neach = \"m{{{{ command }}}}\"\nper = [\"command\"]\nwhere = \"time_ms > v['mfast']\"\nvalue = \"count\"\n"
+    ));
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("numbers read each other in a cycle: number `m` -> number `m`"),
+        "{e}"
+    );
+    assert!(!e.contains("no number `mfast`"), "{e}");
+}
+
+#[test]
+fn a_member_key_equal_to_its_family_name_is_an_error() {
+    let dir = project(&format!(
+        "{RUNS}\n[numbers.fast]\ntable = \"runs\"\neach = \"{{{{ command }}}}\"\nper = [\"command\"]\nvalue = \"count\"\n"
+    ));
+    let out = artifact(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("error: number family `fast`: artifact.toml line 9: the group of 3 row(s) from row 1 of table `runs` (command = \"fast\") gives the key `fast`, its own family's name: a member's key must differ from every family's name (`artifact explain fast` names the family)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn check_names_a_vanished_family_member() {
+    let spec = format!("{RUNS}{FAMILY}");
+    let dir = project(&spec);
+    common::gen_ok(dir.path());
+    // fib's only run goes: its member goes with it.
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        spec.replace(
+            "  { benchmark = \"fib\", command = \"fast\", time_ms = 5.0 },\n",
+            "",
+        ),
+    )
+    .unwrap();
+    let out = artifact(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    assert!(
+        text.contains(
+            "fib-fast-mean  5.00 -> (removed)   (family `bench-mean` no longer gives it)"
+        ),
+        "{text}"
+    );
+    let out = common::gen_ok(dir.path());
+    assert!(
+        stderr(&out).contains(
+            "number fib-fast-mean: 5.00 -> (removed) (family `bench-mean` no longer gives it)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(artifact(dir.path(), &["check"]).status.code(), Some(0));
+}

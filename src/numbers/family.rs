@@ -6,9 +6,13 @@
 //! A member is a number like any other (macros, `numbers.json`, the lock,
 //! `n['KEY']`); `NAME` itself is no key. Members come in table order
 //! (groups in the order of their first row). Two rows giving one key, a
-//! key that is not a valid key ([`crate::emit::key_problem`]) or a key
-//! another number has are errors naming the rows; more than
-//! [`MAX_MEMBERS`] members is an error.
+//! key that is not a valid key ([`crate::emit::key_problem`]), a key
+//! another number has, a key equal to a family's name (its own included:
+//! `artifact explain NAME` explains the family) or a key made from a null
+//! field (in `each` or `per`) are errors naming the rows; more than
+//! [`MAX_MEMBERS`] members is an error, found by counting the rows or
+//! groups before any member is built (a family over a million rows must
+//! not first hold a million members).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -87,14 +91,16 @@ pub fn compute(
             ..Members::default()
         });
     }
-    // Rows keep their number in the table (1-based) for messages.
-    let mut rows: Vec<(usize, Row)> = table.rows.iter().cloned().enumerate().collect();
+    // Rows by their index in the table (1-based in messages); the rows are
+    // the table's, not copies, until the members are known to be few
+    // enough (a family over a million rows stops before building any).
+    let mut rows: Vec<usize> = (0..table.rows.len()).collect();
     if let Some(w) = &n.where_ {
         let cond = Expr::compile(spec, w)?.in_table(table_name);
         let mut kept = Vec::with_capacity(rows.len());
-        for (i, r) in rows {
-            if cond.test_row(globals, &r)? {
-                kept.push((i, r));
+        for i in rows {
+            if cond.test_row(globals, &table.rows[i])? {
+                kept.push(i);
             }
         }
         rows = kept;
@@ -112,24 +118,48 @@ pub fn compute(
             ..Members::default()
         });
     }
-    let items = match &per {
-        None => rows
-            .into_iter()
-            .map(|(i, r)| Item {
-                label: format!("row {} of table `{table_name}`", i + 1),
-                rows: vec![r.clone()],
-                row: r,
-            })
-            .collect::<Vec<_>>(),
-        Some(fields) => groups(fields, rows, table_name)?,
-    };
-    if items.len() > MAX_MEMBERS {
-        return Err(Error::msg(format!(
-            "{}: table `{table_name}` gives {} numbers, more than the {MAX_MEMBERS} a family may have",
+    let too_many = |count: String| {
+        Error::msg(format!(
+            "{}: table `{table_name}` gives {count} numbers, more than the {MAX_MEMBERS} a family may have",
             declared_line(spec, name),
-            items.len()
-        )));
-    }
+        ))
+    };
+    let read = template_fields(&key_tpl);
+    let items = match &per {
+        None => {
+            if rows.len() > MAX_MEMBERS {
+                return Err(too_many(rows.len().to_string()));
+            }
+            let mut items = Vec::with_capacity(rows.len());
+            for i in rows {
+                let r = &table.rows[i];
+                let label = format!("row {} of table `{table_name}`", i + 1);
+                for f in &read {
+                    if r.get(f).is_some_and(|v| v.is_none()) {
+                        return Err(Error::msg(format!(
+                            "{}: {label} ({}) has a null `{f}`, read by `each`: a key is never made from a null (leave such rows out with `where`)",
+                            declared_line(spec, name),
+                            r.origin
+                        )));
+                    }
+                }
+                items.push(Item {
+                    label,
+                    rows: vec![r.clone()],
+                    row: r.clone(),
+                });
+            }
+            items
+        }
+        Some(fields) => groups(fields, &table.rows, rows, table_name)
+            .map_err(|e| match e {
+                Grouping::TooMany => Error::msg(format!(
+                    "{}: table `{table_name}` gives more than the {MAX_MEMBERS} numbers a family may have (groups of `per`; counting stopped there)",
+                    declared_line(spec, name),
+                )),
+                Grouping::Error(e) => Error::msg(format!("{}: {e}", declared_line(spec, name))),
+            })?,
+    };
     let mut sources = table.sources.clone();
     sources.extend(super::read_sources(
         spec,
@@ -138,7 +168,6 @@ pub fn compute(
         earlier,
         false,
     ));
-    let read = template_fields(&key_tpl);
     let reserved = crate::emit::Reserved::of(spec);
     let declared_at = |key: &str| declared_line(spec, key);
     let mut seen: IndexMap<String, String> = IndexMap::new();
@@ -157,6 +186,20 @@ pub fn compute(
             return Err(Error::msg(format!(
                 "{}: {first} and {shown} both give the key `{key}`",
                 declared_at(name)
+            )));
+        }
+        if is_family(spec, &key) {
+            let whose = if key == name {
+                "its own family's name".to_string()
+            } else {
+                format!(
+                    "the name of family `[numbers.{key}]` ({})",
+                    declared_at(&key)
+                )
+            };
+            return Err(Error::msg(format!(
+                "{}: {shown} gives the key `{key}`, {whose}: a member's key must differ from every family's name (`artifact explain {key}` names the family)",
+                declared_at(name),
             )));
         }
         if spec
@@ -198,17 +241,40 @@ pub fn compute(
     })
 }
 
-/// The rows grouped by `fields`, groups in the order of their first row;
-/// each group's template row holds only those fields.
-fn groups(fields: &[String], rows: Vec<(usize, Row)>, table: &str) -> Result<Vec<Item>> {
-    let mut by: IndexMap<Key, (usize, Vec<Row>)> = IndexMap::new();
-    for (i, r) in rows {
+/// Why rows could not be grouped.
+enum Grouping {
+    /// More than [`MAX_MEMBERS`] groups (counting stops there).
+    TooMany,
+    /// A row without a `per` field, or with a null one.
+    Error(String),
+}
+
+/// The rows `kept` (indices into `all`) grouped by `fields`, groups in the
+/// order of their first row; each group's template row holds only those
+/// fields. More than [`MAX_MEMBERS`] groups stop the grouping before any
+/// group's rows are copied.
+fn groups(
+    fields: &[String],
+    all: &[Row],
+    kept: Vec<usize>,
+    table: &str,
+) -> std::result::Result<Vec<Item>, Grouping> {
+    let mut by: IndexMap<Key, (usize, Vec<usize>)> = IndexMap::new();
+    for i in kept {
+        let r = &all[i];
         let mut cells = Vec::with_capacity(fields.len());
         for f in fields {
             match r.get(f) {
+                Some(v) if v.is_none() => {
+                    return Err(Grouping::Error(format!(
+                        "row {} of table `{table}` ({}) has a null `{f}`, read by `per`: a key is never made from a null (leave such rows out with `where`)",
+                        i + 1,
+                        r.origin
+                    )));
+                }
                 Some(v) => cells.push(v.clone()),
                 None => {
-                    return Err(Error::msg(format!(
+                    return Err(Grouping::Error(format!(
                         "row {} of table `{table}` ({}) has no field `{f}` (read by `per`)",
                         i + 1,
                         r.origin
@@ -216,14 +282,16 @@ fn groups(fields: &[String], rows: Vec<(usize, Row)>, table: &str) -> Result<Vec
                 }
             }
         }
-        by.entry(Key::of(&cells))
-            .or_insert_with(|| (i, Vec::new()))
-            .1
-            .push(r);
+        let key = Key::of(&cells);
+        if !by.contains_key(&key) && by.len() == MAX_MEMBERS {
+            return Err(Grouping::TooMany);
+        }
+        by.entry(key).or_insert_with(|| (i, Vec::new())).1.push(i);
     }
     Ok(by
         .into_values()
-        .map(|(first, rows)| {
+        .map(|(first, idx)| {
+            let rows: Vec<Row> = idx.iter().map(|&i| all[i].clone()).collect();
             let mut rec = Record::with_capacity(fields.len());
             for f in fields {
                 rec.insert(f.as_str(), rows[0].get(f).cloned().unwrap_or_default());

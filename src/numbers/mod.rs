@@ -164,8 +164,9 @@ pub fn compute_selected(
 /// The number declarations that number `key` reads through `n['KEY']` /
 /// `v['KEY']` anywhere in its part of the spec or in its table's steps,
 /// directly or through those it reads (a family for a key it may give), in
-/// the order they are computed; all numbers before it when it names one by
-/// a computed key (`n[k]`). Empty for an unknown key.
+/// the order they are computed (a key not written out, `v[k]`, is a spec
+/// error by then: [`order::order`]; here it reads all numbers before it).
+/// Empty for an unknown key.
 pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
     let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
     let keys: Vec<&String> = spec.spec.numbers.keys().collect();

@@ -10,9 +10,10 @@
 //! visited depth first in declaration order, each after what it reads, so
 //! ties keep the spec's order and the outputs do not depend on anything
 //! else. A cycle is a spec error naming it: `number `a` -> table `t` ->
-//! number `a``. A text that names numbers by a computed key (`n[k]`) reads
-//! every number declared before it (as before numbers could be declared in
-//! any order).
+//! number `a``. Quoted means any form naming the key in the text
+//! ([`quoted_numbers`]: `v['KEY']`, `v.KEY`, `v.get('KEY', 0)`, `'KEY' in
+//! v`); a step or number that reads numbers otherwise (`v[k]`, `v | items`)
+//! is an error at that use: it could not be ordered.
 
 use std::collections::BTreeMap;
 
@@ -123,7 +124,7 @@ fn table_reads<'a>(spec: &'a LoadedSpec, table: &str) -> Vec<&'a str> {
     out
 }
 
-/// The numbers the steps of `table` quote (`v['total']`), by key; an
+/// The numbers the steps of `table` quote (`v['total']`, `v.total`, ...), by key; an
 /// unknown key is an error at its `v['KEY']` in the spec.
 fn table_numbers<'a>(spec: &'a LoadedSpec, table: &str) -> Result<Vec<&'a str>> {
     let Some(t) = spec.spec.tables.get(table) else {
@@ -135,7 +136,12 @@ fn table_numbers<'a>(spec: &'a LoadedSpec, table: &str) -> Result<Vec<&'a str>> 
         let Some(text) = spec.text.get(span.clone()) else {
             continue;
         };
-        for key in quoted_numbers(text).keys {
+        let q = quoted_numbers(text);
+        if let Some(r) = q.computed {
+            let at = span.start + r.start..span.start + r.end;
+            return Err(computed_key_error(spec, at, &format!("table `{table}`")));
+        }
+        for key in q.keys {
             let decls = declarations_of(spec, &key);
             if decls.is_empty() {
                 let at = text
@@ -157,6 +163,49 @@ fn table_numbers<'a>(spec: &'a LoadedSpec, table: &str) -> Result<Vec<&'a str>> 
         }
     }
     Ok(out)
+}
+
+/// The error for a table step or number that reads numbers other than by
+/// a key known from the text: what it reads decides the order numbers are
+/// computed in, and the key of each in the lock.
+fn computed_key_error(
+    spec: &LoadedSpec,
+    at: std::ops::Range<usize>,
+    what: &str,
+) -> crate::error::Error {
+    let shown = spec.text.get(at.clone()).unwrap_or("v").to_string();
+    spec.error(
+        at,
+        format!(
+            "{what} reads numbers by a key not written out (`{shown}`): write each as v['KEY'] (or v.KEY, v.get('KEY', default), 'KEY' in v), so it is computed after them; a field named `n` or `v` is read as _['n'] / _['v']"
+        ),
+    )
+}
+
+/// A number whose part of the spec reads numbers other than by a key known
+/// from its text: an error at that use.
+fn number_computed_key(spec: &LoadedSpec, doc: &toml::Table, key: &str) -> Result<()> {
+    if !quoted_numbers(&part_text(doc, "numbers", key)).all {
+        return Ok(());
+    }
+    let n = &spec.spec.numbers[key];
+    let head = crate::spec::paths::key_span(spec, "numbers", key, n.span());
+    // Its text: from its name to the next table header (a `[numbers.KEY]`
+    // table's span is its header).
+    let start = head.start.min(n.span().start);
+    let rest = spec.text.get(start..).unwrap_or("");
+    let end = start
+        + rest
+            .find("\n[")
+            .unwrap_or(rest.len())
+            .max(n.span().end - start);
+    let at = spec
+        .text
+        .get(start..end)
+        .and_then(|t| quoted_numbers(t).computed)
+        .map(|r| start + r.start..start + r.end)
+        .unwrap_or(head);
+    Err(computed_key_error(spec, at, &format!("number `{key}`")))
 }
 
 /// What each number declaration reads directly: its table and the
@@ -189,7 +238,8 @@ fn number_reads<'a>(
             .flat_map(|k| declarations_of(spec, k))
             .collect()
     };
-    read.retain(|k| *k != key);
+    // A number reading itself (a family reading a member it may give) is
+    // a cycle of one, which `order` reports.
     let pos = |k: &str| spec.spec.numbers.get_index_of(k).unwrap_or(usize::MAX);
     read.sort_by_key(|k| pos(k));
     read.dedup();
@@ -205,6 +255,7 @@ pub fn order(spec: &LoadedSpec) -> Result<Vec<String>> {
     let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
     let mut edges: BTreeMap<Node<'_>, Vec<Node<'_>>> = BTreeMap::new();
     for (i, key) in spec.spec.numbers.keys().enumerate() {
+        number_computed_key(spec, &doc, key)?;
         edges.insert(Node::Number(key), number_reads(spec, &doc, i, key));
     }
     for name in spec.spec.tables.keys() {
