@@ -76,7 +76,7 @@ mod tests {
              % Needs \\usepackage{booktabs}; \\input it in a table float.\n\
              \\begin{tabular}{lr}\n\\toprule\n\
              Method\\_1 \\& co & Time (ms) \\\\\n\\midrule\n\
-             \\multicolumn{2}{l}{\\textit{a|b}} \\\\\n\
+             \\multicolumn{2}{l}{\\textit{a\\ensuremath{|}b}} \\\\\n\
              x\\%\\# & \\textbf{-1.5 \\ensuremath{\\pm} 0.2} \\\\\n\
              \\midrule\n\\multicolumn{2}{l}{\\textit{c}} \\\\\n\
              y &  \\\\\n\
