@@ -58,11 +58,11 @@ Method\\_1 & Ratio \\% & Time \\& \\# & Best \\\\\n\
 \\midrule\n\
 \\multicolumn{4}{l}{\\textit{a\\_1}} \\\\\n\
 x\\_y\\% & 1.50 & (12.3~\\ensuremath{\\pm}~0.4) ms & yes \\\\\n\
-p\\&q\\# & \\textbf{2.25} & \\textbf{(\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1) ms} &  \\\\\n\
+p\\&q\\# & \\textbf{\\boldmath 2.25} & \\textbf{\\boldmath (\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1) ms} &  \\\\\n\
 \\midrule\n\
 \\multicolumn{4}{l}{\\textit{b}} \\\\\n\
-z & \\textbf{2.25} & (7.0~\\ensuremath{\\pm}~1.0) ms &  \\\\\n\
-w & 1.25 & \\textbf{0.5 ms} & yes \\\\\n\
+z & \\textbf{\\boldmath 2.25} & (7.0~\\ensuremath{\\pm}~1.0) ms &  \\\\\n\
+w & 1.25 & \\textbf{\\boldmath 0.5 ms} & yes \\\\\n\
 \\bottomrule\n\
 \\end{tabular}\n"
     );
@@ -601,4 +601,21 @@ fn a_results_table_name_with_a_slash_names_the_generated_folder() {
         err.contains("a results table's name cannot hold `/`: its files go in the [output] generated folder (set that to choose the folder)"),
         "{err}"
     );
+}
+
+#[test]
+fn a_bold_cells_plus_minus_and_minus_are_bold() {
+    let dir = fixture(SPEC);
+    gen_ok(dir.path());
+    let tex = read(dir.path(), "generated/t.tex");
+    assert!(
+        tex.contains("\\textbf{\\boldmath (\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1) ms}"),
+        "{tex}"
+    );
+    if let Some(text) = latex_text(dir.path(), "") {
+        assert!(text.contains("(−3.2 ± 0.1) ms"), "{text}");
+        // The bold math symbols' font.
+        let log = read(dir.path(), "main.log");
+        assert!(log.contains("cmbsy10"), "{log}");
+    }
 }
