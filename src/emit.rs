@@ -68,7 +68,10 @@ fn is_other_control(c: char) -> bool {
 /// `\ensuremath{\times}`, a power of ten ` × 10⁻¹⁴` (spaced or not)
 /// `\ensuremath{\times10^{-14}}`, other superscript digits
 /// `\ensuremath{^{...}}`, the thin space U+2009 `\,`, the no-break space
-/// U+00A0 `~`.
+/// U+00A0 `~`. Characters OT1 (the default encoding) has no glyph for
+/// are spelt so every encoding prints them: `<` `>` `|` in math, `"` as
+/// T1's `\textquotedbl`; ligatures (`--`, ``` `` ```, `''`, `` !` ``,
+/// `` ?` ``, `,,`) are broken with `{}`.
 fn escape_tex_into(s: &str, out: &mut String) -> std::result::Result<(), char> {
     let mut rest = s;
     while let Some(ch) = rest.chars().next() {
@@ -85,6 +88,25 @@ fn escape_tex_into(s: &str, out: &mut String) -> std::result::Result<(), char> {
                 out.push(ch);
             }
             '~' => out.push_str("\\textasciitilde{}"),
+            // OT1 (LaTeX's default encoding) has no `<` `>` `|` glyphs
+            // (it prints `¡` `¿` `—`); math's work in any encoding.
+            '<' => out.push_str("\\ensuremath{<}"),
+            '>' => out.push_str("\\ensuremath{>}"),
+            '|' => out.push_str("\\ensuremath{|}"),
+            // OT1's `"` is a closing quote; T1's straight quote works in
+            // any encoding, and in math inside `\mbox`.
+            '"' => out.push_str("\\mbox{\\UseTextSymbol{T1}\\textquotedbl}"),
+            // Ligatures: `--` is an en dash, ``` `` ``` and `''` curly
+            // double quotes, `` !` `` and `` ?` `` inverted marks, `,,` a
+            // low quote (T1): `{}` keeps the characters apart.
+            '-' | '\'' | ',' if rest.starts_with(ch) => {
+                out.push(ch);
+                out.push_str("{}");
+            }
+            '`' | '!' | '?' if rest.starts_with('`') => {
+                out.push(ch);
+                out.push_str("{}");
+            }
             '^' => out.push_str("\\textasciicircum{}"),
             '\u{2212}' => out.push_str("\\ensuremath{-}"),
             '\u{b1}' => out.push_str("\\ensuremath{\\pm}"),
@@ -178,6 +200,7 @@ fn pdf_text(s: String) -> String {
             '\u{d7}' => out.push('x'),
             '\u{b1}' => out.push_str("+/-"),
             '\u{a0}' | '\u{2009}' => out.push(' '),
+            '<' | '>' | '|' | '"' => out.push(c),
             c if c.is_control() => out.push(' '),
             c => {
                 let _ = escape_tex_into(&c.to_string(), &mut out);
@@ -187,10 +210,19 @@ fn pdf_text(s: String) -> String {
     out
 }
 
+/// `{}` when `s` starts with `[` or `*`: after `\\`, `\midrule` or
+/// `\toprule` (a results table's row, a macro's text after a line break
+/// in prose) LaTeX would read them as the command's optional argument
+/// (`[20pt]` a 20pt gap, `*` no page break) and drop them; `{}` ends it.
+fn row_guard(s: &str) -> &'static str {
+    if s.starts_with(['[', '*']) { "{}" } else { "" }
+}
+
 /// The `tex_escape` filter: an error for a control character (see
 /// [`escape_tex_into`]), naming it.
 fn tex_escape(s: String) -> std::result::Result<String, minijinja::Error> {
     let mut out = String::with_capacity(s.len());
+    out.push_str(row_guard(&s));
     escape_tex_into(&s, &mut out).map_err(|c| {
         minijinja::Error::new(
             minijinja::ErrorKind::InvalidOperation,
@@ -208,6 +240,7 @@ fn tex_escape(s: String) -> std::result::Result<String, minijinja::Error> {
 /// computed); one here would be written as U+FFFD.
 pub fn tex_escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    out.push_str(row_guard(s));
     let mut rest = s;
     while let Err(c) = escape_tex_into(rest, &mut out) {
         out.push('\u{FFFD}');
@@ -458,6 +491,25 @@ mod tests {
             "invalid operation: tex_escape: control character U+001B has no LaTeX spelling"
         );
         assert_eq!(tex_escape_text("a\u{1b}b\u{0}%"), "a\u{fffd}b\u{fffd}\\%");
+    }
+
+    #[test]
+    fn a_text_starting_with_a_bracket_or_star_is_not_an_optional_argument() {
+        assert_eq!(tex_escape_text("[20pt]first"), "{}[20pt]first");
+        assert_eq!(tex_escape_text("*star"), "{}*star");
+        assert_eq!(tex_escape("[3cm]gap".into()).unwrap(), "{}[3cm]gap");
+        assert_eq!(tex_escape_text("a[1]*"), "a[1]*");
+    }
+
+    #[test]
+    fn latex_ligatures_and_ot1_glyphs_are_escaped() {
+        assert_eq!(
+            tex_escape_text("<b> |x| --threads ``q'' a\"b !`?`,,"),
+            "\\ensuremath{<}b\\ensuremath{>} \\ensuremath{|}x\\ensuremath{|} -{}-threads `{}`q'{}' a\\mbox{\\UseTextSymbol{T1}\\textquotedbl}b !{}`?{}`,{},"
+        );
+        assert_eq!(tex_escape_text("---"), "-{}-{}-");
+        assert_eq!(tex_escape_text("a-b 'c'"), "a-b 'c'");
+        assert_eq!(pdf_text("<a|b> \"c\"".into()), "<a|b> \"c\"");
     }
 
     #[test]

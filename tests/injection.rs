@@ -114,8 +114,12 @@ fn typst_line_separator_in_a_data_text_stays_in_the_string() {
         "{typ:?}"
     );
     let tex = read(dir.path(), "generated/macros.tex");
+    // `"` as T1's (OT1's `"` is a closing quote).
+    let q = "\\mbox{\\UseTextSymbol{T1}\\textquotedbl}";
     assert!(
-        tex.contains("\n\\@namedef{artnum@best}{a \\#panic(\"x\") \\textbackslash{} \"q\"}\n"),
+        tex.contains(&format!(
+            "\n\\@namedef{{artnum@best}}{{a \\#panic({q}x{q}) \\textbackslash{{}} {q}q{q}}}\n"
+        )),
         "{tex:?}"
     );
     typst_main(dir.path(), &["best"]);

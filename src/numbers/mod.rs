@@ -385,7 +385,7 @@ fn value_and_text(
 }
 
 /// Whether `f` sets anything (a value that is not a number ignores it).
-fn has_format(f: &crate::spec::FormatSpec) -> bool {
+pub(crate) fn has_format(f: &crate::spec::FormatSpec) -> bool {
     f.places.is_some()
         || f.figures.is_some()
         || f.sign.is_some()

@@ -8,14 +8,16 @@ use std::sync::Arc;
 use toml::Spanned;
 
 use super::highlight::{self, Best, Per};
-use super::{Align, Cell, Column, Group, MAX_COLUMNS, MAX_ROWS, ResultsTable};
+use super::{
+    Align, Cell, Column, Group, MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, MAX_TABLE_TEXT, ResultsTable,
+};
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
 use crate::numbers::format::Format;
 use crate::spec::{LoadedSpec, ResultsColumnSpec, ResultsTableSpec};
 use crate::tables::Catalog;
 use crate::tables::aggregate::field_error;
-use crate::value::{Row, Value, as_number};
+use crate::value::{Key, Row, Value, as_number};
 
 /// What compiling a results table gave.
 #[derive(Debug)]
@@ -32,6 +34,9 @@ enum Kind<'s> {
     Field {
         field: &'s Spanned<String>,
         format: Format,
+        /// The span of `format` when it sets anything (it does nothing
+        /// on a column of strings).
+        format_set: Option<std::ops::Range<usize>>,
         uncertainty: Option<&'s Spanned<String>>,
         highlight: Option<Best>,
     },
@@ -121,7 +126,13 @@ fn column<'s>(
                 .map(|f| f.get_ref().clone())
                 .unwrap_or_default();
             let span = col.format.as_ref().map_or(c.span(), |f| f.span());
-            let format = Format::compile(spec, &fspec, span)?;
+            let format = Format::compile(spec, &fspec, span.clone())?;
+            if fspec.separate_uncertainty.is_some() && col.uncertainty.is_none() {
+                return Err(spec.error(
+                    span,
+                    "`separate-uncertainty` does nothing without an `uncertainty`",
+                ));
+            }
             let highlight = match col.highlight.as_ref() {
                 None => None,
                 Some(h) => Some(match h.get_ref().as_str() {
@@ -139,6 +150,11 @@ fn column<'s>(
                 Kind::Field {
                     field,
                     format,
+                    format_set: col
+                        .format
+                        .as_ref()
+                        .filter(|f| crate::numbers::has_format(f.get_ref()))
+                        .map(|f| f.span()),
                     uncertainty: col.uncertainty.as_ref(),
                     highlight,
                 },
@@ -275,26 +291,33 @@ pub fn compile(
             }
         }
     }
-    // Groups in first-seen order; each row's group index.
+    // Groups in first-seen order; each row's group index. Rows are in
+    // one group when the `group` step would put them in one (the same
+    // `Key`: 1 and 1.0 are one group), labelled by the first row's value.
     let mut labels: Vec<(String, String)> = Vec::new();
+    let mut index: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
     let mut group_of = Vec::with_capacity(rows.len());
     for r in &rows {
-        let (label, csv) = match &t.group {
-            None => (String::new(), String::new()),
-            Some(g) => {
-                let v = r.get(g.get_ref()).cloned().unwrap_or(Value::UNDEFINED);
+        let v = match &t.group {
+            None => Value::UNDEFINED,
+            Some(g) => r.get(g.get_ref()).cloned().unwrap_or(Value::UNDEFINED),
+        };
+        // A missing field and null both print as no label: one group.
+        let key = if is_empty(&v) {
+            Key::of(&[Value::from(())])
+        } else {
+            Key::of(std::slice::from_ref(&v))
+        };
+        let i = match index.get(&key) {
+            Some(i) => *i,
+            None => {
                 let label = if is_empty(&v) {
                     String::new()
                 } else {
                     Format::default().apply(&v)
                 };
-                (label, csv_value(&v))
-            }
-        };
-        let i = match labels.iter().position(|(l, c)| *l == label && *c == csv) {
-            Some(i) => i,
-            None => {
-                labels.push((label, csv));
+                labels.push((label, csv_value(&v)));
+                index.insert(key, labels.len() - 1);
                 labels.len() - 1
             }
         };
@@ -313,6 +336,9 @@ pub fn compile(
             rules.push(*b);
         }
     }
+    let mut total = 0usize;
+    let mut any_number = vec![false; checked.columns.len()];
+    let mut first_text: Vec<Option<String>> = vec![None; checked.columns.len()];
     for r in &rows {
         let mut line = Vec::with_capacity(checked.columns.len());
         let mut marks = Vec::with_capacity(rules.len());
@@ -332,11 +358,18 @@ pub fn compile(
                     format,
                     uncertainty,
                     highlight,
+                    ..
                 } => {
                     let f = field.get_ref();
                     let v = r.get(f).cloned().unwrap_or(Value::UNDEFINED);
                     if !is_empty(&v) && as_number(&v).is_none() {
                         numeric[i] = false;
+                        if first_text[i].is_none() {
+                            first_text[i] =
+                                Some(format!("{}: {}", r.origin, crate::value::describe(&v)));
+                        }
+                    } else if !is_empty(&v) {
+                        any_number[i] = true;
                     }
                     if let Some(best) = highlight {
                         if is_empty(&v) {
@@ -393,6 +426,30 @@ pub fn compile(
                     }
                 }
             };
+            if cell.text.len() > MAX_CELL_CHARS {
+                let n = cell.text.chars().count();
+                if n > MAX_CELL_CHARS {
+                    return Err(field_error(
+                        r,
+                        header,
+                        format!(
+                            "column `{header}`: the cell's text is {n} characters, more than the {MAX_CELL_CHARS} a cell holds"
+                        ),
+                    ));
+                }
+            }
+            total += cell.text.len();
+            if total > MAX_TABLE_TEXT {
+                return Err(field_error(
+                    r,
+                    header,
+                    format!(
+                        "results table `{name}`: its cells' texts reach {} MiB at this row, more than the {} MiB a results table holds",
+                        total >> 20,
+                        MAX_TABLE_TEXT >> 20
+                    ),
+                ));
+            }
             if let Some(c) = cell.text.chars().find(|c| c.is_control()) {
                 return Err(field_error(
                     r,
@@ -407,6 +464,26 @@ pub fn compile(
         }
         cells.push(line);
         lit.push(marks);
+    }
+    // A format on a column with no number does nothing (as on a number
+    // whose value is not one).
+    for (i, (header, k)) in checked.columns.iter().enumerate() {
+        if let (
+            Kind::Field {
+                format_set: Some(span),
+                ..
+            },
+            false,
+            Some(row),
+        ) = (k, any_number[i], &first_text[i])
+        {
+            return Err(spec.error(
+                span.clone(),
+                format!(
+                    "column `{header}`: `format` does nothing here: no value of the column is a number ({row})"
+                ),
+            ));
+        }
     }
     let bold = highlight::bold(&lit, &group_of, &rules, checked.per);
     let lit_columns: Vec<usize> = checked

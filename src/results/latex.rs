@@ -2,8 +2,11 @@
 //! `\bottomrule`), to `\input` inside a `table` float; it needs
 //! `\usepackage{booktabs}`. Headers and cells are escaped as the macros
 //! are (`crate::emit::tex_escape_text`: `_ % & # $ { } \ ~ ^`, the minus
-//! sign U+2212 as `\ensuremath{-}`); `±` is `\ensuremath{\pm}`; bold is
-//! `\textbf{}`; a group is a `\multicolumn` row in italics, groups apart
+//! sign U+2212 as `\ensuremath{-}`, `< > |` in math, `"` in T1,
+//! ligatures broken, `{}` before a text starting with `[` or `*`, which
+//! would be the optional argument of the `\\` or `\midrule` before it); `±` is `\ensuremath{\pm}`; bold is
+//! `\textbf{\boldmath ...}` (so the `±` and minus, math, are bold too);
+//! a group is a `\multicolumn` row in italics, groups apart
 //! by a `\midrule`.
 
 use super::{Align, ResultsTable, Writer};
@@ -50,7 +53,8 @@ impl Writer for Latex {
                 let cells: Vec<String> = row
                     .iter()
                     .map(|c| match (c.bold, c.text.is_empty()) {
-                        (true, false) => format!("\\textbf{{{}}}", escape(&c.text)),
+                        // `\boldmath`: the `±` and minus (math) bold too.
+                        (true, false) => format!("\\textbf{{\\boldmath {}}}", escape(&c.text)),
                         _ => escape(&c.text),
                     })
                     .collect();
@@ -76,8 +80,8 @@ mod tests {
              % Needs \\usepackage{booktabs}; \\input it in a table float.\n\
              \\begin{tabular}{lr}\n\\toprule\n\
              Method\\_1 \\& co & Time (ms) \\\\\n\\midrule\n\
-             \\multicolumn{2}{l}{\\textit{a|b}} \\\\\n\
-             x\\%\\# & \\textbf{-1.5 \\ensuremath{\\pm} 0.2} \\\\\n\
+             \\multicolumn{2}{l}{\\textit{a\\ensuremath{|}b}} \\\\\n\
+             x\\%\\# & \\textbf{\\boldmath -1.5 \\ensuremath{\\pm} 0.2} \\\\\n\
              \\midrule\n\\multicolumn{2}{l}{\\textit{c}} \\\\\n\
              y &  \\\\\n\
              \\bottomrule\n\\end{tabular}\n"

@@ -288,7 +288,12 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
     for (name, r) in &spec.spec.results_tables {
         let span = key_span(spec, "results_tables", name, r.span());
         if let Some(problem) = figure_name_problem(name) {
-            return Err(spec.error(span, problem.replace("figure", "results table")));
+            // A results table's files go in the generated folder, not the
+            // figures one: name that key, then say "results table".
+            let problem = problem
+                .replace("[output] figures folder", "[output] generated folder")
+                .replace("figure", "results table");
+            return Err(spec.error(span, problem));
         }
         for ext in crate::results::EXTENSIONS {
             claim(
