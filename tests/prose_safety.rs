@@ -65,19 +65,7 @@ fn pdf_text(dir: &Path, name: &str) -> String {
 /// Runs pdflatex twice on `main.tex` of `dir`; the log when it failed or
 /// warned about a PDF string.
 fn pdflatex(dir: &Path) -> String {
-    for _ in 0..2 {
-        let out = Command::new("pdflatex")
-            .current_dir(dir)
-            .args(["-interaction=nonstopmode", "-halt-on-error", "main.tex"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-    }
-    std::fs::read_to_string(dir.join("main.log")).unwrap()
+    common::pdflatex(dir, 2)
 }
 
 #[test]

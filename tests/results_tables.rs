@@ -257,11 +257,7 @@ fn a_results_table_of_a_missing_optional_source_is_skipped() {
 fn the_tabular_compiles_with_pdflatex() {
     let dir = fixture(SPEC);
     gen_ok(dir.path());
-    if std::process::Command::new("pdflatex")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    if !common::has_tool("pdflatex") {
         return;
     }
     std::fs::write(
@@ -269,16 +265,7 @@ fn the_tabular_compiles_with_pdflatex() {
         "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n\\begin{table}\\caption{T}\\input{generated/t.tex}\\end{table}\n\\end{document}\n",
     )
     .unwrap();
-    let out = std::process::Command::new("pdflatex")
-        .current_dir(dir.path())
-        .args(["-interaction=nonstopmode", "-halt-on-error", "main.tex"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::pdflatex(dir.path(), 1);
 }
 
 #[test]
@@ -401,16 +388,7 @@ fn latex_text(dir: &Path, preamble: &str) -> Option<String> {
         format!("\\documentclass{{article}}\n{preamble}\\usepackage{{booktabs}}\n\\begin{{document}}\n\\input{{generated/t.tex}}\n\\end{{document}}\n"),
     )
     .unwrap();
-    let out = std::process::Command::new("pdflatex")
-        .current_dir(dir)
-        .args(["-interaction=nonstopmode", "-halt-on-error", "main.tex"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::pdflatex(dir, 1);
     let out = std::process::Command::new("pdftotext")
         .current_dir(dir)
         .args(["main.pdf", "-"])

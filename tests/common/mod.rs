@@ -220,3 +220,27 @@ pub fn show_table(
         Err(stderr(&out))
     }
 }
+
+/// Whether `tool` runs here (pdflatex, pdftotext): compile tests skip
+/// without it.
+pub fn has_tool(tool: &str) -> bool {
+    std::process::Command::new(tool).arg("-v").output().is_ok()
+}
+
+/// Runs pdflatex on `dir/main.tex` `passes` times (panicking with its log
+/// on failure); pdflatex's log (`main.log`).
+pub fn pdflatex(dir: &Path, passes: usize) -> String {
+    for _ in 0..passes {
+        let out = std::process::Command::new("pdflatex")
+            .current_dir(dir)
+            .args(["-interaction=nonstopmode", "-halt-on-error", "main.tex"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    std::fs::read_to_string(dir.join("main.log")).unwrap_or_default()
+}
