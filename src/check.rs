@@ -71,16 +71,8 @@ pub fn number_changes(
     build: &run::Build,
     lock: Option<&Lock>,
 ) -> Vec<NumberChange> {
-    let fp = &build.fingerprint;
-    let changed_inputs = |sources: &BTreeSet<String>| -> Vec<String> {
-        let Some(l) = lock else { return Vec::new() };
-        sources
-            .iter()
-            .flat_map(|s| fp.files.get(s).into_iter().flatten())
-            .filter(|(rel, h)| l.inputs.get(rel) != Some(h))
-            .map(|(rel, _)| rel.clone())
-            .collect()
-    };
+    let changed_inputs =
+        |sources: &BTreeSet<String>| run::changed_inputs(&build.fingerprint, lock, sources);
     let mut out = Vec::new();
     // A value that changed under the same printed text is named too: the
     // paper reads the same, but numbers.json (and any template printing the
@@ -444,15 +436,8 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         ..CheckReport::default()
     };
     let fp = &build.fingerprint;
-    let changed_inputs = |sources: &BTreeSet<String>| -> Vec<String> {
-        let Some(l) = &lock else { return Vec::new() };
-        sources
-            .iter()
-            .flat_map(|s| fp.files.get(s).into_iter().flatten())
-            .filter(|(rel, h)| l.inputs.get(rel) != Some(h))
-            .map(|(rel, _)| rel.clone())
-            .collect()
-    };
+    let changed_inputs =
+        |sources: &BTreeSet<String>| run::changed_inputs(fp, lock.as_ref(), sources);
     // Numbers: committed text (the lock's) against the text now.
     r.numbers = number_changes(spec, &build, lock.as_ref());
     let disk_hash = |rel: &str| crate::output::read_output(&spec.root, rel).map(|b| hash_bytes(&b));

@@ -298,7 +298,8 @@ impl Fingerprint {
 impl Fingerprint {
     /// The key of results table `name`, given all numbers: its part of the
     /// spec and `[output]`, the closure of its table (and the documents'
-    /// `meta` when its text reads `meta`), the numbers its texts quote.
+    /// `meta` when its text reads `meta`), the numbers its texts or its
+    /// tables' steps quote.
     pub fn results_table_key(&self, spec: &LoadedSpec, name: &str, numbers: &[Number]) -> String {
         let mut h = blake3::Hasher::new();
         h.update(tool().as_bytes());
@@ -328,22 +329,9 @@ impl Fingerprint {
         if text.contains("meta") {
             roots.extend(document_sources(spec));
         }
-        self.hash_closure(&mut h, &Self::closure(spec, roots));
-        let quoted = quoted_numbers(&text);
-        for n in numbers
-            .iter()
-            .filter(|n| quoted.all || quoted.keys.contains(&n.key))
-        {
-            h.update(
-                format!(
-                    "n {}={}|{}\n",
-                    n.key,
-                    n.text,
-                    serde_json::to_string(&n.value).unwrap_or_default()
-                )
-                .as_bytes(),
-            );
-        }
+        let closure = Self::closure(spec, roots);
+        self.hash_closure(&mut h, &closure);
+        self.hash_quoted(&mut h, &text, &closure, numbers);
         h.finalize().to_hex().to_string()
     }
 }

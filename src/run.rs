@@ -148,11 +148,23 @@ pub(crate) fn changed_input(
     lock: &Lock,
     sources: &BTreeSet<String>,
 ) -> Option<String> {
+    changed_inputs(fp, Some(lock), sources).into_iter().next()
+}
+
+/// The input files of `sources` whose hash differs from `lock`'s (none
+/// without a lock), in source order.
+pub(crate) fn changed_inputs(
+    fp: &Fingerprint,
+    lock: Option<&Lock>,
+    sources: &BTreeSet<String>,
+) -> Vec<String> {
+    let Some(lock) = lock else { return Vec::new() };
     sources
         .iter()
         .flat_map(|s| fp.files.get(s).into_iter().flatten())
-        .find(|(rel, h)| lock.inputs.get(rel) != Some(h))
+        .filter(|(rel, h)| lock.inputs.get(rel) != Some(h))
         .map(|(rel, _)| rel.clone())
+        .collect()
 }
 
 /// Computes the outputs of `spec` (only the figures in `only`, if given).
