@@ -458,73 +458,28 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 }
             }
             let mut out = Vec::with_capacity(rows.len());
-            let mut missed: Vec<String> = Vec::new();
+            let (mut missed, mut shown) = (0usize, Vec::new());
             for r in rows {
                 require_fields(&r, on, "lookup")?;
                 let k = key_of(&r, on);
-                let found = index.get(&k);
+                let found = index.get(&k).copied();
                 if found.is_none() {
-                    match unmatched {
-                        Unmatched::Error => {
-                            return Err(Error::input(
-                                r.origin.path.to_string(),
-                                r.origin.line_opt(),
-                                None,
-                                format!("lookup: key ({k}) has no match in `{table}`"),
-                            ));
-                        }
-                        Unmatched::Drop => {
-                            missed.push(format!("({k}) at {}", r.origin));
-                            continue;
-                        }
-                        Unmatched::Keep => missed.push(format!("({k}) at {}", r.origin)),
+                    if *unmatched == Unmatched::Error {
+                        return Err(no_match(&r, &k, table));
+                    }
+                    missed += 1;
+                    if shown.len() < MISSED_SHOWN {
+                        shown.push(format!("({k}) at {}", r.origin));
+                    }
+                    if *unmatched == Unmatched::Drop {
+                        continue;
                     }
                 }
-                let mut rec = (*r.flat_fields()).clone();
-                match (as_, found) {
-                    (Some(name), Some(m)) => {
-                        rec.insert(name.as_str(), Value::from_dyn_object(m.flat_fields()))
-                    }
-                    (Some(name), None) => rec.insert(name.as_str(), Value::from(())),
-                    (None, m) => match fields {
-                        Some(list) => {
-                            for f in list {
-                                let v =
-                                    m.and_then(|m| m.get(f)).cloned().unwrap_or(Value::from(()));
-                                rec.insert(f.as_str(), v);
-                            }
-                        }
-                        None => {
-                            if let Some(m) = m {
-                                for (k, v) in &m.flat_fields().0 {
-                                    if !rec.0.contains_key(k) {
-                                        rec.insert(k.clone(), v.clone());
-                                    }
-                                }
-                            }
-                        }
-                    },
-                }
-                out.push(Row {
-                    extra: Default::default(),
-                    fields: Arc::new(rec),
-                    origin: r.origin,
-                });
+                out.push(joined(r, found, as_.as_deref(), fields.as_deref()));
             }
-            if !missed.is_empty() {
-                let action = if *unmatched == Unmatched::Drop {
-                    "dropped"
-                } else {
-                    "kept with null fields"
-                };
-                let shown: Vec<&str> = missed.iter().take(5).map(String::as_str).collect();
-                env.notes.push(format!(
-                    "{} row(s) had no match in `{table}` on {} and were {action}: {}{}",
-                    missed.len(),
-                    on.join(", "),
-                    shown.join("; "),
-                    if missed.len() > 5 { "; ..." } else { "" }
-                ));
+            if missed > 0 {
+                env.notes
+                    .push(missed_note(missed, &shown, table, on, *unmatched));
             }
             out
         }
@@ -645,17 +600,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                             out[i] = r;
                             replaced += 1;
                         }
-                        _ => {
-                            return Err(Error::input(
-                                r.origin.path.to_string(),
-                                r.origin.line_opt(),
-                                Some(keys.join(", ")),
-                                format!(
-                                    "key ({k}) repeats the row at {} (set `keep = \"first\"` or `\"last\"` to choose one)",
-                                    out[i].origin
-                                ),
-                            ));
-                        }
+                        _ => return Err(repeated_key(&r, keys, &k, &out[i].origin)),
                     },
                 }
             }
@@ -683,6 +628,87 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                 .collect()
         }
     })
+}
+
+/// Rows of a lookup without a match named in its note.
+pub const MISSED_SHOWN: usize = 5;
+
+/// The error of `unique` (keep = "error") meeting key `k` of `row` again,
+/// first seen at `first`.
+pub fn repeated_key(row: &Row, keys: &[String], k: &Key, first: &Origin) -> Error {
+    Error::input(
+        row.origin.path.to_string(),
+        row.origin.line_opt(),
+        Some(keys.join(", ")),
+        format!(
+            "key ({k}) repeats the row at {first} (set `keep = \"first\"` or `\"last\"` to choose one)"
+        ),
+    )
+}
+
+/// The error of a lookup (unmatched = "error") finding no row for `k`.
+pub fn no_match(row: &Row, k: &Key, table: &str) -> Error {
+    Error::input(
+        row.origin.path.to_string(),
+        row.origin.line_opt(),
+        None,
+        format!("lookup: key ({k}) has no match in `{table}`"),
+    )
+}
+
+/// The note of a lookup whose `missed` rows had no match (`shown`: the
+/// first few, as `(key) at origin`).
+pub fn missed_note(
+    missed: usize,
+    shown: &[String],
+    table: &str,
+    on: &[String],
+    unmatched: Unmatched,
+) -> String {
+    let action = if unmatched == Unmatched::Drop {
+        "dropped"
+    } else {
+        "kept with null fields"
+    };
+    format!(
+        "{missed} row(s) had no match in `{table}` on {} and were {action}: {}{}",
+        on.join(", "),
+        shown.join("; "),
+        if missed > shown.len() { "; ..." } else { "" }
+    )
+}
+
+/// `row` with the fields a lookup takes from its match `found`: under
+/// `as_` (the whole row, null without a match), the listed `fields` (null
+/// without a match), or every field the row lacks.
+pub fn joined(row: Row, found: Option<&Row>, as_: Option<&str>, fields: Option<&[String]>) -> Row {
+    let mut rec = (*row.flat_fields()).clone();
+    match (as_, found) {
+        (Some(name), Some(m)) => rec.insert(name, Value::from_dyn_object(m.flat_fields())),
+        (Some(name), None) => rec.insert(name, Value::from(())),
+        (None, m) => match fields {
+            Some(list) => {
+                for f in list {
+                    let v = m.and_then(|m| m.get(f)).cloned().unwrap_or(Value::from(()));
+                    rec.insert(f.as_str(), v);
+                }
+            }
+            None => {
+                if let Some(m) = m {
+                    for (k, v) in &m.flat_fields().0 {
+                        if !rec.0.contains_key(k) {
+                            rec.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+            }
+        },
+    }
+    Row {
+        extra: Default::default(),
+        fields: Arc::new(rec),
+        origin: row.origin,
+    }
 }
 
 /// Orders two rows' sort-key values (`a[i]`, `b[i]` for `keys[i]`): a listed

@@ -12,11 +12,14 @@
 pub mod aggregate;
 pub mod apply;
 pub mod bin;
+pub mod demand;
 pub mod fast;
 pub mod pareto;
 pub mod projection;
 pub mod reshape;
+pub mod serial;
 pub mod steps;
+pub mod stream;
 pub mod values;
 pub mod window;
 
@@ -31,36 +34,6 @@ use crate::expr::Globals;
 use crate::sources::{self, SourceFile};
 use crate::spec::LoadedSpec;
 use crate::value::Row;
-
-/// The step that consumes a streamed source's rows: a group or a pivot,
-/// each holding one accumulator per group.
-enum Sink<'a, 's> {
-    Group(steps::Grouper<'a, 's>),
-    Pivot(reshape::Pivoter<'a>),
-}
-
-impl<'a, 's> Sink<'a, 's> {
-    fn new(step: &'a steps::Step<'s>) -> Sink<'a, 's> {
-        match step {
-            steps::Step::Pivot(p) => Sink::Pivot(reshape::Pivoter::new(p)),
-            step => Sink::Group(steps::Grouper::new(step)),
-        }
-    }
-
-    fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
-        match self {
-            Sink::Group(gr) => gr.push(g, row),
-            Sink::Pivot(p) => p.push(row),
-        }
-    }
-
-    fn finish(self) -> Result<Vec<Row>> {
-        match self {
-            Sink::Group(gr) => gr.finish(),
-            Sink::Pivot(p) => p.finish(),
-        }
-    }
-}
 
 /// A built table.
 #[derive(Debug, Default)]
@@ -80,6 +53,9 @@ pub struct Catalog<'s> {
     visiting: RefCell<Vec<String>>,
     files: RefCell<IndexMap<String, Vec<SourceFile>>>,
     notes: RefCell<Vec<String>>,
+    /// The notes of tables built in a pass over their source before
+    /// anything asked for them: told when something does.
+    pending: RefCell<IndexMap<String, Vec<String>>>,
     /// Globals: the `meta` of every JSON-document source.
     pub globals: Arc<Globals>,
     /// What a table's steps see: the `meta` above plus the numbers computed
@@ -93,9 +69,28 @@ impl std::fmt::Debug for Catalog<'_> {
     }
 }
 
-/// Marks an error raised by a table's step inside a batch worker, so it is
-/// not mistaken for an error of the source.
-const STEP_FAILED: &str = "\u{0}step";
+/// Names a step's error: its table, number, verb and line in the spec.
+fn step_context(
+    spec: &LoadedSpec,
+    name: &str,
+    steps: &[steps::Step<'_>],
+) -> impl Fn(usize, Error) -> Error + Sync + use<> {
+    let t = spec.spec.tables[name].get_ref();
+    let at: Vec<(usize, &'static str)> = t
+        .steps
+        .iter()
+        .zip(steps)
+        .map(|(raw, s)| (crate::error::line_col(&spec.text, raw.span().start).0, s.verb()))
+        .collect();
+    let name = name.to_string();
+    move |i: usize, e: Error| {
+        let (line, verb) = at[i];
+        e.context(format!(
+            "table `{name}`, step {} ({verb}, artifact.toml line {line})",
+            i + 1
+        ))
+    }
+}
 
 /// Whether a source reads JSON documents (`records`, `format = "json"`, or
 /// a path or one of a list of paths ending in `.json`): its `meta` is
@@ -134,6 +129,7 @@ impl<'s> Catalog<'s> {
             visiting: RefCell::new(Vec::new()),
             files: RefCell::new(IndexMap::new()),
             notes: RefCell::new(Vec::new()),
+            pending: RefCell::new(IndexMap::new()),
             globals: Arc::new(Globals::default()),
             step_globals: RefCell::new(None),
         };
@@ -179,6 +175,9 @@ impl<'s> Catalog<'s> {
 
     /// The table or source `name`, built if needed.
     pub fn table(&self, name: &str) -> Result<Arc<Table>> {
+        if let Some(notes) = self.pending.borrow_mut().shift_remove(name) {
+            self.notes.borrow_mut().extend(notes);
+        }
         if let Some(done) = self.built.borrow().get(name) {
             return done.clone().map_err(Error::msg);
         }
@@ -266,176 +265,6 @@ impl<'s> Catalog<'s> {
         Ok(meta)
     }
 
-    /// Streams source `from` through the row-wise `steps[..prefix]` (and a
-    /// group step after them); returns the rows and why the source is
-    /// unavailable, if it is.
-    fn stream_prefix(
-        &self,
-        from: &str,
-        steps: &[steps::Step<'_>],
-        prefix: usize,
-        group_next: bool,
-        notes: &mut Vec<String>,
-        step_context: &(dyn Fn(usize, Error) -> Error + Sync),
-    ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
-        let g = &self.step_globals();
-        let mut drops = steps::DropLog::new();
-        let mut grouper = group_next.then(|| Sink::new(&steps[prefix]));
-        let mut kept = Vec::new();
-        let step_failed = std::cell::Cell::new(false);
-        let projection = steps::projection(steps);
-        // The row-wise steps run on batches in parallel; the group step
-        // consumes their output in file order.
-        // Each row goes through every step before the next row (an
-        // exploded entry too, before its sibling), as on the fast path, so
-        // reports and errors come in the same order on both.
-        fn depth_first(
-            steps: &[steps::Step<'_>],
-            i: usize,
-            row: crate::value::Row,
-            g: &Arc<crate::expr::Globals>,
-            out: &mut fast::Out,
-            step_context: &(dyn Fn(usize, Error) -> Error + Sync),
-        ) -> Result<()> {
-            let Some(step) = steps.get(i) else {
-                out.items.push(fast::Item::Row(Box::new(row)));
-                return Ok(());
-            };
-            let mut next = Vec::new();
-            steps::apply_row(step, row, g, &mut out.drops, &mut next)
-                .map_err(|e| step_context(i, e).context(STEP_FAILED))?;
-            for r in next {
-                depth_first(steps, i + 1, r, g, out, step_context)?;
-            }
-            Ok(())
-        }
-        let work = |rows: Vec<crate::value::Row>| -> Result<fast::Out> {
-            let mut out = fast::Out::default();
-            for r in rows {
-                depth_first(&steps[..prefix], 0, r, g, &mut out, step_context)?;
-            }
-            Ok(out)
-        };
-        // A JSONL source read for a group step takes the fast path when
-        // every expression allows it (see `fast`).
-        let is_group = matches!(steps.get(prefix), Some(steps::Step::Group { .. }));
-        let plan = match (&projection, group_next) {
-            (Some(p), true) if fast::enabled() && is_group => fast::Plan::compile(steps, prefix, p),
-            _ => None,
-        };
-        // Batch outputs the group step is done with, for the workers to fill
-        // again: their vectors keep their pages (no fresh memory per batch).
-        let spare = std::sync::Mutex::new(Vec::<fast::Out>::new());
-        // JSONL lines are taken one at a time, through every step, so the
-        // first error in file order is the one reported (whichever path).
-        let lines = |file: &SourceFile, bytes: &[u8], first: u64| -> Result<(u64, fast::Out)> {
-            let path: Arc<str> = Arc::from(file.rel.as_str());
-            let generic = |line_no: u64, line: &[u8]| {
-                let row =
-                    sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
-                work(vec![row])
-            };
-            let mut out = spare
-                .lock()
-                .ok()
-                .and_then(|mut s| s.pop())
-                .unwrap_or_default();
-            match &plan {
-                Some(plan) => plan.run_batch(&path, bytes, first, out, &generic),
-                None => {
-                    let mut records = 0;
-                    for (line_no, line) in sources::batches::lines(bytes, first) {
-                        records += 1;
-                        let g = generic(line_no, line)?;
-                        for (k, v) in g.drops {
-                            out.drops.entry(k).or_default().merge(v);
-                        }
-                        out.items.extend(g.items);
-                    }
-                    Ok((records, out))
-                }
-            }
-        };
-        let per_item = plan.as_ref().map_or(0, fast::Plan::aggs);
-        let loaded = sources::stream_with(
-            self.spec,
-            from,
-            &self.spec.spec.sources[from],
-            projection.as_ref(),
-            &work,
-            Some(&lines as &sources::LinesFn<'_, fast::Out>),
-            &mut |mut out: fast::Out| {
-                for (k, v) in out.drops.drain(..) {
-                    drops.entry(k).or_default().merge(v);
-                }
-                let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
-                let mut inputs = out.inputs.chunks_exact(per_item.max(1));
-                for item in out.items.drain(..) {
-                    let r = match (item, grouper.as_mut()) {
-                        (fast::Item::Row(r), Some(gr)) => gr.push(g, *r),
-                        (fast::Item::Row(r), None) => {
-                            kept.push(*r);
-                            Ok(())
-                        }
-                        (fast::Item::Fast(k), Some(Sink::Group(gr))) => {
-                            let k = k as usize;
-                            let index = *global[k]
-                                .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
-                            // (No aggregates: no chunks, an empty slice.)
-                            gr.add(index, inputs.next().unwrap_or_default());
-                            Ok(())
-                        }
-                        (fast::Item::Fast(_), _) => unreachable!("fast items need a group step"),
-                    };
-                    r.map_err(|e| {
-                        step_failed.set(true);
-                        step_context(prefix, e)
-                    })?;
-                }
-                if let Some(Sink::Group(gr)) = grouper.as_mut() {
-                    gr.spill_if_full().map_err(|e| {
-                        step_failed.set(true);
-                        step_context(prefix, e)
-                    })?;
-                }
-                out.inputs.clear();
-                out.keys.clear();
-                if let Ok(mut s) = spare.lock()
-                    && s.len() < 8
-                {
-                    s.push(out);
-                }
-                Ok(())
-            },
-        )
-        .map_err(|e| match e {
-            // A step's error, passed through the batch workers: unwrap the marker.
-            Error::Context { what, inner } if what == STEP_FAILED => *inner,
-            e if step_failed.get() => e,
-            e => e.context(format!("source `{from}`")),
-        })?;
-        steps::flush_drops(&mut drops, notes);
-        if let Some(gr) = grouper {
-            kept = gr.finish().map_err(|e| step_context(prefix, e))?;
-        }
-        let mut own = self.notes.borrow_mut();
-        if let Some(reason) = &loaded.missing {
-            own.push(format!("skip: {reason}"));
-        }
-        for note in &loaded.notes {
-            own.push(format!("source `{from}`: {note}"));
-        }
-        self.files
-            .borrow_mut()
-            .insert(from.to_string(), loaded.files);
-        let unavailable = if loaded.files_read == 0 {
-            loaded.missing
-        } else {
-            None
-        };
-        Ok((kept, unavailable))
-    }
-
     fn build_table(&self, name: &str) -> Result<Arc<Table>> {
         let spec = self.spec;
         let Some(tspec) = spec.spec.tables.get(name) else {
@@ -479,39 +308,15 @@ impl<'s> Catalog<'s> {
         })();
         self.visiting.borrow_mut().pop();
         deps?;
-        let step_context = |i: usize, e: Error| {
-            let (line, _, _) = crate::error::line_col(&spec.text, t.steps[i].span().start);
-            e.context(format!(
-                "table `{name}`, step {} ({}, artifact.toml line {line})",
-                i + 1,
-                steps[i].verb()
-            ))
-        };
+        let step_context = step_context(spec, name, &steps);
 
-        // A table whose first steps work row by row reads its source as a
-        // stream: only the rows that survive those steps (or, when a group
-        // step follows, only the groups' accumulators) are kept.
-        let prefix = steps.iter().take_while(|s| s.is_row_wise()).count();
-        // A pivot consumes the stream as a group does: one row per group.
-        let group_next = matches!(
-            steps.get(prefix),
-            Some(steps::Step::Group { .. } | steps::Step::Pivot(_))
-        );
-        let streamed = spec.spec.sources.contains_key(from)
-            && !self.built.borrow().contains_key(from)
-            && !is_document(spec, from)
-            && spec.spec.sources[from].get_ref().rows.is_none()
-            && (prefix > 0 || group_next);
+        let (_, ser, sink) = stream::stages(&steps);
         let mut notes = Vec::new();
-        let (mut rows, mut sources, mut unavailable, start) = if streamed {
-            let (rows, unavailable) =
-                self.stream_prefix(from, &steps, prefix, group_next, &mut notes, &step_context)?;
-            (
-                rows,
-                BTreeSet::from([from.to_string()]),
-                unavailable,
-                prefix + group_next as usize,
-            )
+        let (rows, sources, unavailable, start) = if self.streams(from) && (ser > 0 || sink) {
+            let consumer = self.consumer(name, &steps, &step_context);
+            let start = consumer.rest();
+            let (rows, unavailable) = self.stream(from, consumer, &mut notes)?;
+            (rows, BTreeSet::from([from.to_string()]), unavailable, start)
         } else {
             let input = self.table(from)?;
             (
@@ -521,29 +326,7 @@ impl<'s> Catalog<'s> {
                 0,
             )
         };
-        let step_globals = self.step_globals();
-        for (i, (step, raw)) in steps.iter().zip(&t.steps).enumerate().skip(start) {
-            let _ = raw;
-            for dep in step.dependencies() {
-                let dep_t = self.table(dep)?;
-                sources.extend(dep_t.sources.iter().cloned());
-                if let (steps::Step::Lookup { .. }, Some(reason)) = (step, &dep_t.unavailable) {
-                    unavailable.get_or_insert_with(|| reason.clone());
-                }
-            }
-            let lookup = |n: &str| self.table(n).ok();
-            let mut env = steps::StepEnv {
-                globals: &step_globals,
-                tables: &lookup,
-                notes: &mut notes,
-            };
-            rows = steps::apply(step, rows, &mut env).map_err(|e| step_context(i, e))?;
-        }
-        let table = Arc::new(Table {
-            rows,
-            unavailable,
-            sources,
-        });
+        let table = self.finish(&steps, &step_context, rows, sources, unavailable, start, &mut notes)?;
         self.notes
             .borrow_mut()
             .extend(notes.into_iter().map(|n| format!("table `{name}`: {n}")));
@@ -551,5 +334,200 @@ impl<'s> Catalog<'s> {
             .borrow_mut()
             .insert(name.to_string(), Ok(table.clone()));
         Ok(table)
+    }
+
+    /// The other tables that one pass over source `from` can feed along
+    /// with table `name` (compiled): those something reads, which read no
+    /// numbers (those wait for them), whose first steps stream, and whose
+    /// lookups and unions do not read `from` themselves (those are built,
+    /// here, first).
+    fn companions(&self, from: &str, name: &str) -> Vec<(String, Vec<steps::Step<'s>>)> {
+        let spec = self.spec;
+        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let mut out = Vec::new();
+        for (other, t) in &spec.spec.tables {
+            let t = t.get_ref();
+            if other == name
+                || t.from.get_ref() != from
+                || self.built.borrow().contains_key(other)
+                || self.visiting.borrow().contains(other)
+                || !demand::is_read(spec, other)
+            {
+                continue;
+            }
+            let q = crate::fingerprint::quoted_numbers(&crate::numbers::order::part_text(
+                &doc, "tables", other,
+            ));
+            if q.all || !q.keys.is_empty() {
+                continue;
+            }
+            let Ok(steps) = t
+                .steps
+                .iter()
+                .map(|s| {
+                    let mut step = steps::compile(spec, s)?;
+                    step.set_table(other);
+                    Ok(step)
+                })
+                .collect::<Result<Vec<_>>>()
+            else {
+                continue;
+            };
+            let (_, ser, sink) = stream::stages(&steps);
+            let deps: Vec<String> = steps
+                .iter()
+                .flat_map(|s| s.dependencies())
+                .map(String::from)
+                .collect();
+            if !(ser > 0 || sink)
+                || crate::fingerprint::Fingerprint::closure(spec, deps.clone()).contains(from)
+                || deps.iter().any(|d| self.table(d).is_err())
+            {
+                continue;
+            }
+            out.push((other.clone(), steps));
+        }
+        out
+    }
+
+    /// Streams `from` once for table `name` (fed by `me`) and its
+    /// [`Catalog::companions`], which are built and kept (their notes told
+    /// when something asks for them). Returns `name`'s rows and why the
+    /// source is unavailable, if it is.
+    fn stream(
+        &self,
+        from: &str,
+        me: stream::Consumer<'_, '_>,
+        notes: &mut Vec<String>,
+    ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
+        let spec = self.spec;
+        let others = self.companions(from, &me.name);
+        let contexts: Vec<_> = others
+            .iter()
+            .map(|(n, steps)| step_context(spec, n, steps))
+            .collect();
+        let mut consumers = vec![me];
+        for ((n, steps), context) in others.iter().zip(&contexts) {
+            consumers.push(self.consumer(n, steps, context));
+        }
+        let g = self.step_globals();
+        let (fed, loaded) = stream::run(spec, from, &consumers, &g, &|n| self.table(n))?;
+        {
+            let mut own = self.notes.borrow_mut();
+            if let Some(reason) = &loaded.missing {
+                own.push(format!("skip: {reason}"));
+            }
+            for note in &loaded.notes {
+                own.push(format!("source `{from}`: {note}"));
+            }
+        }
+        self.files
+            .borrow_mut()
+            .insert(from.to_string(), loaded.files);
+        let unavailable = match loaded.files_read {
+            0 => loaded.missing,
+            _ => None,
+        };
+        let mut fed = fed.into_iter();
+        let mine = fed.next().expect("one per consumer");
+        for (c, result) in consumers.iter().skip(1).zip(fed) {
+            let mut told = Vec::new();
+            let built = result.and_then(|(rows, mut n)| {
+                let sources = BTreeSet::from([from.to_string()]);
+                let t = self.finish(c.steps, &*c.context, rows, sources, unavailable.clone(), c.rest(), &mut n)?;
+                told = n;
+                Ok(t)
+            });
+            if built.is_ok() {
+                let name = &c.name;
+                self.pending.borrow_mut().insert(
+                    c.name.clone(),
+                    told.into_iter()
+                        .map(|n| format!("table `{name}`: {n}"))
+                        .collect(),
+                );
+            }
+            self.built
+                .borrow_mut()
+                .insert(c.name.clone(), built.map_err(|e| e.to_string()));
+        }
+        let (rows, n) = mine?;
+        notes.extend(n);
+        Ok((rows, unavailable))
+    }
+
+    /// Whether source `from` is read as a stream (not yet loaded whole, not
+    /// a JSON document, not inline rows).
+    fn streams(&self, from: &str) -> bool {
+        let spec = self.spec;
+        spec.spec.sources.contains_key(from)
+            && !self.built.borrow().contains_key(from)
+            && !is_document(spec, from)
+            && spec.spec.sources[from].get_ref().rows.is_none()
+    }
+
+    /// Table `name` (its compiled `steps`) as fed by a stream.
+    fn consumer<'a, 'x>(
+        &self,
+        name: &str,
+        steps: &'a [steps::Step<'x>],
+        context: &'a (dyn Fn(usize, Error) -> Error + Sync),
+    ) -> stream::Consumer<'a, 'x> {
+        let (par, ser, sink) = stream::stages(steps);
+        // Rows keep only what is read after the parallel stage; straight
+        // into a group step they are not held, so need no trimming.
+        let keep = match sink && par == ser {
+            true => None,
+            false => demand::keep(self.spec, name, par),
+        };
+        stream::Consumer {
+            name: name.to_string(),
+            steps,
+            par,
+            ser,
+            sink,
+            keep,
+            context: Box::new(context),
+        }
+    }
+
+    /// Applies `steps[start..]` to the rows a source or stream gave.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        steps: &[steps::Step<'_>],
+        step_context: &dyn Fn(usize, Error) -> Error,
+        mut rows: Vec<crate::value::Row>,
+        mut sources: BTreeSet<String>,
+        mut unavailable: Option<String>,
+        start: usize,
+        notes: &mut Vec<String>,
+    ) -> Result<Arc<Table>> {
+        let step_globals = self.step_globals();
+        for (i, step) in steps.iter().enumerate() {
+            // (Steps before `start` ran on the stream: their tables count.)
+            for dep in step.dependencies() {
+                let dep_t = self.table(dep)?;
+                sources.extend(dep_t.sources.iter().cloned());
+                if let (steps::Step::Lookup { .. }, Some(reason)) = (step, &dep_t.unavailable) {
+                    unavailable.get_or_insert_with(|| reason.clone());
+                }
+            }
+            if i < start {
+                continue;
+            }
+            let lookup = |n: &str| self.table(n).ok();
+            let mut env = steps::StepEnv {
+                globals: &step_globals,
+                tables: &lookup,
+                notes,
+            };
+            rows = steps::apply(step, rows, &mut env).map_err(|e| step_context(i, e))?;
+        }
+        Ok(Arc::new(Table {
+            rows,
+            unavailable,
+            sources,
+        }))
     }
 }

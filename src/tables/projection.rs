@@ -9,19 +9,35 @@ use crate::expr::Expr;
 /// exploded map read only as `value.attr`, only those attributes of each
 /// entry. `None` when unsure (then whole records are built).
 pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
-    use std::collections::HashSet;
     let group_at = steps.iter().position(|s| matches!(s, Step::Group { .. }))?;
-    if !steps[..group_at].iter().all(Step::is_row_wise) {
+    projection_until(steps, group_at, true, None)
+}
+
+/// What a streamed table reads of its source through `steps[..end]` and,
+/// with `sink`, the group or pivot step at `end`; without one, the rows
+/// that come out keep the fields in `keep` too (whole). `None` when unsure
+/// or when the rows keep every field.
+pub fn projection_until(
+    steps: &[Step],
+    end: usize,
+    sink: bool,
+    keep: Option<&std::collections::BTreeSet<String>>,
+) -> Option<crate::sources::json::Projection> {
+    use std::collections::HashSet;
+    if !sink && keep.is_none() {
         return None;
     }
+    let last = if sink { end + 1 } else { end };
+    let out: Vec<String> = keep.map(|k| k.iter().cloned().collect()).unwrap_or_default();
     let mut exprs: Vec<&Expr> = Vec::new();
     let mut names: HashSet<String> = HashSet::new();
     // (field, value, whether the field is the line's own, not made by an
     // earlier step)
     let mut explodes: Vec<(&str, &str, bool)> = Vec::new();
     let mut made: HashSet<&str> = HashSet::new();
-    let mut group_keys: &[String] = &[];
-    for step in &steps[..=group_at] {
+    let mut group_keys: Vec<String> = out.clone();
+    names.extend(out.iter().cloned());
+    for step in steps.get(..last)? {
         match step {
             Step::Filter(e) | Step::Require(e) => exprs.push(e),
             Step::Derive(fields) => {
@@ -35,10 +51,23 @@ pub fn projection(steps: &[Step]) -> Option<crate::sources::json::Projection> {
             }
             Step::Group { keys, aggs } => {
                 names.extend(keys.iter().cloned());
-                group_keys = keys;
+                group_keys.extend(keys.iter().cloned());
                 for (_, a) in aggs {
                     exprs.extend(a.expr.iter().chain(a.weight.iter()));
                 }
+            }
+            Step::Pivot(pv) => {
+                let read = [&pv.field, &pv.value].into_iter().chain(&pv.per);
+                names.extend(read.clone().cloned());
+                group_keys.extend(read.cloned());
+            }
+            // The serial stage reads its keys whole.
+            Step::Unique { keys: read, .. }
+            | Step::Lookup { on: read, .. }
+            | Step::Limit { per: read, .. }
+            | Step::RowNumber { per: read, .. } => {
+                names.extend(read.iter().cloned());
+                group_keys.extend(read.iter().cloned());
             }
             _ => return None,
         }

@@ -497,4 +497,4 @@ pub fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'
 }
 
 pub use super::apply::{DropLog, Dropped, Grouper, StepEnv, apply, apply_row, flush_drops};
-pub use super::projection::projection;
+pub use super::projection::{projection, projection_until};

@@ -13,6 +13,9 @@
 
 mod eval;
 mod pred;
+mod shared;
+
+pub use shared::Shared;
 
 use std::sync::Arc;
 
@@ -47,6 +50,20 @@ pub struct Out {
     pub keys: Vec<(Vec<Value>, Row)>,
     /// Rows the filters dropped.
     pub drops: DropLog,
+    /// The first error of the table's steps in this batch (the items
+    /// before it stand; nothing after it is run).
+    pub failed: Option<crate::error::Error>,
+}
+
+impl Out {
+    /// Empties the batch, keeping the vectors' memory.
+    pub fn clear(&mut self) {
+        self.items.clear();
+        self.inputs.clear();
+        self.keys.clear();
+        self.drops.clear();
+        self.failed = None;
+    }
 }
 
 /// One row reaching the group step.
@@ -104,14 +121,36 @@ pub struct Plan {
     keys: Vec<usize>,
     key_names: Vec<String>,
     aggs: Vec<FAgg>,
+    /// The line's fields the steps read or write (slots below
+    /// `fields.fields.len()`): copied from the shared read of the line.
+    copy: Vec<usize>,
+    /// Without a group step: the fields of each row that comes out (name,
+    /// slot, whether read from the shared line rather than the steps'
+    /// slots), by name.
+    emit: Option<Vec<(Arc<str>, usize, bool)>>,
 }
 
 impl Plan {
     /// Compiles `steps[..prefix]` (row-wise) and the group step at
     /// `prefix`; `None` when any part is outside the fast subset.
     pub fn compile(steps: &[Step], prefix: usize, projection: &Projection) -> Option<Plan> {
-        let Some(Step::Group { keys, aggs }) = steps.get(prefix) else {
-            return None;
+        Plan::compile_tail(steps, prefix, projection, None)
+    }
+
+    /// As [`Plan::compile`]; with `keep`, `steps[..prefix]` are followed by
+    /// no group step: each row that comes out is built with the fields in
+    /// `keep` (as [`super::stream::trim`] keeps them).
+    pub fn compile_tail(
+        steps: &[Step],
+        prefix: usize,
+        projection: &Projection,
+        keep: Option<&std::collections::BTreeSet<String>>,
+    ) -> Option<Plan> {
+        static NONE: (Vec<String>, Vec<(String, super::aggregate::Agg)>) = (Vec::new(), Vec::new());
+        let (keys, aggs) = match (steps.get(prefix), keep) {
+            (_, Some(_)) => (&NONE.0, &NONE.1),
+            (Some(Step::Group { keys, aggs }), None) => (keys, aggs),
+            _ => return None,
         };
         // Slots: the projected fields (sorted: the order is not the
         // line's), then every field a step makes.
@@ -160,7 +199,12 @@ impl Plan {
                 }
             }
         };
-        let position = |name: &str| names.borrow().iter().position(|n| n == name);
+        let touched: RefCell<std::collections::BTreeSet<usize>> = RefCell::default();
+        let position = |name: &str| {
+            let i = names.borrow().iter().position(|n| n == name);
+            touched.borrow_mut().extend(i);
+            i
+        };
         // The value slot of each explode whose entries' attributes are read
         // later (and not overwritten by a derive first) -> that explode's
         // attribute slots.
@@ -259,7 +303,33 @@ impl Plan {
         }
         let explode_attrs = explode_attrs.into_inner();
         let names = names.into_inner();
+        let base = fields.fields.len();
+        let mut touched = touched.into_inner();
+        // Every slot a step writes is the steps' own (an explode hides its
+        // field in each entry).
+        for s in &fsteps {
+            match s {
+                FStep::Derive(fs) => touched.extend(fs.iter().map(|(slot, _)| *slot)),
+                FStep::Explode {
+                    field, key, value, ..
+                } => touched.extend([*field, *key, *value]),
+                _ => {}
+            }
+        }
+        let emit = keep.map(|keep| {
+            let mut out: Vec<(Arc<str>, usize, bool)> = names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| keep.contains(*n))
+                .map(|(i, n)| (Arc::from(n.as_str()), i, i < base && !touched.contains(&i)))
+                .collect();
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+            out
+        });
+        let copy = touched.iter().copied().filter(|&i| i < base).collect();
         Some(Plan {
+            copy,
+            emit,
             fields,
             slots: names.len(),
             explode_attrs,
@@ -296,24 +366,22 @@ impl Plan {
             spare: Vec::new(),
         };
         let mut slots = vec![Cell::Undef; self.slots];
+        let mut base = vec![Cell::Undef; self.fields.fields.len()];
         let mut records = 0;
         for (line_no, line) in crate::sources::batches::lines(bytes, first_line) {
             records += 1;
             let mark = (out.items.len(), out.inputs.len());
             st.drops.clear();
             let fast = tape
-                .read(line, &self.fields, &mut slots[..self.fields.fields.len()])
+                .read(line, &self.fields, &mut base)
                 .ok_or(Fallback)
                 .and_then(|()| {
-                    for s in &mut slots[self.fields.fields.len()..] {
-                        *s = Cell::Undef;
-                    }
                     let at = Line {
                         tape: &tape,
                         path,
                         line_no,
                     };
-                    self.steps_from(0, &mut slots, &at, &mut st, &mut out)
+                    self.run_line(&base, &mut slots, &at, &mut st, &mut out)
                 });
             match fast {
                 Ok(()) => {
@@ -338,10 +406,31 @@ impl Plan {
         Ok((records, out))
     }
 
+    /// Runs the steps on one line read into `base` (the shared fields),
+    /// with `slots` as the steps' own.
+    fn run_line<'a>(
+        &'a self,
+        base: &[Cell<'a>],
+        slots: &mut [Cell<'a>],
+        at: &Line<'a, '_>,
+        st: &mut State<'a>,
+        out: &mut Out,
+    ) -> std::result::Result<(), Fallback> {
+        for &i in &self.copy {
+            slots[i] = base[i];
+        }
+        for s in &mut slots[base.len()..] {
+            *s = Cell::Undef;
+        }
+        self.steps_from(0, slots, base, at, st, out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn steps_from<'a>(
         &'a self,
         from: usize,
         slots: &mut [Cell<'a>],
+        base: &[Cell<'a>],
         at: &Line<'a, '_>,
         st: &mut State<'a>,
         out: &mut Out,
@@ -421,14 +510,35 @@ impl Plan {
                                 false => slots[*k],
                             };
                         }
-                        self.steps_from(i + 1, &mut sub, at, st, out)?;
+                        self.steps_from(i + 1, &mut sub, base, at, st, out)?;
                     }
                     st.spare.push(sub);
                     return Ok(());
                 }
             }
         }
-        self.group(slots, at, st, out)
+        match &self.emit {
+            Some(fields) => {
+                let tape = at.tape;
+                let mut rec = Record::with_capacity(fields.len());
+                for (name, slot, shared) in fields {
+                    let c = if *shared { base[*slot] } else { slots[*slot] };
+                    if c != Cell::Undef {
+                        rec.insert(name.clone(), tape.to_value(c));
+                    }
+                }
+                out.items.push(Item::Row(Box::new(Row {
+                    extra: Default::default(),
+                    fields: Arc::new(rec),
+                    origin: Origin {
+                        partial: true,
+                        ..Origin::line(at.path.clone(), at.line_no)
+                    },
+                })));
+                Ok(())
+            }
+            None => self.group(slots, at, st, out),
+        }
     }
 
     /// The group step: the row's key and what it gives each aggregate.

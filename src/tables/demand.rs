@@ -1,0 +1,215 @@
+//! Which fields of a table's rows anything after the table may read: its
+//! *demand*. A streamed table keeps only those fields in the rows it holds,
+//! never the whole record (a log line's `methods` map of a dozen entries is
+//! most of its bytes, and no figure of the table reads it).
+//!
+//! The demand is found from the spec's text, conservatively: every part of
+//! the spec that names the table (a table reading it with `from`, `lookup`
+//! or `union`, a figure or layer's `data`, a number's or results table's
+//! `table`/`from`) contributes every word and every quoted name in its
+//! string values, and a table contributes its own demand too (its rows carry the
+//! fields on). A field whose name appears in none of them cannot be read.
+//! A part that may read a row whole (`_` as a value, `tojson`, `items`,
+//! `dictsort`, `debug`) or a name with a backslash escape makes the demand
+//! unknown: every field is kept.
+
+use std::collections::BTreeSet;
+
+use crate::spec::LoadedSpec;
+
+/// The fields a table's consumers may read (`None`: any field).
+pub type Demand = Option<BTreeSet<String>>;
+
+/// The sections whose parts may read a table's rows.
+const SECTIONS: [&str; 4] = ["tables", "figures", "numbers", "results_tables"];
+
+/// Words that let a template or expression see every field of a row.
+const WHOLE_ROW: [&str; 5] = ["tojson", "items", "dictsort", "debug", "pprint"];
+
+/// The demand of table or source `name` in `spec` (see the module docs).
+pub fn demand(spec: &LoadedSpec, name: &str) -> Demand {
+    let doc: toml::Table = toml::from_str(&spec.text).ok()?;
+    let mut tokens = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    collect(&doc, name, &mut tokens, &mut seen)?;
+    Some(tokens)
+}
+
+/// Whether any part of the spec other than table `name` itself reads it
+/// (a table nothing reads is built only when asked for by name).
+pub fn is_read(spec: &LoadedSpec, name: &str) -> bool {
+    let Ok(doc) = toml::from_str::<toml::Table>(&spec.text) else {
+        return true;
+    };
+    SECTIONS.iter().any(|section| {
+        doc.get(*section)
+            .and_then(toml::Value::as_table)
+            .is_some_and(|parts| {
+                parts.iter().any(|(part, value)| {
+                    let mut strings = Vec::new();
+                    strings_of(value, &mut strings);
+                    !(*section == "tables" && part == name)
+                        && strings.iter().any(|s| mentions(s, name))
+                })
+            })
+    })
+}
+
+/// The fields the rows of table `name` keep once its steps before `from`
+/// have run: what its steps from `from` on and everything after the table
+/// may read (`None`: every field).
+pub fn keep(spec: &LoadedSpec, name: &str, from: usize) -> Demand {
+    let mut tokens = demand(spec, name)?;
+    let doc: toml::Table = toml::from_str(&spec.text).ok()?;
+    let steps = doc
+        .get("tables")?
+        .get(name)?
+        .get("steps")
+        .and_then(toml::Value::as_array)?;
+    for step in steps.iter().skip(from) {
+        let mut strings = Vec::new();
+        strings_of(step, &mut strings);
+        for s in strings {
+            words(s, &mut tokens)?;
+        }
+    }
+    Some(tokens)
+}
+
+/// Adds the words of every part reading `name` (and of their readers) to
+/// `tokens`; `None` when one may read a row whole.
+fn collect(
+    doc: &toml::Table,
+    name: &str,
+    tokens: &mut BTreeSet<String>,
+    seen: &mut BTreeSet<String>,
+) -> Option<()> {
+    if !seen.insert(name.to_string()) {
+        return Some(());
+    }
+    for section in SECTIONS {
+        let Some(parts) = doc.get(section).and_then(toml::Value::as_table) else {
+            continue;
+        };
+        for (part, value) in parts {
+            if section == "tables" && part == name {
+                continue;
+            }
+            let mut strings = Vec::new();
+            strings_of(value, &mut strings);
+            if !strings.iter().any(|s| mentions(s, name)) {
+                continue;
+            }
+            for s in &strings {
+                words(s, tokens)?;
+            }
+            if section == "tables" {
+                collect(doc, part, tokens, seen)?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// Every string value of a TOML value. Not its keys: a key of the spec
+/// is a word of the spec or a name a step makes (`derive = { x = ... }`),
+/// never a field read.
+fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<&'a str>) {
+    match v {
+        toml::Value::String(s) => out.push(s),
+        toml::Value::Array(a) => a.iter().for_each(|v| strings_of(v, out)),
+        toml::Value::Table(t) => t.values().for_each(|v| strings_of(v, out)),
+        _ => {}
+    }
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `s` names table `name`: as a whole word (a table's name may hold
+/// `-` or `.`, so the test is on the characters around it).
+fn mentions(s: &str, name: &str) -> bool {
+    s.match_indices(name).any(|(i, _)| {
+        let before = s[..i].chars().next_back();
+        let after = s[i + name.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+/// Adds the words of `s`, `s` itself and every quoted text inside it to
+/// `tokens`; `None` when `s` may read a row whole or quotes with escapes.
+fn words(s: &str, tokens: &mut BTreeSet<String>) -> Option<()> {
+    tokens.insert(s.to_string());
+    let mut word = String::new();
+    for c in s.chars().chain([' ']) {
+        if is_word(c) {
+            word.push(c);
+            continue;
+        }
+        if word == "_" && c != '.' && c != '[' || WHOLE_ROW.contains(&word.as_str()) {
+            return None;
+        }
+        if !word.is_empty() {
+            tokens.insert(std::mem::take(&mut word));
+        }
+    }
+    for q in ['\'', '"'] {
+        let mut parts = s.split(q);
+        parts.next();
+        while let Some(inside) = parts.next() {
+            if inside.contains('\\') {
+                return None;
+            }
+            tokens.insert(inside.to_string());
+            parts.next();
+        }
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    fn of(text: &str, table: &str) -> Option<Vec<String>> {
+        let spec = crate::spec::parse(text, Path::new("artifact.toml")).unwrap();
+        super::demand(&spec, table).map(|d| d.into_iter().collect())
+    }
+
+    const BASE: &str = "[sources.s]\npath = \"s.jsonl\"\n[tables.t]\nfrom = \"s\"\nsteps = [{ filter = \"a > 1\" }]\n";
+
+    #[test]
+    fn a_number_and_a_table_reading_the_table_give_their_words() {
+        let text = format!(
+            "{BASE}[tables.u]\nfrom = \"t\"\nsteps = [{{ derive = {{ z = \"_['x y'] + w\" }} }}]\n[numbers.k]\ntable = \"u\"\nvalue = {{ cell = \"q\" }}\n"
+        );
+        let d = of(&text, "t").unwrap();
+        for w in ["x y", "w", "q"] {
+            assert!(d.contains(&w.to_string()), "{w} in {d:?}");
+        }
+        // Keys are made names or the spec's words, never fields read.
+        for w in ["z", "cell", "derive"] {
+            assert!(!d.contains(&w.to_string()), "{w} in {d:?}");
+        }
+        // `a` is read by t's own steps, not by anything after t.
+        assert!(!d.contains(&"a".to_string()), "{d:?}");
+    }
+
+    #[test]
+    fn a_row_read_whole_keeps_every_field() {
+        let text = format!(
+            "{BASE}[numbers.j]\ntable = \"t\"\neach = \"{{{{ _ | tojson }}}}\"\nvalue = \"count\"\n"
+        );
+        assert_eq!(of(&text, "t"), None);
+        let escaped =
+            format!("{BASE}[numbers.k]\ntable = \"t\"\nwhere = \"_['it\\\\'s']\"\nvalue = \"count\"\n");
+        assert_eq!(of(&escaped, "t"), None);
+    }
+
+    #[test]
+    fn a_part_naming_another_table_with_the_name_inside_is_not_a_reader() {
+        let text = format!("{BASE}[numbers.k]\ntable = \"t2\"\nvalue = {{ cell = \"q\" }}\n");
+        assert_eq!(of(&text, "t"), Some(vec![]));
+    }
+}

@@ -1,0 +1,376 @@
+//! One pass over a source feeds every table that streams it.
+//!
+//! A table whose steps start with steps that [`serial::streams`] reads its
+//! source as a stream and never holds it. Its steps fall in three stages:
+//! the *parallel* stage (filter, require, derive, explode: row by row, on
+//! batches, on both cores), the *serial* stage (`unique`, `lookup`,
+//! `limit`, `row_number` and the row-wise steps after them: in file order,
+//! remembering only what they must) and a *sink* (a group or pivot step,
+//! holding one accumulator per group). Only the rows that come out (or the
+//! groups) are held, and only with the fields that something after the
+//! parallel stage reads ([`super::demand`]). The steps after that work on
+//! the held rows as usual.
+//!
+//! All the tables streaming one source are fed from one read of it: one
+//! decompression, one scan of each line (the fast path's tape, shared), then
+//! each table's steps. A step error fails only its table; the source's own
+//! errors (a syntax error, a missing file) fail every table reading it.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+use super::apply::{DropLog, apply_row, flush_drops};
+use super::fast::{self, Item, Out};
+use super::serial::Stage;
+use super::steps::{self, Step};
+use super::{Table, reshape};
+use crate::error::{Error, Result};
+use crate::expr::Globals;
+use crate::sources::{self, SourceFile, json::Projection};
+use crate::spec::LoadedSpec;
+use crate::value::{Record, Row};
+
+/// The step that consumes a stream's rows: a group or a pivot, each
+/// holding one accumulator per group.
+enum Sink<'a, 's> {
+    Group(steps::Grouper<'a, 's>),
+    Pivot(reshape::Pivoter<'a>),
+}
+
+impl<'a, 's> Sink<'a, 's> {
+    fn new(step: &'a Step<'s>) -> Sink<'a, 's> {
+        match step {
+            Step::Pivot(p) => Sink::Pivot(reshape::Pivoter::new(p)),
+            step => Sink::Group(steps::Grouper::new(step)),
+        }
+    }
+
+    fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
+        match self {
+            Sink::Group(gr) => gr.push(g, row),
+            Sink::Pivot(p) => p.push(row),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<Row>> {
+        match self {
+            Sink::Group(gr) => gr.finish(),
+            Sink::Pivot(p) => p.finish(),
+        }
+    }
+}
+
+/// A table fed by a stream: its steps and where its stages end.
+pub struct Consumer<'a, 's> {
+    /// The table's name.
+    pub name: String,
+    /// Its compiled steps.
+    pub steps: &'a [Step<'s>],
+    /// `steps[..par]` run in parallel.
+    pub par: usize,
+    /// `steps[par..ser]` run in file order.
+    pub ser: usize,
+    /// Whether `steps[ser]` is a group or pivot consuming the stream.
+    pub sink: bool,
+    /// The fields rows keep after the parallel stage (`None`: all), when
+    /// there is no sink.
+    pub keep: Option<BTreeSet<String>>,
+    /// Names a step's error: (step index, error) -> error.
+    pub context: Box<dyn Fn(usize, Error) -> Error + Sync + 'a>,
+}
+
+impl Consumer<'_, '_> {
+    /// The index of the first step applied to the held rows.
+    pub fn rest(&self) -> usize {
+        self.ser + self.sink as usize
+    }
+}
+
+/// What a stream gave one table: its rows (after the sink, if any) and its
+/// notes, or its error.
+pub type Fed = std::result::Result<(Vec<Row>, Vec<String>), Error>;
+
+/// The stages of `steps`: (end of the parallel stage, end of the serial
+/// stage, whether a sink follows).
+pub fn stages(steps: &[Step]) -> (usize, usize, bool) {
+    let par = steps.iter().take_while(|s| s.is_row_wise()).count();
+    let ser = par
+        + steps[par..]
+            .iter()
+            .take_while(|s| super::serial::streams(s))
+            .count();
+    let sink = matches!(steps.get(ser), Some(Step::Group { .. } | Step::Pivot(_)));
+    (par, ser, sink)
+}
+
+/// The projection that reads, in one pass, what every consumer needs:
+/// `None` when one needs whole records.
+pub fn union_projection(consumers: &[Consumer], own: &[Option<Projection>]) -> Option<Projection> {
+    let mut p = Projection::default();
+    for (c, o) in consumers.iter().zip(own) {
+        let o = o.as_ref()?;
+        for (field, keys) in &o.fields {
+            match (p.fields.get_mut(field), keys) {
+                (None, k) => {
+                    p.fields.insert(field.clone(), k.clone());
+                }
+                (Some(slot @ Some(_)), None) => *slot = None,
+                (Some(Some(have)), Some(k)) => have.extend(k.iter().cloned()),
+                (Some(None), _) => {}
+            }
+        }
+        if let Some(keep) = &c.keep {
+            for f in keep {
+                p.fields.insert(f.clone(), None);
+            }
+        }
+    }
+    Some(p)
+}
+
+/// A row with only the fields in `keep`, in the order of their names (as
+/// the fast path builds it).
+pub fn trim(row: Row, keep: &BTreeSet<String>) -> Row {
+    let flat = row.flat_fields();
+    let mut fields: Vec<(&Arc<str>, &crate::value::Value)> = flat
+        .0
+        .iter()
+        .filter(|(k, v)| keep.contains(&***k) && !v.is_undefined())
+        .collect();
+    fields.sort_by(|a, b| a.0.cmp(b.0));
+    let mut rec = Record::with_capacity(fields.len());
+    for (k, v) in fields {
+        rec.insert(k.clone(), v.clone());
+    }
+    let mut origin = row.origin.clone();
+    origin.partial = true;
+    Row {
+        extra: Default::default(),
+        fields: Arc::new(rec),
+        origin,
+    }
+}
+
+/// Runs `row` through consumer `c`'s parallel stage into `out` (its items
+/// in order; its first error in `out.failed`).
+fn parallel(c: &Consumer, row: Row, g: &Arc<Globals>, out: &mut Out) {
+    fn go(
+        c: &Consumer,
+        i: usize,
+        row: Row,
+        g: &Arc<Globals>,
+        out: &mut Out,
+    ) -> std::result::Result<(), Error> {
+        if i == c.par {
+            let row = match &c.keep {
+                Some(keep) => trim(row, keep),
+                None => row,
+            };
+            out.items.push(Item::Row(Box::new(row)));
+            return Ok(());
+        }
+        let mut next = Vec::new();
+        apply_row(&c.steps[i], row, g, &mut out.drops, &mut next).map_err(|e| (c.context)(i, e))?;
+        for r in next {
+            go(c, i + 1, r, g, out)?;
+        }
+        Ok(())
+    }
+    if out.failed.is_none()
+        && let Err(e) = go(c, 0, row, g, out)
+    {
+        out.failed = Some(e);
+    }
+}
+
+/// A consumer's state in the file-order stage.
+struct State<'a, 's> {
+    stage: Stage<'a, 's>,
+    sink: Option<Sink<'a, 's>>,
+    kept: Vec<Row>,
+    drops: DropLog,
+    error: Option<Error>,
+    buf: Vec<Row>,
+}
+
+impl State<'_, '_> {
+    /// One row out of the parallel stage.
+    fn feed(&mut self, c: &Consumer, g: &Arc<Globals>, row: Row) -> Result<()> {
+        let mut rows = std::mem::take(&mut self.buf);
+        if self.stage.is_empty() {
+            rows.push(row);
+        } else {
+            self.stage
+                .push(row, g, &mut rows)
+                .map_err(|(i, e)| (c.context)(c.par + i, e))?;
+        }
+        for r in rows.drain(..) {
+            match self.sink.as_mut() {
+                Some(s) => s.push(g, r).map_err(|e| (c.context)(c.ser, e))?,
+                None => self.kept.push(r),
+            }
+        }
+        self.buf = rows;
+        Ok(())
+    }
+}
+
+/// Streams source `from` once through every consumer. `Err` is the
+/// source's own error (every consumer fails with it); otherwise one
+/// [`Fed`] per consumer and the source as loaded (its files and notes).
+pub fn run(
+    spec: &LoadedSpec,
+    from: &str,
+    consumers: &[Consumer],
+    g: &Arc<Globals>,
+    table: &dyn Fn(&str) -> Result<Arc<Table>>,
+) -> Result<(Vec<Fed>, sources::Loaded)> {
+    let own: Vec<Option<Projection>> = consumers
+        .iter()
+        .map(|c| steps::projection_until(c.steps, c.ser, c.sink, c.keep.as_ref()))
+        .collect();
+    let projection = union_projection(consumers, &own);
+    let mut states = Vec::with_capacity(consumers.len());
+    for c in consumers {
+        let stage = Stage::new(&c.steps[c.par..c.ser], table);
+        let (stage, error) = match stage {
+            Ok(s) => (s, None),
+            Err(e) => (Stage::new(&[], table)?, Some((c.context)(c.par, e))),
+        };
+        states.push(State {
+            stage,
+            sink: c.sink.then(|| Sink::new(&c.steps[c.ser])),
+            kept: Vec::new(),
+            drops: DropLog::new(),
+            error,
+            buf: Vec::new(),
+        });
+    }
+    let plans = match (&projection, fast::enabled()) {
+        (Some(p), true) => fast::Shared::compile(consumers, p),
+        _ => None,
+    };
+    let fresh = || -> Vec<Out> { consumers.iter().map(|_| Out::default()).collect() };
+    // Batch outputs the file-order stage is done with, for the workers to
+    // fill again: their vectors keep their pages.
+    let spare = Mutex::new(Vec::<Vec<Out>>::new());
+    let take = || spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_else(fresh);
+    let all: Vec<usize> = (0..consumers.len()).collect();
+    let work = |rows: Vec<Row>| -> Result<Vec<Out>> {
+        let mut outs = take();
+        for r in rows {
+            for (c, out) in consumers.iter().zip(outs.iter_mut()) {
+                parallel(c, r.clone(), g, out);
+            }
+        }
+        Ok(outs)
+    };
+    let lines = |file: &SourceFile, bytes: &[u8], first: u64| -> Result<(u64, Vec<Out>)> {
+        let path: Arc<str> = Arc::from(file.rel.as_str());
+        // A line through the generic path, for the consumers in `which`.
+        let generic = |line_no: u64, line: &[u8], which: &[usize], outs: &mut [Out]| {
+            // A table that failed in this batch reads no further: its error
+            // is the first in file order, before any later line's.
+            if which.iter().all(|&c| outs[c].failed.is_some()) {
+                return Ok(());
+            }
+            let row =
+                sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
+            for &c in which {
+                parallel(&consumers[c], row.clone(), g, &mut outs[c]);
+            }
+            Ok(())
+        };
+        let mut outs = take();
+        match &plans {
+            Some(plans) => plans.run_batch(&path, bytes, first, &mut outs, &generic)
+                .map(|n| (n, outs)),
+            None => {
+                let mut records = 0;
+                for (line_no, line) in sources::batches::lines(bytes, first) {
+                    records += 1;
+                    generic(line_no, line, &all, &mut outs)?;
+                }
+                Ok((records, outs))
+            }
+        }
+    };
+    let aggs: Vec<usize> = (0..consumers.len())
+        .map(|c| plans.as_ref().map_or(0, |p| p.aggs(c)))
+        .collect();
+    let loaded = sources::stream_with(
+        spec,
+        from,
+        &spec.spec.sources[from],
+        projection.as_ref(),
+        &work,
+        Some(&lines as &sources::LinesFn<'_, Vec<Out>>),
+        &mut |mut outs: Vec<Out>| {
+            for (i, out) in outs.iter_mut().enumerate() {
+                let (c, st) = (&consumers[i], &mut states[i]);
+                if st.error.is_some() {
+                    out.clear();
+                    continue;
+                }
+                for (k, v) in out.drops.drain(..) {
+                    st.drops.entry(k).or_default().merge(v);
+                }
+                let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
+                let mut inputs = out.inputs.chunks_exact(aggs[i].max(1));
+                for item in out.items.drain(..) {
+                    let r = match (item, st.sink.as_mut()) {
+                        (Item::Row(r), _) => st.feed(c, g, *r),
+                        (Item::Fast(k), Some(Sink::Group(gr))) => {
+                            let k = k as usize;
+                            let index = *global[k]
+                                .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
+                            // (No aggregates: no chunks, an empty slice.)
+                            gr.add(index, inputs.next().unwrap_or_default());
+                            Ok(())
+                        }
+                        (Item::Fast(_), _) => unreachable!("fast items need a group step"),
+                    };
+                    if let Err(e) = r {
+                        st.error = Some(e);
+                        break;
+                    }
+                }
+                if st.error.is_none() {
+                    st.error = out.failed.take();
+                }
+                if st.error.is_none()
+                    && let Some(Sink::Group(gr)) = st.sink.as_mut()
+                    && let Err(e) = gr.spill_if_full()
+                {
+                    st.error = Some((c.context)(c.ser, e));
+                }
+                out.clear();
+            }
+            if let Ok(mut s) = spare.lock()
+                && s.len() < 8
+            {
+                s.push(outs);
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| e.context(format!("source `{from}`")))?;
+    let fed = consumers
+        .iter()
+        .zip(states)
+        .map(|(c, mut st)| {
+            if let Some(e) = st.error {
+                return Err(e);
+            }
+            let mut notes = Vec::new();
+            flush_drops(&mut st.drops, &mut notes);
+            st.stage.finish(&mut notes);
+            let rows = match st.sink {
+                Some(s) => s.finish().map_err(|e| (c.context)(c.ser, e))?,
+                None => st.kept,
+            };
+            Ok((rows, notes))
+        })
+        .collect();
+    Ok((fed, loaded))
+}
