@@ -198,7 +198,7 @@ fn build_with<'a>(
     let later = early
         .is_none()
         .then(|| scope.spawn(|| Fingerprint::compute(spec)));
-    let catalog = Catalog::new(spec)?;
+    let catalog = Catalog::new(spec)?.trimming();
     let mut b = Build::default();
 
     let reuse = |key: &str, earlier: &[Number]| -> Option<Vec<Number>> {

@@ -202,8 +202,9 @@ mod tests {
             "{BASE}[numbers.j]\ntable = \"t\"\neach = \"{{{{ _ | tojson }}}}\"\nvalue = \"count\"\n"
         );
         assert_eq!(of(&text, "t"), None);
-        let escaped =
-            format!("{BASE}[numbers.k]\ntable = \"t\"\nwhere = \"_['it\\\\'s']\"\nvalue = \"count\"\n");
+        let escaped = format!(
+            "{BASE}[numbers.k]\ntable = \"t\"\nwhere = \"_['it\\\\'s']\"\nvalue = \"count\"\n"
+        );
         assert_eq!(of(&escaped, "t"), None);
     }
 

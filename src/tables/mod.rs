@@ -13,6 +13,7 @@ pub mod aggregate;
 pub mod apply;
 pub mod bin;
 pub mod demand;
+pub mod differential;
 pub mod fast;
 pub mod pareto;
 pub mod projection;
@@ -56,6 +57,9 @@ pub struct Catalog<'s> {
     /// The notes of tables built in a pass over their source before
     /// anything asked for them: told when something does.
     pending: RefCell<IndexMap<String, Vec<String>>>,
+    /// Whether streamed rows keep only the fields read after them (for a
+    /// run; `show` and `explain` print whole rows).
+    trim: bool,
     /// Globals: the `meta` of every JSON-document source.
     pub globals: Arc<Globals>,
     /// What a table's steps see: the `meta` above plus the numbers computed
@@ -80,7 +84,12 @@ fn step_context(
         .steps
         .iter()
         .zip(steps)
-        .map(|(raw, s)| (crate::error::line_col(&spec.text, raw.span().start).0, s.verb()))
+        .map(|(raw, s)| {
+            (
+                crate::error::line_col(&spec.text, raw.span().start).0,
+                s.verb(),
+            )
+        })
         .collect();
     let name = name.to_string();
     move |i: usize, e: Error| {
@@ -130,6 +139,7 @@ impl<'s> Catalog<'s> {
             files: RefCell::new(IndexMap::new()),
             notes: RefCell::new(Vec::new()),
             pending: RefCell::new(IndexMap::new()),
+            trim: false,
             globals: Arc::new(Globals::default()),
             step_globals: RefCell::new(None),
         };
@@ -154,6 +164,13 @@ impl<'s> Catalog<'s> {
         }
         cat.globals = Arc::new(globals);
         Ok(cat)
+    }
+
+    /// The catalog, its streamed rows keeping only the fields something
+    /// after them reads ([`demand`]).
+    pub fn trimming(mut self) -> Self {
+        self.trim = true;
+        self
     }
 
     /// Sets the globals (numbers and `meta`) the steps of tables built from
@@ -326,7 +343,15 @@ impl<'s> Catalog<'s> {
                 0,
             )
         };
-        let table = self.finish(&steps, &step_context, rows, sources, unavailable, start, &mut notes)?;
+        let table = self.finish(
+            &steps,
+            &step_context,
+            rows,
+            sources,
+            unavailable,
+            start,
+            &mut notes,
+        )?;
         self.notes
             .borrow_mut()
             .extend(notes.into_iter().map(|n| format!("table `{name}`: {n}")));
@@ -434,7 +459,15 @@ impl<'s> Catalog<'s> {
             let mut told = Vec::new();
             let built = result.and_then(|(rows, mut n)| {
                 let sources = BTreeSet::from([from.to_string()]);
-                let t = self.finish(c.steps, &*c.context, rows, sources, unavailable.clone(), c.rest(), &mut n)?;
+                let t = self.finish(
+                    c.steps,
+                    &*c.context,
+                    rows,
+                    sources,
+                    unavailable.clone(),
+                    c.rest(),
+                    &mut n,
+                )?;
                 told = n;
                 Ok(t)
             });
@@ -476,7 +509,14 @@ impl<'s> Catalog<'s> {
         let (par, ser, sink) = stream::stages(steps);
         // Rows keep only what is read after the parallel stage; straight
         // into a group step they are not held, so need no trimming.
-        let keep = match sink && par == ser {
+        // Only JSONL rows are trimmed: a message listing a row's fields
+        // reads a JSONL record whole again (`sources::whole_record`).
+        let jsonl = || {
+            let from = self.spec.spec.tables[name].get_ref().from.get_ref();
+            sources::resolve(self.spec, &self.spec.spec.sources[from.as_str()])
+                .is_ok_and(|(files, _)| files.iter().all(|f| f.format == sources::Format::Jsonl))
+        };
+        let keep = match sink && par == ser || !self.trim || !jsonl() {
             true => None,
             false => demand::keep(self.spec, name, par),
         };

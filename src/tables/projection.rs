@@ -28,7 +28,9 @@ pub fn projection_until(
         return None;
     }
     let last = if sink { end + 1 } else { end };
-    let out: Vec<String> = keep.map(|k| k.iter().cloned().collect()).unwrap_or_default();
+    let out: Vec<String> = keep
+        .map(|k| k.iter().cloned().collect())
+        .unwrap_or_default();
     let mut exprs: Vec<&Expr> = Vec::new();
     let mut names: HashSet<String> = HashSet::new();
     // (field, value, whether the field is the line's own, not made by an

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use siphasher::sip128::{Hasher128, SipHasher13};
 
+use super::Table;
 use super::apply::{DropLog, apply_row, require_row_fields, row_key};
 use super::steps::{Step, Unmatched};
-use super::Table;
 use crate::error::{Error, Result};
 use crate::expr::Globals;
 use crate::value::{Key, Origin, Row, Value};
@@ -40,7 +40,11 @@ const OTHER: u64 = 1 << 63;
 
 impl Places {
     fn pack(&mut self, o: &Origin) -> u64 {
-        let file = match self.files.iter().rposition(|f| Arc::ptr_eq(f, &o.path) || **f == *o.path) {
+        let file = match self
+            .files
+            .iter()
+            .rposition(|f| Arc::ptr_eq(f, &o.path) || **f == *o.path)
+        {
             Some(i) => i,
             None => {
                 self.files.push(o.path.clone());
@@ -225,7 +229,12 @@ impl<'a, 's> Serial<'a, 's> {
                         return Ok(());
                     }
                 }
-                out.push(super::apply::joined(row, found, as_.as_deref(), fields.as_deref()));
+                out.push(super::apply::joined(
+                    row,
+                    found,
+                    as_.as_deref(),
+                    fields.as_deref(),
+                ));
                 Ok(())
             }
             Serial::Limit { n, per, counts } => {
@@ -249,14 +258,19 @@ impl<'a, 's> Serial<'a, 's> {
     /// whole table gives them).
     pub fn finish(self, notes: &mut Vec<String>) {
         match self {
-            Serial::Unique { replaced, first, .. } if replaced > 0 => {
+            Serial::Unique {
+                replaced, first, ..
+            } if replaced > 0 => {
                 let keep = if first { "first" } else { "error" };
                 notes.push(format!(
                     "unique: {replaced} repeated row(s) dropped (keep = {keep})"
                 ));
             }
             Serial::Lookup {
-                step, missed, shown, ..
+                step,
+                missed,
+                shown,
+                ..
             } if missed > 0 => {
                 if let Step::Lookup {
                     table,
@@ -265,7 +279,9 @@ impl<'a, 's> Serial<'a, 's> {
                     ..
                 } = step
                 {
-                    notes.push(super::apply::missed_note(missed, &shown, table, on, *unmatched));
+                    notes.push(super::apply::missed_note(
+                        missed, &shown, table, on, *unmatched,
+                    ));
                 }
             }
             _ => {}
@@ -282,10 +298,7 @@ pub struct Stage<'a, 's> {
 
 impl<'a, 's> Stage<'a, 's> {
     /// The stage of `steps` (each one that [`streams`]).
-    pub fn new(
-        steps: &'a [Step<'s>],
-        table: &dyn Fn(&str) -> Result<Arc<Table>>,
-    ) -> Result<Self> {
+    pub fn new(steps: &'a [Step<'s>], table: &dyn Fn(&str) -> Result<Arc<Table>>) -> Result<Self> {
         Ok(Stage {
             steps: steps
                 .iter()

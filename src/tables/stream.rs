@@ -86,6 +86,9 @@ impl Consumer<'_, '_> {
     }
 }
 
+/// Stops the read once every table has failed.
+const ALL_FAILED: &str = "every table reading the stream failed";
+
 /// What a stream gave one table: its rows (after the sink, if any) and its
 /// notes, or its error.
 pub type Fed = std::result::Result<(Vec<Row>, Vec<String>), Error>;
@@ -254,7 +257,13 @@ pub fn run(
     // Batch outputs the file-order stage is done with, for the workers to
     // fill again: their vectors keep their pages.
     let spare = Mutex::new(Vec::<Vec<Out>>::new());
-    let take = || spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_else(fresh);
+    let take = || {
+        spare
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_else(fresh)
+    };
     let all: Vec<usize> = (0..consumers.len()).collect();
     let work = |rows: Vec<Row>| -> Result<Vec<Out>> {
         let mut outs = take();
@@ -274,8 +283,7 @@ pub fn run(
             if which.iter().all(|&c| outs[c].failed.is_some()) {
                 return Ok(());
             }
-            let row =
-                sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
+            let row = sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
             for &c in which {
                 parallel(&consumers[c], row.clone(), g, &mut outs[c]);
             }
@@ -283,7 +291,8 @@ pub fn run(
         };
         let mut outs = take();
         match &plans {
-            Some(plans) => plans.run_batch(&path, bytes, first, &mut outs, &generic)
+            Some(plans) => plans
+                .run_batch(&path, bytes, first, &mut outs, &generic)
                 .map(|n| (n, outs)),
             None => {
                 let mut records = 0;
@@ -298,7 +307,7 @@ pub fn run(
     let aggs: Vec<usize> = (0..consumers.len())
         .map(|c| plans.as_ref().map_or(0, |p| p.aggs(c)))
         .collect();
-    let loaded = sources::stream_with(
+    let result = sources::stream_with(
         spec,
         from,
         &spec.spec.sources[from],
@@ -351,10 +360,18 @@ pub fn run(
             {
                 s.push(outs);
             }
+            // Every table has failed: the rest of the file cannot matter.
+            if states.iter().all(|s| s.error.is_some()) {
+                return Err(Error::msg(ALL_FAILED));
+            }
             Ok(())
         },
-    )
-    .map_err(|e| e.context(format!("source `{from}`")))?;
+    );
+    let loaded = match result {
+        Ok(loaded) => loaded,
+        Err(_) if states.iter().all(|s| s.error.is_some()) => sources::Loaded::default(),
+        Err(e) => return Err(e.context(format!("source `{from}`"))),
+    };
     let fed = consumers
         .iter()
         .zip(states)
