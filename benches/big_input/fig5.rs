@@ -1,38 +1,18 @@
-//! Gigabyte input: fig5's table from a generated `results.jsonl.zst`.
+//! Mode `fig5`: fig5's table alone from a generated `results.jsonl.zst`.
 //!
-//! `cargo bench --bench big_input [-- SIZE_MIB]` writes (once, under
-//! `target/bench-data/`) a zstd-compressed JSONL file in the compression
-//! paper's schema, SIZE_MIB of JSON when decompressed (default 1024), with
+//! Writes (once, under `target/bench-data/`) a zstd-compressed JSONL file in
+//! the compression paper's schema, SIZE_MIB of JSON when decompressed, with
 //! realistic method maps (bf16, Q4_K and 7B-shard records, 7-12 methods each,
-//! some error entries and strings). Then, side by side in one run:
-//! `zstd -dc FILE > /dev/null`, and `artifact gen` on a spec that builds
-//! fig5's table (and its numbers) from the file, alternately, `RUNS` times
-//! each (default 5). It prints the minimum and median wall time, MB/s of
-//! decompressed JSON, and the peak RSS of each process.
+//! some error entries and strings). Then, side by side: `zstd -dc FILE >
+//! /dev/null`, and `artifact gen` on a spec that builds fig5's table (and its
+//! numbers) from the file, alternately, `RUNS` times each. Prints the minimum
+//! and median wall time, MB/s of decompressed JSON, and the peak RSS of each.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
-/// SplitMix64: a tiny seeded generator, the same numbers on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn around(&mut self, x: f64, spread: f64) -> f64 {
-        x * (1.0 + spread * (2.0 * self.unit() - 1.0))
-    }
-}
+use crate::{Rng, Runs, artifact_exe, link_or_copy, measure, zstd_dc};
 
 const BF16: &[(&str, f64, f64)] = &[
     ("gzip6", 1.26, 277.0),
@@ -71,9 +51,9 @@ fn record(rng: &mut Rng, i: u64, out: &mut String) {
     use std::fmt::Write;
     let pick = rng.unit();
     let (kind, methods, input_bytes) = if pick < 0.55 {
-        ("bench_bf16_perfile", BF16, 1 + (rng.next() % 4_000_000))
+        ("bench_bf16_perfile", BF16, 1 + (rng.next_u64() % 4_000_000))
     } else if pick < 0.92 {
-        ("Q4_K_benchmark", Q4K, 1 + (rng.next() % 600_000))
+        ("Q4_K_benchmark", Q4K, 1 + (rng.next_u64() % 600_000))
     } else {
         ("bench_7B", B7, 4_194_304)
     };
@@ -113,8 +93,10 @@ fn record(rng: &mut Rng, i: u64, out: &mut String) {
 
 fn generate(path: &Path, mib: u64) {
     let target = mib << 20;
-    let f = std::fs::File::create(path).unwrap();
-    let mut enc = zstd::stream::write::Encoder::new(f, 3).unwrap();
+    // Written aside and renamed: an interrupted run leaves no short file.
+    let tmp = path.with_extension("zst.tmp");
+    let f = std::fs::File::create(&tmp).expect("create the generated log");
+    let mut enc = zstd::stream::write::Encoder::new(f, 3).expect("zstd encoder");
     let mut rng = Rng(20261130);
     let mut written = 0u64;
     let mut buf = String::with_capacity(1 << 20);
@@ -125,36 +107,18 @@ fn generate(path: &Path, mib: u64) {
             record(&mut rng, i, &mut buf);
             i += 1;
         }
-        enc.write_all(buf.as_bytes()).unwrap();
+        enc.write_all(buf.as_bytes())
+            .expect("write the generated log");
         written += buf.len() as u64;
     }
-    enc.finish().unwrap();
+    enc.finish().expect("finish the generated log");
+    std::fs::rename(&tmp, path).expect("rename the generated log");
     eprintln!(
         "generated {} ({} records, {:.0} MiB decompressed)",
         path.display(),
         i,
         written as f64 / (1 << 20) as f64
     );
-}
-
-/// Runs a command; returns (wall seconds, peak RSS in MiB) of the child.
-fn measure(cmd: &mut Command) -> (f64, f64) {
-    let start = Instant::now();
-    // Reaped by wait4 below (which also gives the peak RSS).
-    #[allow(clippy::zombie_processes)]
-    let child = cmd.spawn().unwrap();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: wait4 on our own child with valid out-pointers.
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert!(
-        pid > 0 && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "command failed: {cmd:?}"
-    );
-    (
-        start.elapsed().as_secs_f64(),
-        usage.ru_maxrss as f64 / 1024.0,
-    )
 }
 
 const SPEC: &str = r#"
@@ -189,81 +153,44 @@ value = { cell = "mbps" }
 format = { places = 1 }
 "#;
 
-fn main() {
-    let mib: u64 = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(1024);
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+/// Runs the fig5 mode on SIZE_MIB of JSON.
+pub fn run(root: &Path, mib: u64, runs: usize) {
     let dir = root.join("target/bench-data");
-    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(&dir).expect("create target/bench-data");
     let data = dir.join(format!("results-{mib}MiB.jsonl.zst"));
     if !data.exists() {
         generate(&data, mib);
     }
     let work = dir.join(format!("paper-{mib}"));
-    std::fs::create_dir_all(&work).unwrap();
-    std::fs::write(work.join("artifact.toml"), SPEC).unwrap();
-    let link = work.join("results.jsonl.zst");
-    let _ = std::fs::remove_file(&link);
-    std::fs::hard_link(&data, &link)
-        .or_else(|_| std::fs::copy(&data, &link).map(|_| ()))
-        .unwrap();
+    std::fs::create_dir_all(&work).expect("create the fig5 spec's directory");
+    std::fs::write(work.join("artifact.toml"), SPEC).expect("write the fig5 spec");
+    link_or_copy(&data, &work.join("results.jsonl.zst"));
     let _ = std::fs::remove_file(work.join("artifact.lock"));
-    let exe = root.join("target/release/artifact");
-    assert!(
-        exe.exists(),
-        "build the binary first: cargo build --release"
-    );
+    let exe = artifact_exe(root);
     let bytes = (mib << 20) as f64 / 1e6;
     // Both commands, alternately, RUNS times each: this machine is shared,
     // so one run of each can be off by half; the minimum is the time the
     // work takes, the median what a user sees.
-    let runs: usize = std::env::var("RUNS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(5);
-    let (mut zs, mut gs) = (Vec::new(), Vec::new());
+    let (mut zs, mut gs) = (Runs::default(), Runs::default());
     for _ in 0..runs {
-        zs.push(measure(
-            Command::new("sh")
-                .arg("-c")
-                .arg(format!("zstd -dc '{}' > /dev/null", data.display())),
-        ));
+        zs.push(measure(&mut zstd_dc(&data), None));
         gs.push(measure(
             Command::new(&exe)
                 .arg("-C")
                 .arg(&work)
                 .arg("gen")
-                .arg("--force")
-                .stderr(std::process::Stdio::null()),
+                .arg("--force"),
+            Some(&work.join("gen.stderr")),
         ));
     }
-    let stats = |v: &mut Vec<(f64, f64)>| {
-        v.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let rss = v.iter().map(|r| r.1).fold(0.0, f64::max);
-        (v[0].0, v[v.len() / 2].0, rss)
-    };
-    let (zmin, zmed, zrss) = stats(&mut zs);
-    let (amin, amed, arss) = stats(&mut gs);
     println!(
-        "input: {} ({mib} MiB of JSON), {runs} runs each",
+        "== fig5: {} ({mib} MiB of JSON), {runs} runs each",
         data.display()
     );
-    println!(
-        "zstd -dc > /dev/null : min {zmin:5.2} s ({:5.0} MB/s)  median {zmed:5.2} s  peak RSS {zrss:6.1} MiB",
-        bytes / zmin
-    );
-    println!(
-        "artifact gen (fig5)  : min {amin:5.2} s ({:5.0} MB/s)  median {amed:5.2} s  peak RSS {arss:6.1} MiB",
-        bytes / amin
-    );
-    println!(
-        "ratio artifact / zstd: {:.2}x (min / min), {:.2}x (median / median)",
-        amin / zmin,
-        amed / zmed
-    );
-    let numbers = std::fs::read_to_string(work.join("generated/numbers.json")).unwrap();
+    zs.print("zstd -dc > /dev/null", bytes, None);
+    gs.print("artifact gen (fig5)", bytes, Some(&zs));
+    let numbers = std::fs::read_to_string(work.join("generated/numbers.json"))
+        .expect("artifact gen wrote generated/numbers.json");
     println!(
         "{}",
         numbers
