@@ -201,6 +201,38 @@ impl Node {
         }
     }
 
+    /// Whether variable `var` is used only as `var.a.b` (an attribute of
+    /// one of its entries, collected in `out`) or through type tests of it
+    /// or of an entry (`var is mapping`, `var.a is defined`): then each of
+    /// its entries that is a map may keep only the attributes in `out`.
+    pub fn entry_attrs_of(&self, var: &str, out: &mut Vec<String>) -> bool {
+        let is_var = |n: &Node| matches!(n, Node::Var(v) if &**v == var);
+        let is_entry = |n: &Node| matches!(n, Node::Attr(x, _) if is_var(x));
+        let kids: Vec<&Node> = match self {
+            Node::Var(v) => return &**v != var,
+            Node::Test(x, _, _) if is_var(x) || is_entry(x) => return true,
+            Node::Attr(x, name) if is_entry(x) => {
+                out.push(name.to_string());
+                return true;
+            }
+            Node::Attr(x, _) if is_var(x) => return false,
+            Node::Const(_) => return true,
+            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => vec![x],
+            Node::List(items) | Node::Call(_, items) => items.iter().collect(),
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Compare(_, a, b)
+            | Node::In(a, b, _)
+            | Node::Arith(_, a, b)
+            | Node::Concat(a, b) => vec![a, b],
+            Node::If(a, b, c) => [Some(&**a), Some(&**b), c.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect(),
+        };
+        kids.into_iter().all(|k| k.entry_attrs_of(var, out))
+    }
+
     fn uses_var_only(&self, var: &str, attrs: bool) -> bool {
         let kids: Vec<&Node> = match self {
             Node::Var(v) => return &**v != var,

@@ -107,6 +107,28 @@ pub fn projection_until(
             exprs.iter().flat_map(|e| e.attrs_of(value)).collect();
         p.fields.insert(field.to_string(), Some(keys));
     }
+    // A field read only as `field.entry.attr` (and type tests): its
+    // entries that are maps keep only the attributes read (`methods.
+    // bf16_split.ratio` keeps each method's `ratio`, not its dozen other
+    // numbers).
+    let exploded: HashSet<&str> = explodes.iter().map(|(f, _, _)| *f).collect();
+    for (name, keys) in p.fields.iter_mut() {
+        if keys.is_some()
+            || exploded.contains(name.as_str())
+            || made.contains(name.as_str())
+            || group_keys.iter().any(|k| k == name)
+        {
+            continue;
+        }
+        let mut attrs = Vec::new();
+        let only = exprs.iter().all(|e| match e.fast() {
+            Some(node) => node.entry_attrs_of(name, &mut attrs),
+            None => !e.variables().iter().any(|v| v == name),
+        });
+        if only && !attrs.is_empty() {
+            *keys = Some(attrs.into_iter().collect());
+        }
+    }
     Some(p)
 }
 
@@ -159,6 +181,23 @@ mod tests {
             ),
             // (`value` is made by the explode; a line's own `value` is read too.)
             Some(vec!["k".into(), "m: a b, ratio".into(), "value".into()])
+        );
+    }
+
+    #[test]
+    fn a_map_read_as_entry_attributes_keeps_only_those() {
+        assert_eq!(
+            of(
+                r#"[{ filter = "m is mapping and m.a is mapping and m.a.r > 0" }, { group = "k", aggregate = { s = { sum = "m.b.q" } } }]"#
+            ),
+            Some(vec!["k".into(), "m: q, r".into()])
+        );
+        // An entry read as a value is read whole.
+        assert_eq!(
+            of(
+                r#"[{ derive = { e = "m.a" } }, { group = "k", aggregate = { s = { sum = "m.b.q" } } }]"#
+            ),
+            Some(vec!["k".into(), "m".into()])
         );
     }
 

@@ -16,7 +16,7 @@ use super::apply::{DropLog, apply_row, require_row_fields, row_key};
 use super::steps::{Step, Unmatched};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
-use crate::value::{Key, Origin, Row, Value};
+use crate::value::{Key, KeyRef, Origin, Row, Value};
 
 /// Whether `step` can run on a stream, row by row in file order, with
 /// memory bounded by what it must remember (see the module docs).
@@ -69,10 +69,21 @@ impl Places {
 /// The 128-bit SipHash of a key: two distinct keys share one with
 /// probability about 2⁻¹²⁸ per pair (10⁻²¹ over 10⁹ keys), so the set
 /// holds hashes, not the keys' texts.
-fn key_hash(k: &Key) -> u128 {
+fn key_hash(k: &KeyRef) -> u128 {
     let mut h = SipHasher13::new_with_keys(0x6172_7469_6661_6374, 0x756e_6971_7565_2121);
     k.hash(&mut h);
     h.finish128().as_u128()
+}
+
+/// The cells of `fields` in `row` (missing ones undefined), into `out`:
+/// a key looked up without building it ([`KeyRef`]).
+fn cells(row: &Row, fields: &[String], out: &mut Vec<Value>) {
+    out.clear();
+    out.extend(
+        fields
+            .iter()
+            .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED)),
+    );
 }
 
 /// One step of the serial stage and what it remembers.
@@ -86,14 +97,16 @@ enum Serial<'a, 's> {
         seen: FxHashMap<u128, u64>,
         places: Places,
         replaced: usize,
+        vals: Vec<Value>,
     },
     /// `lookup` against a built table.
     Lookup {
         step: &'a Step<'s>,
         other: Arc<Table>,
-        index: FxHashMap<Key, usize>,
+        index: indexmap::IndexMap<Key, usize, rustc_hash::FxBuildHasher>,
         missed: usize,
         shown: Vec<String>,
+        vals: Vec<Value>,
     },
     /// `limit` (per group).
     Limit {
@@ -120,12 +133,13 @@ impl<'a, 's> Serial<'a, 's> {
                 seen: FxHashMap::default(),
                 places: Places::default(),
                 replaced: 0,
+                vals: Vec::new(),
             },
             Step::Lookup {
                 table: name, right, ..
             } => {
                 let other = table(name)?;
-                let mut index = FxHashMap::default();
+                let mut index = indexmap::IndexMap::default();
                 index.reserve(other.rows.len());
                 for (i, r) in other.rows.iter().enumerate() {
                     require_row_fields(r, right, "lookup")?;
@@ -144,6 +158,7 @@ impl<'a, 's> Serial<'a, 's> {
                     index,
                     missed: 0,
                     shown: Vec::new(),
+                    vals: Vec::new(),
                 }
             }
             Step::Limit { n, per } => Serial::Limit {
@@ -176,10 +191,11 @@ impl<'a, 's> Serial<'a, 's> {
                 seen,
                 places,
                 replaced,
+                vals,
             } => {
                 require_row_fields(&row, keys, "unique")?;
-                let k = row_key(&row, keys);
-                match seen.entry(key_hash(&k)) {
+                cells(&row, keys, vals);
+                match seen.entry(key_hash(&KeyRef(vals))) {
                     std::collections::hash_map::Entry::Vacant(v) => {
                         v.insert(places.pack(&row.origin));
                         out.push(row);
@@ -189,7 +205,7 @@ impl<'a, 's> Serial<'a, 's> {
                         return Err(super::apply::repeated_key(
                             &row,
                             keys,
-                            &k,
+                            &Key::of(vals),
                             &places.unpack(*o.get()),
                         ));
                     }
@@ -202,6 +218,7 @@ impl<'a, 's> Serial<'a, 's> {
                 index,
                 missed,
                 shown,
+                vals,
             } => {
                 let Step::Lookup {
                     table,
@@ -215,15 +232,15 @@ impl<'a, 's> Serial<'a, 's> {
                     unreachable!("a lookup's state")
                 };
                 require_row_fields(&row, on, "lookup")?;
-                let k = row_key(&row, on);
-                let found = index.get(&k).map(|&i| &other.rows[i]);
+                cells(&row, on, vals);
+                let found = index.get(&KeyRef(vals)).map(|&i| &other.rows[i]);
                 if found.is_none() {
                     if *unmatched == Unmatched::Error {
-                        return Err(super::apply::no_match(&row, &k, table));
+                        return Err(super::apply::no_match(&row, &Key::of(vals), table));
                     }
                     *missed += 1;
                     if shown.len() < super::apply::MISSED_SHOWN {
-                        shown.push(format!("({k}) at {}", row.origin));
+                        shown.push(format!("({}) at {}", Key::of(vals), row.origin));
                     }
                     if *unmatched == Unmatched::Drop {
                         return Ok(());
@@ -294,6 +311,8 @@ impl<'a, 's> Serial<'a, 's> {
 pub struct Stage<'a, 's> {
     steps: Vec<Serial<'a, 's>>,
     drops: DropLog,
+    /// One buffer per step for what it gives (kept: no allocation per row).
+    bufs: Vec<Vec<Row>>,
 }
 
 impl<'a, 's> Stage<'a, 's> {
@@ -305,6 +324,7 @@ impl<'a, 's> Stage<'a, 's> {
                 .map(|s| Serial::new(s, table))
                 .collect::<Result<_>>()?,
             drops: DropLog::new(),
+            bufs: steps.iter().map(|_| Vec::new()).collect(),
         })
     }
 
@@ -324,24 +344,38 @@ impl<'a, 's> Stage<'a, 's> {
     ) -> std::result::Result<(), (usize, Error)> {
         fn go(
             steps: &mut [Serial],
+            bufs: &mut [Vec<Row>],
             i: usize,
             row: Row,
             g: &Arc<Globals>,
             drops: &mut DropLog,
             out: &mut Vec<Row>,
         ) -> std::result::Result<(), (usize, Error)> {
-            let Some((step, rest)) = steps.split_first_mut() else {
+            let (Some((step, rest)), Some((next, later))) =
+                (steps.split_first_mut(), bufs.split_first_mut())
+            else {
                 out.push(row);
                 return Ok(());
             };
-            let mut next = Vec::new();
-            step.push(row, g, drops, &mut next).map_err(|e| (i, e))?;
-            for r in next {
-                go(rest, i + 1, r, g, drops, out)?;
+            next.clear();
+            step.push(row, g, drops, next).map_err(|e| (i, e))?;
+            // (An explode gives several rows; each goes on before the next.)
+            let mut given = std::mem::take(next);
+            for r in given.drain(..) {
+                go(rest, later, i + 1, r, g, drops, out)?;
             }
+            *next = given;
             Ok(())
         }
-        go(&mut self.steps, 0, row, g, &mut self.drops, out)
+        go(
+            &mut self.steps,
+            &mut self.bufs,
+            0,
+            row,
+            g,
+            &mut self.drops,
+            out,
+        )
     }
 
     /// The notes of every step, in step order, then the filters' drops.

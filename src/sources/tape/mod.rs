@@ -89,6 +89,9 @@ pub struct Fields {
     /// or more, and fields past 64, are in `by_len[0]`): most keys of a
     /// line are passed over without a comparison.
     by_len: Vec<u64>,
+    /// Past 64 fields (a table whose rows keep many fields): the slot of
+    /// each name, one hash per key instead of the bit masks.
+    many: Option<rustc_hash::FxHashMap<String, usize>>,
 }
 
 impl Fields {
@@ -102,16 +105,27 @@ impl Fields {
                 _ => by_len[0] = u64::MAX,
             }
         }
+        let many = (fields.len() > 64).then(|| {
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| (name.clone(), i))
+                .collect()
+        });
         Fields {
             fields,
             attrs,
             by_len,
+            many,
         }
     }
 
     /// The slot of the field named `key`.
     #[inline]
     fn slot(&self, key: &str) -> Option<usize> {
+        if let Some(many) = &self.many {
+            return many.get(key).copied();
+        }
         let mut mask = self.by_len.get(key.len()).copied().unwrap_or(0) | self.by_len[0];
         while mask != 0 {
             let i = mask.trailing_zeros() as usize;
@@ -121,9 +135,6 @@ impl Fields {
                 return Some(i);
             }
             mask &= mask - 1;
-        }
-        if self.by_len[0] == u64::MAX {
-            return self.fields.iter().position(|(name, _)| name == key);
         }
         None
     }
