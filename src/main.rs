@@ -226,6 +226,7 @@ fn group_errors(errors: &[artifact::Error]) -> Vec<String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     output::ignore_file_size_signal();
+    output::return_freed_memory();
     let start = cli.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let result = (|| -> artifact::Result<ExitCode> {
         // The hook runs at the repository's top, where no spec may be.

@@ -547,6 +547,21 @@ pub fn ignore_file_size_signal() {
     }
 }
 
+/// Makes glibc's malloc give large blocks their own pages (above 128 KiB,
+/// fixed): a streamed table's key set or a group's median values, once
+/// freed, go back to the system instead of staying in the heap for the
+/// rest of the run (glibc otherwise raises the threshold each time such a
+/// block is freed, up to 32 MiB). Peak memory of the whole demo paper on a
+/// 1 GiB log: 80 MiB without, 68 MiB with.
+pub fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of the allocator; it is called
+    // once at start-up, before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

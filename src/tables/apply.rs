@@ -265,7 +265,7 @@ pub fn apply_row(
 }
 
 /// Values all groups of a group step may hold in memory before they spill.
-const GROUP_VALUE_BUDGET: usize = 1 << 20;
+const GROUP_VALUE_BUDGET: usize = 1 << 19;
 
 /// A group step fed one row at a time: one accumulator per aggregate per
 /// group, groups in first-seen order.

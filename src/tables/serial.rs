@@ -1,5 +1,5 @@
 //! Steps run on a stream in file order, one row at a time, remembering only
-//! what they must: `unique` (a set of the keys seen, 24 bytes per key, not
+//! what they must: `unique` (a set of the keys seen, about 20 bytes a key, not
 //! the rows), `lookup` (the small table it reads, held; the stream is not),
 //! `limit` and `row_number` (a count per group), and the row-wise steps
 //! after them. Each gives the rows, errors and notes that applying it to
@@ -28,51 +28,59 @@ pub fn streams(step: &Step) -> bool {
     }
 }
 
-/// Where a remembered key's first row was: a file and line, packed in one
-/// word (file index in the high 16 bits), or an index into `others`.
+/// Where each remembered key's first row was, by the key's ordinal (the
+/// order keys were first seen): its line (4 bytes a key), the file it is
+/// in found from where each file's keys start (rows come in file order),
+/// and any other origin (a record of a document, a line past 2³² − 2)
+/// kept whole.
 #[derive(Default)]
 struct Places {
-    files: Vec<Arc<str>>,
-    others: Vec<Origin>,
+    lines: Vec<u32>,
+    /// (first ordinal of the file's keys, the file)
+    files: Vec<(u32, Arc<str>)>,
+    others: FxHashMap<u32, Origin>,
 }
-
-const OTHER: u64 = 1 << 63;
 
 impl Places {
-    fn pack(&mut self, o: &Origin) -> u64 {
-        let file = match self
+    /// Remembers `o` as the place of key `ordinal` (the next one).
+    fn push(&mut self, ordinal: u32, o: &Origin) {
+        if self
             .files
-            .iter()
-            .rposition(|f| Arc::ptr_eq(f, &o.path) || **f == *o.path)
+            .last()
+            .is_none_or(|(_, f)| !Arc::ptr_eq(f, &o.path) && **f != *o.path)
         {
-            Some(i) => i,
-            None => {
-                self.files.push(o.path.clone());
-                self.files.len() - 1
-            }
-        };
-        if o.record.is_none() && o.meta.is_none() && file < 1 << 15 && o.line < 1 << 48 {
-            return ((file as u64) << 48) | o.line;
+            self.files.push((ordinal, o.path.clone()));
         }
-        self.others.push(o.clone());
-        OTHER | (self.others.len() - 1) as u64
+        match u32::try_from(o.line) {
+            Ok(line) if line != u32::MAX && o.record.is_none() && o.meta.is_none() => {
+                self.lines.push(line)
+            }
+            _ => {
+                self.lines.push(u32::MAX);
+                self.others.insert(ordinal, o.clone());
+            }
+        }
     }
 
-    fn unpack(&self, p: u64) -> Origin {
-        if p & OTHER != 0 {
-            return self.others[(p & !OTHER) as usize].clone();
+    fn get(&self, ordinal: u32) -> Origin {
+        if let Some(o) = self.others.get(&ordinal) {
+            return o.clone();
         }
-        Origin::line(self.files[(p >> 48) as usize].clone(), p & ((1 << 48) - 1))
+        let at = self.files.partition_point(|(first, _)| *first <= ordinal);
+        let file = self.files[at.saturating_sub(1)].1.clone();
+        Origin::line(file, self.lines[ordinal as usize] as u64)
     }
 }
 
-/// The 128-bit SipHash of a key: two distinct keys share one with
-/// probability about 2⁻¹²⁸ per pair (10⁻²¹ over 10⁹ keys), so the set
-/// holds hashes, not the keys' texts.
-fn key_hash(k: &KeyRef) -> u128 {
+/// 96 bits of the 128-bit SipHash of a key, as the set of keys a `unique`
+/// has seen holds it (16 bytes a key with its ordinal, not the key's
+/// text): two distinct keys share one with probability 2⁻⁹⁶ per pair
+/// (6 × 10⁻¹⁴ over 10⁸ keys).
+fn key_hash(k: &KeyRef) -> [u32; 3] {
     let mut h = SipHasher13::new_with_keys(0x6172_7469_6661_6374, 0x756e_6971_7565_2121);
     k.hash(&mut h);
-    h.finish128().as_u128()
+    let x = h.finish128().as_u128();
+    [x as u32, (x >> 32) as u32, (x >> 64) as u32]
 }
 
 /// The cells of `fields` in `row` (missing ones undefined), into `out`:
@@ -94,7 +102,7 @@ enum Serial<'a, 's> {
     Unique {
         keys: &'a [String],
         first: bool,
-        seen: FxHashMap<u128, u64>,
+        seen: FxHashMap<[u32; 3], u32>,
         places: Places,
         replaced: usize,
         vals: Vec<Value>,
@@ -195,9 +203,11 @@ impl<'a, 's> Serial<'a, 's> {
             } => {
                 require_row_fields(&row, keys, "unique")?;
                 cells(&row, keys, vals);
+                let ordinal = seen.len() as u32;
                 match seen.entry(key_hash(&KeyRef(vals))) {
                     std::collections::hash_map::Entry::Vacant(v) => {
-                        v.insert(places.pack(&row.origin));
+                        v.insert(ordinal);
+                        places.push(ordinal, &row.origin);
                         out.push(row);
                     }
                     std::collections::hash_map::Entry::Occupied(_) if *first => *replaced += 1,
@@ -206,7 +216,7 @@ impl<'a, 's> Serial<'a, 's> {
                             &row,
                             keys,
                             &Key::of(vals),
-                            &places.unpack(*o.get()),
+                            &places.get(*o.get()),
                         ));
                     }
                 }
@@ -384,5 +394,36 @@ impl<'a, 's> Stage<'a, 's> {
             s.finish(notes);
         }
         super::apply::flush_drops(&mut self.drops, notes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `unique` key first seen in one file and repeated in the next names
+    /// the first file's line (the places are packed per key: 4 bytes and
+    /// where each file's keys start).
+    #[test]
+    fn a_key_repeated_in_a_later_file_names_the_first_files_line() {
+        let mut p = Places::default();
+        let a: Arc<str> = Arc::from("a.jsonl");
+        let b: Arc<str> = Arc::from("b.jsonl");
+        p.push(0, &Origin::line(a.clone(), 3));
+        p.push(1, &Origin::line(a.clone(), 9));
+        p.push(2, &Origin::line(b.clone(), 1));
+        p.push(3, &Origin::line(b.clone(), u32::MAX as u64 + 5));
+        p.push(4, &Origin::line(a.clone(), 2));
+        let shown: Vec<String> = (0..5).map(|i| p.get(i).to_string()).collect();
+        assert_eq!(
+            shown,
+            [
+                "a.jsonl:3",
+                "a.jsonl:9",
+                "b.jsonl:1",
+                "b.jsonl:4294967300",
+                "a.jsonl:2"
+            ]
+        );
     }
 }
