@@ -356,7 +356,7 @@ pub fn run(
                 out.clear();
             }
             if let Ok(mut s) = spare.lock()
-                && s.len() < 8
+                && s.len() < 4
             {
                 s.push(outs);
             }

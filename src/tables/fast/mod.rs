@@ -520,11 +520,18 @@ impl Plan {
         match &self.emit {
             Some(fields) => {
                 let tape = at.tape;
-                let mut rec = Record::with_capacity(fields.len());
-                for (name, slot, shared) in fields {
-                    let c = if *shared { base[*slot] } else { slots[*slot] };
+                let cell = |(_, slot, shared): &(Arc<str>, usize, bool)| match shared {
+                    true => base[*slot],
+                    false => slots[*slot],
+                };
+                // (Room for the fields the line has, not every name kept:
+                // most are words of the spec that no line holds.)
+                let present = fields.iter().filter(|f| cell(f) != Cell::Undef).count();
+                let mut rec = Record::with_capacity(present);
+                for f in fields {
+                    let c = cell(f);
                     if c != Cell::Undef {
-                        rec.insert(name.clone(), tape.to_value(c));
+                        rec.insert(f.0.clone(), tape.to_value(c));
                     }
                 }
                 out.items.push(Item::Row(Box::new(Row {
