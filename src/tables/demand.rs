@@ -113,14 +113,55 @@ fn collect(
 
 /// Every string value of a TOML value. Not its keys: a key of the spec
 /// is a word of the spec or a name a step makes (`derive = { x = ... }`),
-/// never a field read.
+/// never a field read. Of prose (a title, a description, a legend label, a
+/// column header) only the template parts (`{{ ... }}`, `{% ... %}`): its
+/// other words are the paper's, not fields.
 fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<&'a str>) {
     match v {
         toml::Value::String(s) => out.push(s),
         toml::Value::Array(a) => a.iter().for_each(|v| strings_of(v, out)),
-        toml::Value::Table(t) => t.values().for_each(|v| strings_of(v, out)),
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                match (PROSE.contains(&k.as_str()), v) {
+                    (true, toml::Value::String(s)) => out.extend(templates(s)),
+                    _ => strings_of(v, out),
+                }
+            }
+        }
         _ => {}
     }
+}
+
+/// Keys whose strings are prose, templates at most.
+const PROSE: [&str; 4] = ["title", "description", "label", "header"];
+
+/// The `{{ ... }}` and `{% ... %}` parts of `s` (an unclosed one to the end).
+fn templates(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(open) = rest.find(['{']) {
+        let after = &rest[open + 1..];
+        let close = match after.chars().next() {
+            Some('{') => "}}",
+            Some('%') => "%}",
+            _ => {
+                rest = after;
+                continue;
+            }
+        };
+        let inner = &after[1..];
+        match inner.find(close) {
+            Some(end) => {
+                out.push(&inner[..end]);
+                rest = &inner[end + 2..];
+            }
+            None => {
+                out.push(inner);
+                break;
+            }
+        }
+    }
+    out
 }
 
 fn is_word(c: char) -> bool {
@@ -206,6 +247,20 @@ mod tests {
             "{BASE}[numbers.k]\ntable = \"t\"\nwhere = \"_['it\\\\'s']\"\nvalue = \"count\"\n"
         );
         assert_eq!(of(&escaped, "t"), None);
+    }
+
+    #[test]
+    fn prose_gives_only_its_template_parts() {
+        let text = format!(
+            "{BASE}[numbers.k]\ntable = \"t\"\neach = \"k-{{{{ g }}}}\"\nvalue = \"count\"\ndescription = \"rows of {{{{ group }}}} per run\"\n"
+        );
+        let d = of(&text, "t").unwrap();
+        for w in ["g", "group", "count"] {
+            assert!(d.contains(&w.to_string()), "{w} in {d:?}");
+        }
+        for w in ["rows", "run", "per"] {
+            assert!(!d.contains(&w.to_string()), "{w} in {d:?}");
+        }
     }
 
     #[test]
