@@ -61,13 +61,13 @@ steps = [{list}]
 
 [numbers.na]
 table = "a"
+where = "{reads}"
 value = "count"
-description = "{reads}"
 
 [numbers.nb]
 table = "b"
+where = "{reads}"
 value = "count"
-description = "{reads}"
 "#
     )
 }
@@ -181,5 +181,29 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// A sort then a limit on a stream keeps `limit` rows a group (TopK)
+    /// and gives the rows and order the whole table gives: the first rows
+    /// of each group in sorted order, ties in arrival order.
+    #[test]
+    fn sort_then_limit_on_a_stream_keeps_the_first_rows_of_each_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = Rng(1414);
+        for steps in [
+            &[12, 7][..],
+            &[12, 13],
+            &[0, 12, 7],
+            &[2, 12, 13],
+            &[1, 12, 7, 8],
+        ] {
+            for case in 0..40 {
+                let lines = 1 + (rng.next() % 40) as usize;
+                let text = log(&mut rng, lines);
+                if let Err(e) = check(dir.path(), text.as_bytes(), steps) {
+                    panic!("case {case}, steps {steps:?}: {e}");
+                }
+            }
+        }
     }
 }

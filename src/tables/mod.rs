@@ -327,22 +327,22 @@ impl<'s> Catalog<'s> {
         deps?;
         let step_context = step_context(spec, name, &steps);
 
-        let (_, ser, sink) = stream::stages(&steps);
         let mut notes = Vec::new();
-        let (rows, sources, unavailable, start) = if self.streams(from) && (ser > 0 || sink) {
-            let consumer = self.consumer(name, &steps, &step_context);
-            let start = consumer.rest();
-            let (rows, unavailable) = self.stream(from, consumer, &mut notes)?;
-            (rows, BTreeSet::from([from.to_string()]), unavailable, start)
-        } else {
-            let input = self.table(from)?;
-            (
-                input.rows.clone(),
-                input.sources.clone(),
-                input.unavailable.clone(),
-                0,
-            )
-        };
+        let (rows, sources, unavailable, start) =
+            if self.streams(from) && stream::stages(&steps).streams() {
+                let consumer = self.consumer(name, &steps, &step_context);
+                let start = consumer.rest();
+                let (rows, unavailable) = self.stream(from, consumer, &mut notes)?;
+                (rows, BTreeSet::from([from.to_string()]), unavailable, start)
+            } else {
+                let input = self.table(from)?;
+                (
+                    input.rows.clone(),
+                    input.sources.clone(),
+                    input.unavailable.clone(),
+                    0,
+                )
+            };
         let table = self.finish(
             &steps,
             &step_context,
@@ -398,13 +398,12 @@ impl<'s> Catalog<'s> {
             else {
                 continue;
             };
-            let (_, ser, sink) = stream::stages(&steps);
             let deps: Vec<String> = steps
                 .iter()
                 .flat_map(|s| s.dependencies())
                 .map(String::from)
                 .collect();
-            if !(ser > 0 || sink)
+            if !stream::stages(&steps).streams()
                 || crate::fingerprint::Fingerprint::closure(spec, deps.clone()).contains(from)
                 || deps.iter().any(|d| self.table(d).is_err())
             {
@@ -506,7 +505,12 @@ impl<'s> Catalog<'s> {
         steps: &'a [steps::Step<'x>],
         context: &'a (dyn Fn(usize, Error) -> Error + Sync),
     ) -> stream::Consumer<'a, 'x> {
-        let (par, ser, sink) = stream::stages(steps);
+        let stream::Stages {
+            par,
+            ser,
+            sink,
+            top,
+        } = stream::stages(steps);
         // Rows keep only what is read after the parallel stage; straight
         // into a group step they are not held, so need no trimming.
         // Only JSONL rows are trimmed: a message listing a row's fields
@@ -526,6 +530,7 @@ impl<'s> Catalog<'s> {
             par,
             ser,
             sink,
+            top,
             keep,
             context: Box::new(context),
         }

@@ -30,18 +30,29 @@ use crate::sources::{self, SourceFile, json::Projection};
 use crate::spec::LoadedSpec;
 use crate::value::{Record, Row};
 
-/// The step that consumes a stream's rows: a group or a pivot, each
-/// holding one accumulator per group.
+/// The steps that consume a stream's rows: a group or a pivot, each
+/// holding one accumulator per group, or a sort followed by a limit,
+/// holding the first rows of each group in sorted order ([`TopK`]).
 enum Sink<'a, 's> {
     Group(steps::Grouper<'a, 's>),
     Pivot(reshape::Pivoter<'a>),
+    Top(TopK<'a, 's>),
 }
 
 impl<'a, 's> Sink<'a, 's> {
-    fn new(step: &'a Step<'s>) -> Sink<'a, 's> {
-        match step {
-            Step::Pivot(p) => Sink::Pivot(reshape::Pivoter::new(p)),
-            step => Sink::Group(steps::Grouper::new(step)),
+    /// The sink of `steps` (a group, a pivot, or a sort and a limit).
+    fn new(steps: &'a [Step<'s>]) -> Sink<'a, 's> {
+        match steps {
+            [Step::Pivot(p), ..] => Sink::Pivot(reshape::Pivoter::new(p)),
+            [Step::Sort(keys), Step::Limit { n, per }, ..] => Sink::Top(TopK {
+                keys,
+                n: *n,
+                per,
+                groups: indexmap::IndexMap::new(),
+                seen: 0,
+            }),
+            [step, ..] => Sink::Group(steps::Grouper::new(step)),
+            [] => unreachable!("a sink has a step"),
         }
     }
 
@@ -49,6 +60,7 @@ impl<'a, 's> Sink<'a, 's> {
         match self {
             Sink::Group(gr) => gr.push(g, row),
             Sink::Pivot(p) => p.push(row),
+            Sink::Top(t) => t.push(g, row),
         }
     }
 
@@ -56,7 +68,52 @@ impl<'a, 's> Sink<'a, 's> {
         match self {
             Sink::Group(gr) => gr.finish(),
             Sink::Pivot(p) => p.finish(),
+            Sink::Top(t) => Ok(t.finish()),
         }
+    }
+}
+
+/// `sort` then `limit` (per group) on a stream: each group keeps only its
+/// first `n` rows in sorted order (ties in arrival order, as the stable
+/// sort keeps them), so memory is `n` rows a group, not the stream.
+struct TopK<'a, 's> {
+    keys: &'a [steps::SortKey<'s>],
+    n: usize,
+    per: &'a [String],
+    /// Per group: (sort key values, arrival, row), sorted.
+    groups: indexmap::IndexMap<crate::value::Key, Vec<(Vec<crate::value::Value>, u64, Row)>>,
+    seen: u64,
+}
+
+impl TopK<'_, '_> {
+    fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
+        let values = self
+            .keys
+            .iter()
+            .map(|k| k.expr.eval_row(g, &row))
+            .collect::<Result<Vec<_>>>()?;
+        let at = self.seen;
+        self.seen += 1;
+        let group = self
+            .groups
+            .entry(super::apply::row_key(&row, self.per))
+            .or_default();
+        // After every row that sorts before it or equal (arrival breaks ties).
+        let i = group
+            .partition_point(|(v, _, _)| super::apply::compare_keys(self.keys, v, &values).is_le());
+        if i < self.n {
+            group.insert(i, (values, at, row));
+            group.truncate(self.n);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Vec<Row> {
+        let keys = self.keys;
+        let mut all: Vec<(Vec<crate::value::Value>, u64, Row)> =
+            self.groups.into_values().flatten().collect();
+        all.sort_by(|a, b| super::apply::compare_keys(keys, &a.0, &b.0).then(a.1.cmp(&b.1)));
+        all.into_iter().map(|(_, _, r)| r).collect()
     }
 }
 
@@ -72,6 +129,9 @@ pub struct Consumer<'a, 's> {
     pub ser: usize,
     /// Whether `steps[ser]` is a group or pivot consuming the stream.
     pub sink: bool,
+    /// Whether `steps[ser]` and `steps[ser + 1]` are a sort and a limit
+    /// consuming the stream ([`TopK`]).
+    pub top: bool,
     /// The fields rows keep after the parallel stage (`None`: all), when
     /// there is no sink.
     pub keep: Option<BTreeSet<String>>,
@@ -82,7 +142,7 @@ pub struct Consumer<'a, 's> {
 impl Consumer<'_, '_> {
     /// The index of the first step applied to the held rows.
     pub fn rest(&self) -> usize {
-        self.ser + self.sink as usize
+        self.ser + self.sink as usize + 2 * self.top as usize
     }
 }
 
@@ -93,9 +153,29 @@ const ALL_FAILED: &str = "every table reading the stream failed";
 /// notes, or its error.
 pub type Fed = std::result::Result<(Vec<Row>, Vec<String>), Error>;
 
-/// The stages of `steps`: (end of the parallel stage, end of the serial
-/// stage, whether a sink follows).
-pub fn stages(steps: &[Step]) -> (usize, usize, bool) {
+/// Where the stages of a table's steps end.
+#[derive(Debug, Clone, Copy)]
+pub struct Stages {
+    /// `steps[..par]` run in parallel.
+    pub par: usize,
+    /// `steps[par..ser]` run in file order.
+    pub ser: usize,
+    /// `steps[ser]` is a group or pivot.
+    pub sink: bool,
+    /// `steps[ser..ser + 2]` are a sort and a limit.
+    pub top: bool,
+}
+
+impl Stages {
+    /// Whether any step runs on the stream (else the source is loaded
+    /// whole and every step applied to it).
+    pub fn streams(&self) -> bool {
+        self.ser > 0 || self.sink || self.top
+    }
+}
+
+/// The stages of `steps`.
+pub fn stages(steps: &[Step]) -> Stages {
     let par = steps.iter().take_while(|s| s.is_row_wise()).count();
     let ser = par
         + steps[par..]
@@ -103,7 +183,16 @@ pub fn stages(steps: &[Step]) -> (usize, usize, bool) {
             .take_while(|s| super::serial::streams(s))
             .count();
     let sink = matches!(steps.get(ser), Some(Step::Group { .. } | Step::Pivot(_)));
-    (par, ser, sink)
+    let top = matches!(
+        steps.get(ser..ser + 2),
+        Some([Step::Sort(_), Step::Limit { .. }])
+    );
+    Stages {
+        par,
+        ser,
+        sink,
+        top,
+    }
 }
 
 /// The projection that reads, in one pass, what every consumer needs:
@@ -242,7 +331,7 @@ pub fn run(
         };
         states.push(State {
             stage,
-            sink: c.sink.then(|| Sink::new(&c.steps[c.ser])),
+            sink: (c.sink || c.top).then(|| Sink::new(&c.steps[c.ser..])),
             kept: Vec::new(),
             drops: DropLog::new(),
             error,
