@@ -294,22 +294,20 @@ impl<'a, 's> Serial<'a, 's> {
                 ));
             }
             Serial::Lookup {
-                step,
+                step:
+                    Step::Lookup {
+                        table,
+                        on,
+                        unmatched,
+                        ..
+                    },
                 missed,
                 shown,
                 ..
             } if missed > 0 => {
-                if let Step::Lookup {
-                    table,
-                    on,
-                    unmatched,
-                    ..
-                } = step
-                {
-                    notes.push(super::apply::missed_note(
-                        missed, &shown, table, on, *unmatched,
-                    ));
-                }
+                notes.push(super::apply::missed_note(
+                    missed, &shown, table, on, *unmatched,
+                ));
             }
             _ => {}
         }
