@@ -201,6 +201,25 @@ impl Node {
         }
     }
 
+    /// The nodes this node reads (none for a variable or a constant).
+    fn children(&self) -> Vec<&Node> {
+        match self {
+            Node::Var(_) | Node::Const(_) => Vec::new(),
+            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => vec![x],
+            Node::List(items) | Node::Call(_, items) => items.iter().collect(),
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Compare(_, a, b)
+            | Node::In(a, b, _)
+            | Node::Arith(_, a, b)
+            | Node::Concat(a, b) => vec![a, b],
+            Node::If(a, b, c) => [Some(&**a), Some(&**b), c.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect(),
+        }
+    }
+
     /// Whether variable `var` is used only as `var.a.b` (an attribute of
     /// one of its entries, collected in `out`) or through type tests of it
     /// or of an entry (`var is mapping`, `var.a is defined`): then each of
@@ -216,19 +235,7 @@ impl Node {
                 return true;
             }
             Node::Attr(x, _) if is_var(x) => return false,
-            Node::Const(_) => return true,
-            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => vec![x],
-            Node::List(items) | Node::Call(_, items) => items.iter().collect(),
-            Node::And(a, b)
-            | Node::Or(a, b)
-            | Node::Compare(_, a, b)
-            | Node::In(a, b, _)
-            | Node::Arith(_, a, b)
-            | Node::Concat(a, b) => vec![a, b],
-            Node::If(a, b, c) => [Some(&**a), Some(&**b), c.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect(),
+            node => node.children(),
         };
         kids.into_iter().all(|k| k.entry_attrs_of(var, out))
     }
@@ -238,19 +245,7 @@ impl Node {
             Node::Var(v) => return &**v != var,
             Node::Test(x, _, _) if matches!(&**x, Node::Var(v) if &**v == var) => return true,
             Node::Attr(x, _) if matches!(&**x, Node::Var(v) if &**v == var) => return attrs,
-            Node::Const(_) => return true,
-            Node::Attr(x, _) | Node::Not(x) | Node::Neg(x) | Node::Test(x, _, _) => vec![x],
-            Node::List(items) | Node::Call(_, items) => items.iter().collect(),
-            Node::And(a, b)
-            | Node::Or(a, b)
-            | Node::Compare(_, a, b)
-            | Node::In(a, b, _)
-            | Node::Arith(_, a, b)
-            | Node::Concat(a, b) => vec![a, b],
-            Node::If(a, b, c) => [Some(&**a), Some(&**b), c.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect(),
+            node => node.children(),
         };
         kids.into_iter().all(|k| k.uses_var_only(var, attrs))
     }
