@@ -271,3 +271,21 @@ fn pivot_streams_holding_one_accumulator_row_per_group() {
     assert_eq!(streamed, want);
     assert_eq!(whole, want);
 }
+
+/// A lookup on a stream whose table has a key twice named the first
+/// streamed step, not the lookup, when the serial stage began with another
+/// step.
+#[test]
+fn a_lookup_table_with_a_key_twice_names_the_lookup_step_on_a_stream() {
+    let err = show(
+        "{\"k\":1,\"x\":2}\n{\"k\":2,\"x\":3}\n",
+        "{\"k\":1,\"t\":\"a\"}\n{\"k\":1,\"t\":\"b\"}\n",
+        "[tables.j]\nfrom = \"s\"\nsteps = [{ filter = \"x > 0\" }, { unique = \"k\" }, { lookup = \"q\", on = \"k\" }]\n",
+        "j",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("table `j`, step 3 (lookup, artifact.toml line 8): lookup: `q` has key (1) twice: q.jsonl:1 and q.jsonl:2"),
+        "{err}"
+    );
+}

@@ -324,13 +324,18 @@ pub struct Stage<'a, 's> {
 }
 
 impl<'a, 's> Stage<'a, 's> {
-    /// The stage of `steps` (each one that [`streams`]).
-    pub fn new(steps: &'a [Step<'s>], table: &dyn Fn(&str) -> Result<Arc<Table>>) -> Result<Self> {
+    /// The stage of `steps` (each one that [`streams`]); an error (a
+    /// lookup's table with a key twice) names the step by its index.
+    pub fn new(
+        steps: &'a [Step<'s>],
+        table: &dyn Fn(&str) -> Result<Arc<Table>>,
+    ) -> std::result::Result<Self, (usize, Error)> {
         Ok(Stage {
             steps: steps
                 .iter()
-                .map(|s| Serial::new(s, table))
-                .collect::<Result<_>>()?,
+                .enumerate()
+                .map(|(i, s)| Serial::new(s, table).map_err(|e| (i, e)))
+                .collect::<std::result::Result<_, _>>()?,
             drops: DropLog::new(),
             bufs: steps.iter().map(|_| Vec::new()).collect(),
         })

@@ -327,7 +327,10 @@ pub fn run(
         let stage = Stage::new(&c.steps[c.par..c.ser], table);
         let (stage, error) = match stage {
             Ok(s) => (s, None),
-            Err(e) => (Stage::new(&[], table)?, Some((c.context)(c.par, e))),
+            Err((i, e)) => (
+                Stage::new(&[], table).map_err(|(_, e)| e)?,
+                Some((c.context)(c.par + i, e)),
+            ),
         };
         states.push(State {
             stage,
