@@ -195,6 +195,22 @@ fn words(s: &str, tokens: &mut BTreeSet<String>) -> Option<()> {
             tokens.insert(std::mem::take(&mut word));
         }
     }
+    // `_[...]` reads a field by name: only a quoted name is known here
+    // (`_['a b']`); `_['ra' ~ 'tio']` or `_[f]` may read any field.
+    for (i, _) in s.match_indices("_[") {
+        if s[..i].chars().next_back().is_some_and(is_word) {
+            continue;
+        }
+        let inner = s[i + 2..].trim_start();
+        let q = inner.chars().next()?;
+        if q != '\'' && q != '"' {
+            return None;
+        }
+        let close = inner[1..].find(q)?;
+        if !inner[1 + close + 1..].trim_start().starts_with(']') {
+            return None;
+        }
+    }
     for q in ['\'', '"'] {
         let mut parts = s.split(q);
         parts.next();
