@@ -68,9 +68,9 @@ pub fn keep(spec: &LoadedSpec, name: &str, from: usize) -> Demand {
         .and_then(toml::Value::as_array)?;
     for step in steps.iter().skip(from) {
         let mut strings = Vec::new();
-        strings_of(step, &mut strings);
+        made_by_steps(step, &mut strings);
         for s in strings {
-            words(s, &mut tokens)?;
+            words(&s, &mut tokens)?;
         }
     }
     Some(tokens)
@@ -111,19 +111,24 @@ fn collect(
     Some(())
 }
 
-/// Every string value of a TOML value. Not its keys: a key of the spec
-/// is a word of the spec or a name a step makes (`derive = { x = ... }`),
-/// never a field read. Of prose (a title, a description, a legend label, a
-/// column header) only the template parts (`{{ ... }}`, `{% ... %}`): its
-/// other words are the paper's, not fields.
-fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<&'a str>) {
+/// Every string value of a TOML value. Not its keys, outside steps: a key
+/// of the spec is a word of the spec or a name a step makes, never a field
+/// read. Of prose (a title, a description, a column header) only the
+/// template parts (`{{ ... }}`, `{% ... %}`): its other words are the
+/// paper's, not fields.
+fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<std::borrow::Cow<'a, str>>) {
     match v {
-        toml::Value::String(s) => out.push(s),
+        toml::Value::String(s) => out.push(s.as_str().into()),
         toml::Value::Array(a) => a.iter().for_each(|v| strings_of(v, out)),
         toml::Value::Table(t) => {
             for (k, v) in t {
-                match (PROSE.contains(&k.as_str()), v) {
-                    (true, toml::Value::String(s)) => out.extend(templates(s)),
+                match (k.as_str(), v) {
+                    ("steps", v) => made_by_steps(v, out),
+                    (k, toml::Value::String(s))
+                        if PROSE.contains(&k) && !s.contains(['\'', '"']) =>
+                    {
+                        out.extend(templates(s).into_iter().map(Into::into))
+                    }
                     _ => strings_of(v, out),
                 }
             }
@@ -132,8 +137,40 @@ fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Keys whose strings are prose, templates at most.
-const PROSE: [&str; 4] = ["title", "description", "label", "header"];
+/// The strings of a table's steps, and the names they make: the keys of
+/// their maps (`derive = { x = ... }`, `window = { r = ... }`) and the
+/// names `fold` and `bin` make when not given (`key`, `value`, `bin_F`,
+/// `..._end`): a field of the rows by such a name makes the step an error,
+/// so it is kept for the step to see. No prose inside steps (`derive = {
+/// title = "name" }` is an expression).
+fn made_by_steps<'a>(v: &'a toml::Value, out: &mut Vec<std::borrow::Cow<'a, str>>) {
+    match v {
+        toml::Value::String(s) => out.push(s.as_str().into()),
+        toml::Value::Array(a) => a.iter().for_each(|v| made_by_steps(v, out)),
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                out.push(k.as_str().into());
+                made_by_steps(v, out);
+            }
+            if t.contains_key("fold") {
+                out.extend(["key".into(), "value".into()]);
+            }
+            if let Some(f) = t.get("bin").and_then(toml::Value::as_str) {
+                let made = t
+                    .get("as")
+                    .and_then(toml::Value::as_str)
+                    .map_or_else(|| format!("bin_{f}"), String::from);
+                out.push(format!("{made}_end").into());
+                out.push(made.into());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Keys whose strings are prose, templates at most (a legend or tick
+/// `label` is not: a tick's label is a field).
+const PROSE: [&str; 3] = ["title", "description", "header"];
 
 /// The `{{ ... }}` and `{% ... %}` parts of `s` (an unclosed one to the end).
 fn templates(s: &str) -> Vec<&str> {
@@ -195,6 +232,18 @@ fn words(s: &str, tokens: &mut BTreeSet<String>) -> Option<()> {
             tokens.insert(std::mem::take(&mut word));
         }
     }
+    // `_.get(...)`, `_.keys()`, `_.items()`: a method of the row may read
+    // any field (`_.name` is a field).
+    for (i, _) in s.match_indices("_.") {
+        if s[..i].chars().next_back().is_some_and(is_word) {
+            continue;
+        }
+        let rest = &s[i + 2..];
+        let name_end = rest.find(|c: char| !is_word(c)).unwrap_or(rest.len());
+        if rest[name_end..].trim_start().starts_with('(') {
+            return None;
+        }
+    }
     // `_[...]` reads a field by name: only a quoted name is known here
     // (`_['a b']`); `_['ra' ~ 'tio']` or `_[f]` may read any field.
     for (i, _) in s.match_indices("_[") {
@@ -245,8 +294,9 @@ mod tests {
         for w in ["x y", "w", "q"] {
             assert!(d.contains(&w.to_string()), "{w} in {d:?}");
         }
-        // Keys are made names or the spec's words, never fields read.
-        for w in ["z", "cell", "derive"] {
+        // Keys outside steps are the spec's words, never fields read (inside
+        // steps they are names made, kept for the overwrite checks).
+        for w in ["cell", "table", "value"] {
             assert!(!d.contains(&w.to_string()), "{w} in {d:?}");
         }
         // `a` is read by t's own steps, not by anything after t.
@@ -283,5 +333,59 @@ mod tests {
     fn a_part_naming_another_table_with_the_name_inside_is_not_a_reader() {
         let text = format!("{BASE}[numbers.k]\ntable = \"t2\"\nvalue = {{ cell = \"q\" }}\n");
         assert_eq!(of(&text, "t"), Some(vec![]));
+    }
+
+    // Regression tests from a break-it review: each kept a field too few.
+
+    #[test]
+    fn a_tick_label_is_a_field_not_prose() {
+        let text = format!(
+            "{BASE}[figures.f]\nlayers = [{{ data = \"t\", mark = \"point\", x = \"mid\", y = \"y\" }}]\nx = {{ ticks = {{ data = \"t\", value = \"mid\", label = \"category\" }} }}\n"
+        );
+        assert!(of(&text, "t").unwrap().contains(&"category".to_string()));
+    }
+
+    #[test]
+    fn a_derive_named_title_reads_its_expression() {
+        let text = format!(
+            "{BASE}[tables.u]\nfrom = \"t\"\nsteps = [{{ derive = {{ title = \"name\", description = \"id * 10\" }} }}]\n[numbers.k]\ntable = \"u\"\nvalue = \"count\"\n"
+        );
+        let d = of(&text, "t").unwrap();
+        assert!(
+            d.contains(&"name".to_string()) && d.contains(&"id".to_string()),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn a_method_of_the_row_reads_every_field() {
+        for reads in [
+            "_.get(metric ~ '_ms', 0)",
+            "_.keys() | length",
+            "_.values()",
+        ] {
+            let text =
+                format!("{BASE}[numbers.k]\ntable = \"t\"\nvalue = {{ sum = \"{reads}\" }}\n");
+            assert_eq!(of(&text, "t"), None, "{reads}");
+        }
+    }
+
+    #[test]
+    fn a_field_a_later_step_would_make_is_kept_for_its_overwrite_error() {
+        let text = format!(
+            "{BASE}[tables.u]\nfrom = \"t\"\nsteps = [{{ window = {{ r = {{ lag = \"x\" }} }} }}, {{ fold = [\"a\"] }}, {{ bin = \"x\" }}]\n[numbers.k]\ntable = \"u\"\nvalue = \"count\"\n"
+        );
+        let d = of(&text, "t").unwrap();
+        for w in ["r", "key", "value", "bin_x", "bin_x_end"] {
+            assert!(d.contains(&w.to_string()), "{w} in {d:?}");
+        }
+    }
+
+    #[test]
+    fn a_quote_in_a_prose_template_reads_all_its_words() {
+        let text = format!(
+            "{BASE}[numbers.k]\ntable = \"t\"\neach = \"k-{{{{ g }}}}\"\nvalue = \"count\"\ndescription = \"by {{{{ '}}}}' ~ who }}}}\"\n"
+        );
+        assert!(of(&text, "t").unwrap().contains(&"who".to_string()));
     }
 }
