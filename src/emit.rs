@@ -38,7 +38,7 @@ const TEX: &str = include_str!("../templates/macros.tex.j2");
 const TYP: &str = include_str!("../templates/macros.typ.j2");
 const JSON: &str = include_str!("../templates/numbers.json.j2");
 
-mod keys;
+pub mod keys;
 pub use keys::{Reserved, key_problem, tex_name};
 
 /// Whether `c` ends a line for some reader of the emitted files: LF, CR,

@@ -14,6 +14,7 @@ pub mod figures;
 pub mod fingerprint;
 pub mod hook;
 pub mod inspect;
+pub mod lint;
 pub mod lock;
 pub mod numbers;
 pub mod output;

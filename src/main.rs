@@ -100,6 +100,20 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Check the paper's prose against the numbers and figures: hand-typed
+    /// numbers that should be macros, unknown keys, unused numbers and figures.
+    ///
+    /// Reads main.tex and main.typ in the spec's folder (and what they input
+    /// or include) unless files are named. Exit 1 on errors.
+    ///
+    /// Example: artifact lint --format json paper/main.tex
+    Lint {
+        /// LaTeX (.tex) or typst (.typ) files (default: main.tex, main.typ).
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+        format: ExplainFormat,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
@@ -299,6 +313,18 @@ fn main() -> ExitCode {
                 }
                 print_result(&e.output)?;
                 Ok(ExitCode::SUCCESS)
+            }
+            Command::Lint { files, format } => {
+                let report = artifact::lint::lint(&spec, &files)?;
+                print_result(&match format {
+                    ExplainFormat::Text => report.render_text(),
+                    ExplainFormat::Json => report.render_json(),
+                })?;
+                Ok(if report.errors > 0 {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                })
             }
             Command::Hook {
                 action: HookAction::Run { .. },

@@ -1,0 +1,330 @@
+//! A typst source as lint reads it: typed numbers in markup and math,
+//! `#KEY` and `#artnum("KEY")`, what it includes and the paths it names,
+//! and the names it binds with `let`.
+//!
+//! typst switches between markup (prose), math (`$..$`) and code (after
+//! `#`, inside `(..)` and `{..}`); content blocks `[..]` inside code are
+//! markup again (a figure's caption). Numbers count only in markup and
+//! math; code's numbers are arguments (`width: 70%`). Comments, raw text,
+//! labels (`<fig:1>`) and references (`@fig:1`) are skipped. The modes
+//! are a stack on the heap: no input nests the scanner's own calls.
+
+use super::scan::{Lines, Scan, What, find, starts};
+use super::typed;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Markup,
+    Math,
+    Code,
+}
+
+/// One open mode: what closes it, and whether a call's trailing
+/// arguments (`(..)`, `[..]`) may follow when it closes.
+#[derive(Clone, Copy)]
+struct Ctx {
+    mode: Mode,
+    close: Option<char>,
+    call: bool,
+}
+
+/// Keywords after `#` that start a statement running to the end of the line.
+const STATEMENTS: [&str; 11] = [
+    "let", "set", "show", "import", "include", "if", "for", "while", "context", "return",
+    "else",
+];
+
+fn ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_'
+}
+
+fn ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '-'
+}
+
+/// Scans typst source `text`.
+pub fn scan(text: &str) -> Scan {
+    let chars: Vec<char> = text.chars().collect();
+    let lines = Lines::new(&chars);
+    let mut out = Scan::default();
+    let mut stack = vec![Ctx {
+        mode: Mode::Markup,
+        close: None,
+        call: false,
+    }];
+    // The last identifier read in code (`include`, `artnum`, `let`).
+    let mut last = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let ctx = *stack.last().expect("the markup at the bottom stays");
+        let c = chars[i];
+        if Some(c) == ctx.close {
+            stack.pop();
+            i += 1;
+            if ctx.call {
+                i = trailing(&chars, i, &mut stack);
+            }
+            continue;
+        }
+        if starts(&chars, i, "//") {
+            let end = find(&chars, i, "\n");
+            out.comment(&lines, &chars, i, end);
+            i = end;
+            continue;
+        }
+        if starts(&chars, i, "/*") {
+            let end = (find(&chars, i, "*/") + 2).min(chars.len());
+            out.comment(&lines, &chars, i, end);
+            i = end;
+            continue;
+        }
+        match ctx.mode {
+            Mode::Markup | Mode::Math => match c {
+                '\\' => i += 2,
+                '`' => i = raw(&chars, i),
+                '$' => {
+                    stack.push(Ctx {
+                        mode: Mode::Math,
+                        close: Some('$'),
+                        call: false,
+                    });
+                    i += 1;
+                }
+                '<' if label(&chars, i + 1, '>').is_some() => {
+                    i = label(&chars, i + 1, '>').unwrap_or(i + 1);
+                }
+                '@' if chars.get(i + 1).is_some_and(|c| ident_start(*c)) => {
+                    i = label(&chars, i + 1, ' ').unwrap_or(i + 1);
+                }
+                '#' => i = hash(&chars, &lines, i, &mut stack, &mut out, &mut last),
+                '[' if ctx.mode == Mode::Markup && stack.len() > 1 => {
+                    // A bracket in prose nested in a content block.
+                    stack.push(Ctx {
+                        mode: Mode::Markup,
+                        close: Some(']'),
+                        call: false,
+                    });
+                    i += 1;
+                }
+                c if c.is_ascii_digit() || matches!(c, '-' | '+' | '\u{2212}') => {
+                    let (t, end) = typed::parse(&chars, i);
+                    if let Some(t) = t {
+                        out.push(&lines, i, What::Number(t));
+                    }
+                    i = end.max(i + 1);
+                }
+                c if c.is_alphabetic() => {
+                    while chars.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            },
+            Mode::Code => i = code(&chars, &lines, i, &mut stack, &mut out, &mut last),
+        }
+    }
+    out
+}
+
+/// After `#` at `chars[i]`: an identifier (and its call), a keyword's
+/// statement, or a code or content block.
+fn hash(
+    chars: &[char],
+    lines: &Lines,
+    i: usize,
+    stack: &mut Vec<Ctx>,
+    out: &mut Scan,
+    last: &mut String,
+) -> usize {
+    let j = i + 1;
+    match chars.get(j) {
+        Some(&c) if ident_start(c) => {
+            let mut k = j;
+            while chars.get(k).is_some_and(|c| ident_char(*c)) {
+                k += 1;
+            }
+            let name: String = chars[j..k].iter().collect();
+            if STATEMENTS.contains(&name.as_str()) {
+                *last = name;
+                stack.push(Ctx {
+                    mode: Mode::Code,
+                    close: Some('\n'),
+                    call: false,
+                });
+                return k;
+            }
+            out.push(lines, j, What::Ident { name, hash: true });
+            // Field access (`#sym.times`) and a call's arguments.
+            while chars.get(k) == Some(&'.') && chars.get(k + 1).is_some_and(|c| ident_start(*c)) {
+                k += 1;
+                while chars.get(k).is_some_and(|c| ident_char(*c)) {
+                    k += 1;
+                }
+            }
+            *last = chars[j..k].iter().collect();
+            if chars.get(k) == Some(&';') {
+                return k + 1;
+            }
+            trailing(chars, k, stack)
+        }
+        Some('(') | Some('{') | Some('[') => trailing(chars, j, stack),
+        _ => j,
+    }
+}
+
+/// A call's arguments at `chars[k]`: `(..)` opens code, `[..]` markup;
+/// anything else ends the call.
+fn trailing(chars: &[char], k: usize, stack: &mut Vec<Ctx>) -> usize {
+    let (mode, close) = match chars.get(k) {
+        Some('(') => (Mode::Code, ')'),
+        Some('{') => (Mode::Code, '}'),
+        Some('[') => (Mode::Markup, ']'),
+        _ => return k,
+    };
+    stack.push(Ctx {
+        mode,
+        close: Some(close),
+        call: true,
+    });
+    k + 1
+}
+
+/// One step of code at `chars[i]`.
+fn code(
+    chars: &[char],
+    lines: &Lines,
+    i: usize,
+    stack: &mut Vec<Ctx>,
+    out: &mut Scan,
+    last: &mut String,
+) -> usize {
+    let c = chars[i];
+    match c {
+        '"' => {
+            let mut k = i + 1;
+            let mut s = String::new();
+            while k < chars.len() && chars[k] != '"' {
+                if chars[k] == '\\' {
+                    k += 1;
+                }
+                if let Some(&ch) = chars.get(k) {
+                    s.push(ch);
+                }
+                k += 1;
+            }
+            let what = match last.as_str() {
+                "artnum" => What::Key(s),
+                "include" => What::Include(s),
+                _ => What::Path(s),
+            };
+            out.push(lines, i + 1, what);
+            k + 1
+        }
+        '(' | '{' | '[' => trailing(chars, i, stack),
+        '#' => hash(chars, lines, i, stack, out, last),
+        c if ident_start(c) => {
+            let mut k = i;
+            while chars.get(k).is_some_and(|c| ident_char(*c)) {
+                k += 1;
+            }
+            let name: String = chars[i..k].iter().collect();
+            if last == "let" {
+                out.push(lines, i, What::Defines(name.clone()));
+            } else {
+                out.push(lines, i, What::Ident { name: name.clone(), hash: false });
+            }
+            *last = name;
+            k
+        }
+        c if c.is_ascii_digit() => {
+            // A literal with its unit (`70%`, `2cm`, `1.5em`).
+            let mut k = i;
+            while chars.get(k).is_some_and(|c| c.is_alphanumeric() || *c == '.' || *c == '%') {
+                k += 1;
+            }
+            k
+        }
+        _ => i + 1,
+    }
+}
+
+/// Raw text from the backticks at `chars[i]` to the same run closing it.
+fn raw(chars: &[char], i: usize) -> usize {
+    let mut n = 0;
+    while chars.get(i + n) == Some(&'`') {
+        n += 1;
+    }
+    let fence: String = "`".repeat(n);
+    (find(chars, i + n, &fence) + n).min(chars.len())
+}
+
+/// A label or reference name from `chars[k]`: the index after it (after
+/// `close` when that is `>`), or `None` when it is not one.
+fn label(chars: &[char], k: usize, close: char) -> Option<usize> {
+    let mut m = k;
+    while chars
+        .get(m)
+        .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+    {
+        m += 1;
+    }
+    if m == k {
+        return None;
+    }
+    match close {
+        '>' => (chars.get(m) == Some(&'>')).then_some(m + 1),
+        // A reference ends at its last name character (a final `.` ends
+        // the sentence).
+        _ => Some(if chars[m - 1] == '.' { m - 1 } else { m }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<What> {
+        scan(text).found.into_iter().map(|f| f.what).collect()
+    }
+
+    fn numbers(text: &str) -> Vec<String> {
+        found(text)
+            .into_iter()
+            .filter_map(|w| match w {
+                What::Number(t) => Some(t.text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn markup_math_and_captions_are_prose_code_is_not() {
+        let text = "#set text(size: 10pt)\nWe ran 250 jobs // and 300 here\n\
+            #figure(image(\"figures/fig1.pdf\", width: 70%), caption: [median 3.86 bits])\n\
+            $x = 0.25$ see @fig:12 <tab:10> `raw 99`\n";
+        assert_eq!(numbers(text), ["250", "3.86", "0.25"]);
+    }
+
+    #[test]
+    fn keys_paths_includes_and_bindings() {
+        let text = "#import \"generated/macros.typ\": *\n#let speedup = [2.5]\n\
+            #fig3-median\\; and #artnum(\"fig5-pareto\") #include \"intro.typ\"\n";
+        let got = found(text);
+        assert!(got.contains(&What::Path("generated/macros.typ".into())));
+        assert!(got.contains(&What::Defines("speedup".into())));
+        assert!(got.contains(&What::Ident {
+            name: "fig3-median".into(),
+            hash: true
+        }));
+        assert!(got.contains(&What::Key("fig5-pareto".into())));
+        assert!(got.contains(&What::Include("intro.typ".into())));
+        assert_eq!(numbers(text), ["2.5"]);
+    }
+
+    #[test]
+    fn deep_nesting_and_unclosed_blocks_do_not_overflow() {
+        let text = "#f(".repeat(100_000) + "[1234";
+        let s = scan(&text);
+        assert!(s.found.len() >= 100_000);
+    }
+}
