@@ -116,7 +116,10 @@ pub fn scan(text: &str) -> Scan {
                 i = end.max(i + 1);
             }
             c if c.is_alphabetic() => {
-                while chars.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+                while chars
+                    .get(i)
+                    .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+                {
                     i += 1;
                 }
             }
@@ -130,7 +133,10 @@ pub fn scan(text: &str) -> Scan {
 /// returns the index after what is skipped.
 fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
     let mut j = i + 1;
-    while chars.get(j).is_some_and(|c| c.is_ascii_alphabetic() || *c == '@') {
+    while chars
+        .get(j)
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == '@')
+    {
         j += 1;
     }
     if j == i + 1 {
@@ -160,7 +166,11 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
             }
             return end;
         }
-        "newcommand" | "renewcommand" | "providecommand" | "DeclareRobustCommand" | "def"
+        "newcommand"
+        | "renewcommand"
+        | "providecommand"
+        | "DeclareRobustCommand"
+        | "def"
         | "let" => {
             let mut k = j + usize::from(chars.get(j) == Some(&'*'));
             while chars.get(k).is_some_and(|c| c.is_whitespace()) {
@@ -170,7 +180,10 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
             let s = k + usize::from(braced);
             if chars.get(s) == Some(&'\\') {
                 let mut e = s + 1;
-                while chars.get(e).is_some_and(|c| c.is_ascii_alphabetic() || *c == '@') {
+                while chars
+                    .get(e)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == '@')
+                {
                     e += 1;
                 }
                 out.push(lines, s, What::Defines(chars[s + 1..e].iter().collect()));
@@ -187,7 +200,10 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
         }
         return end;
     }
-    if name.len() > 3 && name.starts_with("art") && name[3..].starts_with(|c: char| c.is_ascii_uppercase()) {
+    if name.len() > 3
+        && name.starts_with("art")
+        && name[3..].starts_with(|c: char| c.is_ascii_uppercase())
+    {
         out.push(lines, i, What::Command(name));
         return j;
     }
@@ -233,7 +249,9 @@ fn arguments(chars: &[char], mut j: usize, n: usize) -> (Vec<(usize, String)>, u
             Some('[') => j = group(chars, k, '[', ']'),
             Some('{') if args.len() < n => {
                 let end = group(chars, k, '{', '}');
-                let inner: String = chars[k + 1..end.saturating_sub(1).max(k + 1)].iter().collect();
+                let inner: String = chars[k + 1..end.saturating_sub(1).max(k + 1)]
+                    .iter()
+                    .collect();
                 args.push((k + 1, inner));
                 j = end;
             }
@@ -305,18 +323,28 @@ mod tests {
             found(text),
             [
                 (1, 9, What::Key("fig3-median".into())),
-                (1, 27, What::Command("artFigThreeMedian".into())),
+                (1, 26, What::Command("artFigThreeMedian".into())),
                 (1, 54, What::Include("sections/intro".into())),
                 (2, 13, What::Defines("speedup".into())),
-                (2, 24, What::Number(typed::parse(&"2.5".chars().collect::<Vec<_>>(), 0).0.unwrap())),
-                (2, 48, What::Path("figures/fig2".into())),
+                (
+                    2,
+                    23,
+                    What::Number(
+                        typed::parse(&"2.5".chars().collect::<Vec<_>>(), 0)
+                            .0
+                            .unwrap()
+                    )
+                ),
+                (2, 45, What::Path("figures/fig2".into())),
             ]
         );
     }
 
     #[test]
     fn verbatim_and_the_ignore_comment() {
-        let s = scan("\\begin{verbatim}\n123\n\\end{verbatim}\n\\verb|456| 789 % artifact-lint: ignore\n");
+        let s = scan(
+            "\\begin{verbatim}\n123\n\\end{verbatim}\n\\verb|456| 789 % artifact-lint: ignore\n",
+        );
         assert_eq!(s.found.len(), 1);
         assert!(s.ignored.contains(&4));
     }

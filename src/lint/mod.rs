@@ -91,6 +91,10 @@ struct Num<'a> {
     value: f64,
 }
 
+/// A file to read: its path, the folder LaTeX resolves its inputs from,
+/// and where it was included (file, line, column; `None` when named).
+type Queued = (PathBuf, PathBuf, Option<(String, usize, usize)>);
+
 /// Lints the paper: `files` (paths as given, relative to the current
 /// folder), or the spec folder's `main.tex` and `main.typ`.
 ///
@@ -104,9 +108,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
             spec.root.display()
         ))
     })?;
-    // (file, the folder LaTeX resolves its inputs from, where it was
-    // included: file, line, column).
-    let mut queue: Vec<(PathBuf, PathBuf, Option<(String, usize, usize)>)> = Vec::new();
+    let mut queue: Vec<Queued> = Vec::new();
     if files.is_empty() {
         for name in ["main.tex", "main.typ"] {
             let p = spec.root.join(name);
@@ -199,7 +201,11 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                 {
                     continue;
                 }
-                let base = if kind == Kind::Latex { base.clone() } else { p.parent().map(Path::to_path_buf).unwrap_or_default() };
+                let base = if kind == Kind::Latex {
+                    base.clone()
+                } else {
+                    p.parent().map(Path::to_path_buf).unwrap_or_default()
+                };
                 queue.push((p, base, Some((shown.clone(), f.line, f.column))));
             }
         }
@@ -241,7 +247,8 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                     if let Some((n, why)) = hits.first() {
                         let write = macro_for(*kind, n.key);
                         let others = if hits.len() > 1 {
-                            let list: Vec<&str> = hits.iter().skip(1).take(3).map(|(n, _)| n.key).collect();
+                            let list: Vec<&str> =
+                                hits.iter().skip(1).take(3).map(|(n, _)| n.key).collect();
                             format!(" (it also matches {})", list.join(", "))
                         } else {
                             String::new()
@@ -291,12 +298,18 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                 What::Ident { name, hash } => {
                     if is_key(name) {
                         used_keys.insert(name.as_str());
-                    } else if *hash && !defined.contains(name.as_str()) && looks_like_key(name, &keys) {
+                    } else if *hash
+                        && !defined.contains(name.as_str())
+                        && looks_like_key(name, &keys)
+                    {
                         findings.push(at(
                             f,
                             Severity::Error,
                             "unknown-key",
-                            format!("no number has the key `{name}`{}", did_you_mean(name, &keys)),
+                            format!(
+                                "no number has the key `{name}`{}",
+                                did_you_mean(name, &keys)
+                            ),
                         ));
                     }
                 }
@@ -317,7 +330,10 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
         }
     }
     findings.extend(unused(spec, &lock, &used_keys, &used_paths));
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
     Ok(Report {
         files: scanned.into_iter().map(|(f, ..)| f).collect(),
         warnings: findings.len() - errors,
@@ -343,7 +359,9 @@ fn unused(
         let members: Vec<&str> = lock
             .numbers
             .iter()
-            .filter(|(k, l)| l.family.as_deref() == Some(name.as_str()) || (l.family.is_none() && *k == name))
+            .filter(|(k, l)| {
+                l.family.as_deref() == Some(name.as_str()) || (l.family.is_none() && *k == name)
+            })
             .map(|(k, _)| k.as_str())
             .collect();
         if members.is_empty() || members.iter().any(|k| used_keys.contains(k)) {
@@ -351,7 +369,10 @@ fn unused(
         }
         let (line, column) = place("numbers", name, n.span());
         let message = if crate::numbers::family::is_family(spec, name) {
-            format!("no number of family `{name}` ({}) is used in the paper", members.join(", "))
+            format!(
+                "no number of family `{name}` ({}) is used in the paper",
+                members.join(", ")
+            )
         } else {
             format!("number `{name}` is used nowhere in the paper")
         };
@@ -377,7 +398,10 @@ fn unused(
                 column,
                 severity: Severity::Warning,
                 kind: "unused-figure",
-                message: format!("figure `{name}` ({}) is never included in the paper", l.outputs.join(", ")),
+                message: format!(
+                    "figure `{name}` ({}) is never included in the paper",
+                    l.outputs.join(", ")
+                ),
             });
         }
     }
@@ -393,7 +417,10 @@ fn unused(
                 column,
                 severity: Severity::Warning,
                 kind: "unused-table",
-                message: format!("results table `{name}` ({}) is never included in the paper", l.outputs.join(", ")),
+                message: format!(
+                    "results table `{name}` ({}) is never included in the paper",
+                    l.outputs.join(", ")
+                ),
             });
         }
     }
@@ -427,7 +454,8 @@ fn did_you_mean(name: &str, names: &[&str]) -> String {
 fn looks_like_key(name: &str, keys: &[&str]) -> bool {
     let head = |s: &str| s.split('-').next().unwrap_or("").to_string();
     keys.iter().any(|k| {
-        strsim::levenshtein(name, k) <= 2 || (name.contains('-') && k.contains('-') && head(name) == head(k))
+        strsim::levenshtein(name, k) <= 2
+            || (name.contains('-') && k.contains('-') && head(name) == head(k))
     })
 }
 
@@ -457,7 +485,9 @@ fn relative(root: &Path, path: &Path) -> Option<String> {
             root_parts.push(s.to_string_lossy().into_owned());
         }
     }
-    parts.starts_with(&root_parts).then(|| parts[root_parts.len()..].join("/"))
+    parts
+        .starts_with(&root_parts)
+        .then(|| parts[root_parts.len()..].join("/"))
 }
 
 /// A path without its extension (`figures/fig1.pdf` -> `figures/fig1`).

@@ -88,14 +88,7 @@ impl Scan {
 
 /// Whether `s` occurs in `chars` at `at`.
 pub fn starts(chars: &[char], at: usize, s: &str) -> bool {
-    let mut k = at;
-    for c in s.chars() {
-        if chars.get(k) != Some(&c) {
-            return false;
-        }
-        k += 1;
-    }
-    true
+    (at..).zip(s.chars()).all(|(k, c)| chars.get(k) == Some(&c))
 }
 
 /// The index of the next `s` in `chars` from `from` (or the end).

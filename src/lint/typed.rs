@@ -30,9 +30,30 @@ pub struct Typed {
 
 /// Words that make the number after them a reference, not a measurement.
 const REFERENCE_WORDS: [&str; 24] = [
-    "figure", "fig.", "figs.", "figures", "table", "tab.", "tables", "section", "sec.",
-    "sections", "eq.", "equation", "appendix", "chapter", "algorithm", "line", "lines",
-    "listing", "theorem", "lemma", "page", "pp.", "p.", "step",
+    "figure",
+    "fig.",
+    "figs.",
+    "figures",
+    "table",
+    "tab.",
+    "tables",
+    "section",
+    "sec.",
+    "sections",
+    "eq.",
+    "equation",
+    "appendix",
+    "chapter",
+    "algorithm",
+    "line",
+    "lines",
+    "listing",
+    "theorem",
+    "lemma",
+    "page",
+    "pp.",
+    "p.",
+    "step",
 ];
 
 /// LaTeX lengths a factor may multiply (`0.7\linewidth`).
@@ -51,7 +72,13 @@ const LENGTHS: [&str; 7] = [
 /// not a number of the prose (part of a word, a version, a length, or a
 /// reference such as `Figure 3`); `end` is then where scanning resumes.
 pub fn parse(chars: &[char], i: usize) -> (Option<Typed>, usize) {
-    let before = |k: usize| if k == 0 { None } else { chars.get(k - 1).copied() };
+    let before = |k: usize| {
+        if k == 0 {
+            None
+        } else {
+            chars.get(k - 1).copied()
+        }
+    };
     let mut j = i;
     let mut negative = false;
     if matches!(chars[j], '-' | '+' | '\u{2212}') {
@@ -89,7 +116,8 @@ pub fn parse(chars: &[char], i: usize) -> (Option<Typed>, usize) {
         let Some(n) = sep_len else { break };
         let k = j + n;
         let three = (k..k + 3).all(|x| chars.get(x).is_some_and(char::is_ascii_digit));
-        if three && !chars.get(k + 3).is_some_and(char::is_ascii_digit) && digits.len() <= 3 + 3 * 6 {
+        if three && !chars.get(k + 3).is_some_and(char::is_ascii_digit) && digits.len() <= 3 + 3 * 6
+        {
             digits.extend(&chars[k..k + 3]);
             j = k + 3;
         } else {
@@ -203,7 +231,11 @@ impl Match {
 pub fn equals(typed: &Typed, text: &str, value: f64) -> Option<Match> {
     let chars: Vec<char> = text.chars().collect();
     let printed = (0..chars.len())
-        .find(|&k| chars[k].is_ascii_digit() || (matches!(chars[k], '-' | '+' | '\u{2212}') && chars.get(k + 1).is_some_and(char::is_ascii_digit)))
+        .find(|&k| {
+            chars[k].is_ascii_digit()
+                || (matches!(chars[k], '-' | '+' | '\u{2212}')
+                    && chars.get(k + 1).is_some_and(char::is_ascii_digit))
+        })
         .and_then(|k| parse(&chars, k).0);
     if let Some(p) = &printed
         && p.significant >= 2
@@ -275,7 +307,10 @@ mod tests {
     fn equal_by_text_by_rounding_and_as_a_percentage() {
         let t = |s: &str| first(s).unwrap();
         assert_eq!(equals(&t("250"), "250", 250.0), Some(Match::Text));
-        assert_eq!(equals(&t("3.86"), "3.859", 3.859415), Some(Match::Rounded(2)));
+        assert_eq!(
+            equals(&t("3.86"), "3.859", 3.859415),
+            Some(Match::Rounded(2))
+        );
         assert_eq!(
             equals(&t("64.2%"), "0.642", 0.642422),
             Some(Match::Percent(1))

@@ -30,8 +30,7 @@ struct Ctx {
 
 /// Keywords after `#` that start a statement running to the end of the line.
 const STATEMENTS: [&str; 11] = [
-    "let", "set", "show", "import", "include", "if", "for", "while", "context", "return",
-    "else",
+    "let", "set", "show", "import", "include", "if", "for", "while", "context", "return", "else",
 ];
 
 fn ident_start(c: char) -> bool {
@@ -114,7 +113,10 @@ pub fn scan(text: &str) -> Scan {
                     i = end.max(i + 1);
                 }
                 c if c.is_alphabetic() => {
-                    while chars.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+                    while chars
+                        .get(i)
+                        .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+                    {
                         i += 1;
                     }
                 }
@@ -231,7 +233,14 @@ fn code(
             if last == "let" {
                 out.push(lines, i, What::Defines(name.clone()));
             } else {
-                out.push(lines, i, What::Ident { name: name.clone(), hash: false });
+                out.push(
+                    lines,
+                    i,
+                    What::Ident {
+                        name: name.clone(),
+                        hash: false,
+                    },
+                );
             }
             *last = name;
             k
@@ -239,7 +248,10 @@ fn code(
         c if c.is_ascii_digit() => {
             // A literal with its unit (`70%`, `2cm`, `1.5em`).
             let mut k = i;
-            while chars.get(k).is_some_and(|c| c.is_alphanumeric() || *c == '.' || *c == '%') {
+            while chars
+                .get(k)
+                .is_some_and(|c| c.is_alphanumeric() || *c == '.' || *c == '%')
+            {
                 k += 1;
             }
             k

@@ -1,0 +1,158 @@
+//! `artifact lint` on a copy of the demo paper (its committed outputs and
+//! lock): the demo is clean; planted hand-typed numbers, unknown keys (one
+//! in a caption) and unused figures are reported at their place.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// The whole demo paper folder, outputs and lock included.
+fn paper() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("paper"), dir.path());
+    dir
+}
+
+fn edit(dir: &Path, rel: &str, from: &str, to: &str) {
+    let p = dir.join(rel);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{rel} lacks {from}");
+    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn the_demo_paper_is_lint_clean() {
+    let out = artifact(&root().join("paper"), &["lint"]);
+    assert_eq!(
+        stdout(&out),
+        "lint: 0 errors, 0 warnings in 2 files (main.tex, main.typ)\n"
+    );
+    assert!(out.status.success());
+}
+
+#[test]
+fn planted_numbers_and_keys_are_errors_at_their_line_and_column() {
+    let dir = paper();
+    let d = dir.path();
+    // A hand-typed count, a rounded median and a percentage in the prose.
+    edit(
+        d,
+        "main.tex",
+        "Figure~\\ref{fig:2} compares",
+        "Figure~\\ref{fig:2} compares 250 ratios (3.86 bits, 64.2\\% hits)",
+    );
+    // A misspelt key inside a caption, and an unknown generated command.
+    edit(
+        d,
+        "main.tex",
+        "\\caption{Achieved ratio",
+        "\\caption{Achieved \\artnum{fig2-bf16-count} \\artFigTwoBfSixteen{} ratio",
+    );
+    // An input file: a typed number, one exempt by a comment, one in a comment.
+    edit(
+        d,
+        "main.tex",
+        "\\end{document}",
+        "\\input{extra}\n\\end{document}",
+    );
+    std::fs::write(
+        d.join("extra.tex"),
+        "Median 45.4~MB/s. % artifact-lint: ignore\nAlso 0.642 of requests % 101.2\n",
+    )
+    .unwrap();
+    edit(
+        d,
+        "main.typ",
+        "Figure 2 compares",
+        "Figure 2 compares #fig2-bf16-count",
+    );
+    let out = artifact(d, &["lint"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "main.tex:24:79: error[typed-number]: `250` is typed by hand: it is the printed text of number `fig2-bf16-n` (250); write \\artnum{fig2-bf16-n}\n\
+         main.tex:24:91: error[typed-number]: `3.86` is typed by hand: it is number `fig3-median` (3.859) rounded to 2 decimal places; write \\artnum{fig3-median}\n\
+         main.tex:24:102: error[typed-number]: `64.2` is typed by hand: it is number `sim-none-hit-c16` (0.642) as a percentage, rounded to 1 decimal place; write \\artnum{sim-none-hit-c16}\n\
+         main.tex:45:27: error[unknown-key]: no number has the key `fig2-bf16-count` (did you mean `fig2-bf16-n`?)\n\
+         main.tex:45:44: error[unknown-key]: \\artFigTwoBfSixteen is not a number's command (generated/macros.tex defines \\art + the key in CamelCase) (did you mean \\artFigTwoBfOneSixN?)\n\
+         main.typ:19:32: error[unknown-key]: no number has the key `fig2-bf16-count` (did you mean `fig2-bf16-n`?)\n\
+         extra.tex:2:6: error[typed-number]: `0.642` is typed by hand: it is the printed text of number `sim-none-hit-c16` (0.642); write \\artnum{sim-none-hit-c16}\n\
+         lint: 7 errors, 0 warnings in 3 files (main.tex, main.typ, extra.tex)\n"
+    );
+}
+
+#[test]
+fn unused_figures_tables_and_numbers_are_warnings_when_the_paper_is_one_file() {
+    let dir = paper();
+    let d = dir.path();
+    edit(
+        d,
+        "main.typ",
+        "#figure(image(\"figures/fig3.pdf\", width: 85%), caption: [Q4_K nibble entropy; median #fig3-median bits.])",
+        "",
+    );
+    edit(
+        d,
+        "main.typ",
+        "#figure(include \"generated/fig5_points.typ\"",
+        "#figure([]",
+    );
+    edit(d, "main.typ", "#sweep-mlx-tps tok/s", "many tok/s");
+    let out = artifact(d, &["lint", "main.typ", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got: Vec<(String, u64, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "unused-number".to_string(),
+                433,
+                "number `sweep-mlx-tps` is used nowhere in the paper".to_string()
+            ),
+            (
+                "unused-figure".to_string(),
+                280,
+                "figure `fig3` (figures/fig3.svg, figures/fig3.pdf, figures/fig3.csv) is never included in the paper".to_string()
+            ),
+            (
+                "unused-table".to_string(),
+                140,
+                "results table `fig5_points` (generated/fig5_points.tex, generated/fig5_points.typ, generated/fig5_points.csv, generated/fig5_points.md) is never included in the paper".to_string()
+            ),
+        ]
+    );
+    assert_eq!(report["errors"], 0);
+    assert_eq!(report["warnings"], 3);
+}
+
+#[test]
+fn lint_without_a_lock_says_to_run_gen() {
+    let dir = paper_copy();
+    std::fs::write(dir.path().join("main.tex"), "hello").unwrap();
+    let out = artifact(dir.path(), &["lint"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no artifact.lock in ")
+            && stderr(&out).contains(": run `artifact gen` first"),
+        "{}",
+        stderr(&out)
+    );
+}
