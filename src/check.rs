@@ -427,8 +427,20 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         });
     }
     let mut build = run::build(spec, &[], None)?;
+    Ok(compare(spec, &mut build, lock.as_ref(), fix, leftovers))
+}
+
+/// What on disk differs from `build` (all of the spec, built without a
+/// lock) and from `lock`: the full check. Takes `build`'s errors.
+pub fn compare(
+    spec: &LoadedSpec,
+    build: &mut run::Build,
+    lock: Option<&Lock>,
+    fix: String,
+    leftovers: Vec<String>,
+) -> CheckReport {
     // A number or figure that fails is reported after the table of what is
-    // stale (exit 2); a spec error stops here (as `?` above).
+    // stale (exit 2); a spec error stops before (in `run::build`).
     let mut r = CheckReport {
         fix,
         leftovers,
@@ -436,13 +448,12 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         ..CheckReport::default()
     };
     let fp = &build.fingerprint;
-    let changed_inputs =
-        |sources: &BTreeSet<String>| run::changed_inputs(fp, lock.as_ref(), sources);
+    let changed_inputs = |sources: &BTreeSet<String>| run::changed_inputs(fp, lock, sources);
     // Numbers: committed text (the lock's) against the text now.
-    r.numbers = number_changes(spec, &build, lock.as_ref());
+    r.numbers = number_changes(spec, build, lock);
     let disk_hash = |rel: &str| crate::output::read_output(&spec.root, rel).map(|b| hash_bytes(&b));
     let edited = |rel: &str| -> bool {
-        let locked = lock.as_ref().and_then(|l| l.outputs.get(rel));
+        let locked = lock.and_then(|l| l.outputs.get(rel));
         let disk = disk_hash(rel);
         locked.is_some() && disk.is_some() && disk.as_ref() != locked
     };
@@ -463,8 +474,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
                     .map(|n| (n.key.clone(), crate::emit::tex_escape_text(&n.text)))
                     .collect();
                 let committed = |k: &str| {
-                    lock.as_ref()
-                        .and_then(|l| l.numbers.get(k))
+                    lock.and_then(|l| l.numbers.get(k))
                         .map(|n| crate::emit::tex_escape_text(&n.text))
                 };
                 // A value that is neither what gen wrote nor what the data
@@ -506,7 +516,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             continue;
         }
         let inputs = changed_inputs(&f.sources);
-        let quoted = lock.as_ref().map_or_else(Vec::new, |l| {
+        let quoted = lock.map_or_else(Vec::new, |l| {
             let q = crate::fingerprint::figure_quotes(spec, &f.name);
             crate::fingerprint::changed_numbers(l, &build.numbers, &q)
         });
@@ -535,9 +545,9 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         }
     }
     r.results_tables =
-        crate::results::build::stale(spec, &build, lock.as_ref(), &changed_inputs, &mut r.edited);
+        crate::results::build::stale(spec, build, lock, &changed_inputs, &mut r.edited);
     // Outputs the last run wrote that the spec no longer writes.
-    if let Some(l) = &lock {
+    if let Some(l) = lock {
         let (recorded, edited) = run::orphans(spec, fp, l);
         r.orphaned.extend(recorded.into_iter().map(|f| (f, false)));
         r.orphaned.extend(edited.into_iter().map(|f| (f, true)));
@@ -557,7 +567,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
         }
     }
     // Inputs against the lock.
-    match &lock {
+    match lock {
         Some(l) => {
             let now = fp.inputs();
             for (f, h) in &now {
@@ -578,7 +588,7 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
             .notes
             .push("no artifact.lock yet: `artifact gen` writes one".into()),
     }
-    Ok(r)
+    r
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 pub mod check;
 pub mod emit;
 pub mod error;
+pub mod evaluate;
 pub mod expr;
 pub mod fastexpr;
 pub mod figures;

@@ -67,10 +67,27 @@ enum Command {
         force: bool,
     },
     /// Recompute without writing; exit 1 if committed figures or numbers are stale.
+    ///
+    /// Example: artifact check --report report.md --tolerance 2%
     Check {
         /// Trust artifact.lock when no hash changed (milliseconds on an unchanged tree).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "report")]
         fast: bool,
+        /// Write a report for artifact evaluators to FILE (Markdown; JSON when
+        /// FILE ends in .json; `-` for standard output): tool, platform, every
+        /// input's hash, every number committed vs recomputed, every figure.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// With --report: a number recomputed from re-measured data is
+        /// reproduced when within this of the committed value (`2%`, or an
+        /// absolute `0.05`); then only such numbers decide the exit code.
+        #[arg(
+            long,
+            value_name = "TOL",
+            requires = "report",
+            allow_hyphen_values = true
+        )]
+        tolerance: Option<String>,
     },
     /// Print a source's or table's fields (with their types) and first rows,
     /// after all of the table's steps.
@@ -265,7 +282,55 @@ fn main() -> ExitCode {
         let spec = spec::load(&path)?;
         match cli.command {
             Command::Gen { names, force } => run_gen(&spec, &names, force),
-            Command::Check { fast } => {
+            Command::Check {
+                report: Some(file),
+                tolerance,
+                ..
+            } => {
+                let _folder = output::FolderLock::shared(&spec.root)?;
+                let tolerance = tolerance
+                    .as_deref()
+                    .map(artifact::evaluate::Tolerance::parse)
+                    .transpose()?;
+                let (eval, check) = artifact::evaluate::evaluate(&spec, tolerance)?;
+                let json = file.extension().is_some_and(|e| e == "json");
+                let text = if json {
+                    eval.to_json()
+                } else {
+                    eval.to_markdown()
+                };
+                if file.as_os_str() == "-" {
+                    print_result(&text)?;
+                } else {
+                    // A bare name is in the current folder (its parent is "").
+                    let path = if file.parent() == Some(std::path::Path::new("")) {
+                        std::path::Path::new(".").join(&file)
+                    } else {
+                        file.clone()
+                    };
+                    output::write_atomic(&path, text.as_bytes())?;
+                    let off = eval.numbers.iter().filter(|n| !n.reproduced).count();
+                    warn!(
+                        "wrote {}: {} ({} of {} numbers not reproduced)",
+                        file.display(),
+                        if eval.reproduced {
+                            "reproduced"
+                        } else {
+                            "NOT reproduced"
+                        },
+                        off,
+                        eval.numbers.len()
+                    );
+                }
+                Ok(if !eval.errors.is_empty() {
+                    ExitCode::from(2)
+                } else if eval.reproduced || (tolerance.is_none() && !check.stale()) {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                })
+            }
+            Command::Check { fast, .. } => {
                 let _folder = output::FolderLock::shared(&spec.root)?;
                 let report = check::check(&spec, fast)?;
                 let text = report.render();

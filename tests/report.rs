@@ -1,0 +1,144 @@
+//! `artifact check --report`: the report for artifact evaluators, on a copy
+//! of the demo paper as committed and with re-measured data (host times
+//! 1% slower), with and without a tolerance.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// The whole demo paper folder, outputs and lock included.
+fn paper() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("paper"), dir.path());
+    dir
+}
+
+const ATTRIBUTION: &str = "data/offload/benchmarks/raw/gateC/cold_nvme_laptop/attribution.jsonl";
+
+/// Every record's demand-read time 1% higher: a re-measurement.
+fn remeasure(dir: &Path) {
+    let p = dir.join(ATTRIBUTION);
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let t = &mut v["host_time_s"]["ensure"];
+        *t = serde_json::json!(t.as_f64().unwrap() * 1.01);
+        out.push_str(&serde_json::to_string(&v).unwrap());
+        out.push('\n');
+    }
+    std::fs::write(&p, out).unwrap();
+}
+
+fn report(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
+    let mut all = vec!["check", "--report", "r.json"];
+    all.extend_from_slice(args);
+    let out = artifact(dir, &all);
+    let json = serde_json::from_slice(&std::fs::read(dir.join("r.json")).unwrap()).unwrap();
+    (out.status.code(), json, stderr(&out))
+}
+
+fn number<'a>(r: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
+    r["numbers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["key"] == key)
+        .unwrap()
+}
+
+#[test]
+fn the_committed_paper_reproduces_and_the_markdown_says_so() {
+    let dir = paper();
+    let out = artifact(dir.path(), &["check", "--report", "report.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "wrote report.md: reproduced (0 of 26 numbers not reproduced)\n"
+    );
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.starts_with("# Reproduction report\n\n**Result: reproduced.** 26 of 26 numbers reproduced (printed text identical); 10 of 10 figures and results tables identical.\n"), "{md}");
+    assert!(md.contains("| fig3-median | 3.859 | 3.859 | 0 | identical |\n"));
+    assert!(md.contains("| data/compression/results/results.jsonl.zst | `0ce62b7ec28af14a68103a0fa477f08b7f9e4ced6995074665e27e19f336ad5b` | same |\n"));
+    assert!(
+        md.contains(
+            "| fig1 | identical | figures/fig1.svg, figures/fig1.pdf, figures/fig1.csv |\n"
+        )
+    );
+    // The same tree, the same bytes.
+    let again = artifact(dir.path(), &["check", "--report", "again.md"]);
+    assert!(again.status.success());
+    assert_eq!(
+        md,
+        std::fs::read_to_string(dir.path().join("again.md")).unwrap()
+    );
+}
+
+#[test]
+fn remeasured_data_is_reproduced_within_a_tolerance_and_not_without() {
+    let dir = paper();
+    let d = dir.path();
+    remeasure(d);
+
+    // No tolerance: the number's text changed, as `check` says (exit 1).
+    let (code, r, _) = report(d, &[]);
+    assert_eq!(code, Some(1));
+    let n = number(&r, "attr-none-ms");
+    assert_eq!(n["committed"], "30.69");
+    assert_eq!(n["recomputed"], "30.89");
+    assert_eq!(n["status"], "differs");
+    assert_eq!(r["reproduced"], false);
+    let input = r["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["file"] == ATTRIBUTION)
+        .unwrap();
+    assert_eq!(input["status"], "changed");
+
+    // Within 2%: reproduced; the figure drawn from it differs (listed, not failing).
+    let (code, r, err) = report(d, &["--tolerance", "2%"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(number(&r, "attr-none-ms")["status"], "within tolerance");
+    let rel = number(&r, "attr-none-ms")["relative"].as_f64().unwrap();
+    assert!((0.005..0.007).contains(&rel), "{rel}");
+    let attribution = r["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "attribution")
+        .unwrap();
+    assert_eq!(attribution["status"], "differs");
+    assert_eq!(
+        r["tolerance"],
+        serde_json::json!({"kind": "relative", "by": 0.02})
+    );
+
+    // Within an absolute 0.1 ms: not (the difference is 0.2 ms).
+    let (code, r, err) = report(d, &["--tolerance", "0.1"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(number(&r, "attr-none-ms")["status"], "differs");
+    assert!(
+        err.contains(": NOT reproduced (1 of 26 numbers not reproduced)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bad_tolerance_is_an_error_and_needs_a_report() {
+    let dir = paper();
+    let out = artifact(
+        dir.path(),
+        &["check", "--report", "r.md", "--tolerance", "-2%"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --tolerance `-2%`: expected a percentage (`2%`) or an absolute difference (`0.05`), not negative\n"
+    );
+    let out = artifact(dir.path(), &["check", "--tolerance", "2%"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--report <FILE>"), "{}", stderr(&out));
+}
