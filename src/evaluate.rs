@@ -367,7 +367,7 @@ impl Evaluation {
         );
         for n in &self.numbers {
             let diff = match (n.difference, n.relative) {
-                (Some(d), _) if d == 0.0 => "0".to_string(),
+                (Some(0.0), _) => "0".to_string(),
                 (Some(d), Some(r)) => format!("{} ({:+.2}%)", significant(d), r * 100.0),
                 (Some(d), None) => significant(d),
                 _ => "-".into(),
