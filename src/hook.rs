@@ -21,7 +21,7 @@ use crate::spec::{LoadedSpec, SPEC_FILE};
 /// The line that marks a hook written by this command.
 pub const MARKER: &str = "# artifact-pre-commit-hook";
 
-fn git(dir: &Path, args: &[&str]) -> Result<String> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -166,7 +166,7 @@ pub fn needed_paths(spec: &LoadedSpec, spec_dir: &str, index: &[String]) -> Vec<
         .collect()
 }
 
-fn git_bytes(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
+pub(crate) fn git_bytes(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
     let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)

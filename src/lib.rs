@@ -6,6 +6,7 @@
 //! `emit` -> outputs (written atomically by `output`).
 
 pub mod check;
+pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod evaluate;

@@ -131,6 +131,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
         format: ExplainFormat,
     },
+    /// Numbers whose printed text changed between a git revision's committed
+    /// outputs and now (or two revisions), with the inputs that changed, and
+    /// the figures that differ.
+    ///
+    /// Example: artifact diff v1-submitted --format md
+    Diff {
+        /// The revision to compare from (default HEAD).
+        rev: Option<String>,
+        /// The revision to compare to (default: the working tree).
+        rev2: Option<String>,
+        /// Output format (md: a table for a rebuttal or camera-ready letter).
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
@@ -143,6 +157,14 @@ enum Command {
 enum OutFormat {
     Text,
     Csv,
+    Json,
+}
+
+/// `diff --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DiffFormat {
+    Text,
+    Md,
     Json,
 }
 
@@ -377,6 +399,15 @@ fn main() -> ExitCode {
                     warn!("note: {n}");
                 }
                 print_result(&e.output)?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Diff { rev, rev2, format } => {
+                let d = artifact::diff::diff(&spec, rev.as_deref(), rev2.as_deref())?;
+                print_result(&match format {
+                    DiffFormat::Text => d.to_text(),
+                    DiffFormat::Md => d.to_markdown(),
+                    DiffFormat::Json => d.to_json(),
+                })?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Lint { files, format } => {

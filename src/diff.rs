@@ -1,0 +1,300 @@
+//! `artifact diff [REV] [REV2]`: what changed in the paper's numbers and
+//! figures between a git revision and now, or between two revisions.
+//!
+//! Both sides are read from `artifact.lock` (what `gen` recorded: every
+//! number's printed text, every input's and output's BLAKE3), at `REV`
+//! through `git show REV:./artifact.lock` in the spec's folder and, for
+//! "now", in the working tree. A number is listed when its printed text
+//! differs (old -> new), with the input files of its sources whose hash
+//! changed; a figure or results table when any of its files' hashes
+//! differs. "Now" is what the last `gen` wrote: `artifact check` says
+//! whether that is current.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::lock::{LOCK_FILE, Lock};
+use crate::spec::LoadedSpec;
+
+/// A number whose printed text differs.
+#[derive(Debug, Serialize)]
+pub struct NumberDiff {
+    pub key: String,
+    /// Its text before (`None`: it did not exist).
+    pub old: Option<String>,
+    /// Its text after (`None`: it no longer exists).
+    pub new: Option<String>,
+    /// The input files of its sources whose hash changed.
+    pub inputs: Vec<String>,
+}
+
+/// A figure or results table whose files differ.
+#[derive(Debug, Serialize)]
+pub struct OutputDiff {
+    pub name: String,
+    /// `differs`, `added` or `removed`.
+    pub status: &'static str,
+    /// The files that differ (or all of them, when added or removed).
+    pub files: Vec<String>,
+}
+
+/// The differences between two sides.
+#[derive(Debug, Serialize)]
+pub struct Diff {
+    /// The sides as named (`HEAD`, `working tree`).
+    pub from: String,
+    pub to: String,
+    pub numbers: Vec<NumberDiff>,
+    pub figures: Vec<OutputDiff>,
+    pub results_tables: Vec<OutputDiff>,
+    /// Input files whose hash changed.
+    pub inputs: Vec<InputChange>,
+}
+
+/// An input file whose hash changed.
+#[derive(Debug, Serialize)]
+pub struct InputChange {
+    /// `changed`, `added` or `removed`.
+    pub status: &'static str,
+    pub file: String,
+}
+
+/// The lock at git revision `rev` in the spec's folder. Errors: git
+/// missing or failing (not a repository, an unknown revision), no lock at
+/// that revision, or one that does not parse.
+fn lock_at(spec: &LoadedSpec, rev: &str) -> Result<Lock> {
+    if rev.starts_with('-') {
+        return Err(Error::msg(format!("`{rev}` is not a git revision")));
+    }
+    let bytes = crate::hook::git_bytes(&spec.root, &["show", &format!("{rev}:./{LOCK_FILE}")], None)
+        .map_err(|e| {
+            Error::msg(format!(
+                "cannot read {LOCK_FILE} at revision {rev} ({e}); diff compares what `artifact gen` committed"
+            ))
+        })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::msg(format!("{LOCK_FILE} at {rev}: not UTF-8")))?;
+    toml::from_str(&text).map_err(|e| Error::msg(format!("{LOCK_FILE} at {rev}: {}", e.message())))
+}
+
+/// Compares `rev` (default `HEAD`) with `rev2` (default: the working tree).
+pub fn diff(spec: &LoadedSpec, rev: Option<&str>, rev2: Option<&str>) -> Result<Diff> {
+    let rev = rev.unwrap_or("HEAD");
+    let old = lock_at(spec, rev)?;
+    let (new, to) = match rev2 {
+        Some(r) => (lock_at(spec, r)?, r.to_string()),
+        None => (
+            Lock::read(&spec.root)?.ok_or_else(|| {
+                Error::msg(format!(
+                    "no {LOCK_FILE} in the working tree: run `artifact gen` first"
+                ))
+            })?,
+            "working tree".to_string(),
+        ),
+    };
+    let mut inputs = Vec::new();
+    for (f, h) in &new.inputs {
+        match old.inputs.get(f) {
+            None => inputs.push(("added", f.clone())),
+            Some(o) if o != h => inputs.push(("changed", f.clone())),
+            _ => {}
+        }
+    }
+    inputs.extend(
+        old.inputs
+            .keys()
+            .filter(|f| !new.inputs.contains_key(*f))
+            .map(|f| ("removed", f.clone())),
+    );
+    inputs.sort_by(|a, b| a.1.cmp(&b.1));
+    let inputs: Vec<InputChange> = inputs
+        .into_iter()
+        .map(|(status, file)| InputChange { status, file })
+        .collect();
+    let patterns = source_patterns(spec);
+    let mut numbers = Vec::new();
+    let keys: BTreeSet<&String> = old.numbers.keys().chain(new.numbers.keys()).collect();
+    for k in keys {
+        let (o, n) = (old.numbers.get(k), new.numbers.get(k));
+        if o.map(|x| &x.text) == n.map(|x| &x.text) {
+            continue;
+        }
+        let sources: BTreeSet<&String> =
+            o.iter().chain(n.iter()).flat_map(|x| &x.sources).collect();
+        let files: Vec<String> = inputs
+            .iter()
+            .filter(|c| {
+                sources.iter().any(|s| {
+                    patterns
+                        .get(s.as_str())
+                        .is_some_and(|ps| ps.iter().any(|p| p.matches(&c.file)))
+                })
+            })
+            .map(|c| c.file.clone())
+            .collect();
+        numbers.push(NumberDiff {
+            key: k.clone(),
+            old: o.map(|x| x.text.clone()),
+            new: n.map(|x| x.text.clone()),
+            inputs: files,
+        });
+    }
+    let outputs = |a: &BTreeMap<String, crate::lock::LockedFigure>,
+                   b: &BTreeMap<String, crate::lock::LockedFigure>| {
+        let names: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        names
+            .into_iter()
+            .filter_map(|name| match (a.get(name), b.get(name)) {
+                (Some(x), Some(y)) => {
+                    let files: Vec<String> = y
+                        .outputs
+                        .iter()
+                        .filter(|f| old.outputs.get(*f) != new.outputs.get(*f))
+                        .cloned()
+                        .collect();
+                    (!files.is_empty() || x.outputs != y.outputs).then(|| OutputDiff {
+                        name: name.clone(),
+                        status: "differs",
+                        files,
+                    })
+                }
+                (None, Some(y)) => Some(OutputDiff {
+                    name: name.clone(),
+                    status: "added",
+                    files: y.outputs.clone(),
+                }),
+                (Some(x), None) => Some(OutputDiff {
+                    name: name.clone(),
+                    status: "removed",
+                    files: x.outputs.clone(),
+                }),
+                (None, None) => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    Ok(Diff {
+        from: rev.to_string(),
+        to,
+        numbers,
+        figures: outputs(&old.figures, &new.figures),
+        results_tables: outputs(&old.results_tables, &new.results_tables),
+        inputs,
+    })
+}
+
+/// Each source's path patterns (relative to the spec's folder).
+fn source_patterns(spec: &LoadedSpec) -> BTreeMap<&str, Vec<glob::Pattern>> {
+    spec.spec
+        .sources
+        .iter()
+        .map(|(name, s)| {
+            let paths: Vec<&str> = match s.get_ref().path.as_ref().map(|p| p.get_ref()) {
+                Some(toml::Value::String(p)) => vec![p.as_str()],
+                Some(toml::Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).collect(),
+                _ => Vec::new(),
+            };
+            let pats = paths
+                .into_iter()
+                .filter_map(|p| glob::Pattern::new(p.trim_start_matches("./")).ok())
+                .collect();
+            (name.as_str(), pats)
+        })
+        .collect()
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+impl Diff {
+    /// Whether nothing differs.
+    pub fn is_empty(&self) -> bool {
+        self.numbers.is_empty() && self.figures.is_empty() && self.results_tables.is_empty()
+    }
+
+    /// For the terminal: `key: old -> new (inputs changed: ...)` lines, then
+    /// the figures and tables that differ.
+    pub fn to_text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(o, "{} -> {}", self.from, self.to);
+        if self.is_empty() {
+            let _ = writeln!(o, "no number's text and no figure differs");
+            return o;
+        }
+        let side = |s: &Option<String>| s.clone().unwrap_or_else(|| "(none)".into());
+        for n in &self.numbers {
+            let why = if n.inputs.is_empty() {
+                String::new()
+            } else {
+                format!(" (inputs changed: {})", n.inputs.join(", "))
+            };
+            let _ = writeln!(
+                o,
+                "number {}: {} -> {}{why}",
+                n.key,
+                side(&n.old),
+                side(&n.new)
+            );
+        }
+        for (what, list) in [
+            ("figure", &self.figures),
+            ("results table", &self.results_tables),
+        ] {
+            for f in list {
+                let _ = writeln!(o, "{what} {} {}: {}", f.name, f.status, f.files.join(", "));
+            }
+        }
+        o
+    }
+
+    /// A Markdown table for a rebuttal or camera-ready letter.
+    pub fn to_markdown(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "Changes from `{}` to {}:\n",
+            cell(&self.from),
+            cell(&self.to)
+        );
+        if self.is_empty() {
+            let _ = writeln!(o, "No number and no figure changed.");
+            return o;
+        }
+        if !self.numbers.is_empty() {
+            let _ = writeln!(
+                o,
+                "| number | before | after | inputs changed |\n|---|---|---|---|"
+            );
+            for n in &self.numbers {
+                let _ = writeln!(
+                    o,
+                    "| `{}` | {} | {} | {} |",
+                    cell(&n.key),
+                    cell(n.old.as_deref().unwrap_or("-")),
+                    cell(n.new.as_deref().unwrap_or("-")),
+                    cell(&n.inputs.join(", "))
+                );
+            }
+        }
+        let figs: Vec<String> = self
+            .figures
+            .iter()
+            .chain(&self.results_tables)
+            .map(|f| format!("{} ({})", f.name, f.status))
+            .collect();
+        if !figs.is_empty() {
+            let _ = writeln!(o, "\nFigures and tables that changed: {}.", figs.join(", "));
+        }
+        o
+    }
+
+    /// As JSON (the fields of [`Diff`]).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("a diff is JSON");
+        s.push('\n');
+        s
+    }
+}

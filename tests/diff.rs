@@ -1,0 +1,108 @@
+//! `artifact diff`: numbers and figures that changed between two commits
+//! of a temporary git repository holding the demo paper, and between a
+//! commit and the working tree.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+const ATTRIBUTION: &str = "data/offload/benchmarks/raw/gateC/cold_nvme_laptop/attribution.jsonl";
+
+/// Every record's demand-read time 1% higher.
+fn remeasure(dir: &Path) {
+    let p = dir.join(ATTRIBUTION);
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let t = &mut v["host_time_s"]["ensure"];
+        *t = serde_json::json!(t.as_f64().unwrap() * 1.01);
+        out.push_str(&serde_json::to_string(&v).unwrap());
+        out.push('\n');
+    }
+    std::fs::write(&p, out).unwrap();
+}
+
+fn commit(dir: &Path, message: &str) {
+    git(dir, &["add", "-A"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.email=a@b",
+            "-c",
+            "user.name=t",
+            "commit",
+            "-qm",
+            message,
+        ],
+    );
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn diff_names_changed_numbers_with_their_inputs_and_changed_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_dir(&root().join("paper"), d);
+    git(d, &["init", "-q"]);
+    commit(d, "submitted");
+    let same = artifact(d, &["diff"]);
+    assert_eq!(
+        stdout(&same),
+        "HEAD -> working tree\nno number's text and no figure differs\n"
+    );
+
+    remeasure(d);
+    gen_ok(d);
+    let now = artifact(d, &["diff"]);
+    assert!(now.status.success(), "{}", stderr(&now));
+    assert_eq!(
+        stdout(&now),
+        format!(
+            "HEAD -> working tree\n\
+             number attr-none-ms: 30.69 -> 30.89 (inputs changed: {ATTRIBUTION})\n\
+             figure attribution differs: figures/attribution.svg, figures/attribution.pdf, figures/attribution.csv\n"
+        )
+    );
+    commit(d, "camera-ready");
+    let md = artifact(d, &["diff", "HEAD~1", "HEAD", "--format", "md"]);
+    assert_eq!(
+        stdout(&md),
+        format!(
+            "Changes from `HEAD~1` to HEAD:\n\n\
+             | number | before | after | inputs changed |\n|---|---|---|---|\n\
+             | `attr-none-ms` | 30.69 | 30.89 | {ATTRIBUTION} |\n\n\
+             Figures and tables that changed: attribution (differs).\n"
+        )
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&artifact(d, &["diff", "HEAD~1", "--format", "json"]).stdout)
+            .unwrap();
+    assert_eq!(
+        json["inputs"],
+        serde_json::json!([{"status": "changed", "file": ATTRIBUTION}])
+    );
+}
+
+#[test]
+fn diff_at_a_revision_without_a_lock_or_an_unknown_one_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_dir(&root().join("paper"), d);
+    git(d, &["init", "-q"]);
+    let out = artifact(d, &["diff", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: cannot read artifact.lock at revision nope (git show nope:./artifact.lock: fatal: "),
+        "{}",
+        stderr(&out)
+    );
+    let out = artifact(d, &["diff", "--", "-x"]);
+    assert_eq!(stderr(&out), "error: `-x` is not a git revision\n");
+}
