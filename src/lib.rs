@@ -15,6 +15,7 @@ pub mod fastexpr;
 pub mod figures;
 pub mod fingerprint;
 pub mod hook;
+pub mod init;
 pub mod inspect;
 pub mod lint;
 pub mod lock;

@@ -145,6 +145,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },
+    /// Start a paper: write artifact.toml with one source per data file (its
+    /// fields listed), an example table, number and figure that run, and
+    /// main.typ / main.tex stubs. Never overwrites a file.
+    ///
+    /// Example: artifact init data/results.jsonl data/sweep.csv
+    Init {
+        /// Data files (inside the folder; default: a few inline rows).
+        data: Vec<PathBuf>,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
@@ -289,6 +298,18 @@ fn main() -> ExitCode {
         {
             return hook::run(&start, spec_dir).map(ExitCode::from);
         }
+        // init makes the spec.
+        if let Command::Init { data } = &cli.command {
+            let done = artifact::init::init(&start, data)?;
+            for w in &done.written {
+                warn!("wrote {w}");
+            }
+            for k in &done.kept {
+                warn!("kept {k} (it exists)");
+            }
+            warn!("next: artifact gen, then open main.typ or main.tex");
+            return Ok(ExitCode::SUCCESS);
+        }
         // The schema is the tool's, not a spec's: no spec is needed.
         if let Command::Schema { markdown } = &cli.command {
             if *markdown {
@@ -425,7 +446,8 @@ fn main() -> ExitCode {
             Command::Hook {
                 action: HookAction::Run { .. },
             }
-            | Command::Schema { .. } => unreachable!("dispatched before the spec is located"),
+            | Command::Schema { .. }
+            | Command::Init { .. } => unreachable!("dispatched before the spec is located"),
             Command::Hook {
                 action: HookAction::Install { force },
             } => {

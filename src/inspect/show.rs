@@ -103,6 +103,32 @@ fn survey(rows: &[Row]) -> Vec<Field> {
     fields.into_values().collect()
 }
 
+/// A field of some rows, as `show` and `init` describe it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSummary {
+    /// Its name (`a.b` for a field of a nested record).
+    pub name: String,
+    /// Its types across the rows (`float|null`, `string|missing`).
+    pub types: String,
+    /// How many distinct values it has.
+    pub distinct: usize,
+    /// Its first non-null value, as `show` prints it.
+    pub example: Option<String>,
+}
+
+/// Every field of `rows`, in the order first seen.
+pub fn fields_of(rows: &[Row]) -> Vec<FieldSummary> {
+    survey(rows)
+        .into_iter()
+        .map(|f| FieldSummary {
+            types: f.type_text(),
+            distinct: f.distinct.len(),
+            name: f.name,
+            example: f.example,
+        })
+        .collect()
+}
+
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }

@@ -1,0 +1,94 @@
+//! `artifact init`: a starter spec from the demo paper's data that `gen`
+//! accepts as written; it never overwrites a file.
+
+mod common;
+
+use common::*;
+
+const SWEEP: &str = "data/offload/benchmarks/raw/gateB/capacity_sweep_laptop/sweep.jsonl";
+const RESULTS: &str = "data/compression/results/results.jsonl.zst";
+
+#[test]
+fn init_on_the_demo_data_writes_a_spec_that_gen_accepts() {
+    let dir = paper_copy();
+    let d = dir.path();
+    std::fs::remove_file(d.join("artifact.toml")).unwrap();
+    let out = artifact(d, &["init", RESULTS, SWEEP]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "wrote artifact.toml\nwrote main.typ\nwrote main.tex\nnext: artifact gen, then open main.typ or main.tex\n"
+    );
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    // One source per file, its fields listed as `gen` reads them.
+    assert!(spec.contains(&format!(
+        "[sources.sweep]\npath = \"{SWEEP}\"\n# 32 rows; fields (type, distinct values, first value):\n\
+         #   ts: string, 32 distinct, e.g. 2025-03-20T09:00:37Z\n"
+    )));
+    assert!(
+        spec.contains("#   peak_rss_gb: float, 11 distinct, e.g. 4.1\n"),
+        "{spec}"
+    );
+    assert!(spec.contains(
+        "[sources.results]\npath = \"data/compression/results/results.jsonl.zst\"\n# 600 rows;"
+    ));
+    // The example: the two numeric fields of the first source with the
+    // most distinct values, the one with fewer on x.
+    assert!(spec.contains("layers = [{ mark = \"point\", data = \"example\", x = \"n_values\", y = \"input_bytes\" }]"), "{spec}");
+    let out = artifact(d, &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let numbers = numbers(d);
+    assert_eq!(numbers["example-rows"]["text"], "574");
+    // The stubs use what the spec makes: lint finds nothing.
+    let lint = artifact(d, &["lint"]);
+    assert_eq!(
+        String::from_utf8_lossy(&lint.stdout),
+        "lint: 0 errors, 0 warnings in 2 files (main.tex, main.typ)\n"
+    );
+}
+
+#[test]
+fn init_never_overwrites() {
+    let dir = paper_copy();
+    let d = dir.path();
+    // An existing spec: an error, and nothing else is written.
+    let before = std::fs::read(d.join("artifact.toml")).unwrap();
+    let out = artifact(d, &["init", SWEEP]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("artifact.toml exists: init never overwrites it"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(d.join("artifact.toml")).unwrap(), before);
+    assert!(!d.join("main.typ").exists());
+    // An existing paper stub is kept as it is.
+    std::fs::remove_file(d.join("artifact.toml")).unwrap();
+    std::fs::write(d.join("main.tex"), "mine").unwrap();
+    let out = artifact(d, &["init", SWEEP]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("kept main.tex (it exists)\n"));
+    assert_eq!(std::fs::read_to_string(d.join("main.tex")).unwrap(), "mine");
+}
+
+#[test]
+fn init_without_data_starts_from_inline_rows_and_data_outside_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = artifact(d, &["init"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    gen_ok(d);
+    assert_eq!(numbers(d)["example-median"]["text"], "6.05");
+
+    let other = tempfile::tempdir().unwrap();
+    let outside = d.join("x.csv");
+    std::fs::write(&outside, "a\n1\n").unwrap();
+    let out = artifact(other.path(), &["init", outside.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("x.csv: data must be inside "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!other.path().join("artifact.toml").exists());
+}
