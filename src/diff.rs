@@ -186,7 +186,7 @@ pub fn diff(spec: &LoadedSpec, rev: Option<&str>, rev2: Option<&str>) -> Result<
 }
 
 /// Each source's path patterns (relative to the spec's folder).
-fn source_patterns(spec: &LoadedSpec) -> BTreeMap<&str, Vec<glob::Pattern>> {
+pub(crate) fn source_patterns(spec: &LoadedSpec) -> BTreeMap<&str, Vec<glob::Pattern>> {
     spec.spec
         .sources
         .iter()

@@ -31,5 +31,6 @@ pub mod stats;
 pub mod tables;
 pub mod validate;
 pub mod value;
+pub mod watch;
 
 pub use error::{Error, Result};

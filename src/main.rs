@@ -154,6 +154,15 @@ enum Command {
         /// Data files (inside the folder; default: a few inline rows).
         data: Vec<PathBuf>,
     },
+    /// Rebuild what changed whenever an input, the spec or a template changes;
+    /// errors are printed and the watch goes on (Ctrl-C stops it).
+    ///
+    /// Example: artifact watch & typst watch main.typ
+    Watch {
+        /// Quiet time after a change before rebuilding, in milliseconds.
+        #[arg(long, default_value_t = 200, value_name = "MS")]
+        debounce: u64,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
@@ -322,6 +331,28 @@ fn main() -> ExitCode {
             return Ok(ExitCode::SUCCESS);
         }
         let path = spec::locate(&start)?;
+        // watch outlives a spec that does not load: it reports and waits.
+        if let Command::Watch { debounce } = &cli.command {
+            let mut rebuild = |changed: &[String]| {
+                if !changed.is_empty() {
+                    warn!("changed: {}", changed.join(", "));
+                }
+                match spec::load(&path).and_then(|s| run_gen(&s, &[], false)) {
+                    Ok(_) => {}
+                    Err(e) => warn!("error: {e}"),
+                }
+                warn!(
+                    "watching {} (Ctrl-C to stop)",
+                    path.parent().unwrap_or(&path).display()
+                );
+            };
+            artifact::watch::run(
+                &path,
+                std::time::Duration::from_millis(*debounce),
+                &mut rebuild,
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
         let spec = spec::load(&path)?;
         match cli.command {
             Command::Gen { names, force } => run_gen(&spec, &names, force),
@@ -447,7 +478,8 @@ fn main() -> ExitCode {
                 action: HookAction::Run { .. },
             }
             | Command::Schema { .. }
-            | Command::Init { .. } => unreachable!("dispatched before the spec is located"),
+            | Command::Init { .. }
+            | Command::Watch { .. } => unreachable!("dispatched before the spec is located"),
             Command::Hook {
                 action: HookAction::Install { force },
             } => {
