@@ -5,27 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-// stdout and stderr may be a closed pipe (`artifact check | head -1`):
-// what cannot be printed is dropped, rather than panicking as `println!` does.
-// A command's result goes through `print_result`, which reports other failures.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-macro_rules! warn {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-macro_rules! warn_raw {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
-    }};
-}
+#[macro_use]
+mod console;
 
 use artifact::{check, hook, inspect, lock::Lock, output, run, spec};
 
@@ -47,13 +28,42 @@ fn print_result(text: &str) -> artifact::Result<()> {
 /// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
 #[command(name = "artifact", version, about)]
+#[command(after_help = EXAMPLES)]
 struct Cli {
     /// Run as if started in DIR (the spec is searched from there upwards).
     #[arg(short = 'C', global = true, value_name = "DIR")]
     dir: Option<PathBuf>,
+    /// Print errors only (no progress, no notes).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the spec used and how long the command took.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    /// Colour the labels of errors and notes on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = console::ColorChoice::Auto, value_name = "WHEN")]
+    color: console::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
+
+/// Shown after `artifact --help`: one example per command.
+const EXAMPLES: &str = "Examples:
+  artifact gen                         build every figure and number (only what changed)
+  artifact gen --force fig3            rebuild one figure
+  artifact check                       exit 1 if committed outputs are stale
+  artifact check --report report.md --tolerance 2%
+                                       a report for artifact evaluators
+  artifact show fig5_points --rows 5   a table's fields and first rows
+  artifact explain fig3-median         where a number comes from
+  artifact lint                        hand-typed numbers, unknown keys, unused outputs
+  artifact diff v1-submitted --format md
+                                       numbers changed since a revision
+  artifact watch                       rebuild on every change (beside typst watch)
+  artifact init data/*.jsonl           a starter spec and paper for new data
+  artifact hook install                refuse commits with stale numbers
+  artifact schema > artifact.schema.json
+  artifact completions bash > ~/.local/share/bash-completion/completions/artifact
+";
 
 #[derive(Subcommand)]
 enum Command {
@@ -88,6 +98,9 @@ enum Command {
             allow_hyphen_values = true
         )]
         tolerance: Option<String>,
+        /// Output format of the check (json: the report on stdout, for machines).
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Text, conflicts_with = "report")]
+        format: ExplainFormat,
     },
     /// Print a source's or table's fields (with their types) and first rows,
     /// after all of the table's steps.
@@ -163,6 +176,13 @@ enum Command {
         #[arg(long, default_value_t = 200, value_name = "MS")]
         debounce: u64,
     },
+    /// Print a shell completion script.
+    ///
+    /// Example: artifact completions zsh > ~/.zfunc/_artifact
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Manage the git pre-commit hook.
     Hook {
         #[command(subcommand)]
@@ -216,52 +236,52 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     let old = Lock::read(&spec.root)?;
     let build = run::build(spec, names, if force { None } else { old.as_ref() })?;
     for n in &build.notes {
-        warn!("note: {n}");
+        note!("{n}");
     }
     for (_, why) in &build.skipped {
-        warn!("skip: {why}");
+        info!("skip: {why}");
     }
     for (name, why) in &build.rebuilt {
         let table = |r: &run::FigureBuild| artifact::results::build::label(&r.name) == *name;
         if build.figures.iter().any(|f| &f.name == name) || build.results.iter().any(table) {
-            warn!("rebuilt {name} ({why})");
+            info!("rebuilt {name} ({why})");
         }
     }
     if !build.current.is_empty() {
-        warn!("current (not rebuilt): {}", build.current.join(", "));
+        info!("current (not rebuilt): {}", build.current.join(", "));
     }
     // Numbers whose printed text changed since the last run, and why.
     if old.is_some() {
         for n in artifact::check::number_changes(spec, &build, old.as_ref()) {
             if let Some(was) = &n.committed {
-                warn!("number {}: {was} -> {} ({})", n.key, n.now, n.why());
+                info!("number {}: {was} -> {} ({})", n.key, n.now, n.why());
             }
         }
     }
     let report = run::write(spec, &build, old.as_ref())?;
     for r in &report.deleted {
-        warn!("removed {r} (its figure has nothing to draw)");
+        info!("removed {r} (its figure has nothing to draw)");
     }
     for r in &report.orphans_removed {
-        warn!("removed {r} (orphaned: the spec no longer writes it)");
+        info!("removed {r} (orphaned: the spec no longer writes it)");
     }
     for r in &report.orphans_kept {
         warn!("kept {r} (orphaned, but edited since artifact wrote it: delete it by hand)");
     }
     for r in &report.removed {
-        warn!("removed {r} (a temporary file left by a run that was killed)");
+        info!("removed {r} (a temporary file left by a run that was killed)");
     }
     for w in &report.written {
-        warn!("wrote {w}");
+        info!("wrote {w}");
     }
     if !report.unchanged.is_empty() && build.errors.is_empty() {
-        warn!("{} file(s) already up to date", report.unchanged.len());
+        info!("{} file(s) already up to date", report.unchanged.len());
     }
     if build.errors.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
     for line in group_errors(&build.errors) {
-        warn!("error: {line}");
+        error!("{line}");
     }
     warn!(
         "{} part(s) failed; their previous outputs are left as they were",
@@ -296,6 +316,8 @@ fn group_errors(errors: &[artifact::Error]) -> Vec<String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    console::init(cli.quiet, cli.verbose, cli.color);
+    let started = std::time::Instant::now();
     output::ignore_file_size_signal();
     output::return_freed_memory();
     let start = cli.dir.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -311,12 +333,19 @@ fn main() -> ExitCode {
         if let Command::Init { data } = &cli.command {
             let done = artifact::init::init(&start, data)?;
             for w in &done.written {
-                warn!("wrote {w}");
+                info!("wrote {w}");
             }
             for k in &done.kept {
-                warn!("kept {k} (it exists)");
+                info!("kept {k} (it exists)");
             }
-            warn!("next: artifact gen, then open main.typ or main.tex");
+            info!("next: artifact gen, then open main.typ or main.tex");
+            return Ok(ExitCode::SUCCESS);
+        }
+        if let Command::Completions { shell } = &cli.command {
+            use clap::CommandFactory as _;
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "artifact", &mut out);
+            print_result(&String::from_utf8_lossy(&out))?;
             return Ok(ExitCode::SUCCESS);
         }
         // The schema is the tool's, not a spec's: no spec is needed.
@@ -331,17 +360,18 @@ fn main() -> ExitCode {
             return Ok(ExitCode::SUCCESS);
         }
         let path = spec::locate(&start)?;
+        detail!("spec: {}", path.display());
         // watch outlives a spec that does not load: it reports and waits.
         if let Command::Watch { debounce } = &cli.command {
             let mut rebuild = |changed: &[String]| {
                 if !changed.is_empty() {
-                    warn!("changed: {}", changed.join(", "));
+                    info!("changed: {}", changed.join(", "));
                 }
                 match spec::load(&path).and_then(|s| run_gen(&s, &[], false)) {
                     Ok(_) => {}
-                    Err(e) => warn!("error: {e}"),
+                    Err(e) => error!("{e}"),
                 }
-                warn!(
+                info!(
                     "watching {} (Ctrl-C to stop)",
                     path.parent().unwrap_or(&path).display()
                 );
@@ -384,7 +414,7 @@ fn main() -> ExitCode {
                     };
                     output::write_atomic(&path, text.as_bytes())?;
                     let off = eval.numbers.iter().filter(|n| !n.reproduced).count();
-                    warn!(
+                    info!(
                         "wrote {}: {} ({} of {} numbers not reproduced)",
                         file.display(),
                         if eval.reproduced {
@@ -404,6 +434,22 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 })
             }
+            Command::Check {
+                fast,
+                format: ExplainFormat::Json,
+                ..
+            } => {
+                let _folder = output::FolderLock::shared(&spec.root)?;
+                let report = check::check(&spec, fast)?;
+                print_result(&report.to_json())?;
+                Ok(if !report.errors.is_empty() {
+                    ExitCode::from(2)
+                } else if report.stale() {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                })
+            }
             Command::Check { fast, .. } => {
                 let _folder = output::FolderLock::shared(&spec.root)?;
                 let report = check::check(&spec, fast)?;
@@ -414,7 +460,7 @@ fn main() -> ExitCode {
                         warn_raw!("{text}");
                     }
                     for line in group_errors(&report.errors) {
-                        warn!("error: {line}");
+                        error!("{line}");
                     }
                     return Ok(ExitCode::from(2));
                 }
@@ -435,7 +481,7 @@ fn main() -> ExitCode {
                 };
                 let shown = inspect::show::show(&spec, &name, rows, format)?;
                 for n in &shown.notes {
-                    warn!("note: {n}");
+                    note!("{n}");
                 }
                 print_result(&shown.output)?;
                 Ok(ExitCode::SUCCESS)
@@ -448,7 +494,7 @@ fn main() -> ExitCode {
                 };
                 let e = inspect::explain::explain(&spec, &key, format)?;
                 for n in &e.notes {
-                    warn!("note: {n}");
+                    note!("{n}");
                 }
                 print_result(&e.output)?;
                 Ok(ExitCode::SUCCESS)
@@ -479,6 +525,7 @@ fn main() -> ExitCode {
             }
             | Command::Schema { .. }
             | Command::Init { .. }
+            | Command::Completions { .. }
             | Command::Watch { .. } => unreachable!("dispatched before the spec is located"),
             Command::Hook {
                 action: HookAction::Install { force },
@@ -489,10 +536,11 @@ fn main() -> ExitCode {
             }
         }
     })();
+    detail!("done in {:.3} s", started.elapsed().as_secs_f64());
     match result {
         Ok(code) => code,
         Err(e) => {
-            warn!("error: {e}");
+            error!("{e}");
             ExitCode::from(2)
         }
     }

@@ -8,6 +8,8 @@
 //! hashes (spec, inputs, outputs) with the lock and answers at once when
 //! nothing changed; anything changed falls back to the full comparison.
 
+mod json;
+
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
