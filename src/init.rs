@@ -88,16 +88,25 @@ fn text_field(f: &FieldSummary) -> bool {
     plain(&f.name) && f.types.split('|').any(|t| t == "string")
 }
 
-/// `path` relative to `root` with `/` separators; `None` when outside it.
-fn inside(root: &Path, path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(root).ok()?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
+/// `path` relative to `root` with `/` separators (`../data/x.csv` when
+/// beside it); `None` when they share no folder (another drive).
+fn relative_to(root: &Path, path: &Path) -> Option<String> {
+    let names = |p: &Path| -> Option<Vec<String>> {
+        p.components()
+            .filter(|c| !matches!(c, Component::RootDir))
+            .map(|c| match c {
+                Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (r, p) = (names(root)?, names(path)?);
+    let common = r.iter().zip(&p).take_while(|(a, b)| a == b).count();
+    if common == 0 && !r.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); r.len() - common];
+    parts.extend(p[common..].iter().cloned());
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
@@ -107,10 +116,9 @@ fn quoted(s: &str) -> String {
 }
 
 /// Writes the starter files in `dir` for `data` (paths as given, relative
-/// to the current folder; each must be inside `dir`).
+/// to the current folder; written in the spec relative to `dir`).
 ///
-/// Errors: `artifact.toml` exists; a data file is missing, outside `dir`,
-/// or cannot be read as a source (its format unknown, its content bad:
+/// Errors: `artifact.toml` exists; a data file is missing or cannot be read as a source (its format unknown, its content bad:
 /// the error names the file and line, as `gen`'s would); a file cannot be
 /// written. Nothing is written unless every source reads.
 pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
@@ -126,9 +134,9 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
     let mut sources: Vec<(String, String)> = Vec::new();
     for d in data {
         let abs = d.canonicalize().map_err(|e| Error::io(d, e))?;
-        let rel = inside(&root, &abs).ok_or_else(|| {
+        let rel = relative_to(&root, &abs).ok_or_else(|| {
             Error::msg(format!(
-                "{}: data must be inside {} (the spec's paths are relative to its folder)",
+                "{}: cannot be named relative to {}",
                 d.display(),
                 root.display()
             ))
@@ -380,6 +388,19 @@ fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_relative_to_the_folder() {
+        let r = |a: &str, b: &str| relative_to(Path::new(a), Path::new(b));
+        assert_eq!(
+            r("/p/paper", "/p/paper/data/x.csv").as_deref(),
+            Some("data/x.csv")
+        );
+        assert_eq!(
+            r("/p/paper", "/p/data/x.csv").as_deref(),
+            Some("../data/x.csv")
+        );
+    }
 
     #[test]
     fn source_names_from_file_names() {

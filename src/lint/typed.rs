@@ -190,8 +190,10 @@ fn is_reference(chars: &[char], i: usize) -> bool {
     if k > 0 && chars[k - 1] == '\u{a7}' {
         return true;
     }
+    // The longest reference word is short: a long word is not one (and
+    // is not read back over for every number after it).
     let end = k;
-    while k > 0 && (chars[k - 1].is_alphabetic() || chars[k - 1] == '.') {
+    while k > 0 && end - k < 16 && (chars[k - 1].is_alphabetic() || chars[k - 1] == '.') {
         k -= 1;
     }
     let word: String = chars[k..end].iter().collect::<String>().to_lowercase();

@@ -273,10 +273,13 @@ fn raw(chars: &[char], i: usize) -> usize {
 /// A label or reference name from `chars[k]`: the index after it (after
 /// `close` when that is `>`), or `None` when it is not one.
 fn label(chars: &[char], k: usize, close: char) -> Option<usize> {
+    // Labels are short: a long run is prose (and is not read again for
+    // every `<` before it).
     let mut m = k;
-    while chars
-        .get(m)
-        .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+    while m - k < 256
+        && chars
+            .get(m)
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
     {
         m += 1;
     }
@@ -331,6 +334,12 @@ mod tests {
         assert!(got.contains(&What::Key("fig5-pareto".into())));
         assert!(got.contains(&What::Include("intro.typ".into())));
         assert_eq!(numbers(text), ["2.5"]);
+    }
+
+    #[test]
+    fn long_runs_after_many_angle_brackets_stay_linear() {
+        let text = "<".repeat(200_000) + &"a".repeat(200_000);
+        assert!(scan(&text).found.is_empty());
     }
 
     #[test]
