@@ -77,7 +77,13 @@ fn lock_at(spec: &LoadedSpec, rev: &str) -> Result<Lock> {
         })?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Error::msg(format!("{LOCK_FILE} at {rev}: not UTF-8")))?;
-    toml::from_str(&text).map_err(|e| Error::msg(format!("{LOCK_FILE} at {rev}: {}", e.message())))
+    // toml's own text names the line and column (and the field).
+    toml::from_str(&text).map_err(|e| {
+        Error::msg(format!(
+            "{LOCK_FILE} at {rev}: {}",
+            e.to_string().trim_end()
+        ))
+    })
 }
 
 /// Compares `rev` (default `HEAD`) with `rev2` (default: the working tree).
@@ -185,18 +191,22 @@ pub fn diff(spec: &LoadedSpec, rev: Option<&str>, rev2: Option<&str>) -> Result<
     })
 }
 
+/// The paths a source names (`path`: a string or a list), as written.
+pub(crate) fn source_paths(s: &crate::spec::SourceSpec) -> Vec<&str> {
+    match s.path.as_ref().map(|p| p.get_ref()) {
+        Some(toml::Value::String(p)) => vec![p.as_str()],
+        Some(toml::Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Each source's path patterns (relative to the spec's folder).
 pub(crate) fn source_patterns(spec: &LoadedSpec) -> BTreeMap<&str, Vec<glob::Pattern>> {
     spec.spec
         .sources
         .iter()
         .map(|(name, s)| {
-            let paths: Vec<&str> = match s.get_ref().path.as_ref().map(|p| p.get_ref()) {
-                Some(toml::Value::String(p)) => vec![p.as_str()],
-                Some(toml::Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).collect(),
-                _ => Vec::new(),
-            };
-            let pats = paths
+            let pats = source_paths(s.get_ref())
                 .into_iter()
                 .filter_map(|p| glob::Pattern::new(p.trim_start_matches("./")).ok())
                 .collect();

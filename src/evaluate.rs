@@ -15,6 +15,7 @@
 //! timestamp: the same tree gives the same bytes.
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -128,13 +129,19 @@ pub struct Evaluation {
 
 /// Recomputes everything and compares (see the module docs). Returns the
 /// evaluation and `check`'s report of the same build (its exit code
-/// applies when there is no tolerance).
+/// applies when there is no tolerance). `target`, the file the report
+/// will be written to, may not be the spec, the lock, an input or an
+/// output: that is an error before anything is written.
 pub fn evaluate(
     spec: &LoadedSpec,
     tolerance: Option<Tolerance>,
+    target: Option<&Path>,
 ) -> Result<(Evaluation, CheckReport)> {
     let lock = Lock::read(&spec.root)?;
     let mut build = crate::run::build(spec, &[], None)?;
+    if let Some(t) = target {
+        refuse_own_files(spec, &build, t)?;
+    }
     let errors: Vec<String> = build.errors.iter().map(ToString::to_string).collect();
     let numbers = numbers(&build, lock.as_ref(), tolerance);
     let outputs = |list: &[crate::run::FigureBuild]| -> Vec<OutputRow> {
@@ -219,6 +226,50 @@ pub fn evaluate(
         },
         report,
     ))
+}
+
+/// An error when `target` is one of the files artifact reads or writes
+/// for `spec` (compared as canonical paths: `./x/../artifact.toml` too).
+fn refuse_own_files(spec: &LoadedSpec, build: &crate::run::Build, target: &Path) -> Result<()> {
+    let canonical = |p: &Path| -> Option<PathBuf> {
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(parent.canonicalize().ok()?.join(p.file_name()?))
+    };
+    let Some(t) = canonical(target) else {
+        return Ok(());
+    };
+    let root = spec
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| spec.root.clone());
+    let mut own: Vec<(String, &str)> = vec![
+        (crate::spec::SPEC_FILE.into(), "the spec"),
+        (crate::lock::LOCK_FILE.into(), "the lock"),
+    ];
+    own.extend(
+        crate::run::all_outputs(spec)
+            .into_iter()
+            .map(|o| (o, "an output")),
+    );
+    own.extend(
+        build
+            .fingerprint
+            .inputs()
+            .into_keys()
+            .map(|i| (i, "an input")),
+    );
+    for (rel, what) in own {
+        if canonical(&root.join(&rel)).as_deref() == Some(t.as_path()) {
+            return Err(Error::msg(format!(
+                "--report {}: that is {what} ({rel}); write the report to another file",
+                target.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Every number of the build and of the lock, in key order.

@@ -70,10 +70,19 @@ fn source_name(path: &Path) -> String {
     s
 }
 
-/// Whether `name` can be written bare in an expression.
+/// Words an expression reads as themselves, not as a field.
+const KEYWORDS: [&str; 14] = [
+    "true", "false", "none", "True", "False", "None", "not", "in", "and", "or", "is", "if", "else",
+    "loop",
+];
+
+/// Whether `name` can be written bare in an expression (not a keyword,
+/// not `_`, the row itself, or only underscores).
 fn plain(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.chars().all(|c| c == '_')
+        && !KEYWORDS.contains(&name)
 }
 
 fn numeric(f: &FieldSummary) -> bool {
@@ -90,7 +99,7 @@ fn text_field(f: &FieldSummary) -> bool {
 
 /// `path` relative to `root` with `/` separators (`../data/x.csv` when
 /// beside it); `None` when they share no folder (another drive).
-fn relative_to(root: &Path, path: &Path) -> Option<String> {
+pub(crate) fn relative_to(root: &Path, path: &Path) -> Option<String> {
     let names = |p: &Path| -> Option<Vec<String>> {
         p.components()
             .filter(|c| !matches!(c, Component::RootDir))
@@ -124,7 +133,7 @@ fn quoted(s: &str) -> String {
 pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
     let root = dir.canonicalize().map_err(|e| Error::io(dir, e))?;
     let spec_path = root.join(SPEC_FILE);
-    if spec_path.exists() {
+    if spec_path.symlink_metadata().is_ok() {
         return Err(Error::msg(format!(
             "{} exists: init never overwrites it (edit it, or start in another folder)",
             spec_path.display()
@@ -142,6 +151,11 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
             ))
         })?;
         let mut name = source_name(&abs);
+        // The starter tables' names are taken: sources and tables share one
+        // namespace.
+        if ["example", "example_count"].contains(&name.as_str()) {
+            name.push_str("_data");
+        }
         let base = name.clone();
         let mut k = 2;
         while sources.iter().any(|(n, _)| *n == name) {
@@ -170,7 +184,12 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
         sources.push(("runs".into(), String::new()));
     } else {
         for (name, rel) in &sources {
-            let _ = writeln!(head, "[sources.{name}]\npath = {}\n", quoted(rel));
+            // A file name with `[`, `*` or `?` is that file, not a pattern.
+            let _ = writeln!(
+                head,
+                "[sources.{name}]\npath = {}\n",
+                quoted(&glob::Pattern::escape(rel))
+            );
         }
     }
     // Read every source the way gen does, for its fields.
@@ -201,9 +220,10 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
             spec.push('\n');
         }
         if let Some((_, rows, fields)) = surveyed.iter().find(|(n, ..)| n == name) {
+            let plural = if *rows == 1 { "" } else { "s" };
             let _ = writeln!(
                 spec,
-                "# {rows} rows; fields (type, distinct values, first value):"
+                "# {rows} row{plural}; fields (type, distinct values, first value):"
             );
             for f in fields.iter().take(60) {
                 let ex: String = f
@@ -244,21 +264,40 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
         }
         Err(e) => return Err(e.context("the starter spec")),
     }
+    // Every file complete in a temporary file first; then each linked into
+    // place only where nothing is (a dangling link counts as something); a
+    // failure removes what this run linked: a failed init leaves nothing.
     let mut done = Initialized::default();
-    create_new(&spec_path, spec.as_bytes())?;
-    done.written.push(SPEC_FILE.into());
     let median = spec.contains("[numbers.example-median]");
+    let mut files = vec![(SPEC_FILE, spec)];
     for (file, text) in [
         ("main.typ", typst_stub(median)),
         ("main.tex", latex_stub(median)),
     ] {
-        let p = root.join(file);
-        if p.exists() {
+        if root.join(file).symlink_metadata().is_ok() {
             done.kept.push(file.into());
         } else {
-            create_new(&p, text.as_bytes())?;
-            done.written.push(file.into());
+            files.push((file, text));
         }
+    }
+    let staged: Vec<(&str, tempfile::NamedTempFile)> = files
+        .iter()
+        .map(|(f, text)| {
+            Ok((
+                *f,
+                crate::output::staged_new(&root.join(f), text.as_bytes())?,
+            ))
+        })
+        .collect::<Result<_>>()?;
+    for (file, tmp) in staged {
+        let target = root.join(file);
+        if let Err(e) = tmp.persist_noclobber(&target) {
+            for w in &done.written {
+                let _ = std::fs::remove_file(root.join(w));
+            }
+            return Err(Error::io(&target, e.error));
+        }
+        done.written.push(file.into());
     }
     Ok(done)
 }
@@ -370,19 +409,6 @@ fn latex_stub(median: bool) -> String {
      \\begin{figure}[t]\\centering\n\\includegraphics[width=0.8\\linewidth]{figures/example.pdf}\n\
      \\caption{The example figure.}\n\\end{figure}\n\\end{document}\n";
     body.replace(" MEDIAN", median)
-}
-
-/// Writes `bytes` to `path`, which must not exist: complete in a temporary
-/// file first, then linked into place (failing if `path` appeared).
-fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    std::fs::write(tmp.path(), bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| Error::io(tmp.path(), e))?;
-    std::fs::hard_link(tmp.path(), path).map_err(|e| Error::io(path, e))?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -396,7 +396,8 @@ fn main() -> ExitCode {
                     .as_deref()
                     .map(artifact::evaluate::Tolerance::parse)
                     .transpose()?;
-                let (eval, check) = artifact::evaluate::evaluate(&spec, tolerance)?;
+                let target = (file.as_os_str() != "-").then_some(file.as_path());
+                let (eval, check) = artifact::evaluate::evaluate(&spec, tolerance, target)?;
                 let json = file.extension().is_some_and(|e| e == "json");
                 let text = if json {
                     eval.to_json()

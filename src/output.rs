@@ -218,6 +218,24 @@ fn tmp_builder(prefix: &str) -> tempfile::Builder<'_, '_> {
     builder
 }
 
+/// `bytes` complete in a temporary file beside `path` (this module's
+/// name and mode), synced: persist it with `persist_noclobber` to create
+/// `path` only if it does not exist. Errors name the folder.
+pub fn staged_new(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tmp_builder(&tmp_prefix(path))
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| Error::io(tmp.path(), e))?;
+    Ok(tmp)
+}
+
 fn tmp_prefix(path: &Path) -> String {
     let name = path
         .file_name()

@@ -38,8 +38,7 @@ pub fn relevant(root: &Path, spec: Option<&LoadedSpec>, paths: &[PathBuf]) -> Ve
         .unwrap_or_default();
     let mut out: Vec<String> = paths
         .iter()
-        .filter_map(|p| p.strip_prefix(root).ok())
-        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .filter_map(|p| crate::init::relative_to(root, p))
         .filter(|rel| {
             rel == SPEC_FILE
                 || templates.contains(&rel.as_str())
@@ -72,6 +71,19 @@ pub fn run(spec_path: &Path, debounce: Duration, rebuild: &mut dyn FnMut(&[Strin
     // The first build once the watch is set: an edit from now on is seen.
     rebuild(&[]);
     let mut spec = crate::spec::load(&root.join(SPEC_FILE)).ok();
+    // Sources beside the folder (`../data/*.csv`) are watched too.
+    let mut outside: Vec<PathBuf> = Vec::new();
+    let mut watch_outside =
+        |spec: Option<&LoadedSpec>, debouncer: &mut notify_debouncer_full::Debouncer<_, _>| {
+            for dir in spec.map(|s| outside_folders(&root, s)).unwrap_or_default() {
+                if !outside.contains(&dir)
+                    && debouncer.watch(&dir, RecursiveMode::Recursive).is_ok()
+                {
+                    outside.push(dir);
+                }
+            }
+        };
+    watch_outside(spec.as_ref(), &mut debouncer);
     for result in rx {
         let events = match result {
             Ok(events) => events,
@@ -89,6 +101,7 @@ pub fn run(spec_path: &Path, debounce: Duration, rebuild: &mut dyn FnMut(&[Strin
         // (or, while it does not parse, from the last one that did).
         if let Ok(s) = crate::spec::load(&root.join(SPEC_FILE)) {
             spec = Some(s);
+            watch_outside(spec.as_ref(), &mut debouncer);
         }
         let changed = relevant(&root, spec.as_ref(), &paths);
         if !changed.is_empty() {
@@ -96,6 +109,28 @@ pub fn run(spec_path: &Path, debounce: Duration, rebuild: &mut dyn FnMut(&[Strin
         }
     }
     Ok(())
+}
+
+/// The folders outside `root` that the sources' paths start in (the part
+/// before any glob character), canonical.
+fn outside_folders(root: &Path, spec: &LoadedSpec) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for s in spec.spec.sources.values() {
+        for p in crate::diff::source_paths(s.get_ref()) {
+            let literal = &p[..p.find(['*', '?', '[', '{']).unwrap_or(p.len())];
+            let dir = match literal.rfind('/') {
+                Some(i) => root.join(&literal[..i]),
+                None => root.to_path_buf(),
+            };
+            if let Ok(dir) = dir.canonicalize()
+                && !dir.starts_with(root)
+                && !out.contains(&dir)
+            {
+                out.push(dir);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -8,23 +8,6 @@ use std::path::Path;
 
 use common::*;
 
-const ATTRIBUTION: &str = "data/offload/benchmarks/raw/gateC/cold_nvme_laptop/attribution.jsonl";
-
-/// Every record's demand-read time 1% higher.
-fn remeasure(dir: &Path) {
-    let p = dir.join(ATTRIBUTION);
-    let text = std::fs::read_to_string(&p).unwrap();
-    let mut out = String::new();
-    for line in text.lines() {
-        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let t = &mut v["host_time_s"]["ensure"];
-        *t = serde_json::json!(t.as_f64().unwrap() * 1.01);
-        out.push_str(&serde_json::to_string(&v).unwrap());
-        out.push('\n');
-    }
-    std::fs::write(&p, out).unwrap();
-}
-
 fn commit(dir: &Path, message: &str) {
     git(dir, &["add", "-A"]);
     git(
@@ -47,9 +30,8 @@ fn stdout(o: &std::process::Output) -> String {
 
 #[test]
 fn diff_names_changed_numbers_with_their_inputs_and_changed_figures() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = paper_whole();
     let d = dir.path();
-    copy_dir(&root().join("paper"), d);
     git(d, &["init", "-q"]);
     commit(d, "submitted");
     let same = artifact(d, &["diff"]);
@@ -92,9 +74,8 @@ fn diff_names_changed_numbers_with_their_inputs_and_changed_figures() {
 
 #[test]
 fn diff_at_a_revision_without_a_lock_or_an_unknown_one_is_an_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = paper_whole();
     let d = dir.path();
-    copy_dir(&root().join("paper"), d);
     git(d, &["init", "-q"]);
     let out = artifact(d, &["diff", "nope"]);
     assert_eq!(out.status.code(), Some(2));

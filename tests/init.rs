@@ -93,3 +93,65 @@ fn init_without_data_starts_from_inline_rows_and_names_data_beside_the_folder_wi
     );
     gen_ok(&paper);
 }
+
+#[test]
+fn file_names_with_glob_characters_or_the_starter_names_and_keyword_headers_still_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("run[1].csv"), "true,not,_,x\n1,2,3,4\n5,6,7,8\n").unwrap();
+    std::fs::write(d.join("r*.csv"), "a\n1\n").unwrap();
+    std::fs::write(d.join("rx.csv"), "a\n2\n").unwrap();
+    std::fs::write(d.join("example.csv"), "a\n3\n").unwrap();
+    let out = artifact(d, &["init", "run[1].csv", "r*.csv", "example.csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains("[sources.run_1_]\npath = \"run[[]1[]].csv\"\n# 2 rows;"),
+        "{spec}"
+    );
+    // `r*.csv` is that one file, not a pattern also matching rx.csv.
+    assert!(
+        spec.contains("[sources.r_]\npath = \"r[*].csv\"\n# 1 row;"),
+        "{spec}"
+    );
+    assert!(spec.contains("[sources.example_data]\n"), "{spec}");
+    // Headers that are words of the expression language are not used bare.
+    assert!(
+        spec.contains("layers = [{ mark = \"hist\", data = \"example\", x = \"x\", bins = 20 }]"),
+        "{spec}"
+    );
+    gen_ok(d);
+}
+
+#[test]
+fn a_failed_init_leaves_nothing_and_what_it_writes_is_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // main.tex is a dangling link: kept, never written through.
+    std::os::unix::fs::symlink("nowhere", d.join("main.tex")).unwrap();
+    let out = artifact(d, &["init"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("kept main.tex (it exists)"));
+    assert!(!d.join("nowhere").exists());
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(d.join("artifact.toml"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_ne!(
+        mode & 0o044,
+        0,
+        "artifact.toml is {mode:o}: others cannot read it"
+    );
+    // A data file that cannot be read: nothing is written.
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("bad.jsonl"), "{\"a\": 1}\n{oops\n").unwrap();
+    let out = artifact(other.path(), &["init", "bad.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.jsonl"), "{}", stderr(&out));
+    let left: Vec<_> = std::fs::read_dir(other.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["bad.jsonl"]);
+}

@@ -8,13 +8,6 @@ use std::path::Path;
 
 use common::*;
 
-/// The whole demo paper folder, outputs and lock included.
-fn paper() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("paper"), dir.path());
-    dir
-}
-
 fn edit(dir: &Path, rel: &str, from: &str, to: &str) {
     let p = dir.join(rel);
     let text = std::fs::read_to_string(&p).unwrap();
@@ -38,7 +31,7 @@ fn the_demo_paper_is_lint_clean() {
 
 #[test]
 fn planted_numbers_and_keys_are_errors_at_their_line_and_column() {
-    let dir = paper();
+    let dir = paper_whole();
     let d = dir.path();
     // A hand-typed count, a rounded median and a percentage in the prose.
     edit(
@@ -89,7 +82,7 @@ fn planted_numbers_and_keys_are_errors_at_their_line_and_column() {
 
 #[test]
 fn unused_figures_tables_and_numbers_are_warnings_when_the_paper_is_one_file() {
-    let dir = paper();
+    let dir = paper_whole();
     let d = dir.path();
     edit(
         d,
@@ -154,5 +147,120 @@ fn lint_without_a_lock_says_to_run_gen() {
             && stderr(&out).contains(": run `artifact gen` first"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// Writes `main.tex` (and no main.typ) in a copy of the demo paper and
+/// lints it: the findings' kinds and the typed numbers they name.
+fn lint_tex(body: &str) -> (Option<i32>, String) {
+    let dir = paper_whole();
+    let d = dir.path();
+    std::fs::remove_file(d.join("main.typ")).unwrap();
+    std::fs::write(d.join("main.tex"), body).unwrap();
+    let out = artifact(d, &["lint"]);
+    let text: String = stdout(&out)
+        .lines()
+        .filter(|l| l.contains("error["))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (out.status.code(), text)
+}
+
+#[test]
+fn dates_ranges_years_references_and_exponents_are_not_typed_numbers() {
+    // Every number here equals a computed one (250, 138, 24, 26, 28, 30...).
+    let (code, errors) = lint_tex(
+        "\\begin{document}\nOn 2024-03-28 (Sept.~30, 2023), pages 24--30, Eq.~(26), \\S 26,\n\
+         $e^{28}$, $2^{24}$, Figure~138, Table 250.\n\\end{document}\n",
+    );
+    assert_eq!(errors, "");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn lint_reads_tex_inputs_without_braces_and_not_a_commented_begin_document() {
+    let dir = paper_whole();
+    let d = dir.path();
+    std::fs::remove_file(d.join("main.typ")).unwrap();
+    std::fs::write(
+        d.join("main.tex"),
+        "\\input generated/macros.tex\n\\begin{document}\n\\input sec\n\\end{document}\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("sec.tex"), "% \\begin{document}\nWe ran 250 jobs.\n").unwrap();
+    let out = artifact(d, &["lint"]);
+    assert!(
+        stdout(&out).starts_with("sec.tex:2:8: error[typed-number]: `250` is typed by hand"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn typst_links_semicolons_and_rooted_includes() {
+    let dir = paper_whole();
+    let d = dir.path();
+    std::fs::remove_file(d.join("main.tex")).unwrap();
+    std::fs::create_dir(d.join("sections")).unwrap();
+    std::fs::write(
+        d.join("main.typ"),
+        "#import \"generated/macros.typ\": *\n#include \"/sections/a.typ\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("sections/a.typ"),
+        "See https://example.org/x 3.86 bits.\n#let x = 1; The median is 3.859\n",
+    )
+    .unwrap();
+    let out = artifact(d, &["lint"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("sections/a.typ:1:27: error[typed-number]: `3.86`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("sections/a.typ:2:27: error[typed-number]: `3.859`"),
+        "{text}"
+    );
+    assert!(!text.contains("missing-file"), "{text}");
+}
+
+#[test]
+fn generated_files_are_never_linted_and_huge_sources_are_an_error() {
+    let dir = paper_whole();
+    let d = dir.path();
+    let out = artifact(d, &["lint", "generated/macros.tex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("error["), "{}", stdout(&out));
+    let big = std::fs::File::create(d.join("big.tex")).unwrap();
+    big.set_len(17 << 20).unwrap();
+    let out = artifact(d, &["lint", "big.tex"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: big.tex: 17825792 bytes; lint reads sources of at most 16777216 bytes (16 MiB)\n"
+    );
+}
+
+#[test]
+fn a_figure_found_through_graphicspath_is_included() {
+    let dir = paper_whole();
+    let d = dir.path();
+    edit(
+        d,
+        "main.tex",
+        "\\includegraphics[width=\\linewidth]{figures/fig1.pdf}",
+        "\\includegraphics[width=\\linewidth]{fig1}",
+    );
+    edit(
+        d,
+        "main.tex",
+        "\\usepackage{graphicx}",
+        "\\usepackage{graphicx}\\graphicspath{{figures/}}",
+    );
+    let out = artifact(d, &["lint", "main.tex"]);
+    assert_eq!(
+        stdout(&out),
+        "lint: 0 errors, 0 warnings in 1 file (main.tex)\n"
     );
 }

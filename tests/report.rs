@@ -8,30 +8,6 @@ use std::path::Path;
 
 use common::*;
 
-/// The whole demo paper folder, outputs and lock included.
-fn paper() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("paper"), dir.path());
-    dir
-}
-
-const ATTRIBUTION: &str = "data/offload/benchmarks/raw/gateC/cold_nvme_laptop/attribution.jsonl";
-
-/// Every record's demand-read time 1% higher: a re-measurement.
-fn remeasure(dir: &Path) {
-    let p = dir.join(ATTRIBUTION);
-    let text = std::fs::read_to_string(&p).unwrap();
-    let mut out = String::new();
-    for line in text.lines() {
-        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let t = &mut v["host_time_s"]["ensure"];
-        *t = serde_json::json!(t.as_f64().unwrap() * 1.01);
-        out.push_str(&serde_json::to_string(&v).unwrap());
-        out.push('\n');
-    }
-    std::fs::write(&p, out).unwrap();
-}
-
 fn report(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
     let mut all = vec!["check", "--report", "r.json"];
     all.extend_from_slice(args);
@@ -51,7 +27,7 @@ fn number<'a>(r: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
 
 #[test]
 fn the_committed_paper_reproduces_and_the_markdown_says_so() {
-    let dir = paper();
+    let dir = paper_whole();
     let out = artifact(dir.path(), &["check", "--report", "report.md"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
@@ -78,7 +54,7 @@ fn the_committed_paper_reproduces_and_the_markdown_says_so() {
 
 #[test]
 fn remeasured_data_is_reproduced_within_a_tolerance_and_not_without() {
-    let dir = paper();
+    let dir = paper_whole();
     let d = dir.path();
     remeasure(d);
 
@@ -128,7 +104,7 @@ fn remeasured_data_is_reproduced_within_a_tolerance_and_not_without() {
 
 #[test]
 fn a_bad_tolerance_is_an_error_and_needs_a_report() {
-    let dir = paper();
+    let dir = paper_whole();
     let out = artifact(
         dir.path(),
         &["check", "--report", "r.md", "--tolerance", "-2%"],
@@ -141,4 +117,25 @@ fn a_bad_tolerance_is_an_error_and_needs_a_report() {
     let out = artifact(dir.path(), &["check", "--tolerance", "2%"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--report <FILE>"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_report_never_overwrites_the_spec_the_lock_an_input_or_an_output() {
+    let dir = paper_whole();
+    let d = dir.path();
+    let before = snapshot(d);
+    for (target, what) in [
+        ("artifact.toml", "the spec (artifact.toml)"),
+        ("./figures/../artifact.lock", "the lock (artifact.lock)"),
+        ("generated/macros.tex", "an output (generated/macros.tex)"),
+        (ATTRIBUTION, &format!("an input ({ATTRIBUTION})")),
+    ] {
+        let out = artifact(d, &["check", "--report", target]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            stderr(&out),
+            format!("error: --report {target}: that is {what}; write the report to another file\n")
+        );
+    }
+    assert!(before == snapshot(d), "a refused report changed the folder");
 }

@@ -9,8 +9,7 @@
 //! `\begin{document}`, numbers before it (the preamble's options and
 //! lengths) are not prose.
 
-use super::scan::{Lines, Scan, What, find};
-use super::typed;
+use super::scan::{self, Lines, Scan, What, find};
 
 /// Commands whose first `n` arguments (after any `*` and `[..]`) are not
 /// prose.
@@ -92,10 +91,7 @@ pub fn scan(text: &str) -> Scan {
     let chars: Vec<char> = text.chars().collect();
     let lines = Lines::new(&chars);
     let mut out = Scan::default();
-    let body = {
-        let at = find(&chars, 0, "\\begin{document}");
-        if at == chars.len() { 0 } else { at }
-    };
+    let body = document_start(&chars);
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -106,27 +102,38 @@ pub fn scan(text: &str) -> Scan {
                 i = end;
             }
             '\\' => i = command(&chars, &lines, i, &mut out),
-            c if c.is_ascii_digit() || matches!(c, '-' | '+' | '\u{2212}') => {
-                let (t, end) = typed::parse(&chars, i);
-                if let Some(t) = t
-                    && i >= body
-                {
-                    out.push(&lines, i, What::Number(t));
-                }
-                i = end.max(i + 1);
-            }
-            c if c.is_alphabetic() => {
-                while chars
-                    .get(i)
-                    .is_some_and(|c| c.is_alphanumeric() || *c == '_')
-                {
-                    i += 1;
-                }
-            }
+            c if scan::starts_number(c) => i = scan::number(&chars, &lines, i, &mut out, i >= body),
+            c if c.is_alphabetic() => i = scan::word_end(&chars, i),
             _ => i += 1,
         }
     }
     out
+}
+
+/// Where the document body starts: the first `\begin{document}` outside a
+/// comment (0 when there is none: an input file is all body).
+fn document_start(chars: &[char]) -> usize {
+    let mut from = 0;
+    loop {
+        let at = find(chars, from, "\\begin{document}");
+        if at == chars.len() {
+            return 0;
+        }
+        let line_start = chars[..at]
+            .iter()
+            .rposition(|c| *c == '\n')
+            .map_or(0, |p| p + 1);
+        let mut escaped = false;
+        let commented = chars[line_start..at].iter().any(|&c| {
+            let hit = c == '%' && !escaped;
+            escaped = c == '\\' && !escaped;
+            hit
+        });
+        if !commented {
+            return at;
+        }
+        from = at + 1;
+    }
 }
 
 /// A command at `chars[i]` (a backslash): records what it names and
@@ -197,8 +204,24 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
         let (args, end) = arguments(chars, j, 1);
         if let Some((at, arg)) = args.first() {
             out.push(lines, *at, What::Include(arg.trim().to_string()));
+            return end;
         }
-        return end;
+        // TeX's own form: `\input sec/intro` (the name ends at a space).
+        let mut k = j;
+        while chars.get(k) == Some(&' ') {
+            k += 1;
+        }
+        let mut e = k;
+        while chars
+            .get(e)
+            .is_some_and(|c| !c.is_whitespace() && !matches!(c, '\\' | '{' | '}' | '%'))
+        {
+            e += 1;
+        }
+        if e > k && k > j {
+            out.push(lines, k, What::Include(chars[k..e].iter().collect()));
+        }
+        return e.max(j);
     }
     if name.len() > 3
         && name.starts_with("art")
@@ -284,6 +307,7 @@ fn group(chars: &[char], k: usize, open: char, close: char) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::typed;
     use super::*;
 
     fn found(text: &str) -> Vec<(usize, usize, What)> {
@@ -338,6 +362,17 @@ mod tests {
                 (2, 45, What::Path("figures/fig2".into())),
             ]
         );
+    }
+
+    #[test]
+    fn a_commented_begin_document_is_no_body_and_input_without_braces_is_read() {
+        let text = "% \\begin{document} in a comment\nWe ran 250 jobs\n\\input sec/intro\n";
+        let got = found(text);
+        assert!(
+            matches!(&got[0].2, What::Number(t) if t.text == "250"),
+            "{got:?}"
+        );
+        assert_eq!(got[1].2, What::Include("sec/intro".into()));
     }
 
     #[test]

@@ -69,6 +69,9 @@ pub struct Report {
 /// visited set; this bounds a paper of generated includes).
 const MAX_FILES: usize = 10_000;
 
+/// The largest source file lint reads: a paper's are kilobytes.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
 /// Source kinds by extension.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -163,6 +166,19 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
         }
         let shown = shown_path(&spec.root, &path);
         let Some(kind) = kind_of(&path) else { continue };
+        // A generated file is artifact's output, not prose, even when named.
+        if relative(&spec.root, &path).is_some_and(|r| generated.contains(r.as_str())) {
+            continue;
+        }
+        if let Ok(m) = std::fs::metadata(&path)
+            && m.is_file()
+            && m.len() > MAX_FILE_BYTES
+        {
+            return Err(Error::msg(format!(
+                "{shown}: {} bytes; lint reads sources of at most {MAX_FILE_BYTES} bytes (16 MiB)",
+                m.len()
+            )));
+        }
         let bytes = match crate::output::read_regular(&path) {
             Ok(Some(b)) => b,
             Ok(None) => match from {
@@ -189,10 +205,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         for f in &s.found {
             if let What::Include(inc) = &f.what {
-                // LaTeX reads `\input` from the main file's folder; typst
-                // from the including file's.
-                let from = if kind == Kind::Latex { &base } else { &dir };
-                let mut p = from.join(inc);
+                let mut p = resolve(kind, &base, &dir, inc);
                 if kind == Kind::Latex && p.extension().is_none() {
                     p.set_extension("tex");
                 }
@@ -201,12 +214,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                 {
                     continue;
                 }
-                let base = if kind == Kind::Latex {
-                    base.clone()
-                } else {
-                    p.parent().map(Path::to_path_buf).unwrap_or_default()
-                };
-                queue.push((p, base, Some((shown.clone(), f.line, f.column))));
+                queue.push((p, base.clone(), Some((shown.clone(), f.line, f.column))));
             }
         }
         scanned.push((shown, kind, s, dir, base));
@@ -223,6 +231,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
         .collect();
     let mut used_keys: BTreeSet<&str> = BTreeSet::new();
     let mut used_paths: BTreeSet<String> = BTreeSet::new();
+    let mut used_names: BTreeSet<String> = BTreeSet::new();
     let keys: Vec<&str> = nums.iter().map(|n| n.key).collect();
     let is_key = |k: &str| lock.numbers.contains_key(k);
     for (file, kind, s, dir, base) in &scanned {
@@ -313,23 +322,20 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                         ));
                     }
                 }
-                What::Path(p) => {
-                    let from = if *kind == Kind::Latex { base } else { dir };
-                    if let Some(rel) = relative(&spec.root, &from.join(p)) {
+                What::Path(p) | What::Include(p) => {
+                    if let Some(rel) = relative(&spec.root, &resolve(*kind, base, dir, p)) {
                         used_paths.insert(stem(&rel));
                     }
-                }
-                What::Include(p) => {
-                    let from = if *kind == Kind::Latex { base } else { dir };
-                    if let Some(rel) = relative(&spec.root, &from.join(p)) {
-                        used_paths.insert(stem(&rel));
+                    // `\graphicspath{{figures/}}` then `\includegraphics{fig1}`.
+                    if *kind == Kind::Latex && !p.contains('/') {
+                        used_names.insert(stem(p));
                     }
                 }
                 What::Defines(_) => {}
             }
         }
     }
-    findings.extend(unused(spec, &lock, &used_keys, &used_paths));
+    findings.extend(unused(spec, &lock, &used_keys, &used_paths, &used_names));
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -348,6 +354,7 @@ fn unused(
     lock: &Lock,
     used_keys: &BTreeSet<&str>,
     used_paths: &BTreeSet<String>,
+    used_names: &BTreeSet<String>,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let place = |section: &str, name: &str, span: std::ops::Range<usize>| {
@@ -385,46 +392,65 @@ fn unused(
             message,
         });
     }
-    let included = |outputs: &[String]| outputs.iter().any(|o| used_paths.contains(&stem(o)));
-    for (name, f) in &spec.spec.figures {
-        if let Some(l) = lock.figures.get(name)
+    let included = |outputs: &[String]| {
+        outputs.iter().any(|o| {
+            let s = stem(o);
+            used_paths.contains(&s) || used_names.contains(s.rsplit('/').next().unwrap_or(&s))
+        })
+    };
+    let figures = spec
+        .spec
+        .figures
+        .iter()
+        .map(|(n, f)| (n, f.span(), lock.figures.get(n)));
+    let tables = spec
+        .spec
+        .results_tables
+        .iter()
+        .map(|(n, r)| (n, r.span(), lock.results_tables.get(n)));
+    let kinds = figures
+        .map(|(n, span, l)| ("figures", "figure", "unused-figure", n, span, l))
+        .chain(tables.map(|(n, span, l)| {
+            (
+                "results_tables",
+                "results table",
+                "unused-table",
+                n,
+                span,
+                l,
+            )
+        }));
+    for (section, what, kind, name, span, locked) in kinds {
+        if let Some(l) = locked
             && !l.outputs.is_empty()
             && !included(&l.outputs)
         {
-            let (line, column) = place("figures", name, f.span());
+            let (line, column) = place(section, name, span);
             out.push(Finding {
                 file: crate::spec::SPEC_FILE.into(),
                 line,
                 column,
                 severity: Severity::Warning,
-                kind: "unused-figure",
+                kind,
                 message: format!(
-                    "figure `{name}` ({}) is never included in the paper",
-                    l.outputs.join(", ")
-                ),
-            });
-        }
-    }
-    for (name, r) in &spec.spec.results_tables {
-        if let Some(l) = lock.results_tables.get(name)
-            && !l.outputs.is_empty()
-            && !included(&l.outputs)
-        {
-            let (line, column) = place("results_tables", name, r.span());
-            out.push(Finding {
-                file: crate::spec::SPEC_FILE.into(),
-                line,
-                column,
-                severity: Severity::Warning,
-                kind: "unused-table",
-                message: format!(
-                    "results table `{name}` ({}) is never included in the paper",
+                    "{what} `{name}` ({}) is never included in the paper",
                     l.outputs.join(", ")
                 ),
             });
         }
     }
     out
+}
+
+/// A path a source names: LaTeX reads it from the main file's folder
+/// (`base`); typst from the including file's (`dir`), or from the project
+/// root (the main file's folder) when it starts with `/`.
+fn resolve(kind: Kind, base: &Path, dir: &Path, p: &str) -> PathBuf {
+    match (kind, p.strip_prefix('/')) {
+        (Kind::Latex, _) => base.join(p),
+        (Kind::Typst, Some(rooted)) => base.join(rooted),
+        (Kind::Typst, None) => dir.join(p),
+    }
 }
 
 /// What to write instead of a typed number.

@@ -103,3 +103,32 @@ pub fn find(chars: &[char], from: usize, s: &str) -> usize {
     }
     chars.len()
 }
+
+/// A number of the prose at `chars[i]` (a digit or a sign), recorded when
+/// `record`; returns where scanning goes on.
+pub fn number(chars: &[char], lines: &Lines, i: usize, out: &mut Scan, record: bool) -> usize {
+    let (t, end) = super::typed::parse(chars, i);
+    if let Some(t) = t
+        && record
+    {
+        out.push(lines, i, What::Number(t));
+    }
+    end.max(i + 1)
+}
+
+/// The index after the word at `chars[i]` (letters, digits, `_`): digits
+/// inside a word are never a number.
+pub fn word_end(chars: &[char], mut i: usize) -> usize {
+    while chars
+        .get(i)
+        .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+    {
+        i += 1;
+    }
+    i
+}
+
+/// Whether `c` may start a number of the prose.
+pub fn starts_number(c: char) -> bool {
+    c.is_ascii_digit() || matches!(c, '-' | '+' | '\u{2212}')
+}

@@ -28,32 +28,72 @@ pub struct Typed {
     pub percent: bool,
 }
 
-/// Words that make the number after them a reference, not a measurement.
-const REFERENCE_WORDS: [&str; 24] = [
+/// Words that make the number after them a reference or a date, not a
+/// measurement (compared lower-cased).
+const REFERENCE_WORDS: [&str; 58] = [
     "figure",
+    "figures",
     "fig.",
     "figs.",
-    "figures",
     "table",
-    "tab.",
     "tables",
+    "tab.",
+    "tabs.",
     "section",
-    "sec.",
     "sections",
+    "sec.",
+    "secs.",
+    "sect.",
     "eq.",
+    "eqs.",
     "equation",
+    "equations",
     "appendix",
+    "appendices",
     "chapter",
+    "chapters",
+    "ch.",
     "algorithm",
+    "algorithms",
+    "alg.",
     "line",
     "lines",
     "listing",
+    "listings",
     "theorem",
+    "theorems",
     "lemma",
+    "lemmas",
     "page",
-    "pp.",
+    "pages",
     "p.",
+    "pp.",
     "step",
+    "steps",
+    "def.",
+    "definition",
+    "corollary",
+    "proposition",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan.",
+    "feb.",
+    "mar.",
+];
+
+/// Month abbreviations beside those in [`REFERENCE_WORDS`].
+const MONTHS: [&str; 9] = [
+    "apr.", "jun.", "jul.", "aug.", "sep.", "sept.", "oct.", "nov.", "dec.",
 ];
 
 /// LaTeX lengths a factor may multiply (`0.7\linewidth`).
@@ -144,7 +184,7 @@ pub fn parse(chars: &[char], i: usize) -> (Option<Typed>, usize) {
     if next == Some('\\') && LENGTHS.iter().any(|l| starts(chars, j + 1, l)) {
         return (None, j + 1);
     }
-    if is_reference(chars, i) {
+    if is_reference(chars, i) || in_date_or_range(chars, start_digits, j) || is_script(chars, i) {
         return (None, j);
     }
     let percent = next == Some('%') || starts(chars, j, "\\%");
@@ -155,6 +195,10 @@ pub fn parse(chars: &[char], i: usize) -> (Option<Typed>, usize) {
     };
     let all: String = format!("{digits}{decimals}");
     let significant = all.trim_start_matches('0').len() as u32;
+    // A year (`2023`): far more often a date than a measurement.
+    if decimals.is_empty() && digits.len() == 4 && (1900.0..2100.0).contains(&value) {
+        return (None, j);
+    }
     (
         Some(Typed {
             text,
@@ -177,11 +221,12 @@ fn skip_word(chars: &[char], mut j: usize) -> usize {
     j
 }
 
-/// Whether the word before `chars[i]` (across a space, `~` or `\ `) names
-/// a figure, table, section or the like.
+/// Whether the word before `chars[i]` (across a space, `~`, `\ ` or an
+/// opening parenthesis: `Eq.~(26)`) names a figure, table, section, page
+/// or month, or is the section sign (`§`, `\S`).
 fn is_reference(chars: &[char], i: usize) -> bool {
     let mut k = i;
-    while k > 0 && matches!(chars[k - 1], ' ' | '~' | '\u{a0}' | '\\') {
+    while k > 0 && matches!(chars[k - 1], ' ' | '~' | '\u{a0}' | '\\' | '(') {
         k -= 1;
     }
     if k == i {
@@ -197,7 +242,37 @@ fn is_reference(chars: &[char], i: usize) -> bool {
         k -= 1;
     }
     let word: String = chars[k..end].iter().collect::<String>().to_lowercase();
-    REFERENCE_WORDS.contains(&word.as_str())
+    if word == "s" && k > 0 && chars[k - 1] == '\\' {
+        return true;
+    }
+    REFERENCE_WORDS.contains(&word.as_str()) || MONTHS.contains(&word.as_str())
+}
+
+/// Whether the digits `chars[from..to]` are part of a date or a range
+/// (`2024-03-28`, `24--30`, `3/4`): joined by `-`, `–` or `/` to digits.
+fn in_date_or_range(chars: &[char], from: usize, to: usize) -> bool {
+    let joined = |c: char| matches!(c, '-' | '\u{2013}' | '/');
+    let mut k = from;
+    while k > 0 && joined(chars[k - 1]) {
+        k -= 1;
+    }
+    let before = k < from && k > 0 && chars[k - 1].is_ascii_digit();
+    let mut m = to;
+    while m < chars.len() && joined(chars[m]) {
+        m += 1;
+    }
+    let after = m > to && chars.get(m).is_some_and(char::is_ascii_digit);
+    before || after
+}
+
+/// Whether the number at `chars[i]` is a superscript or subscript
+/// (`e^{28}`, `2^24`, typst `e^(28)`, `x_{10}`).
+fn is_script(chars: &[char], i: usize) -> bool {
+    let mut k = i;
+    if k > 0 && matches!(chars[k - 1], '{' | '(') {
+        k -= 1;
+    }
+    k > 0 && matches!(chars[k - 1], '^' | '_')
 }
 
 /// How a typed number equals a computed one.
@@ -303,6 +378,11 @@ mod tests {
         assert_eq!(first("Figure~12 shows"), None);
         assert_eq!(first("see Section 3.2"), None);
         assert_eq!(first("(Table 10)"), None);
+        assert_eq!(first("on 2024-03-28 we"), None);
+        assert_eq!(first("Pages 24--30"), None);
+        assert_eq!(first("Eq.~(26) and \\S 26"), None);
+        assert_eq!(first("Sept.~30, 2023"), None);
+        assert_eq!(first("$e^{28}$, $x^24$ and $x_{10}$"), None);
     }
 
     #[test]

@@ -9,8 +9,7 @@
 //! labels (`<fig:1>`) and references (`@fig:1`) are skipped. The modes
 //! are a stack on the heap: no input nests the scanner's own calls.
 
-use super::scan::{Lines, Scan, What, find, starts};
-use super::typed;
+use super::scan::{self, Lines, Scan, What, find, starts};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -41,6 +40,14 @@ fn ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '-'
 }
 
+/// The index after the identifier at `chars[k]`.
+fn ident_end(chars: &[char], mut k: usize) -> usize {
+    while chars.get(k).is_some_and(|c| ident_char(*c)) {
+        k += 1;
+    }
+    k
+}
+
 /// Scans typst source `text`.
 pub fn scan(text: &str) -> Scan {
     let chars: Vec<char> = text.chars().collect();
@@ -57,11 +64,22 @@ pub fn scan(text: &str) -> Scan {
     while i < chars.len() {
         let ctx = *stack.last().expect("the markup at the bottom stays");
         let c = chars[i];
-        if Some(c) == ctx.close {
+        // A statement (`#let x = 1`) ends at its line's end or at `;`.
+        if Some(c) == ctx.close || (ctx.close == Some('\n') && c == ';') {
             stack.pop();
             i += 1;
             if ctx.call {
                 i = trailing(&chars, i, &mut stack);
+            }
+            continue;
+        }
+        // `https://...` in markup is a link, not a comment.
+        if starts(&chars, i, "//") && ctx.mode != Mode::Code && i > 0 && chars[i - 1] == ':' {
+            while chars
+                .get(i)
+                .is_some_and(|c| !c.is_whitespace() && !matches!(c, ']' | ')'))
+            {
+                i += 1;
             }
             continue;
         }
@@ -105,21 +123,8 @@ pub fn scan(text: &str) -> Scan {
                     });
                     i += 1;
                 }
-                c if c.is_ascii_digit() || matches!(c, '-' | '+' | '\u{2212}') => {
-                    let (t, end) = typed::parse(&chars, i);
-                    if let Some(t) = t {
-                        out.push(&lines, i, What::Number(t));
-                    }
-                    i = end.max(i + 1);
-                }
-                c if c.is_alphabetic() => {
-                    while chars
-                        .get(i)
-                        .is_some_and(|c| c.is_alphanumeric() || *c == '_')
-                    {
-                        i += 1;
-                    }
-                }
+                c if scan::starts_number(c) => i = scan::number(&chars, &lines, i, &mut out, true),
+                c if c.is_alphabetic() => i = scan::word_end(&chars, i),
                 _ => i += 1,
             },
             Mode::Code => i = code(&chars, &lines, i, &mut stack, &mut out, &mut last),
@@ -141,10 +146,7 @@ fn hash(
     let j = i + 1;
     match chars.get(j) {
         Some(&c) if ident_start(c) => {
-            let mut k = j;
-            while chars.get(k).is_some_and(|c| ident_char(*c)) {
-                k += 1;
-            }
+            let mut k = ident_end(chars, j);
             let name: String = chars[j..k].iter().collect();
             if STATEMENTS.contains(&name.as_str()) {
                 *last = name;
@@ -158,10 +160,7 @@ fn hash(
             out.push(lines, j, What::Ident { name, hash: true });
             // Field access (`#sym.times`) and a call's arguments.
             while chars.get(k) == Some(&'.') && chars.get(k + 1).is_some_and(|c| ident_start(*c)) {
-                k += 1;
-                while chars.get(k).is_some_and(|c| ident_char(*c)) {
-                    k += 1;
-                }
+                k = ident_end(chars, k + 1);
             }
             *last = chars[j..k].iter().collect();
             if chars.get(k) == Some(&';') {
@@ -225,10 +224,7 @@ fn code(
         '(' | '{' | '[' => trailing(chars, i, stack),
         '#' => hash(chars, lines, i, stack, out, last),
         c if ident_start(c) => {
-            let mut k = i;
-            while chars.get(k).is_some_and(|c| ident_char(*c)) {
-                k += 1;
-            }
+            let k = ident_end(chars, i);
             let name: String = chars[i..k].iter().collect();
             if last == "let" {
                 out.push(lines, i, What::Defines(name.clone()));
@@ -334,6 +330,12 @@ mod tests {
         assert!(got.contains(&What::Key("fig5-pareto".into())));
         assert!(got.contains(&What::Include("intro.typ".into())));
         assert_eq!(numbers(text), ["2.5"]);
+    }
+
+    #[test]
+    fn links_are_not_comments_and_a_semicolon_ends_a_statement() {
+        let text = "See https://example.org/x 3.86 bits.\n#let x = 1; The median is 3.859\n";
+        assert_eq!(numbers(text), ["3.86", "3.859"]);
     }
 
     #[test]
