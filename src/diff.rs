@@ -65,7 +65,7 @@ pub struct InputChange {
 /// The lock at git revision `rev` in the spec's folder. Errors: git
 /// missing or failing (not a repository, an unknown revision), no lock at
 /// that revision, or one that does not parse.
-fn lock_at(spec: &LoadedSpec, rev: &str) -> Result<Lock> {
+pub(crate) fn lock_at(spec: &LoadedSpec, rev: &str) -> Result<Lock> {
     if rev.starts_with('-') {
         return Err(Error::msg(format!("`{rev}` is not a git revision")));
     }

@@ -330,6 +330,9 @@ fn fmt_g(v: f64) -> String {
 
 /// `v` with a sign and four significant digits (`+0.5100`, `-1234`).
 fn significant(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        return format!("{:+}", v as i64);
+    }
     let e = v.abs().log10().floor() as i32;
     format!("{:+.*}", (3 - e).max(0) as usize, v)
 }
@@ -414,7 +417,9 @@ impl Evaluation {
         }
         let _ = writeln!(
             o,
-            "\n## Numbers\n\n| key | committed | recomputed | difference | status |\n|---|---|---|---|---|"
+            "\n## Numbers\n\nCommitted: the text `artifact gen` recorded in artifact.lock; \
+             recomputed: from the inputs on disk now.\n\n\
+             | key | committed | recomputed | difference | status |\n|---|---|---|---|---|"
         );
         for n in &self.numbers {
             let diff = match (n.difference, n.relative) {
@@ -484,5 +489,6 @@ mod tests {
         assert_eq!(Tolerance::Relative(0.02).describe(), "2% (relative)");
         assert_eq!(significant(0.5100000000000016), "+0.5100");
         assert_eq!(significant(-1234.5), "-1234");
+        assert_eq!(significant(15.0), "+15");
     }
 }

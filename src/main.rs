@@ -469,7 +469,9 @@ fn main() -> ExitCode {
                     warn_raw!("{text}");
                     Ok(ExitCode::from(1))
                 } else {
-                    print_result(&text)?;
+                    if console::normal() {
+                        print_result(&text)?;
+                    }
                     Ok(ExitCode::SUCCESS)
                 }
             }
@@ -512,6 +514,13 @@ fn main() -> ExitCode {
             Command::Lint { files, format } => {
                 let report = artifact::lint::lint(&spec, &files)?;
                 print_result(&match format {
+                    // --quiet: the errors only.
+                    ExplainFormat::Text if !console::normal() => report
+                        .render_text()
+                        .lines()
+                        .filter(|l| l.contains(": error["))
+                        .map(|l| format!("{l}\n"))
+                        .collect(),
                     ExplainFormat::Text => report.render_text(),
                     ExplainFormat::Json => report.render_json(),
                 })?;

@@ -264,3 +264,44 @@ fn a_figure_found_through_graphicspath_is_included() {
         "lint: 0 errors, 0 warnings in 1 file (main.tex)\n"
     );
 }
+
+#[test]
+fn a_typed_number_the_data_has_since_changed_is_stale() {
+    let dir = paper_whole();
+    let d = dir.path();
+    edit(
+        d,
+        "main.tex",
+        "spends \\artnum{attr-none-ms}~ms",
+        "spends 30.69~ms",
+    );
+    edit(
+        d,
+        "main.typ",
+        "spends #attr-none-ms ms",
+        "spends #attr-none-ms-x ms",
+    );
+    git(d, &["init", "-q"]);
+    git(d, &["add", "-A"]);
+    git(
+        d,
+        &[
+            "-c",
+            "user.email=a@b",
+            "-c",
+            "user.name=t",
+            "commit",
+            "-qm",
+            "v1",
+        ],
+    );
+    remeasure(d);
+    gen_ok(d);
+    let out = artifact(d, &["lint", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "main.tex:77:8: error[stale-number]: `30.69` is typed by hand and stale: it is the printed text of number `attr-none-ms` (30.69) at HEAD; it is now 30.89; write \\artnum{attr-none-ms}\n\
+         main.typ:45:54: error[unknown-key]: typst reads `#attr-none-ms-x` as one name, which no number has; write `#attr-none-ms;-x`\n"
+    );
+}

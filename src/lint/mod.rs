@@ -146,6 +146,24 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
             value: n.value.parse().unwrap_or(f64::NAN),
         })
         .collect();
+    // Numbers whose text at git HEAD differs from the lock's now (none
+    // outside a repository): prose that still prints the old text is stale.
+    let head = crate::diff::lock_at(spec, "HEAD").ok();
+    let stale: Vec<(Num, &str)> = head
+        .iter()
+        .flat_map(|h| &h.numbers)
+        .filter_map(|(k, old)| {
+            let now = lock.numbers.get(k).map_or("(removed)", |n| n.text.as_str());
+            (now != old.text).then(|| {
+                let num = Num {
+                    key: k,
+                    text: &old.text,
+                    value: old.value.parse().unwrap_or(f64::NAN),
+                };
+                (num, now)
+            })
+        })
+        .collect();
     let commands: BTreeMap<String, &str> = nums
         .iter()
         .map(|n| (crate::emit::keys::tex_name(n.key), n.key))
@@ -253,6 +271,25 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                         .iter()
                         .filter_map(|n| typed::equals(t, n.text, n.value).map(|why| (n, why)))
                         .collect();
+                    if hits.is_empty() {
+                        // Not a number now, but one at HEAD: typed by hand
+                        // and gone stale when the data changed.
+                        if let Some((n, why, now)) = stale.iter().find_map(|(n, now)| {
+                            typed::equals(t, n.text, n.value).map(|why| (n, why, now))
+                        }) {
+                            findings.push(at(
+                                f,
+                                Severity::Error,
+                                "stale-number",
+                                format!(
+                                    "`{}` is typed by hand and stale: {} at HEAD; it is now {now}; write {}",
+                                    t.text,
+                                    why.describe(&format!("number `{}` ({})", n.key, n.text)),
+                                    macro_for(*kind, n.key)
+                                ),
+                            ));
+                        }
+                    }
                     if let Some((n, why)) = hits.first() {
                         let write = macro_for(*kind, n.key);
                         let others = if hits.len() > 1 {
@@ -307,6 +344,19 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
                 What::Ident { name, hash } => {
                     if is_key(name) {
                         used_keys.insert(name.as_str());
+                    } else if let Some(k) = (*hash && !defined.contains(name.as_str()))
+                        .then(|| keys.iter().find(|k| name.starts_with(&format!("{k}-"))))
+                        .flatten()
+                    {
+                        findings.push(at(
+                            f,
+                            Severity::Error,
+                            "unknown-key",
+                            format!(
+                                "typst reads `#{name}` as one name, which no number has; write `#{k};{}`",
+                                &name[k.len()..]
+                            ),
+                        ));
                     } else if *hash
                         && !defined.contains(name.as_str())
                         && looks_like_key(name, &keys)

@@ -178,7 +178,12 @@ pub fn parse(chars: &[char], i: usize) -> (Option<Typed>, usize) {
     if next == Some('.') && chars.get(j + 1).is_some_and(char::is_ascii_digit) {
         return (None, skip_word(chars, j + 1));
     }
-    if next.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+    // `1.5x` is a factor, not a word.
+    let factor = next == Some('x')
+        && !chars
+            .get(j + 1)
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    if next.is_some_and(|c| c.is_alphanumeric() || c == '_') && !factor {
         return (None, skip_word(chars, j));
     }
     if next == Some('\\') && LENGTHS.iter().any(|l| starts(chars, j + 1, l)) {
@@ -367,6 +372,8 @@ mod tests {
         assert_eq!(first("n = 12\\,345").unwrap().value, 12345.0);
         assert_eq!(first("r = -0.25 here").unwrap().value, -0.25);
         assert!(first("hits 64.2\\% of").unwrap().percent);
+        assert_eq!(first("a 1.52x speedup").unwrap().value, 1.52);
+        assert_eq!(first("the 0x1f mask"), None);
     }
 
     #[test]
