@@ -4,25 +4,7 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::*;
-
-fn commit(dir: &Path, message: &str) {
-    git(dir, &["add", "-A"]);
-    git(
-        dir,
-        &[
-            "-c",
-            "user.email=a@b",
-            "-c",
-            "user.name=t",
-            "commit",
-            "-qm",
-            message,
-        ],
-    );
-}
 
 fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

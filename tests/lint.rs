@@ -282,19 +282,7 @@ fn a_typed_number_the_data_has_since_changed_is_stale() {
         "spends #attr-none-ms-x ms",
     );
     git(d, &["init", "-q"]);
-    git(d, &["add", "-A"]);
-    git(
-        d,
-        &[
-            "-c",
-            "user.email=a@b",
-            "-c",
-            "user.name=t",
-            "commit",
-            "-qm",
-            "v1",
-        ],
-    );
+    commit(d, "v1");
     remeasure(d);
     gen_ok(d);
     let out = artifact(d, &["lint", "-q"]);

@@ -52,24 +52,26 @@ fn ident_end(chars: &[char], mut k: usize) -> usize {
 pub fn scan(text: &str) -> Scan {
     let chars: Vec<char> = text.chars().collect();
     let lines = Lines::new(&chars);
-    let mut out = Scan::default();
-    let mut stack = vec![Ctx {
-        mode: Mode::Markup,
-        close: None,
-        call: false,
-    }];
-    // The last identifier read in code (`include`, `artnum`, `let`).
-    let mut last = String::new();
+    let mut st = State {
+        lines,
+        out: Scan::default(),
+        stack: vec![Ctx {
+            mode: Mode::Markup,
+            close: None,
+            call: false,
+        }],
+        last: String::new(),
+    };
     let mut i = 0;
     while i < chars.len() {
-        let ctx = *stack.last().expect("the markup at the bottom stays");
+        let ctx = *st.stack.last().expect("the markup at the bottom stays");
         let c = chars[i];
         // A statement (`#let x = 1`) ends at its line's end or at `;`.
         if Some(c) == ctx.close || (ctx.close == Some('\n') && c == ';') {
-            stack.pop();
+            st.stack.pop();
             i += 1;
             if ctx.call {
-                i = trailing(&chars, i, &mut stack);
+                i = trailing(&chars, i, &mut st.stack);
             }
             continue;
         }
@@ -85,13 +87,13 @@ pub fn scan(text: &str) -> Scan {
         }
         if starts(&chars, i, "//") {
             let end = find(&chars, i, "\n");
-            out.comment(&lines, &chars, i, end);
+            st.out.comment(&st.lines, &chars, i, end);
             i = end;
             continue;
         }
         if starts(&chars, i, "/*") {
             let end = (find(&chars, i, "*/") + 2).min(chars.len());
-            out.comment(&lines, &chars, i, end);
+            st.out.comment(&st.lines, &chars, i, end);
             i = end;
             continue;
         }
@@ -100,7 +102,7 @@ pub fn scan(text: &str) -> Scan {
                 '\\' => i += 2,
                 '`' => i = raw(&chars, i),
                 '$' => {
-                    stack.push(Ctx {
+                    st.stack.push(Ctx {
                         mode: Mode::Math,
                         close: Some('$'),
                         call: false,
@@ -113,63 +115,142 @@ pub fn scan(text: &str) -> Scan {
                 '@' if chars.get(i + 1).is_some_and(|c| ident_start(*c)) => {
                     i = label(&chars, i + 1, ' ').unwrap_or(i + 1);
                 }
-                '#' => i = hash(&chars, &lines, i, &mut stack, &mut out, &mut last),
-                '[' if ctx.mode == Mode::Markup && stack.len() > 1 => {
+                '#' => i = st.hash(&chars, i),
+                '[' if ctx.mode == Mode::Markup && st.stack.len() > 1 => {
                     // A bracket in prose nested in a content block.
-                    stack.push(Ctx {
+                    st.stack.push(Ctx {
                         mode: Mode::Markup,
                         close: Some(']'),
                         call: false,
                     });
                     i += 1;
                 }
-                c if scan::starts_number(c) => i = scan::number(&chars, &lines, i, &mut out, true),
+                c if scan::starts_number(c) => {
+                    i = scan::number(&chars, &st.lines, i, &mut st.out, true)
+                }
                 c if c.is_alphabetic() => i = scan::word_end(&chars, i),
                 _ => i += 1,
             },
-            Mode::Code => i = code(&chars, &lines, i, &mut stack, &mut out, &mut last),
+            Mode::Code => i = st.code(&chars, i),
         }
     }
-    out
+    st.out
 }
 
-/// After `#` at `chars[i]`: an identifier (and its call), a keyword's
-/// statement, or a code or content block.
-fn hash(
-    chars: &[char],
-    lines: &Lines,
-    i: usize,
-    stack: &mut Vec<Ctx>,
-    out: &mut Scan,
-    last: &mut String,
-) -> usize {
-    let j = i + 1;
-    match chars.get(j) {
-        Some(&c) if ident_start(c) => {
-            let mut k = ident_end(chars, j);
-            let name: String = chars[j..k].iter().collect();
-            if STATEMENTS.contains(&name.as_str()) {
-                *last = name;
-                stack.push(Ctx {
-                    mode: Mode::Code,
-                    close: Some('\n'),
-                    call: false,
-                });
-                return k;
+/// The scanner's state: the open modes, what it found, and the last
+/// identifier read in code (`include`, `artnum`, `let`).
+struct State {
+    lines: Lines,
+    out: Scan,
+    stack: Vec<Ctx>,
+    last: String,
+}
+
+impl State {
+    /// After `#` at `chars[i]`: an identifier (and its call), a keyword's
+    /// statement, or a code or content block.
+    fn hash(&mut self, chars: &[char], i: usize) -> usize {
+        let State {
+            lines,
+            out,
+            stack,
+            last,
+        } = self;
+        let j = i + 1;
+        match chars.get(j) {
+            Some(&c) if ident_start(c) => {
+                let mut k = ident_end(chars, j);
+                let name: String = chars[j..k].iter().collect();
+                if STATEMENTS.contains(&name.as_str()) {
+                    *last = name;
+                    stack.push(Ctx {
+                        mode: Mode::Code,
+                        close: Some('\n'),
+                        call: false,
+                    });
+                    return k;
+                }
+                out.push(lines, j, What::Ident { name, hash: true });
+                // Field access (`#sym.times`) and a call's arguments.
+                while chars.get(k) == Some(&'.')
+                    && chars.get(k + 1).is_some_and(|c| ident_start(*c))
+                {
+                    k = ident_end(chars, k + 1);
+                }
+                *last = chars[j..k].iter().collect();
+                if chars.get(k) == Some(&';') {
+                    return k + 1;
+                }
+                trailing(chars, k, stack)
             }
-            out.push(lines, j, What::Ident { name, hash: true });
-            // Field access (`#sym.times`) and a call's arguments.
-            while chars.get(k) == Some(&'.') && chars.get(k + 1).is_some_and(|c| ident_start(*c)) {
-                k = ident_end(chars, k + 1);
-            }
-            *last = chars[j..k].iter().collect();
-            if chars.get(k) == Some(&';') {
-                return k + 1;
-            }
-            trailing(chars, k, stack)
+            Some('(') | Some('{') | Some('[') => trailing(chars, j, stack),
+            _ => j,
         }
-        Some('(') | Some('{') | Some('[') => trailing(chars, j, stack),
-        _ => j,
+    }
+
+    /// One step of code at `chars[i]`.
+    fn code(&mut self, chars: &[char], i: usize) -> usize {
+        let State {
+            lines,
+            out,
+            stack,
+            last,
+        } = self;
+        let c = chars[i];
+        match c {
+            '"' => {
+                let mut k = i + 1;
+                let mut s = String::new();
+                while k < chars.len() && chars[k] != '"' {
+                    if chars[k] == '\\' {
+                        k += 1;
+                    }
+                    if let Some(&ch) = chars.get(k) {
+                        s.push(ch);
+                    }
+                    k += 1;
+                }
+                let what = match last.as_str() {
+                    "artnum" => What::Key(s),
+                    "include" => What::Include(s),
+                    _ => What::Path(s),
+                };
+                out.push(lines, i + 1, what);
+                k + 1
+            }
+            '(' | '{' | '[' => trailing(chars, i, stack),
+            '#' => self.hash(chars, i),
+            c if ident_start(c) => {
+                let k = ident_end(chars, i);
+                let name: String = chars[i..k].iter().collect();
+                if last == "let" {
+                    out.push(lines, i, What::Defines(name.clone()));
+                } else {
+                    out.push(
+                        lines,
+                        i,
+                        What::Ident {
+                            name: name.clone(),
+                            hash: false,
+                        },
+                    );
+                }
+                *last = name;
+                k
+            }
+            c if c.is_ascii_digit() => {
+                // A literal with its unit (`70%`, `2cm`, `1.5em`).
+                let mut k = i;
+                while chars
+                    .get(k)
+                    .is_some_and(|c| c.is_alphanumeric() || *c == '.' || *c == '%')
+                {
+                    k += 1;
+                }
+                k
+            }
+            _ => i + 1,
+        }
     }
 }
 
@@ -188,72 +269,6 @@ fn trailing(chars: &[char], k: usize, stack: &mut Vec<Ctx>) -> usize {
         call: true,
     });
     k + 1
-}
-
-/// One step of code at `chars[i]`.
-fn code(
-    chars: &[char],
-    lines: &Lines,
-    i: usize,
-    stack: &mut Vec<Ctx>,
-    out: &mut Scan,
-    last: &mut String,
-) -> usize {
-    let c = chars[i];
-    match c {
-        '"' => {
-            let mut k = i + 1;
-            let mut s = String::new();
-            while k < chars.len() && chars[k] != '"' {
-                if chars[k] == '\\' {
-                    k += 1;
-                }
-                if let Some(&ch) = chars.get(k) {
-                    s.push(ch);
-                }
-                k += 1;
-            }
-            let what = match last.as_str() {
-                "artnum" => What::Key(s),
-                "include" => What::Include(s),
-                _ => What::Path(s),
-            };
-            out.push(lines, i + 1, what);
-            k + 1
-        }
-        '(' | '{' | '[' => trailing(chars, i, stack),
-        '#' => hash(chars, lines, i, stack, out, last),
-        c if ident_start(c) => {
-            let k = ident_end(chars, i);
-            let name: String = chars[i..k].iter().collect();
-            if last == "let" {
-                out.push(lines, i, What::Defines(name.clone()));
-            } else {
-                out.push(
-                    lines,
-                    i,
-                    What::Ident {
-                        name: name.clone(),
-                        hash: false,
-                    },
-                );
-            }
-            *last = name;
-            k
-        }
-        c if c.is_ascii_digit() => {
-            // A literal with its unit (`70%`, `2cm`, `1.5em`).
-            let mut k = i;
-            while chars
-                .get(k)
-                .is_some_and(|c| c.is_alphanumeric() || *c == '.' || *c == '%')
-            {
-                k += 1;
-            }
-            k
-        }
-        _ => i + 1,
-    }
 }
 
 /// Raw text from the backticks at `chars[i]` to the same run closing it.

@@ -68,6 +68,23 @@ pub fn remeasure(dir: &Path) {
     std::fs::write(&p, out).unwrap();
 }
 
+/// Commits everything in the git repository at `dir` as a fixed author.
+pub fn commit(dir: &Path, message: &str) {
+    git(dir, &["add", "-A"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.email=a@b",
+            "-c",
+            "user.name=t",
+            "commit",
+            "-qm",
+            message,
+        ],
+    );
+}
+
 /// A temporary copy of the demo paper with the files of a defective case
 /// (a folder of `tests/fixtures/dirty`) swapped into its data.
 pub fn paper_with_case(case: &Path) -> tempfile::TempDir {
