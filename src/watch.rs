@@ -68,8 +68,6 @@ pub fn run(spec_path: &Path, debounce: Duration, rebuild: &mut dyn FnMut(&[Strin
     debouncer
         .watch(&root, RecursiveMode::Recursive)
         .map_err(fail)?;
-    // The first build once the watch is set: an edit from now on is seen.
-    rebuild(&[]);
     let mut spec = crate::spec::load(&root.join(SPEC_FILE)).ok();
     // Sources beside the folder (`../data/*.csv`) are watched too.
     let mut outside: Vec<PathBuf> = Vec::new();
@@ -84,6 +82,8 @@ pub fn run(spec_path: &Path, debounce: Duration, rebuild: &mut dyn FnMut(&[Strin
             }
         };
     watch_outside(spec.as_ref(), &mut debouncer);
+    // The first build once every watch is set: an edit from now on is seen.
+    rebuild(&[]);
     for result in rx {
         let events = match result {
             Ok(events) => events,
