@@ -56,6 +56,42 @@ pub struct Out {
 }
 
 impl Out {
+    /// Where the current line's items and inputs start: what [`Out::settle`]
+    /// undoes when the line falls back.
+    fn mark(&self) -> (usize, usize) {
+        (self.items.len(), self.inputs.len())
+    }
+
+    /// Ends one line's fast run: kept, its drop reports (from `drops`) are
+    /// noted at `path:line_no`; fallen back, what it added since `mark` is
+    /// undone (the generic path reads the line instead). Returns whether
+    /// it fell back.
+    fn settle(
+        &mut self,
+        run: Result<(), Fallback>,
+        mark: (usize, usize),
+        drops: &mut Vec<(String, String, &'static str)>,
+        path: &str,
+        line_no: u64,
+    ) -> bool {
+        match run {
+            Ok(()) => {
+                for k in drops.drain(..) {
+                    self.drops
+                        .entry(k)
+                        .or_default()
+                        .add(|| format!("{path}:{line_no}"));
+                }
+                false
+            }
+            Err(Fallback) => {
+                self.items.truncate(mark.0);
+                self.inputs.truncate(mark.1);
+                true
+            }
+        }
+    }
+
     /// Empties the batch, keeping the vectors' memory.
     pub fn clear(&mut self) {
         self.items.clear();
@@ -370,7 +406,7 @@ impl Plan {
         let mut records = 0;
         for (line_no, line) in crate::sources::batches::lines(bytes, first_line) {
             records += 1;
-            let mark = (out.items.len(), out.inputs.len());
+            let mark = out.mark();
             st.drops.clear();
             let fast = tape
                 .read(line, &self.fields, &mut base)
@@ -383,24 +419,12 @@ impl Plan {
                     };
                     self.run_line(&base, &mut slots, &at, &mut st, &mut out)
                 });
-            match fast {
-                Ok(()) => {
-                    for k in st.drops.drain(..) {
-                        out.drops
-                            .entry(k)
-                            .or_default()
-                            .add(|| format!("{path}:{line_no}"));
-                    }
+            if out.settle(fast, mark, &mut st.drops, path, line_no) {
+                let g = generic(line_no, line)?;
+                for (k, v) in g.drops {
+                    out.drops.entry(k).or_default().merge(v);
                 }
-                Err(Fallback) => {
-                    out.items.truncate(mark.0);
-                    out.inputs.truncate(mark.1);
-                    let g = generic(line_no, line)?;
-                    for (k, v) in g.drops {
-                        out.drops.entry(k).or_default().merge(v);
-                    }
-                    out.items.extend(g.items);
-                }
+                out.items.extend(g.items);
             }
         }
         Ok((records, out))

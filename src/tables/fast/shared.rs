@@ -99,7 +99,7 @@ impl Shared {
                 if out.failed.is_some() {
                     continue;
                 }
-                let mark = (out.items.len(), out.inputs.len());
+                let mark = out.mark();
                 let st = &mut states[c];
                 st.drops.clear();
                 let at = Line {
@@ -107,20 +107,9 @@ impl Shared {
                     path,
                     line_no,
                 };
-                match plan.run_line(&base, &mut slots[c], &at, st, out) {
-                    Ok(()) => {
-                        for k in st.drops.drain(..) {
-                            out.drops
-                                .entry(k)
-                                .or_default()
-                                .add(|| format!("{path}:{line_no}"));
-                        }
-                    }
-                    Err(super::Fallback) => {
-                        out.items.truncate(mark.0);
-                        out.inputs.truncate(mark.1);
-                        slow.push(c);
-                    }
+                let run = plan.run_line(&base, &mut slots[c], &at, st, out);
+                if out.settle(run, mark, &mut st.drops, path, line_no) {
+                    slow.push(c);
                 }
             }
             if !slow.is_empty() {
