@@ -15,7 +15,7 @@
 //! identifiers are listed but not used in expressions.
 
 use std::fmt::Write as _;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::inspect::show::{FieldSummary, fields_of};
@@ -97,28 +97,6 @@ fn text_field(f: &FieldSummary) -> bool {
     plain(&f.name) && f.types.split('|').any(|t| t == "string")
 }
 
-/// `path` relative to `root` with `/` separators (`../data/x.csv` when
-/// beside it); `None` when they share no folder (another drive).
-pub(crate) fn relative_to(root: &Path, path: &Path) -> Option<String> {
-    let names = |p: &Path| -> Option<Vec<String>> {
-        p.components()
-            .filter(|c| !matches!(c, Component::RootDir))
-            .map(|c| match c {
-                Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-                _ => None,
-            })
-            .collect()
-    };
-    let (r, p) = (names(root)?, names(path)?);
-    let common = r.iter().zip(&p).take_while(|(a, b)| a == b).count();
-    if common == 0 && !r.is_empty() {
-        return None;
-    }
-    let mut parts: Vec<String> = vec!["..".to_string(); r.len() - common];
-    parts.extend(p[common..].iter().cloned());
-    (!parts.is_empty()).then(|| parts.join("/"))
-}
-
 /// TOML's basic string for `s`.
 fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -143,7 +121,7 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
     let mut sources: Vec<(String, String)> = Vec::new();
     for d in data {
         let abs = d.canonicalize().map_err(|e| Error::io(d, e))?;
-        let rel = relative_to(&root, &abs).ok_or_else(|| {
+        let rel = crate::spec::paths::relative_to(&root, &abs).ok_or_else(|| {
             Error::msg(format!(
                 "{}: cannot be named relative to {}",
                 d.display(),
@@ -414,19 +392,6 @@ fn latex_stub(median: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paths_relative_to_the_folder() {
-        let r = |a: &str, b: &str| relative_to(Path::new(a), Path::new(b));
-        assert_eq!(
-            r("/p/paper", "/p/paper/data/x.csv").as_deref(),
-            Some("data/x.csv")
-        );
-        assert_eq!(
-            r("/p/paper", "/p/data/x.csv").as_deref(),
-            Some("../data/x.csv")
-        );
-    }
 
     #[test]
     fn source_names_from_file_names() {

@@ -38,7 +38,7 @@ pub fn relevant(root: &Path, spec: Option<&LoadedSpec>, paths: &[PathBuf]) -> Ve
         .unwrap_or_default();
     let mut out: Vec<String> = paths
         .iter()
-        .filter_map(|p| crate::init::relative_to(root, p))
+        .filter_map(|p| crate::spec::paths::relative_to(root, p))
         .filter(|rel| {
             rel == SPEC_FILE
                 || templates.contains(&rel.as_str())

@@ -555,15 +555,8 @@ fn relative(root: &Path, path: &Path) -> Option<String> {
             Component::RootDir | Component::Prefix(_) => parts.clear(),
         }
     }
-    let mut root_parts: Vec<String> = Vec::new();
-    for c in root.components() {
-        if let Component::Normal(s) = c {
-            root_parts.push(s.to_string_lossy().into_owned());
-        }
-    }
-    parts
-        .starts_with(&root_parts)
-        .then(|| parts[root_parts.len()..].join("/"))
+    let normalized: PathBuf = std::iter::once("/".to_string()).chain(parts).collect();
+    crate::spec::paths::relative_to(&root, &normalized).filter(|r| !r.starts_with(".."))
 }
 
 /// A path without its extension (`figures/fig1.pdf` -> `figures/fig1`).

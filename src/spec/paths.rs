@@ -19,6 +19,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::{Component, Path};
 
 use crate::error::Result;
 use crate::spec::LoadedSpec;
@@ -237,6 +238,28 @@ pub fn figure_name_problem(name: &str) -> Option<String> {
     None
 }
 
+/// `path` relative to `root` with `/` separators (`../data/x.csv` when
+/// beside it); `None` when they share no folder (another drive).
+pub fn relative_to(root: &Path, path: &Path) -> Option<String> {
+    let names = |p: &Path| -> Option<Vec<String>> {
+        p.components()
+            .filter(|c| !matches!(c, Component::RootDir))
+            .map(|c| match c {
+                Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (r, p) = (names(root)?, names(path)?);
+    let common = r.iter().zip(&p).take_while(|(a, b)| a == b).count();
+    if common == 0 && !r.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); r.len() - common];
+    parts.extend(p[common..].iter().cloned());
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
 /// Checks every output path of `spec` as described in the module docs.
 pub fn check(spec: &LoadedSpec) -> Result<()> {
     let out = &spec.spec.output;
@@ -321,4 +344,22 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_relative_to_the_folder() {
+        let r = |a: &str, b: &str| relative_to(std::path::Path::new(a), Path::new(b));
+        assert_eq!(
+            r("/p/paper", "/p/paper/data/x.csv").as_deref(),
+            Some("data/x.csv")
+        );
+        assert_eq!(
+            r("/p/paper", "/p/data/x.csv").as_deref(),
+            Some("../data/x.csv")
+        );
+    }
 }
