@@ -29,7 +29,7 @@
 //! which `gen` prints as a note.
 
 use super::geometry::{Area, clip_segment};
-use super::place::{text_anchor, text_area};
+use super::place::{block_area, text_anchor, text_area};
 use crate::figures::model::{Align, TextItem};
 
 /// A straight segment in points: (from, to).
@@ -125,8 +125,8 @@ pub fn line_hits(pts: &[(f64, f64)], a: &Area) -> bool {
 
 /// A candidate box `d` points from `(ax, ay)` in direction `angle`
 /// (radians, counter-clockwise from east; y grows downwards).
-fn around(t: &TextItem, (ax, ay): (f64, f64), d: f64, angle: f64) -> (f64, f64, Align) {
-    let (_, h) = super::text::block(&t.text, t.size);
+/// `h` is the text block's height (points).
+fn around(h: f64, (ax, ay): (f64, f64), d: f64, angle: f64) -> (f64, f64, Align) {
     let (c, s) = (angle.cos(), angle.sin());
     let (px, py) = (ax + d * c, ay - d * s);
     let align = if c > 0.35 {
@@ -209,15 +209,15 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
                 .count()
         })
         .collect();
-    let base: Vec<(Area, String)> = obs
+    let base: Vec<(Area, &str)> = obs
         .boxes
         .iter()
         .cloned()
         .zip(
             obs.box_names
                 .iter()
-                .cloned()
-                .chain(std::iter::repeat(String::new())),
+                .map(String::as_str)
+                .chain(std::iter::repeat("")),
         )
         .collect();
     let cands: Vec<Candidates> = labels.iter().map(|l| Candidates::of(l, obs)).collect();
@@ -231,7 +231,7 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
                 .iter()
                 .enumerate()
                 .filter(|(_, k)| !k.far)
-                .filter(|(ki, _)| score(l, c, *ki, area, obs, &base, &[]).0 < 1.0)
+                .filter(|(ki, _)| score(l, c, *ki, area, obs, &base, &[], false).0 < 1.0)
                 .count()
         })
         .collect();
@@ -254,7 +254,7 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
         for &i in &order {
             let l = &labels[i];
             let (cost, placed) = choose(l, &cands[i], area, obs, &taken, &leaders, true);
-            taken.push((placed.bbox, l.item.text.clone()));
+            taken.push((placed.bbox, l.item.text.as_str()));
             if let Some(ld) = placed.leader {
                 leaders.push(ld);
             }
@@ -290,17 +290,17 @@ pub fn place_labels(labels: &[Label], area: &Area, obs: &Obstacles) -> Vec<Optio
 }
 
 /// The boxes and leaders of every label but `i`.
-fn others(
-    base: &[(Area, String)],
-    labels: &[Label],
+fn others<'t>(
+    base: &[(Area, &'t str)],
+    labels: &[Label<'t>],
     placed: &[Placed],
     i: usize,
-) -> (Vec<(Area, String)>, Vec<Seg>) {
+) -> (Vec<(Area, &'t str)>, Vec<Seg>) {
     let mut taken = base.to_vec();
     let mut leaders = Vec::new();
     for (j, p) in placed.iter().enumerate() {
         if j != i {
-            taken.push((p.bbox, labels[j].item.text.clone()));
+            taken.push((p.bbox, labels[j].item.text.as_str()));
             leaders.extend(p.leader);
         }
     }
@@ -316,7 +316,7 @@ fn repair(
     cands: &[Candidates],
     area: &Area,
     obs: &Obstacles,
-    base: &[(Area, String)],
+    base: &[(Area, &str)],
     mut placed: Vec<Placed>,
 ) -> (Vec<Placed>, f64) {
     for _ in 0..8 {
@@ -331,6 +331,7 @@ fn repair(
                 obs,
                 &taken,
                 &leaders,
+                false,
             )
             .0;
             if now < 1.0 {
@@ -357,6 +358,7 @@ fn repair(
             obs,
             &taken,
             &leaders,
+            true,
         );
         total += cost;
         placed[i] = p;
@@ -386,6 +388,9 @@ struct Candidates {
     own: Vec<usize>,
     r: f64,
     list: Vec<Cand>,
+    /// Per candidate, what it meets apart from the other labels (worked out
+    /// when first scored).
+    fixed: Vec<std::cell::OnceCell<Fixed>>,
 }
 
 impl Candidates {
@@ -397,8 +402,10 @@ impl Candidates {
             .iter()
             .map(|&i| obs.markers[i].w().max(obs.markers[i].h()) / 2.0)
             .fold(1.0, f64::max);
+        // (Measured once: every candidate has the same block.)
+        let block = super::text::block(&t.text, t.size);
         let boxed = |pos: (f64, f64, Align), far: bool, dist: f64| Cand {
-            bbox: text_area(&t.text, t.size, pos.0, pos.1, pos.2),
+            bbox: block_area(block, pos.0, pos.1, pos.2),
             pos,
             far,
             dist,
@@ -429,10 +436,16 @@ impl Candidates {
             for j in 0..n {
                 let half = j.div_ceil(2) as f64 * if j % 2 == 1 { -1.0 } else { 1.0 };
                 let angle = std::f64::consts::FRAC_PI_4 + half * step;
-                list.push(boxed(around(t, p, d, angle), k > 0, d - first));
+                list.push(boxed(around(block.1, p, d, angle), k > 0, d - first));
             }
         }
-        Candidates { own, r, list }
+        let fixed = list.iter().map(|_| std::cell::OnceCell::new()).collect();
+        Candidates {
+            own,
+            r,
+            list,
+            fixed,
+        }
     }
 }
 
@@ -443,13 +456,13 @@ fn choose(
     c: &Candidates,
     area: &Area,
     obs: &Obstacles,
-    taken: &[(Area, String)],
+    taken: &[(Area, &str)],
     leaders: &[Seg],
     first_free: bool,
 ) -> (f64, Placed) {
     let mut best: Option<(f64, Placed)> = None;
     for ki in 0..c.list.len() {
-        let (cost, placed) = score(l, c, ki, area, obs, taken, leaders);
+        let (cost, placed) = score(l, c, ki, area, obs, taken, leaders, false);
         if first_free && cost < 1.0 {
             return (cost, placed);
         }
@@ -460,49 +473,125 @@ fn choose(
     best.expect("at least the asked-for candidate")
 }
 
+/// What a candidate meets that does not depend on the other labels: the
+/// plot's edge, markers, lines, and its leader (computed once per
+/// candidate, not once per try: the search scores each candidate many
+/// times against different placements of the others).
+#[derive(Debug, Clone)]
+struct Fixed {
+    padded: Area,
+    edge: bool,
+    markers: usize,
+    lines: usize,
+    ambiguous: bool,
+    /// The leader worked out (a far or ambiguous label) and the start's
+    /// fraction of the marker's radius (`None`: no clear start).
+    worked: Option<(Seg, Option<f64>)>,
+    /// The leader drawn.
+    leader: Option<Seg>,
+    /// The leader crosses a neighbour overlapping its own marker.
+    over: bool,
+    /// The leader passes through another marker.
+    through: bool,
+}
+
+impl Fixed {
+    fn of(l: &Label, c: &Candidates, k: &Cand, area: &Area, obs: &Obstacles) -> Fixed {
+        let p = l.anchor;
+        let (own, r) = (&c.own, c.r);
+        let bbox = k.bbox;
+        let padded = grow(&bbox, PAD);
+        let edge = !area.contains(&bbox);
+        let markers = obs.markers.iter().filter(|m| padded.overlap(m) > 0.0).count();
+        let lines = obs.lines.iter().filter(|ln| line_hits(ln, &padded)).count();
+        // A label about as near another marker as its own reads as that
+        // one's: the own marker must be clearly the nearest.
+        let own_d = dist_to(p, &bbox);
+        let ambiguous = obs
+            .markers
+            .iter()
+            .enumerate()
+            .any(|(mi, m)| !own.contains(&mi) && dist_to(centre(m), &bbox) < 1.5 * own_d + 2.0);
+        let worked = (k.far || ambiguous).then(|| leader_from(p, r, &bbox, own, obs));
+        let leader = match worked {
+            Some((ld, _)) if (ld.1.0 - ld.0.0).hypot(ld.1.1 - ld.0.1) < 1.0 && !ambiguous => None,
+            Some((ld, _)) => Some(ld),
+            None => None,
+        };
+        let (mut over, mut through) = (false, false);
+        if let Some(ld) = leader {
+            // A marker overlapping its own cannot always be cleared; the
+            // start's check says whose the leader is.
+            let own_box = own.first().map(|&i| obs.markers[i]);
+            let is_over = |mi: usize, m: &Area| {
+                !own.contains(&mi) && own_box.is_some_and(|o| o.overlap(m) > 0.0)
+            };
+            over = obs
+                .markers
+                .iter()
+                .enumerate()
+                .any(|(mi, m)| is_over(mi, m) && line_hits(&[ld.0, ld.1], m));
+            through = obs.markers.iter().enumerate().any(|(mi, m)| {
+                !own.contains(&mi) && !is_over(mi, m) && line_hits(&[ld.0, ld.1], m)
+            });
+        }
+        Fixed {
+            padded,
+            edge,
+            markers,
+            lines,
+            ambiguous,
+            worked,
+            leader,
+            over,
+            through,
+        }
+    }
+}
+
 /// A candidate's cost and placement: a large penalty for every marker (its
 /// own too), line, leader, label, legend or fixed text it touches and for
 /// leaving the plot; a leader that crosses another, passes through a marker
 /// or text, or starts nearer another marker's centre than its own is a
-/// conflict too; a small cost for distance.
+/// conflict too; a small cost for distance. With `explain`, the placement
+/// names what it touches (else its `conflicts` stay empty: the search only
+/// compares costs). The penalties are added in one fixed order, so equal
+/// inputs give bit-equal costs.
+#[allow(clippy::too_many_arguments)]
 fn score(
     l: &Label,
     c: &Candidates,
     ki: usize,
     area: &Area,
     obs: &Obstacles,
-    taken: &[(Area, String)],
+    taken: &[(Area, &str)],
     leaders: &[Seg],
+    explain: bool,
 ) -> (f64, Placed) {
-    let p = l.anchor;
     let k = &c.list[ki];
-    let (own, r) = (&c.own, c.r);
-    let bbox = k.bbox;
-    let far = k.far;
-    let padded = grow(&bbox, PAD);
+    let f = c.fixed[ki].get_or_init(|| Fixed::of(l, c, k, area, obs));
+    let padded = f.padded;
     let mut cost = k.dist * 2.0;
     let mut conflicts = Vec::new();
-    if !area.contains(&bbox) {
+    let mut say = |what: &dyn Fn() -> String| {
+        if explain {
+            conflicts.push(what());
+        }
+    };
+    if f.edge {
         cost += HARD;
-        conflicts.push("the plot's edge".to_string());
+        say(&|| "the plot's edge".to_string());
     }
-    let mut hits_marker = false;
-    for m in &obs.markers {
-        if padded.overlap(m) > 0.0 {
-            cost += HARD;
-            hits_marker = true;
-        }
+    for _ in 0..f.markers {
+        cost += HARD;
     }
-    if hits_marker {
-        conflicts.push("a marker".to_string());
+    if f.markers > 0 {
+        say(&|| "a marker".to_string());
     }
-    let mut hits_line = false;
-    for ln in &obs.lines {
-        if line_hits(ln, &padded) {
-            cost += HARD;
-            hits_line = true;
-        }
+    for _ in 0..f.lines {
+        cost += HARD;
     }
+    let mut hits_line = f.lines > 0;
     for ld in leaders {
         if line_hits(&[ld.0, ld.1], &padded) {
             cost += HARD;
@@ -510,87 +599,52 @@ fn score(
         }
     }
     if hits_line {
-        conflicts.push("a line".to_string());
+        say(&|| "a line".to_string());
     }
     for (b, name) in taken {
         if padded.overlap(b) > 0.0 {
             cost += HARD;
-            conflicts.push(if name.is_empty() {
-                "a text".to_string()
-            } else {
-                format!("`{name}`")
+            say(&|| match name.is_empty() {
+                true => "a text".to_string(),
+                false => format!("`{name}`"),
             });
         }
     }
-    // A label about as near another marker as its own reads as that one's:
-    // the own marker must be clearly the nearest.
-    let own_d = dist_to(p, &bbox);
-    let ambiguous = obs
-        .markers
-        .iter()
-        .enumerate()
-        .any(|(mi, m)| !own.contains(&mi) && dist_to(centre(m), &bbox) < 1.5 * own_d + 2.0);
-    let mut wrong_start = false;
-    let leader = if far || ambiguous {
-        let (ld, t) = leader_from(p, r, &bbox, own, obs);
-        wrong_start = t.is_none();
+    if let Some((_, t)) = f.worked {
         // A start inside the marker is clear but less tidy than its edge.
         cost += 20.0 * (1.0 - t.unwrap_or(0.0));
-        if (ld.1.0 - ld.0.0).hypot(ld.1.1 - ld.0.1) < 1.0 && !ambiguous {
-            None
-        } else {
-            Some(ld)
-        }
-    } else {
-        None
-    };
-    if ambiguous && !far {
+    }
+    if f.ambiguous && !k.far {
         // Worse than a long leader: the reader would pick the wrong point
         // (a far label's leader says whose it is).
         cost += AMBIGUOUS;
     }
-    if let Some(ld) = leader {
+    if let Some(ld) = f.leader {
         cost += 3.0;
         if leaders.iter().any(|o| segments_cross(ld, *o)) {
             cost += HARD / 2.0;
-            conflicts.push("a leader".to_string());
+            say(&|| "a leader".to_string());
         }
-        // A marker overlapping its own cannot always be cleared; the
-        // start's check below says whose the leader is.
-        let own_box = own.first().map(|&i| obs.markers[i]);
-        let over =
-            |mi: usize, m: &Area| !own.contains(&mi) && own_box.is_some_and(|o| o.overlap(m) > 0.0);
-        if obs
-            .markers
-            .iter()
-            .enumerate()
-            .any(|(mi, m)| over(mi, m) && line_hits(&[ld.0, ld.1], m))
-        {
+        if f.over {
             // Crossing a neighbour that overlaps its own marker reads as
             // that neighbour's: avoid it where another way is free.
             cost += 40.0;
         }
-        let through = obs
-            .markers
-            .iter()
-            .enumerate()
-            .any(|(mi, m)| !own.contains(&mi) && !over(mi, m) && line_hits(&[ld.0, ld.1], m))
-            || taken.iter().any(|(b, _)| line_hits(&[ld.0, ld.1], b));
-        if through {
+        if f.through || taken.iter().any(|(b, _)| line_hits(&[ld.0, ld.1], b)) {
             cost += HARD / 2.0;
-            conflicts.push("a leader through a marker or text".to_string());
+            say(&|| "a leader through a marker or text".to_string());
         }
-        if wrong_start {
+        if f.worked.is_some_and(|(_, t)| t.is_none()) {
             cost += HARD / 2.0;
-            conflicts.push("a leader that starts nearer another marker".to_string());
+            say(&|| "a leader that starts nearer another marker".to_string());
         }
     }
     let placed = Placed {
         x: k.pos.0,
         top: k.pos.1,
         align: k.pos.2,
-        bbox,
-        leader,
+        bbox: k.bbox,
+        leader: f.leader,
         conflicts,
         cand: ki,
     };

@@ -243,6 +243,12 @@ pub fn draw_legend(out: &mut Vec<Prim>, l: &Legend, at: Area) {
 /// The text's block box when its block top-left/centre/right anchor is (x, top).
 pub fn text_area(s: &str, size: f64, x: f64, top: f64, align: Align) -> Area {
     let (w, h) = text::block(s, size);
+    block_area((w, h), x, top, align)
+}
+
+/// The box of a `w` x `h` text block (points) at `x` (as `align` says) and
+/// block top `top`: [`text_area`] for a block measured once.
+pub fn block_area((w, h): (f64, f64), x: f64, top: f64, align: Align) -> Area {
     let x0 = match align {
         Align::Left => x,
         Align::Center => x - w / 2.0,
