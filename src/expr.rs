@@ -246,6 +246,10 @@ pub struct Expr<'s> {
     pub text: &'s str,
     /// Its span in the spec.
     pub span: Range<usize>,
+    /// [`Expr::paths`], worked out once: a filter dropping millions of
+    /// rows asks for them per row (walking minijinja's tree each time cost
+    /// more than the filter).
+    paths: std::sync::OnceLock<Vec<String>>,
 }
 
 impl std::fmt::Debug for Expr<'_> {
@@ -284,6 +288,7 @@ impl<'s> Expr<'s> {
                 fast: crate::fastexpr::compile(text),
                 text,
                 span,
+                paths: std::sync::OnceLock::new(),
             }),
             Err(e) => Err(spec.error(
                 span,
@@ -367,7 +372,11 @@ impl<'s> Expr<'s> {
     /// without the globals (`n`, `v`, `meta`, `_source`); `_['m'].ratio` is
     /// `m.ratio`. A function is not a path, and a method call is a read of
     /// what it is called on (`s.split(':')` reads `s`).
-    pub fn paths(&self) -> Vec<String> {
+    pub fn paths(&self) -> &[String] {
+        self.paths.get_or_init(|| self.find_paths())
+    }
+
+    fn find_paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .compiled
             .undeclared_variables(true)
@@ -637,7 +646,7 @@ pub(crate) mod tests {
     #[test]
     fn a_method_call_is_a_read_of_what_it_is_called_on() {
         let s = spec();
-        let paths = |t: &str| Expr::compile_str(&s, t, 0..0).unwrap().paths();
+        let paths = |t: &str| Expr::compile_str(&s, t, 0..0).unwrap().paths().to_vec();
         assert_eq!(paths("codec.split(':')[0] == 'x'"), vec!["codec"]);
         assert_eq!(paths("a.b.get('x') > 1"), vec!["a.b"]);
         assert_eq!(paths("range(3) | list | length > x"), vec!["x"]);

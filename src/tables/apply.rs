@@ -155,7 +155,7 @@ pub fn apply_row(
                     continue;
                 };
                 drops
-                    .entry((e.text.to_string(), p, why))
+                    .entry((e.text.to_string(), p.clone(), why))
                     .or_default()
                     .add(|| row.origin.to_string());
                 break;

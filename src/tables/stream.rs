@@ -448,7 +448,7 @@ pub fn run(
                 out.clear();
             }
             if let Ok(mut s) = spare.lock()
-                && s.len() < 4
+                && s.len() < 16
             {
                 s.push(outs);
             }
