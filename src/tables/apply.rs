@@ -81,6 +81,34 @@ impl Dropped {
     }
 }
 
+/// A [`DropLog`] key borrowed: it hashes and compares as the owned key, so
+/// a row dropped for a cause already logged allocates nothing.
+#[derive(Hash)]
+struct DropKey<'k>(&'k str, &'k str, &'static str);
+
+impl indexmap::Equivalent<(String, String, &'static str)> for DropKey<'_> {
+    fn equivalent(&self, k: &(String, String, &'static str)) -> bool {
+        self.0 == k.0 && self.1 == k.1 && self.2 == k.2
+    }
+}
+
+/// Counts one row dropped for (expression text, field, cause) at `origin`.
+pub fn note_drop(
+    drops: &mut DropLog,
+    (text, field, why): (&str, &str, &'static str),
+    origin: impl FnOnce() -> String,
+) {
+    // (A tuple hashes as its fields in order, `String` as its `str`: the
+    // borrowed key finds the owned one.)
+    match drops.get_mut(&DropKey(text, field, why)) {
+        Some(d) => d.add(origin),
+        None => drops
+            .entry((text.to_string(), field.to_string(), why))
+            .or_default()
+            .add(origin),
+    }
+}
+
 /// Turns the drop log into notes.
 pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
     for ((text, p, why), d) in drops.drain(..) {
@@ -154,10 +182,7 @@ pub fn apply_row(
                 } else {
                     continue;
                 };
-                drops
-                    .entry((e.text.to_string(), p.clone(), why))
-                    .or_default()
-                    .add(|| row.origin.to_string());
+                note_drop(drops, (e.text, p, why), || row.origin.to_string());
                 break;
             }
         }
@@ -197,10 +222,9 @@ pub fn apply_row(
                 // (`_source.meta.config.loader`) would otherwise become a
                 // column of nulls without a word.
                 let v = if v.is_undefined() {
-                    drops
-                        .entry((e.text.to_string(), name.to_string(), DERIVED_NOTHING))
-                        .or_default()
-                        .add(|| row.origin.to_string());
+                    note_drop(drops, (e.text, name, DERIVED_NOTHING), || {
+                        row.origin.to_string()
+                    });
                     Value::from(())
                 } else {
                     v
@@ -682,7 +706,10 @@ pub fn missed_note(
 /// `as_` (the whole row, null without a match), the listed `fields` (null
 /// without a match), or every field the row lacks.
 pub fn joined(row: Row, found: Option<&Row>, as_: Option<&str>, fields: Option<&[String]>) -> Row {
-    let mut rec = (*row.flat_fields()).clone();
+    let mut row = row;
+    row.flatten();
+    // (The row's own fields, not a copy, when nothing else holds them.)
+    let rec = Arc::make_mut(&mut row.fields);
     match (as_, found) {
         (Some(name), Some(m)) => rec.insert(name, Value::from_dyn_object(m.flat_fields())),
         (Some(name), None) => rec.insert(name, Value::from(())),
@@ -704,11 +731,7 @@ pub fn joined(row: Row, found: Option<&Row>, as_: Option<&str>, fields: Option<&
             }
         },
     }
-    Row {
-        extra: Default::default(),
-        fields: Arc::new(rec),
-        origin: row.origin,
-    }
+    row
 }
 
 /// Orders two rows' sort-key values (`a[i]`, `b[i]` for `keys[i]`): a listed
@@ -747,4 +770,30 @@ pub fn row_key(row: &Row, fields: &[String]) -> Key {
 /// Fails naming the row when one of `fields` is missing from it.
 pub fn require_row_fields(row: &Row, fields: &[String], verb: &str) -> Result<()> {
     require_fields(row, fields, verb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cause logged once is found again by its borrowed key: one entry,
+    /// counted twice, the first places kept in order.
+    #[test]
+    fn a_drop_for_a_logged_cause_counts_on_the_same_entry() {
+        let mut drops = DropLog::new();
+        note_drop(&mut drops, ("x > 0", "x", "null"), || "a:1".into());
+        note_drop(&mut drops, ("x > 0", "x", "0"), || "a:2".into());
+        note_drop(&mut drops, ("x > 0", "x", "null"), || "a:3".into());
+        let got: Vec<(String, u64, Vec<String>)> = drops
+            .iter()
+            .map(|((t, f, w), d)| (format!("{t}|{f}|{w}"), d.count, d.at.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("x > 0|x|null".to_string(), 2, vec!["a:1".into(), "a:3".into()]),
+                ("x > 0|x|0".to_string(), 1, vec!["a:2".into()]),
+            ]
+        );
+    }
 }

@@ -24,7 +24,7 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap;
 
 use super::aggregate::{Input, Op};
-use super::apply::DropLog;
+use super::apply::{DropLog, note_drop};
 use super::steps::Step;
 use crate::error::Result;
 use crate::sources::json::Projection;
@@ -70,17 +70,14 @@ impl Out {
         &mut self,
         run: Result<(), Fallback>,
         mark: (usize, usize),
-        drops: &mut Vec<(String, String, &'static str)>,
+        drops: &mut Vec<(&str, &str, &'static str)>,
         path: &str,
         line_no: u64,
     ) -> bool {
         match run {
             Ok(()) => {
                 for k in drops.drain(..) {
-                    self.drops
-                        .entry(k)
-                        .or_default()
-                        .add(|| format!("{path}:{line_no}"));
+                    note_drop(&mut self.drops, k, || format!("{path}:{line_no}"));
                 }
                 false
             }
@@ -482,7 +479,7 @@ impl Plan {
                             Cell::Float(0.0) => "0",
                             _ => continue,
                         };
-                        st.drops.push((text.clone(), p.clone(), why));
+                        st.drops.push((text, p, why));
                         break;
                     }
                     return Ok(());
@@ -687,7 +684,7 @@ struct State<'a> {
     local: FxHashMap<Vec<Part<'a>>, u32>,
     parts: Vec<Part<'a>>,
     /// The current line's drop reports (kept only if the line stays fast).
-    drops: Vec<(String, String, &'static str)>,
+    drops: Vec<(&'a str, &'a str, &'static str)>,
 }
 
 #[cfg(test)]
