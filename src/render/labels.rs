@@ -394,6 +394,11 @@ struct Candidates {
 }
 
 impl Candidates {
+    /// What candidate `ki` meets apart from the other labels.
+    fn fixed(&self, ki: usize, l: &Label, area: &Area, obs: &Obstacles) -> &Fixed {
+        self.fixed[ki].get_or_init(|| Fixed::of(l, self, &self.list[ki], area, obs))
+    }
+
     fn of(l: &Label, obs: &Obstacles) -> Candidates {
         let t = l.item;
         let p = l.anchor;
@@ -462,6 +467,14 @@ fn choose(
 ) -> (f64, Placed) {
     let mut best: Option<(f64, Placed)> = None;
     for ki in 0..c.list.len() {
+        // The other labels only add to a candidate's cost: one whose fixed
+        // part already costs more than the best cannot win (the margin
+        // covers the rounding of adding the same terms in another order).
+        if let Some((bc, _)) = &best
+            && c.fixed(ki, l, area, obs).floor > bc + 1e-6
+        {
+            continue;
+        }
         let (cost, placed) = score(l, c, ki, area, obs, taken, leaders, false);
         if first_free && cost < 1.0 {
             return (cost, placed);
@@ -493,6 +506,9 @@ struct Fixed {
     over: bool,
     /// The leader passes through another marker.
     through: bool,
+    /// The least cost the candidate can have: its penalties that do not
+    /// depend on the other labels.
+    floor: f64,
 }
 
 impl Fixed {
@@ -535,6 +551,18 @@ impl Fixed {
                 !own.contains(&mi) && !is_over(mi, m) && line_hits(&[ld.0, ld.1], m)
             });
         }
+        let wrong = worked.is_some_and(|(_, t)| t.is_none());
+        let floor = k.dist * 2.0
+            + HARD * (edge as usize + markers + lines) as f64
+            + worked.map_or(0.0, |(_, t)| 20.0 * (1.0 - t.unwrap_or(0.0)))
+            + if ambiguous && !k.far { AMBIGUOUS } else { 0.0 }
+            + match leader {
+                Some(_) => {
+                    3.0 + if over { 40.0 } else { 0.0 }
+                        + HARD / 2.0 * (through as usize + wrong as usize) as f64
+                }
+                None => 0.0,
+            };
         Fixed {
             padded,
             edge,
@@ -545,6 +573,7 @@ impl Fixed {
             leader,
             over,
             through,
+            floor,
         }
     }
 }
@@ -569,7 +598,7 @@ fn score(
     explain: bool,
 ) -> (f64, Placed) {
     let k = &c.list[ki];
-    let f = c.fixed[ki].get_or_init(|| Fixed::of(l, c, k, area, obs));
+    let f = c.fixed(ki, l, area, obs);
     let padded = f.padded;
     let mut cost = k.dist * 2.0;
     let mut conflicts = Vec::new();
