@@ -392,12 +392,7 @@ impl Plan {
         out.items.reserve(room);
         out.inputs.reserve(room * self.aggs.len());
         let mut tape = Tape::default();
-        let mut st = State {
-            local: FxHashMap::default(),
-            parts: Vec::new(),
-            drops: Vec::new(),
-            spare: Vec::new(),
-        };
+        let mut st = self.state();
         let mut slots = vec![Cell::Undef; self.slots];
         let mut base = vec![Cell::Undef; self.fields.fields.len()];
         let mut records = 0;
@@ -549,10 +544,10 @@ impl Plan {
                 // most are words of the spec that no line holds.)
                 let present = fields.iter().filter(|f| cell(f) != Cell::Undef).count();
                 let mut rec = Record::with_capacity(present);
-                for f in fields {
+                for (f, name) in fields.iter().zip(&st.names) {
                     let c = cell(f);
                     if c != Cell::Undef {
-                        rec.insert(f.0.clone(), tape.to_value(c));
+                        rec.insert(name.clone(), tape.to_value(c));
                     }
                 }
                 out.items.push(Item::Row(Box::new(Row {
@@ -677,6 +672,7 @@ struct Line<'a, 'p> {
 }
 
 /// A worker's buffers for one batch.
+#[derive(Default)]
 struct State<'a> {
     /// Slot buffers for exploded entries, reused.
     spare: Vec<Vec<Cell<'a>>>,
@@ -685,6 +681,29 @@ struct State<'a> {
     parts: Vec<Part<'a>>,
     /// The current line's drop reports (kept only if the line stays fast).
     drops: Vec<(&'a str, &'a str, &'static str)>,
+    /// The names of the fields rows keep, this batch's own copies (as the
+    /// file's name is, see `stream::run`): every row holds them, and
+    /// counting the references of one copy shared by both workers and the
+    /// file-order stage moved its cache line between the cores at each row.
+    names: Vec<Arc<str>>,
+}
+
+impl Plan {
+    /// A worker's buffers for one batch.
+    fn state(&self) -> State<'_> {
+        State {
+            local: FxHashMap::default(),
+            parts: Vec::new(),
+            drops: Vec::new(),
+            spare: Vec::new(),
+            names: self
+                .emit
+                .iter()
+                .flatten()
+                .map(|(n, _, _)| Arc::from(&**n))
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

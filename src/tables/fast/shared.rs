@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
-
 use super::{Line, Out, Plan, State};
 use crate::error::Result;
 use crate::sources::json::Projection;
@@ -70,12 +68,7 @@ impl Shared {
         let mut states: Vec<State> = self
             .plans
             .iter()
-            .map(|_| State {
-                local: FxHashMap::default(),
-                parts: Vec::new(),
-                drops: Vec::new(),
-                spare: Vec::new(),
-            })
+            .map(|p| p.as_ref().map_or_else(State::default, Plan::state))
             .collect();
         let room = bytes.len() / 128;
         for (plan, out) in self.plans.iter().zip(outs.iter_mut()) {
