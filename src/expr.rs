@@ -526,7 +526,7 @@ impl<'s> Expr<'s> {
             if seen.len() == 4 {
                 break;
             }
-            let (p, v) = read_path(row, &p);
+            let (p, v) = read_path(row, p);
             let shown = match v {
                 Some(v) if v.kind() == minijinja::value::ValueKind::Map => continue,
                 Some(v) if v.kind() == minijinja::value::ValueKind::Seq => continue,

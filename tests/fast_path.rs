@@ -492,3 +492,91 @@ value = { cell = "bin_c" }
     assert_eq!(number_text(&files, "rank-of-b"), "1");
     assert_eq!(number_text(&files, "bin-of-b"), "5.0");
 }
+
+/// A log joined to a small table, where most rows miss: the fast path sends
+/// only the key of a row its lookup would drop (no row built). The notes
+/// (rows missed, the first places; repeats `unique` dropped), the numbers,
+/// and the error of a repeated key must be those of the generic path and
+/// of the same steps on the table held whole, across many batches.
+#[test]
+fn a_lookup_that_misses_sends_only_the_key_and_says_the_same() {
+    let mut log = String::new();
+    for i in 0..40_000u32 {
+        // Keys repeat across batch boundaries (every 9,000 lines), one in 7
+        // is in the small table, some lines lack `x`.
+        let k = i % 9_000;
+        let x = if i % 5 == 0 {
+            "null".to_string()
+        } else {
+            format!("{}.5", i % 13)
+        };
+        log.push_str(&format!(
+            "{{\"kind\": \"{}\", \"k\": \"t{k}\", \"x\": {x}, \"pad\": \"{}\"}}\n",
+            if i % 3 == 0 { "other" } else { "run" },
+            "p".repeat((i % 40) as usize)
+        ));
+    }
+    let small: Vec<String> = (0..9_000)
+        .step_by(7)
+        .map(|k| format!("{{ k = \"t{k}\", w = {k} }}"))
+        .collect();
+    let spec = |keep: &str, from: &str| {
+        format!(
+            r#"[sources.log]
+path = "log.jsonl"
+
+[sources.small]
+rows = [{}]
+
+[tables.held]
+from = "log"
+
+[tables.joined]
+from = "{from}"
+steps = [
+  {{ filter = "kind == 'run'" }},
+  {{ unique = "k"{keep} }},
+  {{ lookup = "small", on = "k", as = "s" }},
+  {{ derive = {{ y = "(x or 0) * s.w" }} }},
+]
+
+[numbers.n]
+table = "joined"
+value = "count"
+
+[numbers.sy]
+table = "joined"
+value = {{ sum = "y" }}
+"#,
+            small.join(", ")
+        )
+    };
+    let mut errs = Vec::new();
+    for (keep, from) in [
+        (", keep = \"first\"", "log"),
+        (", keep = \"first\"", "held"),
+        ("", "log"),
+        ("", "held"),
+    ] {
+        let dir = project(&spec(keep, from));
+        std::fs::write(dir.path().join("log.jsonl"), &log).unwrap();
+        errs.push(assert_same_both_ways(dir.path(), from));
+    }
+    // Streamed and held say the same, both with keep = "first" ...
+    assert!(
+        errs[0]
+            .contains("row(s) had no match in `small` on k and were dropped: (t1) at log.jsonl:2;"),
+        "{}",
+        errs[0]
+    );
+    assert!(errs[0].contains("unique: "), "{}", errs[0]);
+    assert_eq!(errs[0], errs[1]);
+    // ... and with keep = "error", at the first repeat (a key that misses).
+    assert!(errs[2].contains("log.jsonl:9002"), "{}", errs[2]);
+    assert!(
+        errs[2].contains("key (t1) repeats the row at log.jsonl:2"),
+        "{}",
+        errs[2]
+    );
+    assert_eq!(errs[2], errs[3]);
+}

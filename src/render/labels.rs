@@ -518,7 +518,11 @@ impl Fixed {
         let bbox = k.bbox;
         let padded = grow(&bbox, PAD);
         let edge = !area.contains(&bbox);
-        let markers = obs.markers.iter().filter(|m| padded.overlap(m) > 0.0).count();
+        let markers = obs
+            .markers
+            .iter()
+            .filter(|m| padded.overlap(m) > 0.0)
+            .count();
         let lines = obs.lines.iter().filter(|ln| line_hits(ln, &padded)).count();
         // A label about as near another marker as its own reads as that
         // one's: the own marker must be clearly the nearest.

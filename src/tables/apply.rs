@@ -166,7 +166,7 @@ pub fn apply_row(
             // infinite or zero is reported: `H_byte1 > 0` meeting
             // `"H_byte1": null` (or 0.0) drops the row, and says so.
             for p in e.paths() {
-                let Some(v) = crate::expr::lookup_path(&row, &p) else {
+                let Some(v) = crate::expr::lookup_path(&row, p) else {
                     continue;
                 };
                 let why = if v.is_none() {
@@ -624,7 +624,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
                             out[i] = r;
                             replaced += 1;
                         }
-                        _ => return Err(repeated_key(&r, keys, &k, &out[i].origin)),
+                        _ => return Err(repeated_key(&r.origin, keys, &k, &out[i].origin)),
                     },
                 }
             }
@@ -657,12 +657,12 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
 /// Rows of a lookup without a match named in its note.
 pub const MISSED_SHOWN: usize = 5;
 
-/// The error of `unique` (keep = "error") meeting key `k` of `row` again,
+/// The error of `unique` (keep = "error") meeting key `k` again at `at`,
 /// first seen at `first`.
-pub fn repeated_key(row: &Row, keys: &[String], k: &Key, first: &Origin) -> Error {
+pub fn repeated_key(at: &Origin, keys: &[String], k: &Key, first: &Origin) -> Error {
     Error::input(
-        row.origin.path.to_string(),
-        row.origin.line_opt(),
+        at.path.to_string(),
+        at.line_opt(),
         Some(keys.join(", ")),
         format!(
             "key ({k}) repeats the row at {first} (set `keep = \"first\"` or `\"last\"` to choose one)"
@@ -791,7 +791,11 @@ mod tests {
         assert_eq!(
             got,
             [
-                ("x > 0|x|null".to_string(), 2, vec!["a:1".into(), "a:3".into()]),
+                (
+                    "x > 0|x|null".to_string(),
+                    2,
+                    vec!["a:1".into(), "a:3".into()]
+                ),
                 ("x > 0|x|0".to_string(), 1, vec!["a:2".into()]),
             ]
         );

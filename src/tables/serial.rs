@@ -76,7 +76,7 @@ impl Places {
 /// has seen holds it (16 bytes a key with its ordinal, not the key's
 /// text): two distinct keys share one with probability 2⁻⁹⁶ per pair
 /// (6 × 10⁻¹⁴ over 10⁸ keys).
-fn key_hash(k: &KeyRef) -> [u32; 3] {
+pub fn key_hash(k: &KeyRef) -> [u32; 3] {
     let mut h = SipHasher13::new_with_keys(0x6172_7469_6661_6374, 0x756e_6971_7565_2121);
     k.hash(&mut h);
     let x = h.finish128().as_u128();
@@ -92,6 +92,26 @@ fn cells(row: &Row, fields: &[String], out: &mut Vec<Value>) {
             .iter()
             .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED)),
     );
+}
+
+/// A lookup's index of the table it reads: key -> row. Shared with the
+/// fast path ([`Probe`]).
+pub type LookupIndex = indexmap::IndexMap<Key, usize, rustc_hash::FxBuildHasher>;
+
+/// What the fast path checks of a line before building its row, when the
+/// serial stage starts with a lookup that drops what it does not match
+/// (after a `unique` on the same key, or alone): a key the index lacks
+/// means the row would be remembered by the `unique` and dropped by the
+/// lookup, so only the key is sent ([`Stage::missed`]), not a row. Most
+/// rows of a big log joined to a small table take this way.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    /// The key fields (the lookup's `on`, the `unique`'s keys).
+    pub on: Vec<String>,
+    /// Whether a `unique` on `on` comes first.
+    pub unique: bool,
+    /// The lookup's index.
+    pub index: Arc<LookupIndex>,
 }
 
 /// One step of the serial stage and what it remembers.
@@ -111,7 +131,7 @@ enum Serial<'a, 's> {
     Lookup {
         step: &'a Step<'s>,
         other: Arc<Table>,
-        index: indexmap::IndexMap<Key, usize, rustc_hash::FxBuildHasher>,
+        index: Arc<LookupIndex>,
         missed: usize,
         shown: Vec<String>,
         vals: Vec<Value>,
@@ -163,7 +183,7 @@ impl<'a, 's> Serial<'a, 's> {
                 Serial::Lookup {
                     step,
                     other,
-                    index,
+                    index: Arc::new(index),
                     missed: 0,
                     shown: Vec::new(),
                     vals: Vec::new(),
@@ -213,7 +233,7 @@ impl<'a, 's> Serial<'a, 's> {
                     std::collections::hash_map::Entry::Occupied(_) if *first => *replaced += 1,
                     std::collections::hash_map::Entry::Occupied(o) => {
                         return Err(super::apply::repeated_key(
-                            &row,
+                            &row.origin,
                             keys,
                             &Key::of(vals),
                             &places.get(*o.get()),
@@ -344,6 +364,96 @@ impl<'a, 's> Stage<'a, 's> {
     /// Whether the stage has no steps (rows pass as they are).
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
+    }
+
+    /// What the fast path may check before building a row (see [`Probe`]).
+    pub fn probe(&self) -> Option<Probe> {
+        fn lookup<'x>(s: &'x Serial) -> Option<(&'x Vec<String>, &'x Arc<LookupIndex>)> {
+            match s {
+                Serial::Lookup {
+                    step:
+                        Step::Lookup {
+                            on,
+                            unmatched: Unmatched::Drop,
+                            ..
+                        },
+                    index,
+                    ..
+                } => Some((on, index)),
+                _ => None,
+            }
+        }
+        match self.steps.as_slice() {
+            [Serial::Unique { keys, .. }, second, ..] => {
+                let (on, index) = lookup(second)?;
+                (*keys == on.as_slice()).then(|| Probe {
+                    on: on.clone(),
+                    unique: true,
+                    index: index.clone(),
+                })
+            }
+            [first, ..] => {
+                let (on, index) = lookup(first)?;
+                Some(Probe {
+                    on: on.clone(),
+                    unique: false,
+                    index: index.clone(),
+                })
+            }
+            [] => None,
+        }
+    }
+
+    /// A row whose key `vals` (for the stage's [`Probe`]) the lookup's
+    /// index lacks, at `at`: what pushing the row gives, without the row.
+    /// The `unique` first (given the key's [`key_hash`]) remembers the key
+    /// or finds it again; a row it keeps counts as one the lookup missed.
+    pub fn missed(
+        &mut self,
+        hash: [u32; 3],
+        vals: &[Value],
+        at: &Origin,
+    ) -> std::result::Result<(), (usize, Error)> {
+        let mut i = 0;
+        if let Some(Serial::Unique {
+            keys,
+            first,
+            seen,
+            places,
+            replaced,
+            ..
+        }) = self.steps.first_mut()
+        {
+            let ordinal = seen.len() as u32;
+            match seen.entry(hash) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(ordinal);
+                    places.push(ordinal, at);
+                }
+                std::collections::hash_map::Entry::Occupied(_) if *first => {
+                    *replaced += 1;
+                    return Ok(());
+                }
+                std::collections::hash_map::Entry::Occupied(o) => {
+                    let k = Key::of(vals);
+                    return Err((
+                        0,
+                        super::apply::repeated_key(at, keys, &k, &places.get(*o.get())),
+                    ));
+                }
+            }
+            i = 1;
+        }
+        match self.steps.get_mut(i) {
+            Some(Serial::Lookup { missed, shown, .. }) => {
+                *missed += 1;
+                if shown.len() < super::apply::MISSED_SHOWN {
+                    shown.push(format!("({}) at {}", Key::of(vals), at));
+                }
+                Ok(())
+            }
+            _ => Err((i, Error::msg("internal: a missed key without a lookup"))),
+        }
     }
 
     /// Runs `row` through every step (depth first, as the parallel stage

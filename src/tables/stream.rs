@@ -341,8 +341,9 @@ pub fn run(
             buf: Vec::new(),
         });
     }
+    let probes: Vec<_> = states.iter().map(|s| s.stage.probe()).collect();
     let plans = match (&projection, fast::enabled()) {
-        (Some(p), true) => fast::Shared::compile(consumers, p),
+        (Some(p), true) => fast::Shared::compile(consumers, p, probes),
         _ => None,
     };
     let fresh = || -> Vec<Out> { consumers.iter().map(|_| Out::default()).collect() };
@@ -382,6 +383,9 @@ pub fn run(
             Ok(())
         };
         let mut outs = take();
+        for out in outs.iter_mut() {
+            out.path = Some(path.clone());
+        }
         match &plans {
             Some(plans) => plans
                 .run_batch(&path, bytes, first, &mut outs, &generic)
@@ -430,6 +434,20 @@ pub fn run(
                             Ok(())
                         }
                         (Item::Fast(_), _) => unreachable!("fast items need a group step"),
+                        (Item::Missed(m), _) => {
+                            let m = out.missed[m as usize];
+                            let (from, n) = (m.vals.0 as usize, m.vals.1 as usize);
+                            let at = crate::value::Origin {
+                                partial: true,
+                                ..crate::value::Origin::line(
+                                    out.path.clone().unwrap_or_else(|| Arc::from("")),
+                                    m.line,
+                                )
+                            };
+                            st.stage
+                                .missed(m.hash, &out.missed_vals[from..from + n], &at)
+                                .map_err(|(i, e)| (c.context)(c.par + i, e))
+                        }
                     };
                     if let Err(e) = r {
                         st.error = Some(e);

@@ -53,13 +53,36 @@ pub struct Out {
     /// The first error of the table's steps in this batch (the items
     /// before it stand; nothing after it is run).
     pub failed: Option<crate::error::Error>,
+    /// The keys of the rows the serial stage's lookup would drop
+    /// ([`Item::Missed`]; see [`crate::tables::serial::Probe`]).
+    pub missed: Vec<Missed>,
+    /// Their key values, `Missed::vals` indexing them.
+    pub missed_vals: Vec<Value>,
+    /// The batch's file, for the places of missed keys.
+    pub path: Option<Arc<str>>,
+}
+
+/// A row not built: its lookup key is not in the lookup's index.
+#[derive(Debug, Clone, Copy)]
+pub struct Missed {
+    /// The key's hash, for the `unique` before the lookup (if any).
+    pub hash: [u32; 3],
+    /// Where its values are in [`Out::missed_vals`].
+    pub vals: (u32, u32),
+    /// Its line.
+    pub line: u64,
 }
 
 impl Out {
     /// Where the current line's items and inputs start: what [`Out::settle`]
     /// undoes when the line falls back.
-    fn mark(&self) -> (usize, usize) {
-        (self.items.len(), self.inputs.len())
+    fn mark(&self) -> Mark {
+        Mark(
+            self.items.len(),
+            self.inputs.len(),
+            self.missed.len(),
+            self.missed_vals.len(),
+        )
     }
 
     /// Ends one line's fast run: kept, its drop reports (from `drops`) are
@@ -69,7 +92,7 @@ impl Out {
     fn settle(
         &mut self,
         run: Result<(), Fallback>,
-        mark: (usize, usize),
+        mark: Mark,
         drops: &mut Vec<(&str, &str, &'static str)>,
         path: &str,
         line_no: u64,
@@ -84,6 +107,8 @@ impl Out {
             Err(Fallback) => {
                 self.items.truncate(mark.0);
                 self.inputs.truncate(mark.1);
+                self.missed.truncate(mark.2);
+                self.missed_vals.truncate(mark.3);
                 true
             }
         }
@@ -93,6 +118,9 @@ impl Out {
     pub fn clear(&mut self) {
         self.items.clear();
         self.inputs.clear();
+        self.missed.clear();
+        self.missed_vals.clear();
+        self.path = None;
         self.keys.clear();
         self.drops.clear();
         self.failed = None;
@@ -107,7 +135,15 @@ pub enum Item {
     Row(Box<Row>),
     /// A fast row: the index of its key in [`Out::keys`].
     Fast(u32),
+    /// A row the serial stage's lookup would drop: its index in
+    /// [`Out::missed`].
+    Missed(u32),
 }
+
+/// Where a line's output starts in an [`Out`] (items, inputs, missed keys
+/// and their values).
+#[derive(Debug, Clone, Copy)]
+struct Mark(usize, usize, usize, usize);
 
 #[derive(Debug)]
 enum FStep {
@@ -161,6 +197,9 @@ pub struct Plan {
     /// slot, whether read from the shared line rather than the steps'
     /// slots), by name.
     emit: Option<Vec<(Arc<str>, usize, bool)>>,
+    /// With `emit`: the key a row's lookup reads, checked before the row is
+    /// built (the key fields' slots, shared or not; the stage's probe).
+    probe: Option<(Vec<(usize, bool)>, crate::tables::serial::Probe)>,
 }
 
 impl Plan {
@@ -361,6 +400,7 @@ impl Plan {
         });
         let copy = touched.iter().copied().filter(|&i| i < base).collect();
         Some(Plan {
+            probe: None,
             copy,
             emit,
             fields,
@@ -536,6 +576,9 @@ impl Plan {
         match &self.emit {
             Some(fields) => {
                 let tape = at.tape;
+                if self.missed(slots, base, at, out) {
+                    return Ok(());
+                }
                 let cell = |(_, slot, shared): &(Arc<str>, usize, bool)| match shared {
                     true => base[*slot],
                     false => slots[*slot],
@@ -562,6 +605,63 @@ impl Plan {
             }
             None => self.group(slots, at, st, out),
         }
+    }
+
+    /// Sets the serial stage's probe (a plan with rows to emit whose kept
+    /// fields hold the probe's key; otherwise there is nothing to check).
+    pub fn set_probe(&mut self, probe: crate::tables::serial::Probe) {
+        let Some(fields) = &self.emit else { return };
+        let slots: Option<Vec<(usize, bool)>> = probe
+            .on
+            .iter()
+            .map(|f| {
+                fields
+                    .iter()
+                    .find(|(n, _, _)| **n == **f)
+                    .map(|(_, slot, shared)| (*slot, *shared))
+            })
+            .collect();
+        self.probe = slots.map(|s| (s, probe));
+    }
+
+    /// Whether the row's lookup key (scalars, all present) is missing from
+    /// the lookup's index: then only the key is sent ([`Item::Missed`]).
+    fn missed<'a>(
+        &'a self,
+        slots: &[Cell<'a>],
+        base: &[Cell<'a>],
+        at: &Line<'a, '_>,
+        out: &mut Out,
+    ) -> bool {
+        let Some((keys, probe)) = &self.probe else {
+            return false;
+        };
+        let start = out.missed_vals.len();
+        for &(slot, shared) in keys {
+            let c = if shared { base[slot] } else { slots[slot] };
+            if matches!(c, Cell::Undef | Cell::Map(..) | Cell::List(..)) {
+                // (A missing key is the serial stage's error to raise.)
+                out.missed_vals.truncate(start);
+                return false;
+            }
+            out.missed_vals.push(at.tape.to_value(c));
+        }
+        let key = crate::value::KeyRef(&out.missed_vals[start..]);
+        if probe.index.contains_key(&key) {
+            out.missed_vals.truncate(start);
+            return false;
+        }
+        let hash = match probe.unique {
+            true => crate::tables::serial::key_hash(&key),
+            false => [0; 3],
+        };
+        out.missed.push(Missed {
+            hash,
+            vals: (start as u32, (out.missed_vals.len() - start) as u32),
+            line: at.line_no,
+        });
+        out.items.push(Item::Missed((out.missed.len() - 1) as u32));
+        true
     }
 
     /// The group step: the row's key and what it gives each aggregate.

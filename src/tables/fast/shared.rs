@@ -26,14 +26,26 @@ pub struct Shared {
 pub type Generic<'f> = dyn Fn(u64, &[u8], &[usize], &mut [Out]) -> Result<()> + 'f;
 
 impl Shared {
-    /// Plans for `consumers`, reading the fields of `projection`; `None`
-    /// when no table has one.
-    pub fn compile(consumers: &[Consumer], projection: &Projection) -> Option<Shared> {
+    /// Plans for `consumers`, reading the fields of `projection`, each
+    /// checking its serial stage's probe (one per consumer) before building
+    /// a row; `None` when no table has a plan.
+    pub fn compile(
+        consumers: &[Consumer],
+        projection: &Projection,
+        probes: Vec<Option<crate::tables::serial::Probe>>,
+    ) -> Option<Shared> {
         let plans: Vec<Option<Plan>> = consumers
             .iter()
-            .map(|c| match (c.sink && c.par == c.ser, &c.keep) {
+            .zip(probes)
+            .map(|(c, probe)| match (c.sink && c.par == c.ser, &c.keep) {
                 (true, _) => Plan::compile_tail(c.steps, c.par, projection, None),
-                (false, Some(keep)) => Plan::compile_tail(c.steps, c.par, projection, Some(keep)),
+                (false, Some(keep)) => {
+                    let mut plan = Plan::compile_tail(c.steps, c.par, projection, Some(keep))?;
+                    if let Some(p) = probe {
+                        plan.set_probe(p);
+                    }
+                    Some(plan)
+                }
                 (false, None) => None,
             })
             .collect();
