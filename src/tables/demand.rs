@@ -29,6 +29,9 @@ const WHOLE_ROW: [&str; 5] = ["tojson", "items", "dictsort", "debug", "pprint"];
 /// The demand of table or source `name` in `spec` (see the module docs).
 pub fn demand(spec: &LoadedSpec, name: &str) -> Demand {
     let doc: toml::Table = toml::from_str(&spec.text).ok()?;
+    if nested_whole(&doc, name) {
+        return None;
+    }
     let mut tokens = BTreeSet::new();
     let mut seen = BTreeSet::new();
     collect(&doc, name, &mut tokens, &mut seen)?;
@@ -109,6 +112,74 @@ fn collect(
         }
     }
     Some(())
+}
+
+/// Whether a lookup nests `name`'s rows under a field (`as = "c"`) that
+/// some part reads other than through its fields (`c.x`, `c['x']`): `c |
+/// length`, `c.keys()`, `{{ c }}`, `explode = "c"` see every field of the
+/// nested row.
+fn nested_whole(doc: &toml::Table, name: &str) -> bool {
+    let mut names = Vec::new();
+    // The spec without the `as` values themselves (each a bare use).
+    let mut rest = doc.clone();
+    if let Some(toml::Value::Table(tables)) = rest.get_mut("tables") {
+        for (_, t) in tables.iter_mut() {
+            let Some(toml::Value::Array(steps)) = t.get_mut("steps") else {
+                continue;
+            };
+            for step in steps {
+                let toml::Value::Table(step) = step else {
+                    continue;
+                };
+                if step.get("lookup").and_then(toml::Value::as_str) == Some(name)
+                    && let Some(toml::Value::String(x)) = step.remove("as")
+                {
+                    names.push(x);
+                }
+            }
+        }
+    }
+    if names.is_empty() {
+        return false;
+    }
+    let mut strings = Vec::new();
+    for section in SECTIONS {
+        if let Some(v) = rest.get(section) {
+            strings_of(v, &mut strings);
+        }
+    }
+    names
+        .iter()
+        .any(|x| strings.iter().any(|s| reads_whole(s, x)))
+}
+
+/// Whether `s` uses the name `x` other than through a field: `x.f` (not a
+/// method call, `x.f(...)`) and `x['f']` are fields; `y.x` is not `x`.
+fn reads_whole(s: &str, x: &str) -> bool {
+    s.match_indices(x).any(|(i, _)| {
+        if s[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| is_word(c) || c == '.')
+        {
+            return false;
+        }
+        let after = &s[i + x.len()..];
+        if after.chars().next().is_some_and(is_word) {
+            return false;
+        }
+        let after = after.trim_start();
+        if let Some(r) = after.strip_prefix('.') {
+            let r = r.trim_start();
+            let end = r.find(|c: char| !is_word(c)).unwrap_or(r.len());
+            return end == 0 || r[end..].trim_start().starts_with('(');
+        }
+        if let Some(r) = after.strip_prefix('[') {
+            let r = r.trim_start();
+            return !(r.starts_with('\'') || r.starts_with('"'));
+        }
+        true
+    })
 }
 
 /// Every string value of a TOML value. Not its keys, outside steps: a key
@@ -301,6 +372,34 @@ mod tests {
         }
         // `a` is read by t's own steps, not by anything after t.
         assert!(!d.contains(&"a".to_string()), "{d:?}");
+    }
+
+    /// Regression (break-it review): a lookup's `as` field holds the looked
+    /// up table's row; read whole (`c | length`, `explode = "c"`) it must
+    /// keep every field, read through fields it keeps those.
+    #[test]
+    fn a_row_nested_by_a_lookup_and_read_whole_keeps_every_field() {
+        let reader = |use_: &str| {
+            format!(
+                "{BASE}[sources.k]\nrows = [{{ a = 1 }}]\n[tables.u]\nfrom = \"k\"\nsteps = [{{ lookup = \"t\", on = \"a\", as = \"c\" }}, {use_}]\n"
+            )
+        };
+        for whole in [
+            r#"{ derive = { n = "c | length" } }"#,
+            r#"{ explode = "c" }"#,
+            r#"{ derive = { n = "c.keys() | list" } }"#,
+            r#"{ derive = { n = "c[f]" } }"#,
+        ] {
+            assert_eq!(of(&reader(whole), "t"), None, "{whole}");
+        }
+        let d = of(
+            &reader(r#"{ derive = { n = "c.x + c['y z'] + m.c" } }"#),
+            "t",
+        )
+        .unwrap();
+        for w in ["x", "y z", "a"] {
+            assert!(d.contains(&w.to_string()), "{w} in {d:?}");
+        }
     }
 
     #[test]
