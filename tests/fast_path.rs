@@ -580,3 +580,41 @@ value = {{ sum = "y" }}
     );
     assert_eq!(errs[2], errs[3]);
 }
+
+/// Regression (break-it review): a table whose step fails early in a log
+/// (a repeated `unique` key on line 2) still reads the log to its end, so
+/// a syntax error on a later line, in a later batch, is the error, as when
+/// the table is held whole, alone or beside other tables reading the log.
+#[test]
+fn a_step_error_early_does_not_hide_a_later_syntax_error() {
+    let mut log = String::from("{\"id\": 1}\n{\"id\": 1}\n");
+    for _ in 0..5_000 {
+        log.push_str(&format!(
+            "{{\"id\": 2, \"pad\": \"{}\"}}\n",
+            "p".repeat(100)
+        ));
+    }
+    log.push_str("{\"id\": 2,,}\n");
+    let spec = |from: &str, other: bool| {
+        let mut s = format!(
+            "[sources.s]\npath = \"s.jsonl\"\n[tables.raw]\nfrom = \"s\"\n[tables.u]\nfrom = \"{from}\"\nsteps = [{{ unique = \"id\" }}]\n[numbers.n-u]\ntable = \"u\"\nvalue = \"count\"\n"
+        );
+        if other {
+            s.push_str("[tables.o]\nfrom = \"s\"\nsteps = [{ group = \"id\", aggregate = { n = \"count\" } }]\n[numbers.n-o]\ntable = \"o\"\nvalue = \"count\"\n");
+        }
+        s
+    };
+    let mut errs = Vec::new();
+    for (from, other) in [("s", false), ("raw", false), ("s", true)] {
+        let dir = project(&spec(from, other));
+        std::fs::write(dir.path().join("s.jsonl"), &log).unwrap();
+        let err = assert_same_both_ways(dir.path(), from);
+        assert!(
+            err.contains("s.jsonl:5003: invalid JSON at column 10"),
+            "{from} {other}: {err}"
+        );
+        assert!(!err.contains("repeats the row"), "{from} {other}: {err}");
+        errs.push(err);
+    }
+    assert_eq!(errs[0], errs[1], "streamed and held");
+}

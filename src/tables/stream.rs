@@ -14,7 +14,9 @@
 //! All the tables streaming one source are fed from one read of it: one
 //! decompression, one scan of each line (the fast path's tape, shared), then
 //! each table's steps. A step error fails only its table; the source's own
-//! errors (a syntax error, a missing file) fail every table reading it.
+//! errors (a syntax error, a missing file) fail every table reading it,
+//! even one whose step failed earlier in the file (the read goes on to the
+//! end, as loading the source whole would).
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -145,9 +147,6 @@ impl Consumer<'_, '_> {
         self.ser + self.sink as usize + 2 * self.top as usize
     }
 }
-
-/// Stops the read once every table has failed.
-const ALL_FAILED: &str = "every table reading the stream failed";
 
 /// What a stream gave one table: its rows (after the sink, if any) and its
 /// notes, or its error.
@@ -358,6 +357,23 @@ pub fn run(
             .unwrap_or_else(fresh)
     };
     let all: Vec<usize> = (0..consumers.len()).collect();
+    // The tables that failed in an earlier batch: their steps are not run
+    // again, but the source is still read to its end (a later syntax error
+    // is the source's, and fails every table reading it: as when the table
+    // is held whole, whatever the batches and the other tables).
+    let dead: Vec<std::sync::atomic::AtomicBool> = consumers
+        .iter()
+        .map(|_| std::sync::atomic::AtomicBool::new(false))
+        .collect();
+    let take = || {
+        let mut outs = take();
+        for (out, dead) in outs.iter_mut().zip(&dead) {
+            if dead.load(std::sync::atomic::Ordering::Relaxed) {
+                out.failed = Some(Error::msg("the table failed in an earlier batch"));
+            }
+        }
+        outs
+    };
     let work = |rows: Vec<Row>| -> Result<Vec<Out>> {
         let mut outs = take();
         for r in rows {
@@ -371,12 +387,14 @@ pub fn run(
         let path: Arc<str> = Arc::from(file.rel.as_str());
         // A line through the generic path, for the consumers in `which`.
         let generic = |line_no: u64, line: &[u8], which: &[usize], outs: &mut [Out]| {
+            // (Parsed even when every table has failed: the source's own
+            // errors come first.)
+            let row = sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
             // A table that failed in this batch reads no further: its error
             // is the first in file order, before any later line's.
             if which.iter().all(|&c| outs[c].failed.is_some()) {
                 return Ok(());
             }
-            let row = sources::batches::parse_row(file, &path, line_no, line, projection.as_ref())?;
             for &c in which {
                 parallel(&consumers[c], row.clone(), g, &mut outs[c]);
             }
@@ -465,23 +483,20 @@ pub fn run(
                 }
                 out.clear();
             }
+            for (st, dead) in states.iter().zip(&dead) {
+                if st.error.is_some() {
+                    dead.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
             if let Ok(mut s) = spare.lock()
                 && s.len() < 16
             {
                 s.push(outs);
             }
-            // Every table has failed: the rest of the file cannot matter.
-            if states.iter().all(|s| s.error.is_some()) {
-                return Err(Error::msg(ALL_FAILED));
-            }
             Ok(())
         },
     );
-    let loaded = match result {
-        Ok(loaded) => loaded,
-        Err(_) if states.iter().all(|s| s.error.is_some()) => sources::Loaded::default(),
-        Err(e) => return Err(e.context(format!("source `{from}`"))),
-    };
+    let loaded = result.map_err(|e| e.context(format!("source `{from}`")))?;
     let fed = consumers
         .iter()
         .zip(states)
