@@ -353,6 +353,17 @@ enum PartRef<'a> {
     Other(String),
 }
 
+/// A float that is a whole number in `i64`'s range, as that integer: keys
+/// compare numbers as Python does, so `1e16` and `10000000000000000` (and
+/// 2⁵³ written either way) are one key. Beyond `i64` a whole float stays a
+/// float.
+pub fn integral(x: f64) -> Option<i64> {
+    // (-2⁶³ and 2⁶³ are exact doubles; every whole double between them
+    // converts exactly.)
+    (x.fract() == 0.0 && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&x))
+        .then_some(x as i64)
+}
+
 fn part_of(v: &Value) -> PartRef<'_> {
     match v.kind() {
         ValueKind::Undefined => PartRef::Undefined,
@@ -365,8 +376,8 @@ fn part_of(v: &Value) -> PartRef<'_> {
                 return PartRef::Int(i);
             }
             let x = as_number(v).unwrap_or(f64::NAN);
-            if x.fract() == 0.0 && x.abs() < 9.0e15 {
-                PartRef::Int(x as i64)
+            if let Some(i) = integral(x) {
+                PartRef::Int(i)
             } else if x.is_nan() {
                 PartRef::Float(f64::NAN.to_bits())
             } else {

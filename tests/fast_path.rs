@@ -618,3 +618,33 @@ fn a_step_error_early_does_not_hide_a_later_syntax_error() {
     }
     assert_eq!(errs[0], errs[1], "streamed and held");
 }
+
+/// Regression (break-it review): group keys compare numbers as Python
+/// does up to `i64`'s range, on both paths: 2⁵³ and 10¹⁶ written as an
+/// integer and as a float are one key each (the cut-off was 9 × 10¹⁵);
+/// 2⁵³ + 1 is not 2⁵³.
+#[test]
+fn whole_floats_beyond_2_53_are_the_integers_they_equal() {
+    let spec = r#"[sources.s]
+path = "s.jsonl"
+
+[tables.g]
+from = "s"
+steps = [{ group = "k", aggregate = { n = "count" } }]
+
+[numbers.groups]
+table = "g"
+value = "count"
+
+[numbers.most]
+table = "g"
+value = { max = "n" }
+"#;
+    let dir = project(spec);
+    let log = "{\"k\": 9007199254740992}\n{\"k\": 9007199254740992.0}\n{\"k\": 10000000000000000}\n{\"k\": 1e16}\n{\"k\": 9007199254740993}\n{\"k\": 1e300}\n";
+    std::fs::write(dir.path().join("s.jsonl"), log).unwrap();
+    assert_same_both_ways(dir.path(), "big whole numbers");
+    let n = numbers(dir.path());
+    assert_eq!(n["groups"]["value"], 4, "{n}");
+    assert_eq!(n["most"]["value"], 2, "{n}");
+}

@@ -682,7 +682,7 @@ impl Plan {
                 Cell::Bool(b) => Part::Bool(b),
                 Cell::Int(i) => Part::Int(i),
                 // As `value::Key`: 1.0 and 1 are one key.
-                Cell::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Part::Int(x as i64),
+                Cell::Float(x) if let Some(i) = crate::value::integral(x) => Part::Int(i),
                 Cell::Float(x) => Part::Float(x.to_bits()),
                 Cell::Str(s) => Part::Str(s),
             });
