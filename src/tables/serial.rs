@@ -114,6 +114,58 @@ pub struct Probe {
     pub index: Arc<LookupIndex>,
 }
 
+/// What a `unique` remembers: the keys seen (by [`key_hash`], with the
+/// order each was first seen in) and where each was first seen.
+#[derive(Default)]
+struct KeySet {
+    seen: FxHashMap<[u32; 3], u32>,
+    places: Places,
+    /// Repeats dropped (keep = "first").
+    replaced: usize,
+}
+
+impl KeySet {
+    /// Whether the row with key `hash` (values `vals`, fields `keys`) at
+    /// `at` is kept: a new key is remembered; a repeat is dropped (and
+    /// counted) with `first`, else it is the error naming both places.
+    fn keep(
+        &mut self,
+        hash: [u32; 3],
+        vals: &[Value],
+        at: &Origin,
+        keys: &[String],
+        first: bool,
+    ) -> Result<bool> {
+        let ordinal = self.seen.len() as u32;
+        match self.seen.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(ordinal);
+                self.places.push(ordinal, at);
+                Ok(true)
+            }
+            std::collections::hash_map::Entry::Occupied(_) if first => {
+                self.replaced += 1;
+                Ok(false)
+            }
+            std::collections::hash_map::Entry::Occupied(o) => Err(super::apply::repeated_key(
+                at,
+                keys,
+                &Key::of(vals),
+                &self.places.get(*o.get()),
+            )),
+        }
+    }
+}
+
+/// Counts a row a lookup found no match for (key `vals`, at `at`), naming
+/// the first few.
+fn note_miss(missed: &mut usize, shown: &mut Vec<String>, vals: &[Value], at: &Origin) {
+    *missed += 1;
+    if shown.len() < super::apply::MISSED_SHOWN {
+        shown.push(format!("({}) at {}", Key::of(vals), at));
+    }
+}
+
 /// One step of the serial stage and what it remembers.
 enum Serial<'a, 's> {
     /// filter, require, derive, explode.
@@ -122,9 +174,7 @@ enum Serial<'a, 's> {
     Unique {
         keys: &'a [String],
         first: bool,
-        seen: FxHashMap<[u32; 3], u32>,
-        places: Places,
-        replaced: usize,
+        set: KeySet,
         vals: Vec<Value>,
     },
     /// `lookup` against a built table.
@@ -158,9 +208,7 @@ impl<'a, 's> Serial<'a, 's> {
             Step::Unique { keys, keep } => Serial::Unique {
                 keys,
                 first: keep == "first",
-                seen: FxHashMap::default(),
-                places: Places::default(),
-                replaced: 0,
+                set: KeySet::default(),
                 vals: Vec::new(),
             },
             Step::Lookup {
@@ -216,29 +264,14 @@ impl<'a, 's> Serial<'a, 's> {
             Serial::Unique {
                 keys,
                 first,
-                seen,
-                places,
-                replaced,
+                set,
                 vals,
             } => {
                 require_row_fields(&row, keys, "unique")?;
                 cells(&row, keys, vals);
-                let ordinal = seen.len() as u32;
-                match seen.entry(key_hash(&KeyRef(vals))) {
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        v.insert(ordinal);
-                        places.push(ordinal, &row.origin);
-                        out.push(row);
-                    }
-                    std::collections::hash_map::Entry::Occupied(_) if *first => *replaced += 1,
-                    std::collections::hash_map::Entry::Occupied(o) => {
-                        return Err(super::apply::repeated_key(
-                            &row.origin,
-                            keys,
-                            &Key::of(vals),
-                            &places.get(*o.get()),
-                        ));
-                    }
+                let hash = key_hash(&KeyRef(vals));
+                if set.keep(hash, vals, &row.origin, keys, *first)? {
+                    out.push(row);
                 }
                 Ok(())
             }
@@ -268,10 +301,7 @@ impl<'a, 's> Serial<'a, 's> {
                     if *unmatched == Unmatched::Error {
                         return Err(super::apply::no_match(&row, &Key::of(vals), table));
                     }
-                    *missed += 1;
-                    if shown.len() < super::apply::MISSED_SHOWN {
-                        shown.push(format!("({}) at {}", Key::of(vals), row.origin));
-                    }
+                    note_miss(missed, shown, vals, &row.origin);
                     if *unmatched == Unmatched::Drop {
                         return Ok(());
                     }
@@ -306,7 +336,9 @@ impl<'a, 's> Serial<'a, 's> {
     pub fn finish(self, notes: &mut Vec<String>) {
         match self {
             Serial::Unique {
-                replaced, first, ..
+                set: KeySet { replaced, .. },
+                first,
+                ..
             } if replaced > 0 => {
                 let keep = if first { "first" } else { "error" };
                 notes.push(format!(
@@ -416,40 +448,17 @@ impl<'a, 's> Stage<'a, 's> {
     ) -> std::result::Result<(), (usize, Error)> {
         let mut i = 0;
         if let Some(Serial::Unique {
-            keys,
-            first,
-            seen,
-            places,
-            replaced,
-            ..
+            keys, first, set, ..
         }) = self.steps.first_mut()
         {
-            let ordinal = seen.len() as u32;
-            match seen.entry(hash) {
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(ordinal);
-                    places.push(ordinal, at);
-                }
-                std::collections::hash_map::Entry::Occupied(_) if *first => {
-                    *replaced += 1;
-                    return Ok(());
-                }
-                std::collections::hash_map::Entry::Occupied(o) => {
-                    let k = Key::of(vals);
-                    return Err((
-                        0,
-                        super::apply::repeated_key(at, keys, &k, &places.get(*o.get())),
-                    ));
-                }
+            if !set.keep(hash, vals, at, keys, *first).map_err(|e| (0, e))? {
+                return Ok(());
             }
             i = 1;
         }
         match self.steps.get_mut(i) {
             Some(Serial::Lookup { missed, shown, .. }) => {
-                *missed += 1;
-                if shown.len() < super::apply::MISSED_SHOWN {
-                    shown.push(format!("({}) at {}", Key::of(vals), at));
-                }
+                note_miss(missed, shown, vals, at);
                 Ok(())
             }
             _ => Err((i, Error::msg("internal: a missed key without a lookup"))),
