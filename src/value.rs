@@ -360,8 +360,8 @@ enum PartRef<'a> {
 pub fn integral(x: f64) -> Option<i64> {
     // (-2⁶³ and 2⁶³ are exact doubles; every whole double between them
     // converts exactly.)
-    (x.fract() == 0.0 && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&x))
-        .then_some(x as i64)
+    const LOW: f64 = i64::MIN as f64;
+    (x.fract() == 0.0 && (LOW..-LOW).contains(&x)).then_some(x as i64)
 }
 
 fn part_of(v: &Value) -> PartRef<'_> {
