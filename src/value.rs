@@ -341,16 +341,39 @@ pub enum KeyPart {
     Other(String),
 }
 
-/// A borrowed [`KeyPart`], for looking keys up without allocating.
+/// A borrowed [`KeyPart`], for looking keys up without allocating (the
+/// fast path builds these from a line's cells, see [`PartsRef`]).
 #[derive(Debug, PartialEq)]
-enum PartRef<'a> {
+pub enum PartRef<'a> {
+    /// A missing field.
     Undefined,
+    /// null.
     None,
+    /// A boolean.
     Bool(bool),
+    /// An integer, or a float with an integral value ([`integral`]).
     Int(i64),
+    /// Any other float, by its bits (NaN canonical).
     Float(u64),
+    /// A string.
     Str(&'a str),
+    /// Anything else, by its printed form.
     Other(String),
+}
+
+impl PartRef<'_> {
+    /// The owned part.
+    pub fn to_owned(&self) -> KeyPart {
+        match self {
+            PartRef::Undefined => KeyPart::Undefined,
+            PartRef::None => KeyPart::None,
+            PartRef::Bool(b) => KeyPart::Bool(*b),
+            PartRef::Int(i) => KeyPart::Int(*i),
+            PartRef::Float(f) => KeyPart::Float(*f),
+            PartRef::Str(s) => KeyPart::Str(Box::from(*s)),
+            PartRef::Other(s) => KeyPart::Other(s.clone()),
+        }
+    }
 }
 
 /// A float that is a whole number in `i64`'s range, as that integer: keys
@@ -447,6 +470,32 @@ impl indexmap::Equivalent<Key> for KeyRef<'_> {
                 .iter()
                 .zip(&key.0)
                 .all(|(v, p)| part_of(v) == p.borrow())
+    }
+}
+
+/// A key as borrowed parts: hashes and compares as the [`Key`] of the
+/// same values (and as [`KeyRef`]), so the fast path looks a line's key up
+/// in an index of keys without making values of its cells.
+pub struct PartsRef<'p, 'a>(pub &'p [PartRef<'a>]);
+
+impl std::hash::Hash for PartsRef<'_, '_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for p in self.0 {
+            hash_part(p, h);
+        }
+    }
+}
+
+impl indexmap::Equivalent<Key> for PartsRef<'_, '_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        self.0.len() == key.0.len() && self.0.iter().zip(&key.0).all(|(a, b)| *a == b.borrow())
+    }
+}
+
+impl PartsRef<'_, '_> {
+    /// The owned key.
+    pub fn to_key(&self) -> Key {
+        Key(self.0.iter().map(PartRef::to_owned).collect())
     }
 }
 

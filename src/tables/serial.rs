@@ -5,7 +5,6 @@
 //! after them. Each gives the rows, errors and notes that applying it to
 //! the whole table gives ([`super::apply::apply`], the definition).
 
-use std::hash::Hash;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -76,7 +75,8 @@ impl Places {
 /// has seen holds it (16 bytes a key with its ordinal, not the key's
 /// text): two distinct keys share one with probability 2⁻⁹⁶ per pair
 /// (6 × 10⁻¹⁴ over 10⁸ keys).
-pub fn key_hash(k: &KeyRef) -> [u32; 3] {
+/// `k` is a [`KeyRef`] or a [`crate::value::PartsRef`] (they hash alike).
+pub fn key_hash(k: &impl std::hash::Hash) -> [u32; 3] {
     let mut h = SipHasher13::new_with_keys(0x6172_7469_6661_6374, 0x756e_6971_7565_2121);
     k.hash(&mut h);
     let x = h.finish128().as_u128();
@@ -125,13 +125,14 @@ struct KeySet {
 }
 
 impl KeySet {
-    /// Whether the row with key `hash` (values `vals`, fields `keys`) at
-    /// `at` is kept: a new key is remembered; a repeat is dropped (and
-    /// counted) with `first`, else it is the error naming both places.
+    /// Whether the row with key `hash` (the key made by `key` when an
+    /// error names it; fields `keys`) at `at` is kept: a new key is
+    /// remembered; a repeat is dropped (and counted) with `first`, else it
+    /// is the error naming both places.
     fn keep(
         &mut self,
         hash: [u32; 3],
-        vals: &[Value],
+        key: &dyn Fn() -> Key,
         at: &Origin,
         keys: &[String],
         first: bool,
@@ -150,19 +151,19 @@ impl KeySet {
             std::collections::hash_map::Entry::Occupied(o) => Err(super::apply::repeated_key(
                 at,
                 keys,
-                &Key::of(vals),
+                &key(),
                 &self.places.get(*o.get()),
             )),
         }
     }
 }
 
-/// Counts a row a lookup found no match for (key `vals`, at `at`), naming
-/// the first few.
-fn note_miss(missed: &mut usize, shown: &mut Vec<String>, vals: &[Value], at: &Origin) {
+/// Counts a row a lookup found no match for (its key made by `key`, at
+/// `at`), naming the first few.
+fn note_miss(missed: &mut usize, shown: &mut Vec<String>, key: &dyn Fn() -> Key, at: &Origin) {
     *missed += 1;
     if shown.len() < super::apply::MISSED_SHOWN {
-        shown.push(format!("({}) at {}", Key::of(vals), at));
+        shown.push(format!("({}) at {}", key(), at));
     }
 }
 
@@ -270,7 +271,7 @@ impl<'a, 's> Serial<'a, 's> {
                 require_row_fields(&row, keys, "unique")?;
                 cells(&row, keys, vals);
                 let hash = key_hash(&KeyRef(vals));
-                if set.keep(hash, vals, &row.origin, keys, *first)? {
+                if set.keep(hash, &|| Key::of(vals), &row.origin, keys, *first)? {
                     out.push(row);
                 }
                 Ok(())
@@ -301,7 +302,7 @@ impl<'a, 's> Serial<'a, 's> {
                     if *unmatched == Unmatched::Error {
                         return Err(super::apply::no_match(&row, &Key::of(vals), table));
                     }
-                    note_miss(missed, shown, vals, &row.origin);
+                    note_miss(missed, shown, &|| Key::of(vals), &row.origin);
                     if *unmatched == Unmatched::Drop {
                         return Ok(());
                     }
@@ -436,14 +437,15 @@ impl<'a, 's> Stage<'a, 's> {
         }
     }
 
-    /// A row whose key `vals` (for the stage's [`Probe`]) the lookup's
-    /// index lacks, at `at`: what pushing the row gives, without the row.
+    /// A row whose key (for the stage's [`Probe`]; made by `key` only when
+    /// a message names it) the lookup's index lacks, at `at`: what pushing
+    /// the row gives, without the row.
     /// The `unique` first (given the key's [`key_hash`]) remembers the key
     /// or finds it again; a row it keeps counts as one the lookup missed.
     pub fn missed(
         &mut self,
         hash: [u32; 3],
-        vals: &[Value],
+        key: &dyn Fn() -> Key,
         at: &Origin,
     ) -> std::result::Result<(), (usize, Error)> {
         let mut i = 0;
@@ -451,14 +453,14 @@ impl<'a, 's> Stage<'a, 's> {
             keys, first, set, ..
         }) = self.steps.first_mut()
         {
-            if !set.keep(hash, vals, at, keys, *first).map_err(|e| (0, e))? {
+            if !set.keep(hash, key, at, keys, *first).map_err(|e| (0, e))? {
                 return Ok(());
             }
             i = 1;
         }
         match self.steps.get_mut(i) {
             Some(Serial::Lookup { missed, shown, .. }) => {
-                note_miss(missed, shown, vals, at);
+                note_miss(missed, shown, key, at);
                 Ok(())
             }
             _ => Err((i, Error::msg("internal: a missed key without a lookup"))),

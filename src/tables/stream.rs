@@ -440,7 +440,10 @@ pub fn run(
                 }
                 let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
                 let mut inputs = out.inputs.chunks_exact(aggs[i].max(1));
-                for item in out.items.drain(..) {
+                // (Taken for the loop, which reads the rest of `out`; put
+                // back after it, its memory kept.)
+                let mut items = std::mem::take(&mut out.items);
+                for item in items.drain(..) {
                     let r = match (item, st.sink.as_mut()) {
                         (Item::Row(r), _) => st.feed(c, g, *r),
                         (Item::Fast(k), Some(Sink::Group(gr))) => {
@@ -454,7 +457,6 @@ pub fn run(
                         (Item::Fast(_), _) => unreachable!("fast items need a group step"),
                         (Item::Missed(m), _) => {
                             let m = out.missed[m as usize];
-                            let (from, n) = (m.vals.0 as usize, m.vals.1 as usize);
                             let at = crate::value::Origin {
                                 partial: true,
                                 ..crate::value::Origin::line(
@@ -463,7 +465,7 @@ pub fn run(
                                 )
                             };
                             st.stage
-                                .missed(m.hash, &out.missed_vals[from..from + n], &at)
+                                .missed(m.hash, &|| out.missed_key(&m), &at)
                                 .map_err(|(i, e)| (c.context)(c.par + i, e))
                         }
                     };
@@ -472,6 +474,7 @@ pub fn run(
                         break;
                     }
                 }
+                out.items = items;
                 if st.error.is_none() {
                     st.error = out.failed.take();
                 }

@@ -29,7 +29,7 @@ use super::steps::Step;
 use crate::error::Result;
 use crate::sources::json::Projection;
 use crate::sources::tape::{Cell, Fields, Keep, Tape};
-use crate::value::{Origin, Record, Row, Value};
+use crate::value::{Key, Origin, PartRef, PartsRef, Record, Row, Value};
 use eval::{FNode, Fallback, attr};
 use pred::Pred;
 
@@ -56,8 +56,11 @@ pub struct Out {
     /// The keys of the rows the serial stage's lookup would drop
     /// ([`Item::Missed`]; see [`crate::tables::serial::Probe`]).
     pub missed: Vec<Missed>,
-    /// Their key values, `Missed::vals` indexing them.
-    pub missed_vals: Vec<Value>,
+    /// Their key parts, `Missed::parts` indexing them (no value is made
+    /// of a missed key unless a message names it).
+    pub missed_parts: Vec<Stored>,
+    /// The text of their string parts, [`Stored::Str`] indexing it.
+    pub missed_text: String,
     /// The batch's file, for the places of missed keys.
     pub path: Option<Arc<str>>,
 }
@@ -67,10 +70,61 @@ pub struct Out {
 pub struct Missed {
     /// The key's hash, for the `unique` before the lookup (if any).
     pub hash: [u32; 3],
-    /// Where its values are in [`Out::missed_vals`].
-    pub vals: (u32, u32),
+    /// Where its parts are in [`Out::missed_parts`].
+    pub parts: (u32, u32),
     /// Its line.
     pub line: u64,
+}
+
+/// A part of a missed key ([`crate::value::PartRef`] owned by the batch):
+/// a string is a range of [`Out::missed_text`].
+#[derive(Debug, Clone, Copy)]
+pub enum Stored {
+    /// null.
+    None,
+    /// A boolean.
+    Bool(bool),
+    /// An integer (or a whole float, as keys compare).
+    Int(i64),
+    /// Any other float, by its bits.
+    Float(u64),
+    /// A string: its byte range in [`Out::missed_text`].
+    Str(u32, u32),
+}
+
+/// A cell as a key part: as [`crate::value::PartRef`] of the cell's value
+/// (`tape.to_value`), `None` for a missing field or a container.
+fn cell_part(c: Cell<'_>) -> Option<PartRef<'_>> {
+    Some(match c {
+        Cell::Undef | Cell::Map(..) | Cell::List(..) => return None,
+        Cell::Null => PartRef::None,
+        Cell::Bool(b) => PartRef::Bool(b),
+        Cell::Int(i) => PartRef::Int(i),
+        Cell::Float(x) => match crate::value::integral(x) {
+            Some(i) => PartRef::Int(i),
+            // (Cells are never NaN.)
+            None => PartRef::Float(x.to_bits()),
+        },
+        Cell::Str(s) => PartRef::Str(s),
+    })
+}
+
+impl Out {
+    /// The key of a missed row (for a message naming it).
+    pub fn missed_key(&self, m: &Missed) -> Key {
+        let (from, n) = (m.parts.0 as usize, m.parts.1 as usize);
+        let parts: Vec<PartRef> = self.missed_parts[from..from + n]
+            .iter()
+            .map(|p| match *p {
+                Stored::None => PartRef::None,
+                Stored::Bool(b) => PartRef::Bool(b),
+                Stored::Int(i) => PartRef::Int(i),
+                Stored::Float(f) => PartRef::Float(f),
+                Stored::Str(a, b) => PartRef::Str(&self.missed_text[a as usize..b as usize]),
+            })
+            .collect();
+        PartsRef(&parts).to_key()
+    }
 }
 
 impl Out {
@@ -81,7 +135,8 @@ impl Out {
             self.items.len(),
             self.inputs.len(),
             self.missed.len(),
-            self.missed_vals.len(),
+            self.missed_parts.len(),
+            self.missed_text.len(),
         )
     }
 
@@ -108,7 +163,8 @@ impl Out {
                 self.items.truncate(mark.0);
                 self.inputs.truncate(mark.1);
                 self.missed.truncate(mark.2);
-                self.missed_vals.truncate(mark.3);
+                self.missed_parts.truncate(mark.3);
+                self.missed_text.truncate(mark.4);
                 true
             }
         }
@@ -119,7 +175,8 @@ impl Out {
         self.items.clear();
         self.inputs.clear();
         self.missed.clear();
-        self.missed_vals.clear();
+        self.missed_parts.clear();
+        self.missed_text.clear();
         self.path = None;
         self.keys.clear();
         self.drops.clear();
@@ -140,10 +197,10 @@ pub enum Item {
     Missed(u32),
 }
 
-/// Where a line's output starts in an [`Out`] (items, inputs, missed keys
-/// and their values).
+/// Where a line's output starts in an [`Out`] (items, inputs, missed keys,
+/// their parts and text).
 #[derive(Debug, Clone, Copy)]
-struct Mark(usize, usize, usize, usize);
+struct Mark(usize, usize, usize, usize, usize);
 
 #[derive(Debug)]
 enum FStep {
@@ -576,7 +633,7 @@ impl Plan {
         match &self.emit {
             Some(fields) => {
                 let tape = at.tape;
-                if self.missed(slots, base, at, out) {
+                if self.missed(slots, base, at, st, out) {
                     return Ok(());
                 }
                 let cell = |(_, slot, shared): &(Arc<str>, usize, bool)| match shared {
@@ -631,33 +688,61 @@ impl Plan {
         slots: &[Cell<'a>],
         base: &[Cell<'a>],
         at: &Line<'a, '_>,
+        st: &mut State<'a>,
         out: &mut Out,
     ) -> bool {
         let Some((keys, probe)) = &self.probe else {
             return false;
         };
-        let start = out.missed_vals.len();
+        let parts = &mut st.key;
+        parts.clear();
         for &(slot, shared) in keys {
             let c = if shared { base[slot] } else { slots[slot] };
-            if matches!(c, Cell::Undef | Cell::Map(..) | Cell::List(..)) {
-                // (A missing key is the serial stage's error to raise.)
-                out.missed_vals.truncate(start);
+            // (A missing key is the serial stage's error to raise.)
+            let Some(p) = cell_part(c) else {
                 return false;
-            }
-            out.missed_vals.push(at.tape.to_value(c));
+            };
+            parts.push(p);
         }
-        let key = crate::value::KeyRef(&out.missed_vals[start..]);
+        let key = PartsRef(parts);
         if probe.index.contains_key(&key) {
-            out.missed_vals.truncate(start);
             return false;
         }
         let hash = match probe.unique {
             true => crate::tables::serial::key_hash(&key),
             false => [0; 3],
         };
+        if out.missed_text.len()
+            + parts
+                .iter()
+                .map(|p| match p {
+                    PartRef::Str(s) => s.len(),
+                    _ => 0,
+                })
+                .sum::<usize>()
+            > u32::MAX as usize
+        {
+            return false;
+        }
+        let start = out.missed_parts.len();
+        for p in parts.iter() {
+            out.missed_parts.push(match *p {
+                PartRef::Bool(b) => Stored::Bool(b),
+                PartRef::Int(i) => Stored::Int(i),
+                PartRef::Float(f) => Stored::Float(f),
+                PartRef::Str(s) => {
+                    // (Offsets are u32: a batch's text past 4 GiB, from
+                    // lines that long, takes the row's way.)
+                    let a = out.missed_text.len();
+                    out.missed_text.push_str(s);
+                    Stored::Str(a as u32, out.missed_text.len() as u32)
+                }
+                _ => Stored::None,
+            });
+        }
         out.missed.push(Missed {
             hash,
-            vals: (start as u32, (out.missed_vals.len() - start) as u32),
+            parts: (start as u32, (out.missed_parts.len() - start) as u32),
             line: at.line_no,
         });
         out.items.push(Item::Missed((out.missed.len() - 1) as u32));
@@ -779,6 +864,8 @@ struct State<'a> {
     /// Group keys seen in this batch -> index in [`Out::keys`].
     local: FxHashMap<Vec<Part<'a>>, u32>,
     parts: Vec<Part<'a>>,
+    /// The current line's lookup key (see [`Plan::missed`]).
+    key: Vec<PartRef<'a>>,
     /// The current line's drop reports (kept only if the line stays fast).
     drops: Vec<(&'a str, &'a str, &'static str)>,
     /// The names of the fields rows keep, this batch's own copies (as the
@@ -794,6 +881,7 @@ impl Plan {
         State {
             local: FxHashMap::default(),
             parts: Vec::new(),
+            key: Vec::new(),
             drops: Vec::new(),
             spare: Vec::new(),
             names: self
