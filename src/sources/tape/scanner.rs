@@ -6,6 +6,35 @@ use super::keys::{Keys, Repeats};
 use super::shape::Shape;
 use super::{Cell, Entry, MAX_DEPTH, NO_ID, Tape};
 
+/// A number read.
+#[derive(Debug, Clone, Copy)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+/// A number read, as two words (a pair of scalars comes back from a call
+/// in registers; an enum of this size comes back through memory, and its
+/// payload, reloaded at once by a wider load than the callee's stores,
+/// stalled store-forwarding at every number): `kind` is 0 when the line is
+/// the full parser's, 1 for an integer, 2 for a float; `bits` its bits.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Number {
+    kind: u64,
+    bits: u64,
+}
+
+impl Number {
+    #[inline(always)]
+    pub(super) fn cell<'a>(self) -> Option<Cell<'a>> {
+        match self.kind {
+            1 => Some(Cell::Int(self.bits as i64)),
+            2 => Some(Cell::Float(f64::from_bits(self.bits))),
+            _ => None,
+        }
+    }
+}
+
 /// Whose keys a [`Scanner::key`] reads: the line's or a kept map's (each
 /// level has its own shape).
 #[derive(Debug, Clone, Copy)]
@@ -137,16 +166,28 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    /// A number; its cell when `keep`. The digits are read once: a plain
+    /// A number (`kind` 0: the full parser's). The digits are read once: a plain
     /// decimal of at most 15 digits is exact from them (Clinger's fast path:
     /// the digits and the power of ten are exact doubles, so one IEEE
     /// division is the correctly rounded value that `str::parse` gives);
     /// anything else goes to the standard parsers.
-    #[inline]
-    pub(super) fn number(&mut self, keep: bool) -> Option<Cell<'a>> {
-        if !keep {
-            return self.skip_number();
+    #[inline(never)]
+    pub(super) fn number(&mut self) -> Number {
+        match self.read_number() {
+            Some(Num::Int(i)) => Number {
+                kind: 1,
+                bits: i as u64,
+            },
+            Some(Num::Float(x)) => Number {
+                kind: 2,
+                bits: x.to_bits(),
+            },
+            None => Number { kind: 0, bits: 0 },
         }
+    }
+
+    #[inline(always)]
+    fn read_number(&mut self) -> Option<Num> {
         let b = self.b;
         let start = self.i;
         let mut i = start;
@@ -158,11 +199,13 @@ impl<'a> Scanner<'a, '_> {
         match short_decimal(b, i) {
             Some((m, Some(k), end)) => {
                 self.i = end;
-                return Some(Cell::Float(sign * (m as f64 / POW10[k])));
+                // (Below 10^14: converted as an i64, one instruction where
+                // a u64 takes four.)
+                return Some(Num::Float(sign * ((m as i64) as f64 / POW10[k])));
             }
             Some((m, None, end)) if !(neg && m == 0) => {
                 self.i = end;
-                return Some(Cell::Int(if neg { -(m as i64) } else { m as i64 }));
+                return Some(Num::Int(if neg { -(m as i64) } else { m as i64 }));
             }
             _ => {}
         }
@@ -204,11 +247,12 @@ impl<'a> Scanner<'a, '_> {
         self.i = i;
         match (decimals, exponent) {
             (Some(k), false) if count <= 15 && k <= 22 => {
-                return Some(Cell::Float(sign * (mantissa as f64 / POW10[k])));
+                // (At most 15 digits: below 2^63, as above.)
+                return Some(Num::Float(sign * ((mantissa as i64) as f64 / POW10[k])));
             }
             (None, false) if count <= 18 => {
                 // "-0" is left to the full parser (a float there).
-                return (!(neg && mantissa == 0)).then_some(Cell::Int(if neg {
+                return (!(neg && mantissa == 0)).then_some(Num::Int(if neg {
                     -(mantissa as i64)
                 } else {
                     mantissa as i64
@@ -219,15 +263,15 @@ impl<'a> Scanner<'a, '_> {
         let s = std::str::from_utf8(&b[start..i]).ok()?;
         if decimals.is_some() || exponent {
             let x: f64 = s.parse().ok()?;
-            x.is_finite().then_some(Cell::Float(x))
+            x.is_finite().then_some(Num::Float(x))
         } else {
-            s.parse().ok().map(Cell::Int)
+            s.parse().ok().map(Num::Int)
         }
     }
 
     /// Validates a number without reading its value (digits 8 at a time).
     #[inline(always)]
-    pub(super) fn skip_number(&mut self) -> Option<Cell<'a>> {
+    pub(super) fn skip_number(&mut self) -> Option<()> {
         let b = self.b;
         let start = self.i;
         let mut i = start;
@@ -268,7 +312,7 @@ impl<'a> Scanner<'a, '_> {
             return self.finite(start, i);
         }
         self.i = i;
-        Some(Cell::Null)
+        Some(())
     }
 
     /// A skipped number `b[start..end]` that may be beyond f64: that is an
@@ -276,13 +320,13 @@ impl<'a> Scanner<'a, '_> {
     /// so such a line is left to it.
     #[cold]
     #[inline(never)]
-    fn finite(&mut self, start: usize, end: usize) -> Option<Cell<'a>> {
+    fn finite(&mut self, start: usize, end: usize) -> Option<()> {
         let x: f64 = std::str::from_utf8(&self.b[start..end])
             .ok()?
             .parse()
             .ok()?;
         self.i = end;
-        x.is_finite().then_some(Cell::Null)
+        x.is_finite().then_some(())
     }
 
     pub(super) fn literal(&mut self, word: &[u8]) -> Option<()> {
@@ -295,13 +339,15 @@ impl<'a> Scanner<'a, '_> {
     /// repeats. While the keys match the last map's ([`Shape`]), each is
     /// recognised by one comparison, and needs no repeat check (a shape's
     /// keys are distinct).
-    pub(super) fn kept_map(&mut self, depth: usize, keys: &[(String, u32)]) -> Option<Cell<'a>> {
+    /// Returns the entries' range, `start << 32 | end` (one word, in a
+    /// register: see [`Number`]).
+    pub(super) fn kept_map(&mut self, depth: usize, keys: &[(String, u32)]) -> Option<u64> {
         if depth > MAX_DEPTH {
             return None;
         }
         let start = self.tape.entries.len() as u32;
         if self.open(b'{', b'}')? {
-            return Some(Cell::Map(start, start));
+            return Some(((start as u64) << 32) | start as u64);
         }
         self.tape.map_shape.own(keys.as_ptr() as usize);
         self.tape.inner.clear();
@@ -323,7 +369,7 @@ impl<'a> Scanner<'a, '_> {
                 self.tape.entries.push(Entry { key, id, cell });
             }
             if self.next(b'}')? {
-                return Some(Cell::Map(start, self.tape.entries.len() as u32));
+                return Some(((start as u64) << 32) | self.tape.entries.len() as u64);
             }
         }
     }
@@ -396,7 +442,7 @@ impl<'a> Scanner<'a, '_> {
             b'f' => self.literal(b"false").map(|_| Cell::Bool(false)),
             b'n' => self.literal(b"null").map(|_| Cell::Null),
             b'{' | b'[' => None,
-            _ => self.number(true),
+            _ => self.number().cell(),
         }
     }
 
@@ -445,7 +491,7 @@ impl<'a> Scanner<'a, '_> {
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
-            _ => self.skip_number().map(|_| ()),
+            _ => self.skip_number(),
         }
     }
 
@@ -479,7 +525,8 @@ impl<'a> Scanner<'a, '_> {
                         let (id, cell) = match (keys, entries) {
                             (None, _) => (NO_ID, Some(self.value(depth + 1, None, false)?)),
                             (Some(k), true) if self.peek()? == b'{' => {
-                                (NO_ID, Some(self.kept_map(depth + 1, k)?))
+                                let r = self.kept_map(depth + 1, k)?;
+                                (NO_ID, Some(Cell::Map((r >> 32) as u32, r as u32)))
                             }
                             (Some(k), true) => {
                                 (NO_ID, Some(self.value(depth + 1, Some(k), false)?))
@@ -535,7 +582,7 @@ impl<'a> Scanner<'a, '_> {
             b't' => self.literal(b"true").map(|_| Cell::Bool(true)),
             b'f' => self.literal(b"false").map(|_| Cell::Bool(false)),
             b'n' => self.literal(b"null").map(|_| Cell::Null),
-            _ => self.number(true),
+            _ => self.number().cell(),
         }
     }
 }
