@@ -150,17 +150,19 @@ impl FNode {
 }
 
 /// `v is t`.
-#[inline]
-pub(super) fn test(v: Cell, t: Test) -> bool {
+// (By reference: the predicates test cells in place, reading a payload
+// only where the test needs it; see `pred::Operand::with`.)
+#[inline(always)]
+pub(super) fn test(v: &Cell, t: Test) -> bool {
     match t {
-        Test::Defined => v != Cell::Undef,
-        Test::Undefined => v == Cell::Undef,
+        Test::Defined => !matches!(v, Cell::Undef),
+        Test::Undefined => matches!(v, Cell::Undef),
         Test::None => matches!(v, Cell::Null | Cell::Undef),
-        Test::Number => is_number(v),
+        Test::Number => matches!(v, Cell::Int(_) | Cell::Float(_)),
         Test::String => matches!(v, Cell::Str(_)),
         Test::Mapping => matches!(v, Cell::Map(..)),
         Test::Boolean => matches!(v, Cell::Bool(_)),
-        Test::Finite => plain(v).is_some_and(f64::is_finite),
+        Test::Finite => plain(*v).is_some_and(f64::is_finite),
     }
 }
 
@@ -277,7 +279,7 @@ impl FNode {
                 compare(*op, a.operand(tape, slots)?, b.operand(tape, slots)?)
             }
             FNode::Test(x, t, negate) => {
-                Ok(Cell::Bool(test(x.operand(tape, slots)?, *t) != *negate))
+                Ok(Cell::Bool(test(&x.operand(tape, slots)?, *t) != *negate))
             }
             _ => self.eval_rare(tape, slots),
         }

@@ -772,6 +772,10 @@ impl Plan {
                 Cell::Str(s) => Part::Str(s),
             });
         }
+        // Each arm pushes its own variant: a variant chosen first and pushed
+        // after was built on the stack and reloaded by a wider load than
+        // its stores (a store-forwarding stall at every input).
+        let inputs = &mut out.inputs;
         for a in &self.aggs {
             let num = |e: &'a FNode| match e.operand(tape, slots)? {
                 Cell::Int(i) => Ok(i as f64),
@@ -779,17 +783,18 @@ impl Plan {
                 _ => Err(Fallback),
             };
             let Some(e) = &a.expr else {
-                out.inputs.push(Input::Nothing);
+                inputs.push(Input::Nothing);
                 continue;
             };
-            out.inputs.push(match a.op {
-                Op::Count | Op::Expr | Op::Cell => Input::Nothing,
-                Op::CountOf => {
-                    Input::Present(!matches!(e.operand(tape, slots)?, Cell::Null | Cell::Undef))
-                }
+            match a.op {
+                Op::Count | Op::Expr | Op::Cell => inputs.push(Input::Nothing),
+                Op::CountOf => inputs.push(Input::Present(!matches!(
+                    e.operand(tape, slots)?,
+                    Cell::Null | Cell::Undef
+                ))),
                 Op::Sum => match e.operand(tape, slots)? {
-                    Cell::Int(i) => Input::Int(i),
-                    Cell::Float(x) => Input::Num(x),
+                    Cell::Int(i) => inputs.push(Input::Int(i)),
+                    Cell::Float(x) => inputs.push(Input::Num(x)),
                     _ => return Err(Fallback),
                 },
                 Op::WeightedMean => {
@@ -798,17 +803,19 @@ impl Plan {
                     if w < 0.0 {
                         return Err(Fallback);
                     }
-                    Input::Weighted(x, w)
+                    inputs.push(Input::Weighted(x, w));
                 }
                 Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
-                    Input::Num(num(e)?)
+                    inputs.push(Input::Num(num(e)?))
                 }
                 Op::Min | Op::Max => {
                     num(e)?;
-                    Input::Value(tape.to_value(e.eval(tape, slots)?))
+                    inputs.push(Input::Value(tape.to_value(e.eval(tape, slots)?)));
                 }
-                Op::First | Op::Last => Input::Value(tape.to_value(e.eval(tape, slots)?)),
-            });
+                Op::First | Op::Last => {
+                    inputs.push(Input::Value(tape.to_value(e.eval(tape, slots)?)))
+                }
+            }
         }
         let n = st.local.len() as u32;
         let index = match st.local.get(st.parts.as_slice()) {

@@ -59,6 +59,28 @@ impl Operand {
             Operand::Node(n) => n.eval(tape, slots),
         }
     }
+
+    /// `f` of the operand's cell (as [`Operand::get`]): a field's or an
+    /// attribute's read in place. (A cell copied out of slots just written
+    /// was reloaded by a wider load than its stores: a store-forwarding
+    /// stall at every exploded entry.)
+    #[inline(always)]
+    fn with<'a, T>(
+        &'a self,
+        tape: &Tape<'a>,
+        slots: &[Cell<'a>],
+        f: impl FnOnce(&Cell<'a>) -> Result<T, Fallback>,
+    ) -> Result<T, Fallback> {
+        match self {
+            Operand::Var(i) => match &slots[*i] {
+                Cell::Undef => Err(Fallback),
+                c => f(c),
+            },
+            Operand::AttrSlot(base, k) if matches!(slots[*base], Cell::Map(..)) => f(&slots[*k]),
+            Operand::AttrSlot(..) => Err(Fallback),
+            Operand::Node(n) => f(&n.eval(tape, slots)?),
+        }
+    }
 }
 
 /// A numeric literal.
@@ -130,8 +152,8 @@ impl Pred {
     #[inline(always)]
     fn test_leaf<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
         match self {
-            Pred::Test(x, t, negate) => Ok(test(x.get(tape, slots)?, *t) != *negate),
-            Pred::CompareNum(op, x, n) => compare_num(*op, x.get(tape, slots)?, *n),
+            Pred::Test(x, t, negate) => x.with(tape, slots, |c| Ok(test(c, *t) != *negate)),
+            Pred::CompareNum(op, x, n) => x.with(tape, slots, |c| compare_num(*op, c, *n)),
             _ => self.test_rare(tape, slots),
         }
     }
@@ -166,13 +188,13 @@ impl Pred {
 /// `l op n`, as [`compare`] gives it: integers as integers, else as floats
 /// (cells and literals hold no NaN, so the float comparison is total).
 #[inline(always)]
-fn compare_num(op: Cmp, l: Cell, n: Num) -> Result<bool, Fallback> {
+fn compare_num(op: Cmp, l: &Cell, n: Num) -> Result<bool, Fallback> {
     let (a, b) = match (l, n) {
         (Cell::Int(a), Num::Int(b)) => return Ok(op.holds(a.cmp(&b))),
-        (Cell::Int(a), Num::Float(b)) => (a as f64, b),
-        (Cell::Float(a), Num::Int(b)) => (a, b as f64),
-        (Cell::Float(a), Num::Float(b)) => (a, b),
-        _ => return compare_num_other(op, l, n),
+        (Cell::Int(a), Num::Float(b)) => (*a as f64, b),
+        (Cell::Float(a), Num::Int(b)) => (*a, b as f64),
+        (Cell::Float(a), Num::Float(b)) => (*a, b),
+        _ => return compare_num_other(op, *l, n),
     };
     Ok(match op {
         Cmp::Eq => a == b,
