@@ -443,6 +443,10 @@ pub fn run(
                 // (Taken for the loop, which reads the rest of `out`; put
                 // back after it, its memory kept.)
                 let mut items = std::mem::take(&mut out.items);
+                // The place of a missed key: one per batch, its line set at
+                // each (a clone of the file's name per key was an atomic
+                // count on a cache line the workers share).
+                let mut missed_at: Option<crate::value::Origin> = None;
                 for item in items.drain(..) {
                     let r = match (item, st.sink.as_mut()) {
                         (Item::Row(r), _) => st.feed(c, g, *r),
@@ -457,15 +461,16 @@ pub fn run(
                         (Item::Fast(_), _) => unreachable!("fast items need a group step"),
                         (Item::Missed(m), _) => {
                             let m = out.missed[m as usize];
-                            let at = crate::value::Origin {
+                            let at = missed_at.get_or_insert_with(|| crate::value::Origin {
                                 partial: true,
                                 ..crate::value::Origin::line(
                                     out.path.clone().unwrap_or_else(|| Arc::from("")),
-                                    m.line,
+                                    0,
                                 )
-                            };
+                            });
+                            at.line = m.line;
                             st.stage
-                                .missed(m.hash, &|| out.missed_key(&m), &at)
+                                .missed(m.hash, &|| out.missed_key(&m), at)
                                 .map_err(|(i, e)| (c.context)(c.par + i, e))
                         }
                     };
