@@ -18,6 +18,7 @@ pub mod fast;
 pub mod pareto;
 pub mod projection;
 pub mod reshape;
+pub mod seen;
 pub mod serial;
 pub mod steps;
 pub mod stream;

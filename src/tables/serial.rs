@@ -118,7 +118,7 @@ pub struct Probe {
 /// order each was first seen in) and where each was first seen.
 #[derive(Default)]
 struct KeySet {
-    seen: FxHashMap<[u32; 3], u32>,
+    seen: super::seen::Seen,
     places: Places,
     /// Repeats dropped (keep = "first").
     replaced: usize,
@@ -137,23 +137,25 @@ impl KeySet {
         keys: &[String],
         first: bool,
     ) -> Result<bool> {
-        let ordinal = self.seen.len() as u32;
-        match self.seen.entry(hash) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(ordinal);
+        match self.seen.insert(hash) {
+            Some((ordinal, true)) => {
                 self.places.push(ordinal, at);
                 Ok(true)
             }
-            std::collections::hash_map::Entry::Occupied(_) if first => {
+            Some(_) if first => {
                 self.replaced += 1;
                 Ok(false)
             }
-            std::collections::hash_map::Entry::Occupied(o) => Err(super::apply::repeated_key(
+            Some((ordinal, _)) => Err(super::apply::repeated_key(
                 at,
                 keys,
                 &key(),
-                &self.places.get(*o.get()),
+                &self.places.get(ordinal),
             )),
+            None => Err(Error::msg(format!(
+                "{at}: `unique` on {}: more distinct keys than it can remember (2^32 - 1)",
+                keys.join(", ")
+            ))),
         }
     }
 }
@@ -434,6 +436,15 @@ impl<'a, 's> Stage<'a, 's> {
                 })
             }
             [] => None,
+        }
+    }
+
+    /// Fetches ahead the place of a key that [`Stage::missed`] will be
+    /// given (by its [`key_hash`]) in the first `unique`'s set.
+    #[inline]
+    pub fn prefetch(&self, hash: &[u32; 3]) {
+        if let Some(Serial::Unique { set, .. }) = self.steps.first() {
+            set.seen.prefetch(hash);
         }
     }
 

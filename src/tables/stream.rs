@@ -447,6 +447,12 @@ pub fn run(
                 // each (a clone of the file's name per key was an atomic
                 // count on a cache line the workers share).
                 let mut missed_at: Option<crate::value::Origin> = None;
+                // The `unique` set's places of missed keys are fetched this
+                // many keys ahead (the set is far larger than the caches).
+                const AHEAD: usize = 8;
+                for m in out.missed.iter().take(AHEAD) {
+                    st.stage.prefetch(&m.hash);
+                }
                 for item in items.drain(..) {
                     let r = match (item, st.sink.as_mut()) {
                         (Item::Row(r), _) => st.feed(c, g, *r),
@@ -460,6 +466,9 @@ pub fn run(
                         }
                         (Item::Fast(_), _) => unreachable!("fast items need a group step"),
                         (Item::Missed(m), _) => {
+                            if let Some(later) = out.missed.get(m as usize + AHEAD) {
+                                st.stage.prefetch(&later.hash);
+                            }
                             let m = out.missed[m as usize];
                             let at = missed_at.get_or_insert_with(|| crate::value::Origin {
                                 partial: true,
