@@ -59,13 +59,12 @@ impl Seen {
     }
 
     /// The two buckets of `h` (from its own bits: SipHash output is
-    /// uniform already); distinct whenever there are two buckets.
+    /// uniform already; rarely one bucket twice). Each is the hash's bits
+    /// under the mask, so doubling the table sends a key in bucket `i` to
+    /// `i` or `i` + the old size ([`Seen::grow`]).
     #[inline(always)]
     fn homes(&self, h: &[u32; 3]) -> (usize, usize) {
-        let mask = self.buckets.len() - 1;
-        let one = h[0] as usize & mask;
-        let other = (h[1] as usize ^ (h[2] as usize).rotate_left(16)) & mask;
-        (one, if other == one { one ^ 1 } else { other } & mask)
+        homes(h, self.buckets.len() - 1)
     }
 
     /// Asks the processor for `h`'s two buckets now, so that
@@ -140,14 +139,40 @@ impl Seen {
         }
     }
 
-    /// Doubles the buckets (or makes the first), placing every key again.
+    /// Doubles the buckets (or makes the first). A key in old bucket `i`
+    /// goes to `i` or `i` + the old size (the same home under the wider
+    /// mask), and no other old bucket sends keys there: one pass in order
+    /// over both tables, every key fitting, none moved.
     fn grow(&mut self) {
         let size = (self.buckets.len() * 2).max(FIRST);
         let old = std::mem::replace(&mut self.buckets, vec![FREE; size]);
-        for s in old.iter().flat_map(|b| b.0).filter(|s| s[3] != EMPTY) {
-            self.place(s);
+        let (was, mask) = (old.len().wrapping_sub(1), size - 1);
+        for (i, b) in old.iter().enumerate() {
+            // Slots taken so far in bucket `i` and in `i` + the old size.
+            let mut fill = [0usize; 2];
+            for s in b.0.iter().filter(|s| s[3] != EMPTY) {
+                let h = [s[0], s[1], s[2]];
+                let (new_one, new_other) = homes(&h, mask);
+                let to = if homes(&h, was).0 == i {
+                    new_one
+                } else {
+                    new_other
+                };
+                let k = usize::from(to != i);
+                self.buckets[to].0[fill[k]] = *s;
+                fill[k] += 1;
+            }
         }
     }
+}
+
+/// The two buckets of `h` in a table of `mask` + 1 buckets.
+#[inline(always)]
+fn homes(h: &[u32; 3], mask: usize) -> (usize, usize) {
+    (
+        h[0] as usize & mask,
+        (h[1] as usize ^ (h[2] as usize).rotate_left(16)) & mask,
+    )
 }
 
 #[cfg(test)]

@@ -623,8 +623,10 @@ impl Plan {
                                 false => slots[*k],
                             };
                         }
+                        st.pos = n;
                         self.steps_from(i + 1, &mut sub, base, at, st, out)?;
                     }
+                    st.pos = 0;
                     st.spare.push(sub);
                     return Ok(());
                 }
@@ -817,6 +819,19 @@ impl Plan {
                 }
             }
         }
+        // The key at this place of the last line, first: the entries of an
+        // exploded map mostly come in the same order on every line, so the
+        // key is found with a comparison, not a hash and a probe.
+        let memo = st.pos.min(MEMO - 1);
+        if let Some(ways) = st.memo.get_mut(memo) {
+            // (Two keys a place: lines of two kinds, interleaved, each
+            // with its own order of entries.)
+            if let Some(w) = ways.iter().position(|(p, _)| *p == st.parts) {
+                ways.swap(0, w);
+                out.items.push(Item::Fast(ways[0].1));
+                return Ok(());
+            }
+        }
         let n = st.local.len() as u32;
         let index = match st.local.get(st.parts.as_slice()) {
             Some(&i) => i,
@@ -836,6 +851,13 @@ impl Plan {
                 n
             }
         };
+        if st.memo.len() <= memo {
+            st.memo.resize_with(memo + 1, Default::default);
+        }
+        let ways = &mut st.memo[memo];
+        ways.swap(0, 1);
+        ways[0].0.clone_from(&st.parts);
+        ways[0].1 = index;
         out.items.push(Item::Fast(index));
         Ok(())
     }
@@ -845,6 +867,9 @@ impl Plan {
         self.aggs.len()
     }
 }
+
+/// Places of an exploded map remembered by [`State::memo`].
+const MEMO: usize = 64;
 
 /// One part of a group key, borrowed from the batch (as `value::KeyPart`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -871,6 +896,12 @@ struct State<'a> {
     /// Group keys seen in this batch -> index in [`Out::keys`].
     local: FxHashMap<Vec<Part<'a>>, u32>,
     parts: Vec<Part<'a>>,
+    /// The place of the current row in its exploded map (0 when none).
+    pos: usize,
+    /// By place ([`State::pos`], the last shared from [`MEMO`] on): the
+    /// two group keys met there last (the latest first), each with its
+    /// index in [`Out::keys`].
+    memo: Vec<[(Vec<Part<'a>>, u32); 2]>,
     /// The current line's lookup key (see [`Plan::missed`]).
     key: Vec<PartRef<'a>>,
     /// The current line's drop reports (kept only if the line stays fast).
@@ -888,6 +919,8 @@ impl Plan {
         State {
             local: FxHashMap::default(),
             parts: Vec::new(),
+            pos: 0,
+            memo: Vec::new(),
             key: Vec::new(),
             drops: Vec::new(),
             spare: Vec::new(),
