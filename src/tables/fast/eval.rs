@@ -287,6 +287,28 @@ impl FNode {
 
     /// An operand: fields, entries and numbers are read in place, not by a
     /// call.
+    /// `f` of [`FNode::operand`]'s cell, a field's or an exploded entry's
+    /// attribute read in place: a cell copied out of slots just written
+    /// was reloaded by a wider load than its stores, a store-forwarding
+    /// stall at every exploded entry.
+    #[inline(always)]
+    pub fn with_operand<'a, T>(
+        &'a self,
+        tape: &Tape<'a>,
+        slots: &[Cell<'a>],
+        f: impl FnOnce(&Cell<'a>) -> Result<T, Fallback>,
+    ) -> Result<T, Fallback> {
+        match self {
+            FNode::Var(i) => match &slots[*i] {
+                Cell::Undef => Err(Fallback),
+                c => f(c),
+            },
+            FNode::AttrSlot(base, k) if matches!(slots[*base], Cell::Map(..)) => f(&slots[*k]),
+            FNode::AttrSlot(..) => Err(Fallback),
+            n => f(&n.operand(tape, slots)?),
+        }
+    }
+
     #[inline(always)]
     pub fn operand<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
         match self {

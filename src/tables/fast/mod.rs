@@ -779,10 +779,12 @@ impl Plan {
         // its stores (a store-forwarding stall at every input).
         let inputs = &mut out.inputs;
         for a in &self.aggs {
-            let num = |e: &'a FNode| match e.operand(tape, slots)? {
-                Cell::Int(i) => Ok(i as f64),
-                Cell::Float(x) => Ok(x),
-                _ => Err(Fallback),
+            let num = |e: &'a FNode| {
+                e.with_operand(tape, slots, |c| match c {
+                    Cell::Int(i) => Ok(*i as f64),
+                    Cell::Float(x) => Ok(*x),
+                    _ => Err(Fallback),
+                })
             };
             let Some(e) = &a.expr else {
                 inputs.push(Input::Nothing);
@@ -790,15 +792,19 @@ impl Plan {
             };
             match a.op {
                 Op::Count | Op::Expr | Op::Cell => inputs.push(Input::Nothing),
-                Op::CountOf => inputs.push(Input::Present(!matches!(
-                    e.operand(tape, slots)?,
-                    Cell::Null | Cell::Undef
-                ))),
-                Op::Sum => match e.operand(tape, slots)? {
-                    Cell::Int(i) => inputs.push(Input::Int(i)),
-                    Cell::Float(x) => inputs.push(Input::Num(x)),
-                    _ => return Err(Fallback),
-                },
+                Op::CountOf => {
+                    inputs.push(Input::Present(e.with_operand(tape, slots, |c| {
+                        Ok(!matches!(c, Cell::Null | Cell::Undef))
+                    })?))
+                }
+                Op::Sum => e.with_operand(tape, slots, |c| {
+                    match c {
+                        Cell::Int(i) => inputs.push(Input::Int(*i)),
+                        Cell::Float(x) => inputs.push(Input::Num(*x)),
+                        _ => return Err(Fallback),
+                    }
+                    Ok(())
+                })?,
                 Op::WeightedMean => {
                     let x = num(e)?;
                     let w = num(a.weight.as_ref().ok_or(Fallback)?)?;
