@@ -427,6 +427,7 @@ impl Acc<'_, '_> {
 
     /// Adds what one row gives (see [`Input`]); whether it kept a value
     /// in memory (for the group step's budget).
+    #[inline]
     pub fn add(&mut self, input: &Input) -> bool {
         self.rows += 1;
         let op = self.agg.op;
