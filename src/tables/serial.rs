@@ -153,7 +153,7 @@ impl KeySet {
                 &self.places.get(ordinal),
             )),
             None => Err(Error::msg(format!(
-                "{at}: `unique` on {}: more distinct keys than it can remember (2^32 - 1)",
+                "{at}: `unique` on {}: cannot remember more keys (at most 2^32 - 2, and no nine whose hashes share 80 bits)",
                 keys.join(", ")
             ))),
         }

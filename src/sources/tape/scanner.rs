@@ -369,7 +369,7 @@ impl<'a> Scanner<'a, '_> {
                 self.tape.entries.push(Entry { key, id, cell });
             }
             if self.next(b'}')? {
-                return Some(((start as u64) << 32) | self.tape.entries.len() as u64);
+                return Some(((start as u64) << 32) | u64::from(self.tape.entries.len() as u32));
             }
         }
     }
