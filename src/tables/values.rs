@@ -6,7 +6,8 @@
 //! unnamed temporary file. Order statistics of spilled values are found by
 //! radix selection over the float's total-order bits (16 bits a pass, a
 //! 65,536-count histogram), so a median over a billion values needs a few
-//! sequential reads, not a billion values in memory. Means and standard
+//! sequential reads, not a billion values in memory; up to [`GATHER`]
+//! values are read back whole instead, one read for each statistic. Means and standard
 //! deviations read the values in arrival order, so sums are the same as in
 //! memory, bit for bit.
 
@@ -39,7 +40,8 @@ fn key(x: f64) -> u64 {
 }
 
 const CHUNK: usize = 1 << 16;
-/// Values gathered in memory in the last selection pass.
+/// Values gathered in memory in the last selection pass (and all of them
+/// read back at once, when there are no more).
 const GATHER: u64 = 1 << 20;
 
 impl Values {
@@ -150,10 +152,30 @@ impl Values {
         }
     }
 
+    /// Every value, read back into memory, when they are few enough to
+    /// gather ([`GATHER`]): one read of the file, where each order
+    /// statistic by radix selection reads it twice.
+    fn gather_all(&mut self) -> Result<Option<Vec<f64>>> {
+        let limit = if self.gather == 0 {
+            GATHER
+        } else {
+            self.gather
+        };
+        if self.len() > limit {
+            return Ok(None);
+        }
+        let mut all = Vec::with_capacity(self.len() as usize);
+        self.scan(|xs| all.extend_from_slice(xs))?;
+        Ok(Some(all))
+    }
+
     /// numpy's median.
     pub fn median(&mut self) -> Result<Option<f64>> {
         if self.file.is_none() {
             return Ok(stats::median(&self.mem));
+        }
+        if let Some(all) = self.gather_all()? {
+            return Ok(stats::median(&all));
         }
         let n = self.len();
         Ok(Some(if n % 2 == 1 {
@@ -167,6 +189,9 @@ impl Values {
     pub fn quantile(&mut self, q: f64) -> Result<Option<f64>> {
         if self.file.is_none() {
             return Ok(stats::quantile(&self.mem, q));
+        }
+        if let Some(all) = self.gather_all()? {
+            return Ok(stats::quantile(&all, q));
         }
         let n = self.len();
         let pos = q * (n - 1) as f64;
@@ -234,14 +259,18 @@ mod tests {
         for n in [xs.len(), xs.len() - 1] {
             let xs = &xs[..n];
             let mut mem = filled(xs, 0);
-            let mut disk = filled(xs, 997);
-            assert!(disk.file.is_some());
-            disk.gather = 16; // several radix passes
-            assert_eq!(mem.median().unwrap(), disk.median().unwrap());
-            for q in [0.0, 0.1, 0.25, 0.9, 1.0] {
-                assert_eq!(mem.quantile(q).unwrap(), disk.quantile(q).unwrap(), "q={q}");
+            // Several radix passes (at most 16 values gathered), and every
+            // value read back at once (the default: few enough).
+            for gather in [16, 0] {
+                let mut disk = filled(xs, 997);
+                assert!(disk.file.is_some());
+                disk.gather = gather;
+                assert_eq!(mem.median().unwrap(), disk.median().unwrap());
+                for q in [0.0, 0.1, 0.25, 0.9, 1.0] {
+                    assert_eq!(mem.quantile(q).unwrap(), disk.quantile(q).unwrap(), "q={q}");
+                }
+                assert_eq!(mem.mean_std().unwrap(), disk.mean_std().unwrap());
             }
-            assert_eq!(mem.mean_std().unwrap(), disk.mean_std().unwrap());
         }
     }
 
@@ -249,6 +278,7 @@ mod tests {
     fn selection_handles_duplicates_and_negative_values() {
         let xs = [3.0, -1.0, 3.0, 3.0, -2.5, 0.0, 3.0];
         let mut disk = filled(&xs, 2);
+        disk.gather = 1; // by radix selection, not read back whole
         assert_eq!(disk.median().unwrap(), Some(3.0));
         assert_eq!(disk.quantile(0.0).unwrap(), Some(-2.5));
     }
