@@ -35,15 +35,22 @@ pub fn weighted_mean(xs: &[f64], ws: &[f64]) -> Option<f64> {
 /// The values of ranks `k` and `k + 1` (0-based, clamped to the last) in
 /// `total_cmp` order: the same values a full sort puts there, found by
 /// selection in O(n) instead of O(n log n).
-fn ranks(xs: &[f64], k: usize) -> (f64, f64) {
-    let mut v = xs.to_vec();
-    let (_, &mut at, above) = v.select_nth_unstable_by(k, f64::total_cmp);
+/// `xs` is reordered (the callers own a copy).
+fn ranks(xs: &mut [f64], k: usize) -> (f64, f64) {
+    let (_, &mut at, above) = xs.select_nth_unstable_by(k, f64::total_cmp);
     let next = above.iter().copied().min_by(f64::total_cmp).unwrap_or(at);
     (at, next)
 }
 
 /// Median (numpy: mean of the two middle values for an even count).
 pub fn median(xs: &[f64]) -> Option<f64> {
+    median_of(&mut xs.to_vec())
+}
+
+/// [`median`] of values the caller no longer needs in order: they are
+/// reordered, not copied (a median of a million values read back from a
+/// spill file).
+pub fn median_of(xs: &mut [f64]) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }
@@ -58,6 +65,12 @@ pub fn median(xs: &[f64]) -> Option<f64> {
 
 /// Quantile `q` in [0, 1] with numpy's default linear interpolation.
 pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
+    quantile_of(&mut xs.to_vec(), q)
+}
+
+/// [`quantile`] of values the caller no longer needs in order (as
+/// [`median_of`]).
+pub fn quantile_of(xs: &mut [f64], q: f64) -> Option<f64> {
     if xs.is_empty() || !(0.0..=1.0).contains(&q) {
         return None;
     }
@@ -233,7 +246,7 @@ mod tests {
         let mut sorted = xs.clone();
         sorted.sort_by(f64::total_cmp);
         for k in [0, 1, 100, 250, 499, 500] {
-            let (a, b) = ranks(&xs, k);
+            let (a, b) = ranks(&mut xs.clone(), k);
             assert_eq!(a.to_bits(), sorted[k].to_bits(), "rank {k}");
             assert_eq!(
                 b.to_bits(),

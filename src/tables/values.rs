@@ -174,8 +174,8 @@ impl Values {
         if self.file.is_none() {
             return Ok(stats::median(&self.mem));
         }
-        if let Some(all) = self.gather_all()? {
-            return Ok(stats::median(&all));
+        if let Some(mut all) = self.gather_all()? {
+            return Ok(stats::median_of(&mut all));
         }
         let n = self.len();
         Ok(Some(if n % 2 == 1 {
@@ -190,8 +190,8 @@ impl Values {
         if self.file.is_none() {
             return Ok(stats::quantile(&self.mem, q));
         }
-        if let Some(all) = self.gather_all()? {
-            return Ok(stats::quantile(&all, q));
+        if let Some(mut all) = self.gather_all()? {
+            return Ok(stats::quantile_of(&mut all, q));
         }
         let n = self.len();
         let pos = q * (n - 1) as f64;
