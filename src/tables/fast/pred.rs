@@ -2,7 +2,7 @@
 //! `require`, a derive's condition), with the common leaves (a type test, a
 //! comparison with a literal, a lookup in a list of strings) done in place.
 
-use super::eval::{FNode, Fallback, Lit, R, compare, compare_other, defined, is_true, test};
+use super::eval::{FNode, Fallback, Lit, compare, compare_other, is_true, test};
 use crate::fastexpr::{Cmp, Test};
 use crate::sources::tape::{Cell, Tape};
 
@@ -47,21 +47,8 @@ impl Operand {
         }
     }
 
-    /// As [`FNode::operand`].
-    #[inline(always)]
-    fn get<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
-        match self {
-            Operand::Var(i) => defined(slots[*i]),
-            Operand::AttrSlot(base, k) => match slots[*base] {
-                Cell::Map(..) => Ok(slots[*k]),
-                _ => Err(Fallback),
-            },
-            Operand::Node(n) => n.eval(tape, slots),
-        }
-    }
-
-    /// `f` of the operand's cell (as [`Operand::get`]): a field's or an
-    /// attribute's read in place. (A cell copied out of slots just written
+    /// `f` of the operand's cell (as [`FNode::operand`] gives it): a
+    /// field's or an attribute's read in place. (A cell copied out of slots just written
     /// was reloaded by a wider load than its stores: a store-forwarding
     /// stall at every exploded entry.)
     #[inline(always)]
@@ -161,20 +148,20 @@ impl Pred {
     #[inline(never)]
     fn test_rare<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> Result<bool, Fallback> {
         match self {
-            Pred::EqStr(x, text, negate) => match x.get(tape, slots)? {
-                Cell::Str(s) => Ok((s == &**text) != *negate),
+            Pred::EqStr(x, text, negate) => x.with(tape, slots, |c| match c {
+                Cell::Str(s) => Ok((*s == &**text) != *negate),
                 l => {
                     let op = if *negate { Cmp::Ne } else { Cmp::Eq };
-                    Ok(is_true(compare(op, l, Cell::Str(text))?))
+                    Ok(is_true(compare(op, *l, Cell::Str(text))?))
                 }
-            },
+            }),
             // As `FNode::In`: a string needle is looked for; a number is in
             // no list of strings; anything else is the generic path's.
-            Pred::InStrs(x, items, negate) => match x.get(tape, slots)? {
-                Cell::Str(s) => Ok(items.iter().any(|t| s == &**t) != *negate),
+            Pred::InStrs(x, items, negate) => x.with(tape, slots, |c| match c {
+                Cell::Str(s) => Ok(items.iter().any(|t| *s == &**t) != *negate),
                 Cell::Int(_) | Cell::Float(_) => Ok(*negate),
                 _ => Err(Fallback),
-            },
+            }),
             Pred::Compare(op, a, b) => Ok(is_true(compare(
                 *op,
                 a.operand(tape, slots)?,
