@@ -197,9 +197,12 @@ impl<'a> Tape<'a> {
                     NO_ID => sc.skip(0)?,
                     k => {
                         let k = k as usize;
-                        slots[k] = match &fields.fields[k].1 {
-                            Keep::Whole => sc.value(0, None, false)?,
-                            Keep::Entries(keys) => sc.value(0, Some(keys), true)?,
+                        // A scalar read here, in registers, not returned
+                        // through memory by `value` (see `Number`).
+                        slots[k] = match (&fields.fields[k].1, sc.peek()?) {
+                            (Keep::Whole, b'{' | b'[') => sc.value(0, None, false)?,
+                            (Keep::Whole, _) => sc.scalar()?,
+                            (Keep::Entries(keys), _) => sc.value(0, Some(keys), true)?,
                         }
                     }
                 }

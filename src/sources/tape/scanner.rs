@@ -435,7 +435,7 @@ impl<'a> Scanner<'a, '_> {
 
     /// A scalar value (`None` for a map or a list too).
     #[inline(always)]
-    fn scalar(&mut self) -> Option<Cell<'a>> {
+    pub(super) fn scalar(&mut self) -> Option<Cell<'a>> {
         match self.peek()? {
             b'"' => self.string().map(Cell::Str),
             b't' => self.literal(b"true").map(|_| Cell::Bool(true)),
