@@ -205,6 +205,31 @@ pub fn is_true(c: Cell) -> bool {
     }
 }
 
+/// Field `i`'s cell, in place (as [`FNode::operand`] of `Var(i)`: a
+/// missing field is the generic path's).
+#[inline(always)]
+pub(super) fn field<'s, 'a>(slots: &'s [Cell<'a>], i: usize) -> Result<&'s Cell<'a>, Fallback> {
+    match &slots[i] {
+        Cell::Undef => Err(Fallback),
+        c => Ok(c),
+    }
+}
+
+/// An exploded entry's attribute `k` of the map in slot `base`, in place
+/// (as [`FNode::operand`] of `AttrSlot`: a base other than a map is the
+/// generic path's).
+#[inline(always)]
+pub(super) fn attr_slot<'s, 'a>(
+    slots: &'s [Cell<'a>],
+    base: usize,
+    k: usize,
+) -> Result<&'s Cell<'a>, Fallback> {
+    match slots[base] {
+        Cell::Map(..) => Ok(&slots[k]),
+        _ => Err(Fallback),
+    }
+}
+
 pub(super) fn defined(c: Cell<'_>) -> R<'_> {
     if c == Cell::Undef {
         Err(Fallback)
@@ -299,12 +324,8 @@ impl FNode {
         f: impl FnOnce(&Cell<'a>) -> Result<T, Fallback>,
     ) -> Result<T, Fallback> {
         match self {
-            FNode::Var(i) => match &slots[*i] {
-                Cell::Undef => Err(Fallback),
-                c => f(c),
-            },
-            FNode::AttrSlot(base, k) if matches!(slots[*base], Cell::Map(..)) => f(&slots[*k]),
-            FNode::AttrSlot(..) => Err(Fallback),
+            FNode::Var(i) => f(field(slots, *i)?),
+            FNode::AttrSlot(base, k) => f(attr_slot(slots, *base, *k)?),
             n => f(&n.operand(tape, slots)?),
         }
     }
@@ -319,10 +340,7 @@ impl FNode {
             }
             // As `FieldAttr`: anything but a map as the base is the
             // generic path's to answer.
-            FNode::AttrSlot(base, k) => match slots[*base] {
-                Cell::Map(..) => Ok(slots[*k]),
-                _ => Err(Fallback),
-            },
+            FNode::AttrSlot(base, k) => attr_slot(slots, *base, *k).copied(),
             FNode::Const(Lit::Int(i)) => Ok(Cell::Int(*i)),
             FNode::Const(Lit::Float(x)) => Ok(Cell::Float(*x)),
             _ => self.eval(tape, slots),

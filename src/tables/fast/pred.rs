@@ -2,7 +2,7 @@
 //! `require`, a derive's condition), with the common leaves (a type test, a
 //! comparison with a literal, a lookup in a list of strings) done in place.
 
-use super::eval::{FNode, Fallback, Lit, compare, compare_other, is_true, test};
+use super::eval::{FNode, Fallback, Lit, attr_slot, compare, compare_other, field, is_true, test};
 use crate::fastexpr::{Cmp, Test};
 use crate::sources::tape::{Cell, Tape};
 
@@ -48,9 +48,8 @@ impl Operand {
     }
 
     /// `f` of the operand's cell (as [`FNode::operand`] gives it): a
-    /// field's or an attribute's read in place. (A cell copied out of slots just written
-    /// was reloaded by a wider load than its stores: a store-forwarding
-    /// stall at every exploded entry.)
+    /// field's or an attribute's read in place (see
+    /// [`FNode::with_operand`]).
     #[inline(always)]
     fn with<'a, T>(
         &'a self,
@@ -59,12 +58,8 @@ impl Operand {
         f: impl FnOnce(&Cell<'a>) -> Result<T, Fallback>,
     ) -> Result<T, Fallback> {
         match self {
-            Operand::Var(i) => match &slots[*i] {
-                Cell::Undef => Err(Fallback),
-                c => f(c),
-            },
-            Operand::AttrSlot(base, k) if matches!(slots[*base], Cell::Map(..)) => f(&slots[*k]),
-            Operand::AttrSlot(..) => Err(Fallback),
+            Operand::Var(i) => f(field(slots, *i)?),
+            Operand::AttrSlot(base, k) => f(attr_slot(slots, *base, *k)?),
             Operand::Node(n) => f(&n.eval(tape, slots)?),
         }
     }
