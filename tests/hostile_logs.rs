@@ -215,6 +215,70 @@ fn million_key_object_is_read_by_every_table() {
     );
 }
 
+/// A log past the reader's first 8 MiB (read in small batches, the rest in
+/// batches of 1 MiB), with a line longer than a batch there: every record
+/// is counted once, and a defect far in names its own line.
+#[test]
+fn log_past_the_batch_ramp_counts_every_line_and_names_a_late_defect() {
+    let dir = project("log.jsonl", GOOD, "");
+    let (lines, long_at) = (200_000u64, 150_000u64);
+    let mut text = String::new();
+    for i in 1..=lines {
+        let pad = "p".repeat((i % 97) as usize);
+        if i == long_at {
+            let note = "n".repeat(3 << 20);
+            text.push_str(&format!(
+                "{{\"k\": \"b\", \"x\": 2, \"note\": \"{note}\"}}\n"
+            ));
+        } else {
+            text.push_str(&format!("{{\"k\": \"a\", \"x\": 1, \"pad\": \"{pad}\"}}\n"));
+        }
+    }
+    assert!(text.len() > 16 << 20, "past the ramp by more than a batch");
+    std::fs::write(dir.path().join("log.jsonl"), &text).unwrap();
+    for generic in [false, true] {
+        let out = run_gen(dir.path(), generic);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let numbers: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.path().join("generated/numbers.json")).unwrap(),
+        )
+        .unwrap();
+        let sum = lines + 1;
+        for (key, want) in [
+            ("n-filter", lines),
+            ("n-group", sum),
+            ("n-derive", 2 * sum),
+            ("n-source", sum),
+        ] {
+            assert_eq!(
+                numbers[key]["value"], want,
+                "{key}, generic only: {generic}"
+            );
+        }
+    }
+    let bad_at = 190_001;
+    let bad: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i as u64 + 1 == bad_at {
+            true => "{\"k\": \"a\", \"x\": 1,}\n".to_string(),
+            false => format!("{l}\n"),
+        })
+        .collect();
+    fails_with(
+        dir.path(),
+        "log.jsonl",
+        bad.as_bytes(),
+        &format!(
+            "error: source `log`: log.jsonl:{bad_at}: invalid JSON at column 19: trailing comma (line starts `{{\"k\": \"a\", \"x\": 1,}}`)\n{ALL_FOUR}"
+        ),
+    );
+}
+
 /// A defect in a field no table reads: every table (filter, group on the
 /// fast path and on the generic one, derive, a number on the source) gives
 /// the same error, listed once for all four numbers.
