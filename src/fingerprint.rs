@@ -61,7 +61,8 @@ impl Fingerprint {
             spec: hash_bytes(spec.text.as_bytes()),
             ..Fingerprint::default()
         };
-        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let empty = toml::Table::new();
+        let doc = spec.doc().unwrap_or(&empty);
         for (kind, section) in [
             ("source", "sources"),
             ("table", "tables"),
@@ -251,7 +252,8 @@ impl Fingerprint {
 
     /// The canonical text of figure `name`'s part of the spec.
     pub fn figure_text(spec: &LoadedSpec, name: &str) -> String {
-        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let empty = toml::Table::new();
+        let doc = spec.doc().unwrap_or(&empty);
         doc.get("figures")
             .and_then(|f| f.get(name))
             .map(canonical)
@@ -313,7 +315,8 @@ impl Fingerprint {
             )
             .as_bytes(),
         );
-        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let empty = toml::Table::new();
+        let doc = spec.doc().unwrap_or(&empty);
         let text = doc
             .get("results_tables")
             .and_then(|f| f.get(name))
@@ -368,7 +371,8 @@ pub fn number_sources(spec: &LoadedSpec, key: &str) -> BTreeSet<String> {
 
 /// The canonical text of number `key`'s part of the spec.
 fn number_text(spec: &LoadedSpec, key: &str) -> String {
-    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let empty = toml::Table::new();
+    let doc = spec.doc().unwrap_or(&empty);
     doc.get("numbers")
         .and_then(|n| n.get(key))
         .map(canonical)
@@ -412,7 +416,8 @@ pub fn figure_quotes(spec: &LoadedSpec, name: &str) -> Vec<String> {
 /// documents when its part of the spec reads `meta`.
 pub fn figure_sources(spec: &LoadedSpec, name: &str) -> BTreeSet<String> {
     let text = Fingerprint::figure_text(spec, name);
-    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let empty = toml::Table::new();
+    let doc = spec.doc().unwrap_or(&empty);
     let mut roots = BTreeSet::new();
     collect_data_refs(doc.get("figures").and_then(|f| f.get(name)), &mut roots);
     if text.contains("meta") {

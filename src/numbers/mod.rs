@@ -168,7 +168,8 @@ pub fn compute_selected(
 /// error by then: [`order::order`]; here it reads all numbers before it).
 /// Empty for an unknown key.
 pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
-    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let empty = toml::Table::new();
+    let doc = spec.doc().unwrap_or(&empty);
     let keys: Vec<&String> = spec.spec.numbers.keys().collect();
     let mut wanted = BTreeSet::new();
     let mut stack = vec![key.to_string()];
@@ -206,7 +207,8 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
 /// tables it reads), with what they read, in the order they are computed:
 /// what `artifact show` computes before building the table.
 pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
-    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let empty = toml::Table::new();
+    let doc = spec.doc().unwrap_or(&empty);
     let mut wanted = BTreeSet::new();
     for name in crate::fingerprint::Fingerprint::closure(spec, [table.to_string()]) {
         let q = crate::fingerprint::quoted_numbers(&order::part_text(&doc, "tables", &name));
@@ -232,7 +234,8 @@ fn read_sources(
     earlier: &[Number],
     meta: bool,
 ) -> BTreeSet<String> {
-    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let empty = toml::Table::new();
+    let doc = spec.doc().unwrap_or(&empty);
     let mut text = order::part_text(&doc, "numbers", key);
     for name in crate::fingerprint::Fingerprint::closure(spec, tables.iter().cloned()) {
         text.push_str(&order::part_text(&doc, "tables", &name));

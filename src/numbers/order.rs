@@ -252,7 +252,8 @@ fn number_reads<'a>(
 /// order. A cycle is an error at the first declaration on it, naming the
 /// path; so is a step quoting a number nothing declares.
 pub fn order(spec: &LoadedSpec) -> Result<Vec<String>> {
-    let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+    let empty = toml::Table::new();
+    let doc = spec.doc().unwrap_or(&empty);
     let mut edges: BTreeMap<Node<'_>, Vec<Node<'_>>> = BTreeMap::new();
     for (i, key) in spec.spec.numbers.keys().enumerate() {
         number_computed_key(spec, &doc, key)?;

@@ -653,9 +653,21 @@ pub struct LoadedSpec {
     pub path: PathBuf,
     /// The folder all spec paths are relative to.
     pub root: PathBuf,
+    /// The text as an untyped TOML table, parsed on first use by
+    /// [`LoadedSpec::doc`] (read by the demand analysis, fingerprints and
+    /// number order: once per run, not once per table, figure or number).
+    doc: std::sync::OnceLock<Option<toml::Table>>,
 }
 
 impl LoadedSpec {
+    /// The spec's text as an untyped TOML table (`None` if it does not
+    /// parse as one, which a loaded spec always does).
+    pub fn doc(&self) -> Option<&toml::Table> {
+        self.doc
+            .get_or_init(|| toml::from_str(&self.text).ok())
+            .as_ref()
+    }
+
     /// An error pointing at `span` of the spec.
     pub fn error(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> Error {
         Error::Spec {
@@ -716,6 +728,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
         text: text.to_string(),
         path: path.to_path_buf(),
         root,
+        doc: Default::default(),
     })
 }
 

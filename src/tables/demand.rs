@@ -28,7 +28,7 @@ const WHOLE_ROW: [&str; 5] = ["tojson", "items", "dictsort", "debug", "pprint"];
 
 /// The demand of table or source `name` in `spec` (see the module docs).
 pub fn demand(spec: &LoadedSpec, name: &str) -> Demand {
-    let doc: toml::Table = toml::from_str(&spec.text).ok()?;
+    let doc = spec.doc()?;
     if nested_whole(&doc, name) {
         return None;
     }
@@ -41,7 +41,7 @@ pub fn demand(spec: &LoadedSpec, name: &str) -> Demand {
 /// Whether any part of the spec other than table `name` itself reads it
 /// (a table nothing reads is built only when asked for by name).
 pub fn is_read(spec: &LoadedSpec, name: &str) -> bool {
-    let Ok(doc) = toml::from_str::<toml::Table>(&spec.text) else {
+    let Some(doc) = spec.doc() else {
         return true;
     };
     SECTIONS.iter().any(|section| {
@@ -63,7 +63,7 @@ pub fn is_read(spec: &LoadedSpec, name: &str) -> bool {
 /// may read (`None`: every field).
 pub fn keep(spec: &LoadedSpec, name: &str, from: usize) -> Demand {
     let mut tokens = demand(spec, name)?;
-    let doc: toml::Table = toml::from_str(&spec.text).ok()?;
+    let doc = spec.doc()?;
     let steps = doc
         .get("tables")?
         .get(name)?

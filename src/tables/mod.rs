@@ -369,7 +369,8 @@ impl<'s> Catalog<'s> {
     /// here, first).
     fn companions(&self, from: &str, name: &str) -> Vec<(String, Vec<steps::Step<'s>>)> {
         let spec = self.spec;
-        let doc: toml::Table = toml::from_str(&spec.text).unwrap_or_default();
+        let empty = toml::Table::new();
+        let doc = spec.doc().unwrap_or(&empty);
         let mut out = Vec::new();
         for (other, t) in &spec.spec.tables {
             let t = t.get_ref();
