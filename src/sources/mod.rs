@@ -31,8 +31,9 @@
 //! - a CSV header that repeats a column name is an error naming both, a
 //!   row of more or fewer cells than the header one naming its line;
 //! - memory per read is bounded by the source's `max_line` (see [`limit`]):
-//!   a JSONL line (plain or compressed: batches of whole lines of 256 KiB, then of 1 MiB, a
-//!   longer line grows its own buffer up to the limit and no further), a
+//!   a JSONL line (plain or compressed: batches of whole lines of 256 KiB,
+//!   then of 1 MiB; a longer line grows its own buffer up to the limit and
+//!   no further), a
 //!   CSV record, a JSON document (read whole). Past it, an error names the
 //!   file, the line and the byte offset. A Parquet file has no lines: see
 //!   [`parquetfile`] for what its read holds.
