@@ -177,10 +177,10 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
         let Some(pos) = keys.iter().position(|x| **x == k) else {
             continue;
         };
-        let mut text = order::part_text(&doc, "numbers", &k);
+        let mut text = order::part_text(doc, "numbers", &k);
         if let Some(t) = &spec.spec.numbers[pos].get_ref().table {
             for name in crate::fingerprint::Fingerprint::closure(spec, [t.get_ref().clone()]) {
-                text.push_str(&order::part_text(&doc, "tables", &name));
+                text.push_str(&order::part_text(doc, "tables", &name));
             }
         }
         let q = crate::fingerprint::quoted_numbers(&text);
@@ -211,7 +211,7 @@ pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
     let doc = spec.doc().unwrap_or(&empty);
     let mut wanted = BTreeSet::new();
     for name in crate::fingerprint::Fingerprint::closure(spec, [table.to_string()]) {
-        let q = crate::fingerprint::quoted_numbers(&order::part_text(&doc, "tables", &name));
+        let q = crate::fingerprint::quoted_numbers(&order::part_text(doc, "tables", &name));
         for k in &q.keys {
             for d in order::declarations_of(spec, k) {
                 wanted.insert(d.to_string());
@@ -236,9 +236,9 @@ fn read_sources(
 ) -> BTreeSet<String> {
     let empty = toml::Table::new();
     let doc = spec.doc().unwrap_or(&empty);
-    let mut text = order::part_text(&doc, "numbers", key);
+    let mut text = order::part_text(doc, "numbers", key);
     for name in crate::fingerprint::Fingerprint::closure(spec, tables.iter().cloned()) {
-        text.push_str(&order::part_text(&doc, "tables", &name));
+        text.push_str(&order::part_text(doc, "tables", &name));
     }
     let q = crate::fingerprint::quoted_numbers(&text);
     let mut out: BTreeSet<String> = earlier

@@ -256,8 +256,8 @@ pub fn order(spec: &LoadedSpec) -> Result<Vec<String>> {
     let doc = spec.doc().unwrap_or(&empty);
     let mut edges: BTreeMap<Node<'_>, Vec<Node<'_>>> = BTreeMap::new();
     for (i, key) in spec.spec.numbers.keys().enumerate() {
-        number_computed_key(spec, &doc, key)?;
-        edges.insert(Node::Number(key), number_reads(spec, &doc, i, key));
+        number_computed_key(spec, doc, key)?;
+        edges.insert(Node::Number(key), number_reads(spec, doc, i, key));
     }
     for name in spec.spec.tables.keys() {
         let mut deps: Vec<Node<'_>> = table_reads(spec, name)

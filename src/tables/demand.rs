@@ -29,12 +29,12 @@ const WHOLE_ROW: [&str; 5] = ["tojson", "items", "dictsort", "debug", "pprint"];
 /// The demand of table or source `name` in `spec` (see the module docs).
 pub fn demand(spec: &LoadedSpec, name: &str) -> Demand {
     let doc = spec.doc()?;
-    if nested_whole(&doc, name) {
+    if nested_whole(doc, name) {
         return None;
     }
     let mut tokens = BTreeSet::new();
     let mut seen = BTreeSet::new();
-    collect(&doc, name, &mut tokens, &mut seen)?;
+    collect(doc, name, &mut tokens, &mut seen)?;
     Some(tokens)
 }
 

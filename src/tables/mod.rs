@@ -383,7 +383,7 @@ impl<'s> Catalog<'s> {
                 continue;
             }
             let q = crate::fingerprint::quoted_numbers(&crate::numbers::order::part_text(
-                &doc, "tables", other,
+                doc, "tables", other,
             ));
             if q.all || !q.keys.is_empty() {
                 continue;
