@@ -7,7 +7,6 @@ mod common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::Output;
 
 /// gzip of `bytes`, one member.
 fn gz(bytes: &[u8]) -> Vec<u8> {
@@ -20,15 +19,8 @@ fn zst(bytes: &[u8]) -> Vec<u8> {
     zstd::stream::encode_all(bytes, 1).unwrap()
 }
 
-/// Runs `artifact gen` in `dir`; with `generic`, the fast path is off.
-fn run_gen(dir: &Path, generic: bool) -> Output {
-    let mut cmd = assert_cmd::Command::cargo_bin("artifact").unwrap();
-    cmd.current_dir(dir).arg("gen");
-    if generic {
-        cmd.env("ARTIFACT_GENERIC_ONLY", "1");
-    }
-    cmd.output().unwrap()
-}
+/// `artifact gen` in a folder; with `generic`, the fast path is off.
+use common::gen_on as run_gen;
 
 /// A project with source `s` (its table's `lines`) and the file `name`
 /// holding `bytes`, whose number `sum` is the sum of `x`.
@@ -44,18 +36,9 @@ fn project(source: &str, name: &str, bytes: &[u8]) -> tempfile::TempDir {
 
 /// The number `sum` after a successful run, both paths.
 fn sum(dir: &Path) -> f64 {
-    let mut got = Vec::new();
-    for generic in [false, true] {
-        let out = run_gen(dir, generic);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        got.push(common::numbers(dir)["sum"]["value"].as_f64().unwrap());
-    }
-    assert_eq!(got[0], got[1]);
-    got[0]
+    common::numbers_on_both_paths(dir)["sum"]["value"]
+        .as_f64()
+        .unwrap()
 }
 
 /// The error of a failing run, the same on both paths.

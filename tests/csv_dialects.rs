@@ -7,17 +7,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::Output;
 
-/// Runs `artifact gen` in `dir`; with `generic`, the fast path is off.
-fn run_gen(dir: &Path, generic: bool) -> Output {
-    let mut cmd = assert_cmd::Command::cargo_bin("artifact").unwrap();
-    cmd.current_dir(dir).arg("gen");
-    if generic {
-        cmd.env("ARTIFACT_GENERIC_ONLY", "1");
-    }
-    cmd.output().unwrap()
-}
+/// `artifact gen` in a folder; with `generic`, the fast path is off.
+use common::gen_on as run_gen;
 
 /// A project reading `file` (holding `bytes`) as source `s` with the
 /// `options` lines, and the rest of the spec `rest`.
@@ -31,18 +23,7 @@ fn project(file: &str, bytes: &[u8], options: &str, rest: &str) -> tempfile::Tem
 
 /// The numbers of a successful run (the same on both paths).
 fn numbers(dir: &Path) -> serde_json::Value {
-    let mut got = Vec::new();
-    for generic in [false, true] {
-        let out = run_gen(dir, generic);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        got.push(common::numbers(dir));
-    }
-    assert_eq!(got[0], got[1]);
-    got.remove(0)
+    common::numbers_on_both_paths(dir)
 }
 
 fn value(n: &serde_json::Value, key: &str) -> f64 {

@@ -6,7 +6,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Output;
 
 use common::snapshot;
 
@@ -53,15 +52,8 @@ value = {{ sum = "x" }}
 /// The four numbers' list, as an error that fails all of them ends.
 const ALL_FOUR: &str = "  (this fails number `n-filter`, number `n-group`, number `n-derive`, number `n-source`)\n4 part(s) failed; their previous outputs are left as they were\n";
 
-/// Runs `artifact gen` in `dir`; with `generic`, the fast path is off.
-fn run_gen(dir: &Path, generic: bool) -> Output {
-    let mut cmd = assert_cmd::Command::cargo_bin("artifact").unwrap();
-    cmd.current_dir(dir).arg("gen");
-    if generic {
-        cmd.env("ARTIFACT_GENERIC_ONLY", "1");
-    }
-    cmd.output().unwrap()
-}
+/// `artifact gen` in a folder; with `generic`, the fast path is off.
+use common::gen_on as run_gen;
 
 /// The outputs a run writes.
 fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -86,6 +78,18 @@ fn project(file: &str, good: &[u8], extra: &str) -> tempfile::TempDir {
         String::from_utf8_lossy(&out.stderr)
     );
     dir
+}
+
+/// Runs `gen` on both paths: each succeeds, and the numbers `n-filter`,
+/// `n-group`, `n-derive` and `n-source` are `want`.
+fn four_numbers_are(dir: &Path, want: [u64; 4]) {
+    let numbers = common::numbers_on_both_paths(dir);
+    for (key, want) in ["n-filter", "n-group", "n-derive", "n-source"]
+        .into_iter()
+        .zip(want)
+    {
+        assert_eq!(numbers[key]["value"], want, "{key}");
+    }
 }
 
 const GOOD: &[u8] = b"{\"k\": \"a\", \"x\": 1}\n{\"k\": \"b\", \"x\": 2}\n";
@@ -180,26 +184,7 @@ fn million_key_object_is_read_by_every_table() {
         .replacen("}\n", "}}\n", 1);
     for text in [&line, &nested] {
         std::fs::write(dir.path().join("log.jsonl"), text).unwrap();
-        for generic in [false, true] {
-            let out = run_gen(dir.path(), generic);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let numbers: serde_json::Value = serde_json::from_slice(
-                &std::fs::read(dir.path().join("generated/numbers.json")).unwrap(),
-            )
-            .unwrap();
-            for (key, want) in [
-                ("n-filter", 2),
-                ("n-group", 3),
-                ("n-derive", 6),
-                ("n-source", 3),
-            ] {
-                assert_eq!(numbers[key]["value"], want, "{key}");
-            }
-        }
+        four_numbers_are(dir.path(), [2, 3, 6, 3]);
     }
     // A repeat far in is found.
     let repeated = line.replacen("}\n", ", \"f999998\": 0}\n", 1);
@@ -236,30 +221,8 @@ fn log_past_the_batch_ramp_counts_every_line_and_names_a_late_defect() {
     }
     assert!(text.len() > 16 << 20, "past the ramp by more than a batch");
     std::fs::write(dir.path().join("log.jsonl"), &text).unwrap();
-    for generic in [false, true] {
-        let out = run_gen(dir.path(), generic);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let numbers: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(dir.path().join("generated/numbers.json")).unwrap(),
-        )
-        .unwrap();
-        let sum = lines + 1;
-        for (key, want) in [
-            ("n-filter", lines),
-            ("n-group", sum),
-            ("n-derive", 2 * sum),
-            ("n-source", sum),
-        ] {
-            assert_eq!(
-                numbers[key]["value"], want,
-                "{key}, generic only: {generic}"
-            );
-        }
-    }
+    let sum = lines + 1;
+    four_numbers_are(dir.path(), [lines, sum, 2 * sum, sum]);
     let bad_at = 190_001;
     let bad: String = text
         .lines()

@@ -133,6 +133,34 @@ pub fn numbers(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// Runs `artifact gen` in `dir`, on the generic path only when `generic`
+/// (`ARTIFACT_GENERIC_ONLY`).
+pub fn gen_on(dir: &Path, generic: bool) -> Output {
+    let mut cmd = Command::cargo_bin("artifact").unwrap();
+    cmd.current_dir(dir).arg("gen");
+    if generic {
+        cmd.env("ARTIFACT_GENERIC_ONLY", "1");
+    }
+    cmd.output().unwrap()
+}
+
+/// The numbers of `gen` in `dir` run on the fast path and on the generic
+/// one: both succeed and agree.
+pub fn numbers_on_both_paths(dir: &Path) -> serde_json::Value {
+    let mut got = Vec::new();
+    for generic in [false, true] {
+        let out = gen_on(dir, generic);
+        assert!(
+            out.status.success(),
+            "generic only: {generic}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        got.push(numbers(dir));
+    }
+    assert_eq!(got[0], got[1]);
+    got.remove(0)
+}
+
 /// A figure's CSV as (header, rows).
 pub fn csv(dir: &Path, name: &str) -> Vec<std::collections::HashMap<String, String>> {
     let mut rdr = csv::Reader::from_path(dir.join(format!("figures/{name}.csv"))).unwrap();
