@@ -131,15 +131,8 @@ pub fn ci_bootstrap(xs: &[f64], level: f64, resamples: usize, seed: u64) -> Opti
     if xs.len() < 2 || resamples == 0 {
         return None;
     }
-    let mut state = seed;
-    let mut next = || {
-        // SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, portable.
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64(seed);
+    let mut next = || rng.next_u64();
     let n = xs.len();
     let means: Vec<f64> = (0..resamples)
         .map(|_| {
@@ -149,6 +142,23 @@ pub fn ci_bootstrap(xs: &[f64], level: f64, resamples: usize, seed: u64) -> Opti
         .collect();
     let alpha = (1.0 - level) / 2.0;
     Some((quantile(&means, alpha)?, quantile(&means, 1.0 - alpha)?))
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014), seeded by its field: tiny, fast,
+/// and the same stream on every machine (for the bootstrap's resamples and
+/// the tests' generated inputs).
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 bits of the stream.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
 }
 
 /// numpy's `np.linspace(start, stop, num)` (num >= 2), bit for bit.

@@ -97,7 +97,7 @@ fn generate(path: &Path, mib: u64) {
     let tmp = path.with_extension("zst.tmp");
     let f = std::fs::File::create(&tmp).expect("create the generated log");
     let mut enc = zstd::stream::write::Encoder::new(f, 3).expect("zstd encoder");
-    let mut rng = Rng(20261130);
+    let mut rng = Rng(artifact::stats::SplitMix64(20261130));
     let mut written = 0u64;
     let mut buf = String::with_capacity(1 << 20);
     let mut i = 0u64;

@@ -316,7 +316,7 @@ pub fn ensure(demo: &Path, path: &Path, mib: u64) -> LogStats {
     let tmp = path.with_extension("zst.tmp");
     let file = std::fs::File::create(&tmp).expect("create the generated log");
     let mut enc = zstd::stream::write::Encoder::new(file, 3).expect("zstd encoder");
-    let mut rng = Rng(SEED);
+    let mut rng = Rng(artifact::stats::SplitMix64(SEED));
     let mut buf = String::with_capacity(2 << 20);
     let (mut written, mut records, mut tensor_names) = (0u64, 0u64, 0u64);
     let mut names: HashSet<&str> = HashSet::new();

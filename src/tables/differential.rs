@@ -133,15 +133,11 @@ pub fn check(dir: &Path, log: &[u8], steps: &[usize]) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// SplitMix64.
-    struct Rng(u64);
+    /// SplitMix64, and picks from it.
+    struct Rng(crate::stats::SplitMix64);
     impl Rng {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
+            self.0.next_u64()
         }
         fn pick<'a>(&mut self, of: &[&'a str]) -> &'a str {
             of[(self.next() % of.len() as u64) as usize]
@@ -167,7 +163,7 @@ mod tests {
     #[test]
     fn streamed_tables_agree_with_the_whole_source() {
         let dir = tempfile::tempdir().unwrap();
-        let mut rng = Rng(14);
+        let mut rng = Rng(crate::stats::SplitMix64(14));
         let mut failures = Vec::new();
         for case in 0..400 {
             let n = 1 + (rng.next() % 4) as usize;
@@ -189,7 +185,7 @@ mod tests {
     #[test]
     fn sort_then_limit_on_a_stream_keeps_the_first_rows_of_each_group() {
         let dir = tempfile::tempdir().unwrap();
-        let mut rng = Rng(1414);
+        let mut rng = Rng(crate::stats::SplitMix64(1414));
         for steps in [
             &[12, 7][..],
             &[12, 13],

@@ -188,14 +188,8 @@ mod tests {
 
     /// A deterministic stream of hashes (splitmix64).
     fn hashes(n: usize, seed: u64) -> Vec<[u32; 3]> {
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut rng = crate::stats::SplitMix64(seed);
+        let mut next = || rng.next_u64();
         (0..n)
             .map(|_| {
                 let (a, b) = (next(), next());

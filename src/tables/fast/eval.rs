@@ -310,8 +310,6 @@ impl FNode {
         }
     }
 
-    /// An operand: fields, entries and numbers are read in place, not by a
-    /// call.
     /// `f` of [`FNode::operand`]'s cell, a field's or an exploded entry's
     /// attribute read in place: a cell copied out of slots just written
     /// was reloaded by a wider load than its stores, a store-forwarding
@@ -330,6 +328,8 @@ impl FNode {
         }
     }
 
+    /// An operand: fields, entries and numbers are read in place, not by a
+    /// call.
     #[inline(always)]
     pub fn operand<'a>(&'a self, tape: &Tape<'a>, slots: &[Cell<'a>]) -> R<'a> {
         match self {
