@@ -228,7 +228,7 @@ fn tex_escape(s: String) -> std::result::Result<String, minijinja::Error> {
             minijinja::ErrorKind::InvalidOperation,
             format!(
                 "tex_escape: control character {} has no LaTeX spelling",
-                codepoint(c)
+                crate::error::codepoint(c)
             ),
         )
     })?;
@@ -248,11 +248,6 @@ pub fn tex_escape_text(s: &str) -> String {
         rest = &rest[at..];
     }
     out
-}
-
-/// `U+001B` notation of a character, as errors print it.
-pub fn codepoint(c: char) -> String {
-    format!("U+{:04X}", c as u32)
 }
 
 /// The `tex_comment` and `typ_comment` filters: `s` on one comment line.
@@ -409,13 +404,13 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
             None => builtin.to_string(),
             Some(p) => {
                 let path = spec.root.join(p.get_ref());
-                crate::output::read_template(&path).map_err(|e| {
+                crate::files::read_template(&path).map_err(|e| {
                     spec.error(
                         p.span(),
                         format!(
                             "cannot read template {}: {}",
                             crate::error::shown(p.get_ref()),
-                            crate::output::cause(&e)
+                            crate::files::cause(&e)
                         ),
                     )
                 })?

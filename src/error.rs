@@ -196,6 +196,41 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Names longer than this are not compared (Jaro-Winkler takes time
+/// quadratic in the length; no one misspells a 300-character name).
+const COMPARED: usize = 256;
+
+/// The candidate closest to `name`, if one is close enough to be the name
+/// meant: the same name in another case, or a Jaro-Winkler similarity of
+/// at least 0.8 (`thruput` -> `throughput`). Ties go to the first listed.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if name.len() > COMPARED {
+        return None;
+    }
+    let lower = name.to_lowercase();
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates.into_iter().filter(|c| c.len() <= COMPARED) {
+        let score = if c.to_lowercase() == lower {
+            2.0
+        } else {
+            strsim::jaro_winkler(&lower, &c.to_lowercase())
+        };
+        if score >= 0.8 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+
+/// `U+001B` notation of a character, as errors print it.
+pub fn codepoint(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,6 +42,7 @@ use crate::spec::{LoadedSpec, SpannedStr};
 use crate::value::{Origin, Record, Row, Value};
 
 pub mod depth;
+pub mod fast;
 mod source;
 
 use source::{SourceObj, spec_mistake, unreadable_of};
@@ -234,7 +235,7 @@ pub fn message(e: &minijinja::Error) -> String {
 /// A compiled expression with the spec text and span it came from.
 pub struct Expr<'s> {
     compiled: Expression<'s, 's>,
-    fast: Option<crate::fastexpr::Node>,
+    fast: Option<crate::expr::fast::Node>,
     /// The fields read through `_`, when the expression uses `_`.
     row_reads: Option<reads::RowReads>,
     /// The names called as functions or methods (`range`, `s.split`), which
@@ -285,7 +286,7 @@ impl<'s> Expr<'s> {
                 },
                 compiled,
                 table: None,
-                fast: crate::fastexpr::compile(text),
+                fast: crate::expr::fast::compile(text),
                 text,
                 span,
                 paths: std::sync::OnceLock::new(),
@@ -320,14 +321,14 @@ impl<'s> Expr<'s> {
         if let Some(e) = v.is_undefined().then(|| self.missing_field(row)).flatten() {
             return Err(e);
         }
-        crate::tables::aggregate::finite_number(row, self.text, v)
+        crate::value::finite_number(row, self.text, v)
     }
 
     /// When the expression is a field (`x`, `_['x y']`) that `row` lacks:
     /// the error naming the table's fields and the closest one.
     pub fn missing_field(&self, row: &Row) -> Option<Error> {
         match &self.fast {
-            Some(crate::fastexpr::Node::Var(name)) if row.get(name).is_none() => {
+            Some(crate::expr::fast::Node::Var(name)) if row.get(name).is_none() => {
                 Some(Error::input(
                     row.origin.path.to_string(),
                     row.origin.line_opt(),
@@ -339,8 +340,8 @@ impl<'s> Expr<'s> {
         }
     }
 
-    /// The expression in the fast subset ([`crate::fastexpr`]), if it is in it.
-    pub fn fast(&self) -> Option<&crate::fastexpr::Node> {
+    /// The expression in the fast subset ([`crate::expr::fast`]), if it is in it.
+    pub fn fast(&self) -> Option<&crate::expr::fast::Node> {
         self.fast.as_ref()
     }
 
@@ -431,12 +432,12 @@ impl<'s> Expr<'s> {
     }
 
     /// Evaluates on a row; an error names the row's file and line. Plain
-    /// cases take the fast path ([`crate::fastexpr`]); minijinja decides
+    /// cases take the fast path ([`crate::expr::fast`]); minijinja decides
     /// everything else.
     pub fn eval_row(&self, globals: &Arc<Globals>, row: &Row) -> Result<Value> {
         match self.fast.as_ref().map(|f| f.eval(row)) {
             Some(Ok(v)) => Ok(v),
-            Some(Err(crate::fastexpr::Stop::Mismatch { field, why })) => Err(Error::input(
+            Some(Err(crate::expr::fast::Stop::Mismatch { field, why })) => Err(Error::input(
                 row.origin.path.to_string(),
                 row.origin.line_opt(),
                 field,

@@ -6,14 +6,17 @@
 //! `emit` -> outputs (written atomically by `output`).
 
 pub mod check;
+pub mod color;
 pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod evaluate;
 pub mod expr;
-pub mod fastexpr;
 pub mod figures;
+pub mod files;
 pub mod fingerprint;
+pub mod font;
+pub mod format;
 pub mod hook;
 pub mod init;
 pub mod inspect;
@@ -29,6 +32,7 @@ pub mod sources;
 pub mod spec;
 pub mod stats;
 pub mod tables;
+pub mod ticks;
 pub mod validate;
 pub mod value;
 pub mod watch;

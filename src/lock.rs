@@ -17,8 +17,7 @@ use crate::error::{Error, Result};
 use crate::numbers::Number;
 use crate::value::Value;
 
-/// The lock file's name, beside `artifact.toml`.
-pub const LOCK_FILE: &str = "artifact.lock";
+pub use crate::spec::LOCK_FILE;
 
 /// A number as the lock records it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

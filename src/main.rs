@@ -242,7 +242,7 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
         info!("skip: {why}");
     }
     for (name, why) in &build.rebuilt {
-        let table = |r: &run::FigureBuild| artifact::results::build::label(&r.name) == *name;
+        let table = |r: &run::FigureBuild| artifact::run::results::label(&r.name) == *name;
         if build.figures.iter().any(|f| &f.name == name) || build.results.iter().any(table) {
             info!("rebuilt {name} ({why})");
         }

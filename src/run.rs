@@ -65,7 +65,7 @@ pub struct Build {
     pub whole_failed: bool,
     /// Reports for the user.
     pub notes: Vec<String>,
-    /// Results tables built (`crate::results::build`).
+    /// Results tables built ([`results`]).
     pub results: Vec<FigureBuild>,
     /// Dependency key of each results table built or current.
     pub results_keys: BTreeMap<String, String>,
@@ -87,6 +87,7 @@ use crate::spec::paths::join as rel;
 
 mod outputs;
 mod partial;
+pub mod results;
 
 pub use outputs::{all_outputs, number_files, outputs_apart_from_inputs};
 pub use partial::{failed_parts, orphans};
@@ -364,7 +365,7 @@ fn build_with<'a>(
             }
         }
     }
-    crate::results::build::build(spec, &catalog, &globals, &fp, lock, only, &mut b);
+    results::build(spec, &catalog, &globals, &fp, lock, only, &mut b);
     let dir = spec.spec.output.figures.get_ref().clone();
     let formats = crate::render::formats::Formats::of(spec)?;
     let mut opts = BTreeMap::new();
@@ -447,7 +448,7 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
     };
     let old_same_tool = old.filter(|l| l.tool == tool());
     if old.is_none() {
-        crate::results::build::lock_records(spec, build, None, &mut lock);
+        results::lock_records(spec, build, None, &mut lock);
     }
     for n in &build.numbers {
         let key = build.number_keys.get(&n.key).cloned().unwrap_or_default();
@@ -500,7 +501,7 @@ pub fn new_lock(spec: &LoadedSpec, build: &Build, old: Option<&Lock>) -> Lock {
                 lock.figures.insert(name.clone(), f);
             }
         }
-        crate::results::build::lock_records(spec, build, Some(o), &mut lock);
+        results::lock_records(spec, build, Some(o), &mut lock);
         for (out, h) in &o.outputs {
             let generated = spec.spec.output.generated.get_ref();
             let is_macro_file = crate::spec::paths::NUMBER_FILES

@@ -79,7 +79,7 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
                     .is_none()
                     .then(|| format!("unknown shape `{text}` (circle, square, triangle, diamond)"))
             } else {
-                crate::render::color::parse(&text).err()
+                crate::color::parse(&text).err()
             };
             if let Some(problem) = problem {
                 let at = range_entry_span(spec, raw.span(), i).unwrap_or(raw.span());
@@ -314,7 +314,7 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     tables(spec)?;
     numbers(spec)?;
     figures(spec)?;
-    crate::results::build::validate(spec)?;
+    crate::run::results::validate(spec)?;
     // Last, so a spec of tables alone still has them checked.
     if spec.spec.numbers.is_empty()
         && spec.spec.figures.is_empty()
@@ -395,7 +395,7 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
             ));
         }
         Agg::compile(spec, &s.value, true)?;
-        crate::numbers::format::Format::compile(spec, &s.format, n.span())?;
+        crate::format::Format::compile(spec, &s.format, n.span())?;
         if let Some(w) = &s.where_ {
             Expr::compile(spec, w)?;
         }
@@ -458,7 +458,7 @@ pub fn fuzz_expression(text: &str) {
         let _ = e.eval_row(&globals, &row);
         let _ = e.paths();
         // The fast path must agree with minijinja wherever it answers.
-        if let Some(Ok(fast)) = crate::fastexpr::compile(text).map(|n| n.eval(&row)) {
+        if let Some(Ok(fast)) = crate::expr::fast::compile(text).map(|n| n.eval(&row)) {
             match e.eval_slow(&globals, &row) {
                 Ok(slow) => assert_eq!(
                     format!("{fast:?}"),

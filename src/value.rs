@@ -11,6 +11,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
+
+use crate::error::{Error, Result};
 use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
 
 pub use minijinja::Value;
@@ -91,7 +93,7 @@ pub struct Origin {
     pub meta: Option<Arc<FileMeta>>,
     /// Whether the row's JSONL record was built with only the fields its
     /// table reads (a projection): a message listing its fields then reads
-    /// the whole record again ([`crate::sources::whole_record`]).
+    /// the whole record again ([`whole_record`]).
     pub partial: bool,
 }
 
@@ -534,6 +536,57 @@ impl fmt::Display for Key {
             .collect();
         write!(f, "{}", parts.join(", "))
     }
+}
+
+/// An error about `field` in `row`, naming its file and line.
+pub fn field_error(row: &Row, field: &str, message: String) -> Error {
+    Error::input(
+        row.origin.path.to_string(),
+        row.origin.line_opt(),
+        Some(field.to_string()),
+        match &row.origin.record {
+            Some((ptr, i)) => format!("{message} (record {ptr}/{i})"),
+            None => message,
+        },
+    )
+}
+
+/// The value as a finite `f64`, or an error naming the row and field.
+pub fn finite_number(row: &Row, field: &str, v: &Value) -> Result<f64> {
+    match as_number(v) {
+        Some(x) if x.is_finite() => Ok(x),
+        Some(x) => Err(field_error(
+            row,
+            field,
+            format!(
+                "{x} is not a finite number (say in the spec how to treat it, e.g. filter `{field} is finite`)"
+            ),
+        )),
+        None => Err(field_error(
+            row,
+            field,
+            format!("expected a number, found {}", describe(v)),
+        )),
+    }
+}
+
+/// Reads the whole record of a row read in part ([`Origin::partial`])
+/// again from its file, for a message that lists the row's fields. The
+/// source readers install it (`sources::read_in_part`) when they first read
+/// a file in part; expressions' messages call it through [`whole_record`],
+/// so the value layer needs no reader.
+static WHOLE_RECORD: std::sync::OnceLock<fn(&Origin) -> Option<Record>> =
+    std::sync::OnceLock::new();
+
+/// Installs the reader [`whole_record`] calls (once; later calls are no-ops).
+pub fn install_whole_record(reader: fn(&Origin) -> Option<Record>) {
+    let _ = WHOLE_RECORD.set(reader);
+}
+
+/// The whole record of a row read in part, read again from its file by
+/// the installed reader; `None` when none is installed or it cannot be read.
+pub fn whole_record(origin: &Origin) -> Option<Record> {
+    WHOLE_RECORD.get().and_then(|read| read(origin))
 }
 
 #[cfg(test)]

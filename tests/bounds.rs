@@ -223,6 +223,6 @@ fn ellipsize_keeps_a_fitting_label_and_cuts_a_long_one() {
     use artifact::render::axis::ellipsize;
     assert_eq!(ellipsize("short", 10.0, 100.0), "short");
     let cut = ellipsize(&"word ".repeat(40), 10.0, 60.0);
-    assert!(cut.ends_with('…') && artifact::render::text::width(&cut, 10.0) <= 60.0);
+    assert!(cut.ends_with('…') && artifact::font::width(&cut, 10.0) <= 60.0);
     assert_eq!(ellipsize("abc", 10.0, 0.0), "…");
 }

@@ -72,7 +72,7 @@ fn plot_areas(plot: &Plot) -> Vec<(f64, f64, f64, f64)> {
                 ..
             } if pts.len() == 2
                 && s.width == 0.8
-                && s.color == artifact::render::color::Color::BLACK =>
+                && s.color == artifact::color::Color::BLACK =>
             {
                 let (a, b) = (pts[0], pts[1]);
                 let len = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
@@ -150,7 +150,7 @@ fn facet_field_makes_one_panel_per_value_with_shared_scales_and_one_legend() {
         .filter_map(|p| match p {
             Prim::Rect {
                 x, stroke: Some(s), ..
-            } if s.color == artifact::render::color::Color::rgb(0xcc, 0xcc, 0xcc) => Some(*x),
+            } if s.color == artifact::color::Color::rgb(0xcc, 0xcc, 0xcc) => Some(*x),
             _ => None,
         })
         .collect();

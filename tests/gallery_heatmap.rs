@@ -239,7 +239,7 @@ fn colour_bar_ticks_span_the_domain_right_of_the_plot() {
             Prim::Text {
                 x, y, text, size, ..
             } if *x > bar_x + 10.0 && *y > bar_top => {
-                let w = artifact::render::text::width(text, *size);
+                let w = artifact::font::width(text, *size);
                 assert!(x + w <= scene.width, "{text} runs off the canvas");
                 Some((*x, *y, text.clone()))
             }

@@ -7,7 +7,7 @@ mod labels_util;
 
 use std::path::Path;
 
-use artifact::render::color::Color;
+use artifact::color::Color;
 use artifact::render::layout::layout;
 use labels_util::*;
 

@@ -366,7 +366,7 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
         }
         outputs.extend(wanted);
     }
-    match crate::results::build::fast_outputs(spec, lock, &fp, &earlier) {
+    match crate::run::results::fast_outputs(spec, lock, &fp, &earlier) {
         Some(files) => outputs.extend(files),
         None => return Ok(false),
     }
@@ -547,7 +547,7 @@ pub fn compare(
         }
     }
     r.results_tables =
-        crate::results::build::stale(spec, build, lock, &changed_inputs, &mut r.edited);
+        crate::run::results::stale(spec, build, lock, &changed_inputs, &mut r.edited);
     // Outputs the last run wrote that the spec no longer writes.
     if let Some(l) = lock {
         let (recorded, edited) = run::orphans(spec, fp, l);

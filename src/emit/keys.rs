@@ -200,7 +200,7 @@ impl Reserved {
         let read = |custom: &Option<crate::spec::SpannedStr>, builtin: &str| match custom {
             None => builtin.to_string(),
             Some(p) => {
-                crate::output::read_template(&spec.root.join(p.get_ref())).unwrap_or_default()
+                crate::files::read_template(&spec.root.join(p.get_ref())).unwrap_or_default()
             }
         };
         let t = &spec.spec.templates;

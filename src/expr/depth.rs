@@ -312,7 +312,7 @@ mod tests {
         // The unit-test thread has a 2 MiB stack: what passes here passes
         // on any thread the tool uses (minijinja overflowed it at 1,600
         // levels, the fast path at 200, in a debug build).
-        for m in [crate::fastexpr::MAX_DEPTH, MAX_DEPTH] {
+        for m in [crate::expr::fast::MAX_DEPTH, MAX_DEPTH] {
             let cases = [
                 (vec!["x"; m].join(" and "), "1".to_string()),
                 (vec!["x"; m].join(" + "), m.to_string()),
@@ -345,9 +345,9 @@ mod tests {
 
     #[test]
     fn fast_path_declines_beyond_its_depth() {
-        let m = crate::fastexpr::MAX_DEPTH;
-        assert!(crate::fastexpr::compile(&vec!["x"; m].join(" and ")).is_some());
-        assert!(crate::fastexpr::compile(&vec!["x"; m + 1].join(" and ")).is_none());
+        let m = crate::expr::fast::MAX_DEPTH;
+        assert!(crate::expr::fast::compile(&vec!["x"; m].join(" and ")).is_some());
+        assert!(crate::expr::fast::compile(&vec!["x"; m + 1].join(" and ")).is_none());
     }
 
     #[test]

@@ -116,7 +116,7 @@ pub(super) fn environment() -> &'static Environment<'static> {
                         format!("fmt needs a number, got {}", crate::value::describe(&v)),
                     ));
                 }
-                let f = crate::numbers::format::Format::new(
+                let f = crate::format::Format::new(
                     places,
                     figures,
                     sign.as_deref() == Some("always"),

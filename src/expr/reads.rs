@@ -8,7 +8,7 @@
 //! name followed by `(` is a method, not a field: `_.get('x y')` reads the
 //! whole row, `_['m'].items()` reads `m`.
 
-use crate::fastexpr::{Tok, lex};
+use crate::expr::fast::{Tok, lex};
 
 /// The row reads of an expression through `_`.
 #[derive(Debug, Default, Clone, PartialEq)]

@@ -9,7 +9,8 @@
 //! of those lacks it, what it has, and the closest name, if one is close.
 
 use crate::error::shown;
-use crate::fastexpr::{Tok, lex};
+pub use crate::error::did_you_mean;
+use crate::expr::fast::{Tok, lex};
 use crate::value::{Record, Row, Value, as_record};
 
 use super::Globals;
@@ -17,35 +18,6 @@ use super::reads::field_ref;
 
 /// At most this many names are listed after "fields:" or "keys:".
 const LISTED: usize = 30;
-
-/// Names longer than this are not compared (Jaro-Winkler takes time
-/// quadratic in the length; no one misspells a 300-character name).
-const COMPARED: usize = 256;
-
-/// The candidate closest to `name`, if one is close enough to be the name
-/// meant: the same name in another case, or a Jaro-Winkler similarity of
-/// at least 0.8 (`thruput` -> `throughput`). Ties go to the first listed.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    if name.len() > COMPARED {
-        return None;
-    }
-    let lower = name.to_lowercase();
-    let mut best: Option<(f64, &str)> = None;
-    for c in candidates.into_iter().filter(|c| c.len() <= COMPARED) {
-        let score = if c.to_lowercase() == lower {
-            2.0
-        } else {
-            strsim::jaro_winkler(&lower, &c.to_lowercase())
-        };
-        if score >= 0.8 && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
 
 /// `names` joined by ", ", at most [`LISTED`] of them, each [`shown`]:
 /// a field name holding an escape sequence or a newline may not colour

@@ -19,7 +19,7 @@
 //! `mid..hi` (Vega-Lite's piecewise scale), so `mid` gets the gradient's
 //! centre colour.
 
-use crate::render::color::{Color, TAB10};
+use crate::color::{Color, TAB10};
 
 /// Okabe & Ito (2008), "Color Universal Design": 8 colours distinguishable
 /// under the common colour-vision deficiencies (black first, as published;

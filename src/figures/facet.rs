@@ -449,10 +449,10 @@ pub fn plan(
         let title = match &tpl {
             Some(t) => {
                 let s = t.render(spec, globals.context_with(extra))?;
-                if let Some(c) = crate::render::text::undrawable(&s) {
+                if let Some(c) = crate::font::undrawable(&s) {
                     return Err(spec.error(
                         fs.title.as_ref().expect("some").span(),
-                        crate::render::text::undrawable_message(c),
+                        crate::font::undrawable_message(c),
                     ));
                 }
                 s

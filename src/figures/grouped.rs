@@ -21,7 +21,7 @@ use super::encode::{
 };
 use super::model::*;
 use crate::error::{Error, Result};
-use crate::render::color::{self, Color, TAB10};
+use crate::color::{self, Color, TAB10};
 use crate::spec::value;
 use crate::value::Row;
 

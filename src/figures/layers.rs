@@ -10,7 +10,7 @@ use super::grouped::{Stack, Stacker};
 use super::marks::Input;
 use super::model::*;
 use crate::error::{Error, Result};
-use crate::render::color::{self, Color, TAB10};
+use crate::color::{self, Color, TAB10};
 use crate::spec::value;
 use crate::value::{Row, Value};
 

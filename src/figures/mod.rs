@@ -31,7 +31,7 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals, Template};
-use crate::render::ticks;
+use crate::ticks;
 use crate::spec::{AxisSpec, FigureSpec, LayerSpec, LegendSpec, LoadedSpec, PanelSpec, Raw, value};
 use crate::tables::Catalog;
 use crate::value::{Record, Row, Value, as_number};
@@ -97,13 +97,13 @@ pub fn label(
     globals: &Arc<Globals>,
 ) -> Result<String> {
     let text = Template::compile(spec, t)?.render(spec, globals.context())?;
-    match crate::render::text::undrawable(&text) {
+    match crate::font::undrawable(&text) {
         None => Ok(text),
         Some(c) => Err(spec.error(
             t.span(),
             format!(
                 "{} (the text this template gives)",
-                crate::render::text::undrawable_message(c)
+                crate::font::undrawable_message(c)
             ),
         )),
     }
@@ -722,7 +722,7 @@ fn explicit_ticks(
     cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     raw: &Raw,
-    format: Option<&crate::render::tickfmt::TickFormat>,
+    format: Option<&crate::format::tick::TickFormat>,
 ) -> Result<Vec<(f64, String)>> {
     let span = raw.span();
     match raw.get_ref() {

@@ -1,7 +1,7 @@
 //! A figure resolved to marks in data units: what gets drawn, before any
 //! layout. Built by [`super::compile`], drawn by [`crate::render`].
 
-use crate::render::color::Color;
+use crate::color::Color;
 
 /// Line dash patterns, named as matplotlib names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -359,7 +359,7 @@ pub struct Axis {
     pub symlog: Option<f64>,
     /// How automatic and numeric tick labels are written (default: the
     /// fewest shared decimals; 10ᵏ on a log axis).
-    pub format: Option<crate::render::tickfmt::TickFormat>,
+    pub format: Option<crate::format::tick::TickFormat>,
     /// Tick label rotation in degrees, clockwise; `None` lets layout turn
     /// colliding categorical labels.
     pub label_angle: Option<f64>,

@@ -16,7 +16,7 @@ use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label
 use super::model::*;
 use super::text_source::Text;
 use crate::error::Result;
-use crate::render::color::Color;
+use crate::color::Color;
 use crate::spec::value;
 use crate::value::Row;
 

@@ -4,7 +4,7 @@
 
 use super::encode::Extent;
 use crate::error::Result;
-use crate::render::tickfmt::TickFormat;
+use crate::format::tick::TickFormat;
 use crate::spec::{AxisSpec, LoadedSpec, value};
 use crate::value::Row;
 

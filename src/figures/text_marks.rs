@@ -9,7 +9,7 @@
 //! series' last point; layout moves them apart vertically.
 
 use super::model::*;
-use crate::render::color::Color;
+use crate::color::Color;
 
 /// Gap between a bar's end and its label, in points.
 const GAP: f64 = 2.5;

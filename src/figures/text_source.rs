@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
-use crate::numbers::format::Format;
+use crate::format::Format;
 use crate::spec::FormatSpec;
 use crate::spec::{LoadedSpec, Raw, SpannedStr};
 use crate::value::Row;

@@ -67,7 +67,7 @@ pub fn compute(
         return Err(spec.error(raw.span(), "a family (`each`) needs `table = \"...\"`"));
     };
     let table_name = t.get_ref();
-    let fmt = super::format::Format::compile(spec, &n.format, raw.span())?;
+    let fmt = crate::format::Format::compile(spec, &n.format, raw.span())?;
     let mut agg = Agg::compile(spec, &n.value, true)?;
     agg.set_table(table_name);
     let key_tpl = Template::compile(spec, each)?.in_table(table_name);

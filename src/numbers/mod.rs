@@ -9,7 +9,7 @@
 //! prose cannot disagree.
 
 pub mod family;
-pub mod format;
+use crate::format;
 pub mod order;
 pub mod uncertainty;
 
@@ -419,7 +419,7 @@ fn control_in_text(
 ) -> Error {
     let msg = format!(
         "control character {} in the number's text: it cannot be printed in LaTeX or typst",
-        crate::emit::codepoint(c)
+        crate::error::codepoint(c)
     );
     if let (Some(s), Some(expr)) = (value.as_str(), &agg.expr)
         && s.contains(c)

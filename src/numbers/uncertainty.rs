@@ -2,7 +2,7 @@
 //! symmetric uncertainty (`{ std = "x" }`, `{ expr = "..." }` over `v`),
 //! or `{ low = AGG, high = AGG }`, the bounds of an interval around the
 //! value (e.g. `ci95` around a median). Printed with the value as one
-//! text by [`Format::apply_uncertain`](super::format::Format::apply_uncertain).
+//! text by [`Format::apply_uncertain`](crate::format::Format::apply_uncertain).
 
 use std::sync::Arc;
 
@@ -12,7 +12,7 @@ use crate::spec::{LoadedSpec, Raw};
 use crate::tables::aggregate::Agg;
 use crate::value::{Row, Value, as_number};
 
-pub use super::format::Uncertainty;
+pub use crate::format::Uncertainty;
 
 /// The uncertainty of number `key` (value `value`, computed over `rows` of
 /// `table`), if its spec gives one. Errors name the number's values: a

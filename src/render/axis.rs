@@ -5,8 +5,8 @@
 //! a `labelAngle`). Also the word wrap of titles.
 
 use super::lint::{bounds, turned_corners};
-use super::text;
-use super::ticks;
+use crate::font as text;
+use crate::ticks;
 use crate::figures::model::{Align, Axis, Plot};
 
 /// Gap between two level labels, in units of their size.

@@ -6,10 +6,10 @@
 
 use super::layout::push_text;
 use super::scene::{Prim, Stroke};
-use super::text;
-use super::ticks;
+use crate::font as text;
+use crate::ticks;
 use crate::figures::model::{Align, ColorBar};
-use crate::render::color::Color;
+use crate::color::Color;
 
 /// The bar's width, in points.
 pub const BAR_WIDTH: f64 = 10.0;

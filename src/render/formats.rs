@@ -4,7 +4,7 @@
 
 use std::ops::RangeInclusive;
 
-use super::color::Color;
+use crate::color::Color;
 use crate::error::Result;
 use crate::spec::{FigureSpec, LoadedSpec};
 
@@ -133,5 +133,5 @@ pub fn background(spec: &LoadedSpec, f: &FigureSpec) -> Result<Option<Color>> {
     else {
         return Ok(None);
     };
-    super::color::parse(b.get_ref()).map_err(|m| spec.error(b.span(), format!("background: {m}")))
+    crate::color::parse(b.get_ref()).map_err(|m| spec.error(b.span(), format!("background: {m}")))
 }

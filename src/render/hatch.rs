@@ -4,7 +4,7 @@
 //! origin, so neighbouring cells' patterns line up and the output is the
 //! same in SVG and PDF, byte for byte across runs.
 
-use super::color::Color;
+use crate::color::Color;
 use super::geometry::{Area, clip_segment};
 use super::scene::{Prim, Stroke};
 

@@ -408,7 +408,7 @@ impl Candidates {
             .map(|&i| obs.markers[i].w().max(obs.markers[i].h()) / 2.0)
             .fold(1.0, f64::max);
         // (Measured once: every candidate has the same block.)
-        let block = super::text::block(&t.text, t.size);
+        let block = crate::font::block(&t.text, t.size);
         let boxed = |pos: (f64, f64, Align), far: bool, dist: f64| Cand {
             bbox: block_area(block, pos.0, pos.1, pos.2),
             pos,
@@ -701,7 +701,7 @@ pub fn draw(
                 closed: false,
                 fill: None,
                 stroke: Some(Stroke {
-                    color: super::color::Color::rgb(0x88, 0x88, 0x88),
+                    color: crate::color::Color::rgb(0x88, 0x88, 0x88),
                     width: 0.4,
                     dash: None,
                 }),
@@ -734,7 +734,7 @@ pub fn draw_end_labels(
         .enumerate()
         .map(|(i, (t, p))| {
             let (_, top, _) = text_anchor(t, *p);
-            let (_, h) = super::text::block(&t.text, t.size);
+            let (_, h) = crate::font::block(&t.text, t.size);
             (i, top, h)
         })
         .collect();
@@ -865,7 +865,7 @@ pub fn fit_texts(
 mod tests {
     use super::*;
     use crate::figures::model::{Axis, Baseline};
-    use crate::render::color::Color;
+    use crate::color::Color;
 
     fn item(text: &str) -> TextItem {
         TextItem {

@@ -7,7 +7,7 @@
 //! axis is not drawn (plotters would clamp it to the edge).
 
 use super::axis;
-use super::color::Color;
+use crate::color::Color;
 use super::geometry::stroke_of;
 pub use super::geometry::{Area, clip_polygon, clip_polyline, clip_segment, marker};
 use super::grid;
@@ -18,7 +18,7 @@ use super::margins::{
 };
 use super::place;
 use super::scene::{Prim, Scene, Stroke};
-use super::text;
+use crate::font as text;
 use crate::figures::model::*;
 
 /// Tick mark length and label padding, in points (matplotlib's defaults).

@@ -6,7 +6,7 @@
 
 use super::geometry::Area;
 use super::scene::{Prim, Scene};
-use super::text;
+use crate::font as text;
 use crate::figures::model::Align;
 
 /// How far (points) a text may cross the canvas edge or another text
@@ -348,7 +348,7 @@ pub fn problems(scene: &Scene) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::color::Color;
+    use crate::color::Color;
 
     fn text(x: f64, y: f64, s: &str) -> Prim {
         Prim::Text {

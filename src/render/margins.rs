@@ -5,7 +5,7 @@
 use super::axis::{self, TickSet};
 use super::layout::{LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD};
 use super::place;
-use super::text;
+use crate::font as text;
 use crate::figures::model::*;
 
 /// Tick positions and labels of an axis (see [`axis::ticks_for`]).

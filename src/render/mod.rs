@@ -4,7 +4,7 @@
 //! says ([`formats`]).
 
 pub mod axis;
-pub mod color;
+
 pub mod colorbar;
 pub mod formats;
 pub mod geometry;
@@ -19,13 +19,13 @@ pub mod place;
 pub mod png;
 pub mod scene;
 pub mod svg;
-pub mod text;
-pub mod tickfmt;
-pub mod ticks;
+
+
+
 
 use crate::error::Result;
 use crate::figures::model::Plot;
-use color::Color;
+use crate::color::Color;
 use formats::Formats;
 
 /// How a figure is written: which files, and what lies under it.

@@ -21,7 +21,7 @@ use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 use usvg::fontdb;
 
-use super::text::{FAMILY, font_bytes};
+use crate::font::{FAMILY, font_bytes};
 use crate::error::{Error, Result};
 
 fn font_db() -> Arc<fontdb::Database> {

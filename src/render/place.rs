@@ -7,10 +7,10 @@
 //! keep the first that overlaps no point, label or legend and stays inside
 //! the plot; the seed's fig5 labels overlapped each other and the legend.
 
-use super::color::Color;
+use crate::color::Color;
 use super::layout::{Area, marker, push_text};
 use super::scene::{Prim, Stroke};
-use super::text;
+use crate::font as text;
 use crate::figures::model::*;
 
 fn metrics(l: &Legend) -> (f64, f64, f64, f64, f64) {

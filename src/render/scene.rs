@@ -1,7 +1,7 @@
 //! A laid-out figure: drawing primitives in points (origin top left, y
 //! down), independent of the output format.
 
-use super::color::Color;
+use crate::color::Color;
 use crate::figures::model::Align;
 
 /// An outline: colour, width in points, optional dash pattern in points.

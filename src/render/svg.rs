@@ -12,9 +12,9 @@ use plotters_backend::{
     BackendColor, BackendStyle, BackendTextStyle, DrawingBackend, FontFamily, FontTransform,
 };
 
-use super::color::Color;
+use crate::color::Color;
 use super::scene::{Prim, Scene, Stroke};
-use super::text;
+use crate::font as text;
 use crate::error::{Error, Result};
 use crate::figures::model::Align;
 

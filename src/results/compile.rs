@@ -13,7 +13,7 @@ use super::{
 };
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
-use crate::numbers::format::Format;
+use crate::format::Format;
 use crate::spec::{LoadedSpec, ResultsColumnSpec, ResultsTableSpec};
 use crate::tables::Catalog;
 use crate::tables::aggregate::field_error;
@@ -232,7 +232,7 @@ fn is_empty(v: &Value) -> bool {
 /// `[numbers]` entry; a value that is not a number prints as itself.
 fn with_uncertainty(format: &Format, v: &Value, u: f64) -> std::result::Result<String, String> {
     match as_number(v) {
-        Some(x) => format.apply_uncertain(x, crate::numbers::format::Uncertainty::Symmetric(u)),
+        Some(x) => format.apply_uncertain(x, crate::format::Uncertainty::Symmetric(u)),
         None => Ok(format.apply(v)),
     }
 }
@@ -456,7 +456,7 @@ pub fn compile(
                     header,
                     format!(
                         "control character {} in a cell: it cannot be printed in LaTeX or typst",
-                        crate::emit::codepoint(c)
+                        crate::error::codepoint(c)
                     ),
                 ));
             }

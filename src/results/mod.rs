@@ -22,8 +22,7 @@
 //!   precision, ties all bold;
 //! - every output is the same bytes for the same rows (no hash order).
 
-pub mod build;
-mod compile;
+pub mod compile;
 pub mod csv;
 pub mod highlight;
 pub mod latex;
@@ -125,7 +124,7 @@ pub fn writers() -> [&'static dyn Writer; 4] {
 }
 
 /// The extensions of a results table's files, in [`writers`] order.
-pub const EXTENSIONS: [&str; 4] = ["tex", "typ", "csv", "md"];
+pub use crate::spec::RESULTS_EXTENSIONS as EXTENSIONS;
 
 /// The files of results table `name`, relative to the spec's folder.
 pub fn outputs(spec: &crate::spec::LoadedSpec, name: &str) -> Vec<String> {

@@ -479,6 +479,7 @@ static PARTIAL: std::sync::Mutex<Vec<SourceFile>> = std::sync::Mutex::new(Vec::n
 
 /// Notes that `file`'s records are read in part, for [`whole_record`].
 fn read_in_part(file: &SourceFile) {
+    crate::value::install_whole_record(whole_record);
     if let Ok(mut files) = PARTIAL.lock() {
         match files.iter_mut().find(|f| f.rel == file.rel) {
             Some(f) => *f = file.clone(),

@@ -8,7 +8,7 @@
 //!   per column (never the whole file): memory is, per column read, one
 //!   page (compressed, then as large as its header says, at most Parquet's
 //!   2 GiB) and a batch; a table that reads only some fields (see
-//!   [`crate::tables::projection`]) decodes only those top-level columns,
+//!   the table layer's `projection`) decodes only those top-level columns,
 //!   and its other columns' pages are not read at all;
 //! - the footer is checked before any page is read: every column chunk
 //!   lies inside the file and has a codec read here, no group has two fields of one name, nesting

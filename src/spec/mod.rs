@@ -35,10 +35,13 @@ pub mod schema;
 mod schema_kinds;
 pub mod schema_out;
 
-pub use results::{ResultsColumnSpec, ResultsTableSpec};
+pub use results::{RESULTS_EXTENSIONS, ResultsColumnSpec, ResultsTableSpec};
 
 /// The spec's file name, searched for from the working folder upwards.
 pub const SPEC_FILE: &str = "artifact.toml";
+
+/// The lock file's name, beside `artifact.toml`.
+pub const LOCK_FILE: &str = "artifact.lock";
 
 /// A string with its byte span in the spec (expressions, names, templates).
 pub type SpannedStr = Spanned<String>;

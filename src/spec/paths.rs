@@ -286,7 +286,7 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
             }
         }
     };
-    claim(crate::lock::LOCK_FILE.into(), "the lock".into(), 0..0)?;
+    claim(crate::spec::LOCK_FILE.into(), "the lock".into(), 0..0)?;
     claim(crate::spec::SPEC_FILE.into(), "the spec".into(), 0..0)?;
     for f in NUMBER_FILES {
         claim(
@@ -318,7 +318,7 @@ pub fn check(spec: &LoadedSpec) -> Result<()> {
                 .replace("figure", "results table");
             return Err(spec.error(span, problem));
         }
-        for ext in crate::results::EXTENSIONS {
+        for ext in crate::spec::RESULTS_EXTENSIONS {
             claim(
                 join(&generated_dir, &format!("{name}.{ext}")),
                 format!("results table `{name}`"),

@@ -1,10 +1,14 @@
 //! `[results_tables.NAME]`: a paper's table of results, as written (see
-//! `crate::results` for what it becomes).
+//! the `results` module for what it becomes).
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::{FormatSpec, SpannedStr};
+
+/// The extensions of a results table's files (`generated/NAME.tex`,
+/// `.typ`, `.csv`, `.md`), in the order the results writers make them.
+pub const RESULTS_EXTENSIONS: [&str; 4] = ["tex", "typ", "csv", "md"];
 
 /// `[results_tables.NAME]`: rows of a table printed as a LaTeX booktabs
 /// tabular, a typst `table`, CSV and Markdown (`generated/NAME.tex`,

@@ -18,7 +18,8 @@ use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals};
 use crate::spec::{LoadedSpec, Raw};
 use crate::stats::{self, Bound};
-use crate::value::{Row, Value, as_number, describe};
+pub use crate::value::{field_error, finite_number};
+use crate::value::{Row, Value, as_number};
 
 /// The operation of an aggregate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -574,19 +575,6 @@ impl Acc<'_, '_> {
     }
 }
 
-/// An error about `field` in `row`, naming its file and line.
-pub fn field_error(row: &Row, field: &str, message: String) -> Error {
-    Error::input(
-        row.origin.path.to_string(),
-        row.origin.line_opt(),
-        Some(field.to_string()),
-        match &row.origin.record {
-            Some((ptr, i)) => format!("{message} (record {ptr}/{i})"),
-            None => message,
-        },
-    )
-}
-
 /// Evaluates `expr` on every row as a finite number, or fails naming the
 /// first row whose value is not one.
 pub fn numbers(globals: &Arc<Globals>, expr: &Expr, rows: &[&Row]) -> Result<Vec<f64>> {
@@ -598,21 +586,3 @@ pub fn numbers(globals: &Arc<Globals>, expr: &Expr, rows: &[&Row]) -> Result<Vec
         .collect()
 }
 
-/// The value as a finite `f64`, or an error naming the row and field.
-pub fn finite_number(row: &Row, field: &str, v: &Value) -> Result<f64> {
-    match as_number(v) {
-        Some(x) if x.is_finite() => Ok(x),
-        Some(x) => Err(field_error(
-            row,
-            field,
-            format!(
-                "{x} is not a finite number (say in the spec how to treat it, e.g. filter `{field} is finite`)"
-            ),
-        )),
-        None => Err(field_error(
-            row,
-            field,
-            format!("expected a number, found {}", describe(v)),
-        )),
-    }
-}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use artifact::figures::model::{Align, Plot};
 use artifact::figures::{Outcome, compile};
 use artifact::render::scene::{Prim, Scene};
-use artifact::render::text;
+use artifact::font as text;
 
 /// A box in points (y down).
 #[derive(Debug, Clone, Copy)]
@@ -56,7 +56,7 @@ pub struct Label {
     pub text: String,
     pub size: f64,
     pub bx: Bx,
-    pub color: artifact::render::color::Color,
+    pub color: artifact::color::Color,
 }
 
 /// The scene's text lines of `size` points.
@@ -143,7 +143,7 @@ pub fn paths(scene: &Scene, width: f64) -> Vec<Vec<(f64, f64)>> {
 }
 
 /// Filled rectangles (bars) in drawing order.
-pub fn rects(scene: &Scene) -> Vec<(Bx, artifact::render::color::Color)> {
+pub fn rects(scene: &Scene) -> Vec<(Bx, artifact::color::Color)> {
     scene
         .prims
         .iter()

@@ -12,7 +12,7 @@ use super::{Input, default_color, record};
 use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, num_text};
 use crate::figures::model::*;
-use crate::render::color::Color;
+use crate::color::Color;
 use crate::spec::value;
 
 /// How far the whiskers reach.

@@ -70,7 +70,7 @@ impl LayerCtx<'_, '_> {
         let groups = self.groups(inp)?;
         let opacity = self.const_opacity(inp, 1.0)?;
         let width = self.const_width(inp, 1.5)?;
-        let style_of = |c: Option<crate::render::color::Color>| Style {
+        let style_of = |c: Option<crate::color::Color>| Style {
             fill: None,
             stroke: c.map(|c| c.with_alpha(opacity)),
             stroke_width: width,

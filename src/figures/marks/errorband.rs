@@ -277,7 +277,7 @@ impl LayerCtx<'_, '_> {
             let style = Style {
                 fill: None,
                 stroke: if inp.ch.color.is_none() {
-                    Some(crate::render::color::Color::BLACK)
+                    Some(crate::color::Color::BLACK)
                 } else {
                     g.color
                 },

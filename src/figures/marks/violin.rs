@@ -9,7 +9,7 @@ use super::{Input, record};
 use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, num_text};
 use crate::figures::model::*;
-use crate::render::color::Color;
+use crate::color::Color;
 use crate::spec::value;
 use crate::stats;
 

@@ -1,14 +1,14 @@
-//! [`crate::fastexpr`]'s expressions evaluated on cells read by the tape
+//! [`crate::expr::fast`]'s expressions evaluated on cells read by the tape
 //! (`sources::tape`), with fields resolved to slots at compile time.
 //!
-//! Each case mirrors [`crate::fastexpr::Node::eval`] on the equivalent
+//! Each case mirrors [`crate::expr::fast::Node::eval`] on the equivalent
 //! values; wherever that answers "ask minijinja" (or raises a mismatch),
 //! this answers [`Fallback`] and the caller runs the whole line through the
 //! generic path. So both paths give the same values by construction, and
 //! the differential test below checks it.
 
 use super::pred::Pred;
-use crate::fastexpr::{Arith, Cmp, Func, Node, Test};
+use crate::expr::fast::{Arith, Cmp, Func, Node, Test};
 use crate::sources::tape::{Cell, NO_ID, Tape};
 use crate::value::Value;
 
@@ -454,7 +454,7 @@ impl FNode {
     }
 }
 
-/// `l op r`, as [`crate::fastexpr`] compares values; numbers in place.
+/// `l op r`, as [`crate::expr::fast`] compares values; numbers in place.
 #[inline(always)]
 pub(super) fn compare<'a>(op: Cmp, l: Cell<'a>, r: Cell<'a>) -> R<'a> {
     let ord = match (l, r) {
@@ -515,7 +515,7 @@ mod tests {
         r#"{"x": 2, "n_items": 2.0, "s": "b", "z": true, "b": null, "zero": 1, "m": {"ratio": 0, "decompress_MBps": -1}, "t": "", "e": [], "l": {}}"#,
     ];
 
-    use crate::fastexpr::tests::EXPRS;
+    use crate::expr::fast::tests::EXPRS;
 
     #[test]
     fn agrees_with_the_value_path_wherever_it_answers() {

@@ -3,7 +3,7 @@
 //! comparison with a literal, a lookup in a list of strings) done in place.
 
 use super::eval::{FNode, Fallback, Lit, attr_slot, compare, compare_other, field, is_true, test};
-use crate::fastexpr::{Cmp, Test};
+use crate::expr::fast::{Cmp, Test};
 use crate::sources::tape::{Cell, Tape};
 
 /// An expression read for its truth only (a filter, a `require`): the

@@ -187,7 +187,7 @@ fn shift_point(m: &str, by: usize) -> String {
 
 /// `k` in Unicode superscript digits (`⁻¹⁴`).
 pub fn superscript(k: i32) -> String {
-    crate::render::ticks::superscript(k)
+    crate::ticks::superscript(k)
 }
 
 #[cfg(test)]

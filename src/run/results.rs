@@ -32,7 +32,7 @@ fn current(
     let Some(r) = lock.results_tables.get(name) else {
         return Err("new".into());
     };
-    if r.outputs != super::outputs(spec, name) {
+    if r.outputs != crate::results::outputs(spec, name) {
         return Err("its record in artifact.lock lists other files".into());
     }
     for out in &r.outputs {
@@ -74,9 +74,9 @@ pub fn build(
                 Err(reason) => why = Some(reason),
             }
         }
-        let built = super::compile(spec, cat, globals, name, raw).and_then(|o| match o {
-            super::Outcome::Built(t, sources) => Ok(Some((super::render(&t)?, sources))),
-            super::Outcome::Skipped(reason) => {
+        let built = crate::results::compile(spec, cat, globals, name, raw).and_then(|o| match o {
+            crate::results::Outcome::Built(t, sources) => Ok(Some((crate::results::render(&t)?, sources))),
+            crate::results::Outcome::Skipped(reason) => {
                 b.notes
                     .push(format!("skip: results table `{name}`: {reason}"));
                 b.results_skipped.push(name.clone());
@@ -156,7 +156,7 @@ pub fn fast_outputs(
 ) -> Option<Vec<String>> {
     let mut all = Vec::new();
     for name in spec.spec.results_tables.keys() {
-        let wanted = super::outputs(spec, name);
+        let wanted = crate::results::outputs(spec, name);
         match lock.results_tables.get(name) {
             Some(r)
                 if r.key == fp.results_table_key(spec, name, numbers) && r.outputs == wanted => {}
@@ -209,7 +209,7 @@ pub fn stale(
         out.push((r.name.clone(), differing, why));
     }
     for name in &build.results_skipped {
-        let files: Vec<String> = super::outputs(spec, name)
+        let files: Vec<String> = crate::results::outputs(spec, name)
             .into_iter()
             .filter(|o| spec.root.join(o).exists())
             .collect();
@@ -228,7 +228,7 @@ pub fn stale(
 /// name as a file stem, its table, its columns and rules.
 pub fn validate(spec: &LoadedSpec) -> crate::error::Result<()> {
     for (name, raw) in &spec.spec.results_tables {
-        super::compile::validate(spec, name, raw)?;
+        crate::results::compile::validate(spec, name, raw)?;
     }
     Ok(())
 }

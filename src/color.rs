@@ -113,7 +113,7 @@ pub fn parse(s: &str) -> Result<Option<Color>, String> {
         .map(|n| n.as_str().to_string())
         .chain(TAB_NAMES.iter().map(|n| format!("tab:{n}")))
         .collect::<Vec<_>>();
-    let close = crate::expr::undefined::did_you_mean(t, names.iter().map(String::as_str))
+    let close = crate::error::did_you_mean(t, names.iter().map(String::as_str))
         .map(|c| format!("; did you mean `{c}`?"))
         .unwrap_or_default();
     Err(format!(

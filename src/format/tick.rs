@@ -10,9 +10,9 @@
 
 use toml::Spanned;
 
-use super::ticks;
+use crate::ticks;
 use crate::error::Result;
-use crate::numbers::format::Format;
+use crate::format::Format;
 use crate::spec::{LoadedSpec, TickFormatSpec};
 use crate::value::Value;
 

@@ -18,7 +18,7 @@
 //! U+2212, a power of ten is `×` (U+00D7) and superscript digits between
 //! no-break spaces, an uncertainty `±` (U+00B1) between no-break spaces.
 //! Figures, typst and numbers.json print it as is; the LaTeX emitter maps
-//! those characters to LaTeX (`crate::emit`). LaTeX spellings of spaces in
+//! those characters to LaTeX (the `emit` module). LaTeX spellings of spaces in
 //! `group-separator` and `number-unit-product` (`\,` thin space U+2009,
 //! `~` no-break space U+00A0, `{,}`) are read as the character they print.
 //!
@@ -31,6 +31,7 @@
 //! minus (`-0.001` to two places is `0.00`, where Python prints `-0.00`).
 
 mod digits;
+pub mod tick;
 mod uncertain;
 
 pub use digits::Exponent;
@@ -354,7 +355,7 @@ pub fn latex_spacing(s: &str) -> std::result::Result<String, String> {
             out.push(NBSP);
         } else if c == '{' || c == '}' {
         } else if c.is_control() {
-            return Err(format!("control character {}", crate::emit::codepoint(c)));
+            return Err(format!("control character {}", crate::error::codepoint(c)));
         } else {
             out.push(c);
         }
