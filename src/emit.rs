@@ -34,12 +34,10 @@ use crate::error::{Error, Result};
 use crate::numbers::Number;
 use crate::spec::LoadedSpec;
 
-const TEX: &str = include_str!("../templates/macros.tex.j2");
-const TYP: &str = include_str!("../templates/macros.typ.j2");
+use crate::plan::keys::{TEX, TYP};
 const JSON: &str = include_str!("../templates/numbers.json.j2");
 
-pub mod keys;
-pub use keys::{Reserved, key_problem, tex_name};
+pub use crate::plan::keys::{Reserved, key_problem, tex_name};
 
 /// Whether `c` ends a line for some reader of the emitted files: LF, CR,
 /// VT, FF, NEL (U+0085), LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR

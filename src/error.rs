@@ -225,7 +225,6 @@ pub fn did_you_mean<'a>(
     best.map(|(_, c)| c)
 }
 
-
 /// `U+001B` notation of a character, as errors print it.
 pub fn codepoint(c: char) -> String {
     format!("U+{:04X}", c as u32)

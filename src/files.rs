@@ -77,4 +77,3 @@ pub fn read_template(path: &Path) -> std::io::Result<String> {
     String::from_utf8(bytes)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8"))
 }
-

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::error::Result;
 use crate::lock::{hash_bytes, hash_file, tool};
 use crate::numbers::Number;
+use crate::plan::deps::{document_sources, quoted_numbers};
 use crate::sources;
 use crate::spec::LoadedSpec;
 
@@ -41,17 +42,6 @@ pub struct Fingerprint {
 
 fn canonical(v: &toml::Value) -> String {
     toml::to_string(&toml::Table::from_iter([("x".to_string(), v.clone())])).unwrap_or_default()
-}
-
-/// The JSON-document sources (whose `meta` any expression may read): what
-/// a number without a table depends on, with the numbers it reads.
-pub fn document_sources(spec: &LoadedSpec) -> Vec<String> {
-    spec.spec
-        .sources
-        .keys()
-        .filter(|n| crate::tables::is_document(spec, n))
-        .cloned()
-        .collect()
 }
 
 impl Fingerprint {
@@ -129,36 +119,6 @@ impl Fingerprint {
             .collect()
     }
 
-    /// The sources and tables `roots` read, recursively (roots included).
-    pub fn closure(spec: &LoadedSpec, roots: impl IntoIterator<Item = String>) -> BTreeSet<String> {
-        let mut seen = BTreeSet::new();
-        let mut stack: Vec<String> = roots.into_iter().collect();
-        while let Some(name) = stack.pop() {
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            let Some(t) = spec.spec.tables.get(&name) else {
-                continue;
-            };
-            let t = t.get_ref();
-            stack.push(t.from.get_ref().clone());
-            for step in &t.steps {
-                let s = step.get_ref();
-                if let Some(l) = &s.lookup {
-                    stack.push(l.get_ref().clone());
-                }
-                match s.union.as_ref().map(|u| u.get_ref()) {
-                    Some(toml::Value::String(u)) => stack.push(u.clone()),
-                    Some(toml::Value::Array(a)) => {
-                        stack.extend(a.iter().filter_map(|v| v.as_str().map(String::from)))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        seen
-    }
-
     fn hash_closure(&self, h: &mut blake3::Hasher, names: &BTreeSet<String>) {
         for name in names {
             for kind in ["source", "table"] {
@@ -177,7 +137,7 @@ impl Fingerprint {
         spec: &LoadedSpec,
         roots: impl IntoIterator<Item = String>,
     ) -> BTreeSet<String> {
-        Self::closure(spec, roots)
+        crate::plan::deps::closure(spec, roots)
             .into_iter()
             .filter(|n| spec.spec.sources.contains_key(n))
             .collect()
@@ -208,7 +168,7 @@ impl Fingerprint {
             // An expression over the globals: documents' meta and numbers.
             roots.extend(document_sources(spec));
         }
-        let closure = Self::closure(spec, roots);
+        let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
         let own = self.texts.get(&format!("number.{key}")).map_or("", |s| s);
         self.hash_quoted(&mut h, own, &closure, earlier);
@@ -290,7 +250,7 @@ impl Fingerprint {
         if text.contains("meta") {
             roots.extend(document_sources(spec));
         }
-        let closure = Self::closure(spec, roots);
+        let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
         self.hash_quoted(&mut h, &text, &closure, numbers);
         h.finalize().to_hex().to_string()
@@ -332,7 +292,7 @@ impl Fingerprint {
         if text.contains("meta") {
             roots.extend(document_sources(spec));
         }
-        let closure = Self::closure(spec, roots);
+        let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
         self.hash_quoted(&mut h, &text, &closure, numbers);
         h.finalize().to_hex().to_string()
@@ -444,195 +404,6 @@ fn collect_data_refs(v: Option<&toml::Value>, out: &mut BTreeSet<String>) {
     }
 }
 
-/// Number keys quoted by a text.
-pub struct Quoted {
-    /// Keys named statically: `n['KEY']` / `v["KEY"]`, `v.KEY`,
-    /// `v.get('KEY', ...)`, `'KEY' in v`.
-    pub keys: BTreeSet<String>,
-    /// Some other use of `n` or `v` (`v[k]`, `v['a' ~ b]`, `v | items`,
-    /// `for k in v`, `f(v)`): may read any number.
-    pub all: bool,
-    /// The byte range in the text of the first such use.
-    pub computed: Option<std::ops::Range<usize>>,
-}
-
-/// A string literal starting at byte `i` of `b` (`'x'`, `"x"`, or `\"x\"`
-/// as TOML escapes it): its text and the byte after it.
-fn literal_at(b: &[u8], i: usize) -> Option<(String, usize)> {
-    match b.get(i)? {
-        q @ (b'\'' | b'"') => {
-            let end = i + 1 + b[i + 1..].iter().position(|c| c == q)?;
-            let s = std::str::from_utf8(&b[i + 1..end]).ok()?;
-            (!s.contains('\\')).then(|| (s.to_string(), end + 1))
-        }
-        b'\\' if b.get(i + 1) == Some(&b'"') => {
-            let rest = &b[i + 2..];
-            let end = i + 2 + rest.windows(2).position(|w| w == b"\\\"")?;
-            let s = std::str::from_utf8(&b[i + 2..end]).ok()?;
-            (!s.contains('\\')).then(|| (s.to_string(), end + 2))
-        }
-        _ => None,
-    }
-}
-
-/// A string literal ending just before byte `end` of `b`: its text.
-fn literal_before(b: &[u8], end: usize) -> Option<String> {
-    let last = end.checked_sub(1)?;
-    let (q, escaped) = match b[last] {
-        b'\'' => (b'\'', false),
-        b'"' if last > 0 && b[last - 1] == b'\\' => (b'"', true),
-        b'"' => (b'"', false),
-        _ => return None,
-    };
-    let close = if escaped { last - 1 } else { last };
-    let open = b[..close].iter().rposition(|c| *c == q)?;
-    let start = if escaped {
-        if open == 0 || b[open - 1] != b'\\' {
-            return None;
-        }
-        open + 1
-    } else {
-        open + 1
-    };
-    let s = std::str::from_utf8(&b[start..close]).ok()?;
-    (!s.contains(['\\', '\'', '"'])).then(|| s.to_string())
-}
-
-/// Filters that read a whole map: `v | items` reads every number.
-const WHOLE_FILTERS: [&str; 14] = [
-    "items",
-    "dictsort",
-    "tojson",
-    "list",
-    "pprint",
-    "map",
-    "select",
-    "reject",
-    "selectattr",
-    "rejectattr",
-    "join",
-    "batch",
-    "first",
-    "last",
-];
-
-fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
-/// Number keys a text (a part of the spec: expressions and templates) reads
-/// through `n` / `v`: statically as `n['KEY']`, `v["KEY"]`, `v.KEY`,
-/// `v.get('KEY', 0)` and `'KEY' in v`; any other use (a computed key
-/// `v[k]` or `v['a' ~ b]`, another method (`v.items()`), a filter over the
-/// map (`v | items`, `n | tojson`), `for k in v`, `{{ n }}`) may read every
-/// number and sets `all`. A bare `n` or `v` used otherwise (`n = 3` in
-/// prose, a TOML key, `log1p(n)` or `n | round` where `n` is a field of the
-/// row) is no read of the numbers.
-pub fn quoted_numbers(text: &str) -> Quoted {
-    let mut q = Quoted {
-        keys: BTreeSet::new(),
-        all: false,
-        computed: None,
-    };
-    let b = text.as_bytes();
-    let ws = |mut i: usize| {
-        while b.get(i) == Some(&b' ') {
-            i += 1;
-        }
-        i
-    };
-    let computed = |q: &mut Quoted, r: std::ops::Range<usize>| {
-        q.all = true;
-        if q.computed.is_none() {
-            q.computed = Some(r);
-        }
-    };
-    for i in 0..b.len() {
-        let is_ref = (b[i] == b'n' || b[i] == b'v')
-            && (i == 0 || !(is_word(b[i - 1]) || b[i - 1] == b'.'))
-            && !b.get(i + 1).copied().is_some_and(is_word);
-        if !is_ref {
-            continue;
-        }
-        let j = ws(i + 1);
-        match b.get(j) {
-            Some(b'[') => {
-                let k = ws(j + 1);
-                match literal_at(b, k) {
-                    Some((key, e)) if b.get(ws(e)) == Some(&b']') => {
-                        q.keys.insert(key);
-                    }
-                    _ => {
-                        let end = b[j..]
-                            .iter()
-                            .position(|c| *c == b']')
-                            .map_or(j + 1, |p| j + p + 1);
-                        computed(&mut q, i..end);
-                    }
-                }
-            }
-            Some(b'.') => {
-                let s = j + 1;
-                let e = s + b[s..].iter().take_while(|c| is_word(**c)).count();
-                if e == s || b[s].is_ascii_digit() {
-                    continue;
-                }
-                let name = &text[s..e];
-                let p = ws(e);
-                if b.get(p) == Some(&b'(') {
-                    match literal_at(b, ws(p + 1)) {
-                        Some((key, e2))
-                            if name == "get" && matches!(b.get(ws(e2)), Some(b',' | b')')) =>
-                        {
-                            q.keys.insert(key);
-                        }
-                        _ => computed(&mut q, i..p + 1),
-                    }
-                } else {
-                    q.keys.insert(name.to_string());
-                }
-            }
-            // `v | items`, `n|tojson`: a filter over the map (`n | round`
-            // is a field `n` of the row).
-            Some(b'|') => {
-                let f = ws(j + 1);
-                let e = f + b[f..].iter().take_while(|c| is_word(**c)).count();
-                if WHOLE_FILTERS.contains(&&text[f..e]) {
-                    computed(&mut q, i..e);
-                }
-            }
-            // `{{ n }}`.
-            Some(b'}') if text[..i].trim_end().ends_with("{{") => computed(&mut q, i..i + 1),
-            _ => {
-                // `'KEY' in v`, `'KEY' not in v`, `for k in v`.
-                let mut p = i;
-                while p > 0 && b[p - 1] == b' ' {
-                    p -= 1;
-                }
-                if p >= 2 && &b[p - 2..p] == b"in" && (p == 2 || !is_word(b[p - 3])) {
-                    let mut s = p - 2;
-                    while s > 0 && b[s - 1] == b' ' {
-                        s -= 1;
-                    }
-                    if s >= 3 && &b[s - 3..s] == b"not" && (s == 3 || !is_word(b[s - 4])) {
-                        s -= 3;
-                        while s > 0 && b[s - 1] == b' ' {
-                            s -= 1;
-                        }
-                    }
-                    match literal_before(b, s) {
-                        Some(key) => {
-                            q.keys.insert(key);
-                        }
-                        None => computed(&mut q, i..i + 1),
-                    }
-                }
-            }
-        }
-    }
-    q
-}
-
 /// A source's files as `(path shown, blake3 hex)`, sorted by path; a file
 /// that is missing has the hash `missing`. What the lock records and
 /// `explain` compares with it.
@@ -648,54 +419,4 @@ pub fn source_hashes(
     list.extend(missing.into_iter().map(|m| (m, "missing".to_string())));
     list.sort();
     Ok(list)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoted_numbers_are_found() {
-        let q = quoted_numbers("title = \"n = {{ n['fig4-n'] }}\"\nx = \"v[\\\"fig4-median\\\"]\"");
-        assert_eq!(
-            q.keys.into_iter().collect::<Vec<_>>(),
-            ["fig4-median", "fig4-n"]
-        );
-        assert!(!q.all);
-        assert!(quoted_numbers("{{ n[k] }}").all);
-        assert!(quoted_numbers("min(a, b)").keys.is_empty());
-    }
-
-    #[test]
-    fn numbers_read_other_than_as_a_literal_key_are_found() {
-        let keys = |t: &str| {
-            let q = quoted_numbers(t);
-            (q.keys.into_iter().collect::<Vec<_>>().join(","), q.all)
-        };
-        assert_eq!(keys("x >= v.get('thr', 0)"), ("thr".into(), false));
-        assert_eq!(keys("x >= v.thr and n.a.b"), ("a,thr".into(), false));
-        assert_eq!(
-            keys("'thr' in v and \\\"b\\\" not in n"),
-            ("b,thr".into(), false)
-        );
-        assert_eq!(
-            keys("{{ n.thr }} of {{ n [ 'x' ] }}"),
-            ("thr,x".into(), false)
-        );
-        assert_eq!(keys("x >= v['t' ~ 'hr']"), ("".into(), true));
-        assert_eq!(keys("v.items()"), ("".into(), true));
-        assert_eq!(keys("v | items"), ("".into(), true));
-        assert_eq!(keys("{% for k in n %}"), ("".into(), true));
-        assert_eq!(keys("{{ n }}"), ("".into(), true));
-        assert_eq!(
-            keys("n = 3 runs of v2, x.n, _.v, 'v', v = 1"),
-            ("".into(), false)
-        );
-        assert_eq!(
-            keys("max(40, log1p(n) * 18) + (n | round)"),
-            ("".into(), false)
-        );
-        let q = quoted_numbers("x > v[k]");
-        assert_eq!(q.computed, Some(4..8));
-    }
 }

@@ -24,6 +24,7 @@ pub mod lint;
 pub mod lock;
 pub mod numbers;
 pub mod output;
+pub mod plan;
 pub mod progress;
 pub mod render;
 pub mod results;

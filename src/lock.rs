@@ -18,6 +18,7 @@ use crate::numbers::Number;
 use crate::value::Value;
 
 pub use crate::spec::LOCK_FILE;
+use crate::spec::LoadedSpec;
 
 /// A number as the lock records it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -225,6 +226,56 @@ impl Lock {
         let body = toml::to_string(self).unwrap_or_default();
         format!("# Written by `artifact gen`; read by `artifact check`. Do not edit.\n{body}")
     }
+}
+
+/// Declaration `name`'s numbers as `lock` recorded them when they were
+/// computed from what hashes to `key` now (a family's members, in key
+/// order), or `None` to compute them again (a family without members is
+/// computed again: its table decides whether it has any).
+pub fn reuse(spec: &LoadedSpec, lock: &Lock, name: &str, key: &str) -> Option<Vec<Number>> {
+    if !crate::numbers::family::is_family(spec, name) {
+        let locked = lock.numbers.get(name)?;
+        return locked.matches(key).then(|| vec![locked.to_number(name)]);
+    }
+    let members: Vec<Number> = lock
+        .numbers
+        .iter()
+        .filter(|(_, n)| n.family.as_deref() == Some(name))
+        .map(|(k, n)| n.matches(key).then(|| n.to_number(k)))
+        .collect::<Option<_>>()?;
+    (!members.is_empty()).then_some(members)
+}
+
+/// The members written when some number failed: each family's computed
+/// members, or for a family that failed the members `last` recorded (so
+/// the paper keeps printing their previous text, as for any number).
+pub fn kept(spec: &LoadedSpec, nums: &crate::numbers::Numbers, last: Option<&Lock>) -> Vec<Number> {
+    let mut out = Vec::new();
+    for name in spec
+        .spec
+        .numbers
+        .keys()
+        .filter(|k| crate::numbers::family::is_family(spec, k))
+    {
+        let computed: Vec<&Number> = nums
+            .list
+            .iter()
+            .filter(|n| n.family.as_deref() == Some(name.as_str()))
+            .collect();
+        if !computed.is_empty() || nums.skipped.iter().any(|(s, _)| s == name) {
+            out.extend(computed.into_iter().cloned());
+            continue;
+        }
+        if let Some(l) = last {
+            out.extend(
+                l.numbers
+                    .iter()
+                    .filter(|(_, n)| n.family.as_deref() == Some(name.as_str()))
+                    .map(|(k, n)| n.to_number(k)),
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]

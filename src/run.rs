@@ -204,7 +204,7 @@ fn build_with<'a>(
 
     let reuse = |key: &str, earlier: &[Number]| -> Option<Vec<Number>> {
         let (l, fp) = (lock?, early.as_ref()?);
-        numbers::family::reuse(spec, l, key, &fp.number_key(spec, key, earlier))
+        crate::lock::reuse(spec, l, key, &fp.number_key(spec, key, earlier))
     };
     let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
     let fp = match (early, later) {
@@ -237,7 +237,7 @@ fn build_with<'a>(
         nums.list.clone()
     } else {
         let last = crate::lock::Lock::read(&spec.root).ok().flatten();
-        let reserved = crate::emit::Reserved::of(spec);
+        let reserved = crate::plan::keys::Reserved::of(spec);
         let mut kept: Vec<Number> = spec
             .spec
             .numbers
@@ -246,11 +246,11 @@ fn build_with<'a>(
             .filter_map(|k| match nums.list.iter().find(|n| &n.key == k) {
                 Some(n) => Some(n.clone()),
                 None if nums.skipped.iter().any(|(s, _)| s == k) => None,
-                None if crate::emit::key_problem(k, &reserved).is_some() => None,
+                None if crate::plan::keys::key_problem(k, &reserved).is_some() => None,
                 None => last.as_ref()?.numbers.get(k).map(|n| n.to_number(k)),
             })
             .collect();
-        kept.extend(numbers::family::kept(spec, &nums, last.as_ref()));
+        kept.extend(crate::lock::kept(spec, &nums, last.as_ref()));
         kept
     };
     // Figures quote a failing number's kept text too: as its macro does.
@@ -331,12 +331,12 @@ fn build_with<'a>(
                 // A figure quoting a number that failed fails because of it:
                 // say so, rather than "undefined value" in its title.
                 let quoted =
-                    crate::fingerprint::quoted_numbers(&Fingerprint::figure_text(spec, name));
+                    crate::plan::deps::quoted_numbers(&Fingerprint::figure_text(spec, name));
                 let missing: Vec<&String> = quoted
                     .keys
                     .iter()
                     .filter(|k| {
-                        !numbers::order::declarations_of(spec, k).is_empty()
+                        !crate::plan::order::declarations_of(spec, k).is_empty()
                             && !b.numbers.iter().any(|n| &n.key == *k)
                     })
                     .collect();

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
 use crate::figures::channels::{Chan, Kind};
-use crate::spec::{LayerSpec, LoadedSpec};
+use crate::spec::{LayerSpec, LoadedSpec, no_table};
 use crate::tables::{aggregate::Agg, steps};
 use crate::value::{Origin, Record, Row, Value};
 
@@ -314,7 +314,9 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
     tables(spec)?;
     numbers(spec)?;
     figures(spec)?;
-    crate::run::results::validate(spec)?;
+    for (name, raw) in &spec.spec.results_tables {
+        crate::results::compile::validate(spec, name, raw)?;
+    }
     // Last, so a spec of tables alone still has them checked.
     if spec.spec.numbers.is_empty()
         && spec.spec.figures.is_empty()
@@ -371,7 +373,7 @@ pub fn tables(spec: &LoadedSpec) -> Result<()> {
 /// The numbers' part of [`validate`]: keys, tables, aggregates, formats
 /// and `where` expressions.
 pub fn numbers(spec: &LoadedSpec) -> Result<()> {
-    let reserved = crate::emit::Reserved::of(spec);
+    let reserved = crate::plan::keys::Reserved::of(spec);
     for (key, n) in &spec.spec.numbers {
         // A key is a typst and a LaTeX name: a bad one is a spec error,
         // found before anything runs. (A family's name is no key; its
@@ -382,7 +384,7 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
             if let Some(p) = &s.per {
                 crate::tables::steps::str_list(spec, p, "`per`")?;
             }
-        } else if let Some(problem) = crate::emit::key_problem(key, &reserved) {
+        } else if let Some(problem) = crate::plan::keys::key_problem(key, &reserved) {
             let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
             return Err(spec.error(span, problem));
         }
@@ -401,7 +403,7 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
         }
     }
     // Numbers and tables may read each other in any order, but not in a cycle.
-    crate::numbers::order::order(spec)?;
+    crate::plan::order::order(spec)?;
     Ok(())
 }
 
@@ -475,23 +477,6 @@ pub fn fuzz_expression(text: &str) {
     if let Ok(t) = Template::compile(&spec, &owned) {
         let _ = t.render_row(&globals, &row);
     }
-}
-
-/// "no source or table named `X`", with the nearest name the spec has.
-pub fn no_table(spec: &LoadedSpec, name: &str) -> String {
-    let names = spec
-        .spec
-        .sources
-        .keys()
-        .chain(spec.spec.tables.keys())
-        .map(String::as_str);
-    let close = crate::expr::undefined::did_you_mean(name, names)
-        .map(|c| format!("; did you mean `{}`?", crate::error::shown(c)))
-        .unwrap_or_default();
-    format!(
-        "no source or table named `{}`{close}",
-        crate::error::shown(name)
-    )
 }
 
 #[cfg(test)]

@@ -394,8 +394,8 @@ fn gallery_title_and_legend_label_are_wrapped_not_cut() {
 
 #[test]
 fn many_overlapping_texts_are_named_up_to_a_cap() {
-    use artifact::figures::model::Align;
     use artifact::color::Color;
+    use artifact::figures::model::Align;
     let prims = (0..30)
         .map(|i| Prim::Text {
             x: 10.0 + i as f64 * 0.1,

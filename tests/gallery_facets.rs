@@ -70,10 +70,7 @@ fn plot_areas(plot: &Plot) -> Vec<(f64, f64, f64, f64)> {
                 pts,
                 stroke: Some(s),
                 ..
-            } if pts.len() == 2
-                && s.width == 0.8
-                && s.color == artifact::color::Color::BLACK =>
-            {
+            } if pts.len() == 2 && s.width == 0.8 && s.color == artifact::color::Color::BLACK => {
                 let (a, b) = (pts[0], pts[1]);
                 let len = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
                 (len > 20.0).then_some((a, b))

@@ -344,11 +344,11 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     // `gen fig1`, the hashes of the spec and inputs are new while fig2's
     // record still holds the key of the data it was drawn from.
     let mut earlier = Vec::new();
-    for key in crate::numbers::order::order(spec)? {
+    for key in crate::plan::order::order(spec)? {
         // A number skipped by the last run has no record; it is skipped
         // again unless its data changed, which the input hashes show.
         let dependencies = fp.number_key(spec, &key, &earlier);
-        match crate::numbers::family::reuse(spec, lock, &key, &dependencies) {
+        match crate::lock::reuse(spec, lock, &key, &dependencies) {
             Some(list) => earlier.extend(list),
             None if lock.numbers.contains_key(&key) => return Ok(false),
             None if crate::numbers::family::is_family(spec, &key) => return Ok(false),

@@ -8,8 +8,8 @@
 //! the document metadata (`meta.SOURCE.key`). The message then says which
 //! of those lacks it, what it has, and the closest name, if one is close.
 
-use crate::error::shown;
 pub use crate::error::did_you_mean;
+use crate::error::shown;
 use crate::expr::fast::{Tok, lex};
 use crate::value::{Record, Row, Value, as_record};
 
@@ -60,7 +60,7 @@ pub fn field_names(row: &Row) -> Vec<String> {
     let fields = row.flat_fields();
     let mut names: Vec<String> = Vec::new();
     if row.origin.partial
-        && let Some(whole) = crate::sources::whole_record(&row.origin)
+        && let Some(whole) = crate::value::whole_record(&row.origin)
     {
         names.extend(whole.0.keys().map(|k| k.to_string()));
     }

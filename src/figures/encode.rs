@@ -7,9 +7,9 @@ use indexmap::IndexMap;
 
 use super::channels::{Chan, Kind};
 use super::model::*;
+use crate::color::{self, Color, TAB10};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
-use crate::color::{self, Color, TAB10};
 use crate::font as text;
 use crate::spec::{LayerSpec, LoadedSpec};
 use crate::tables::aggregate::field_error;

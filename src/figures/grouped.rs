@@ -20,8 +20,8 @@ use super::encode::{
     Categories, Chans, CsvRecord, LayerCtx, PanelState, check_row_label, csv_text,
 };
 use super::model::*;
-use crate::error::{Error, Result};
 use crate::color::{self, Color, TAB10};
+use crate::error::{Error, Result};
 use crate::spec::value;
 use crate::value::Row;
 

@@ -9,8 +9,8 @@ use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
 use super::grouped::{Stack, Stacker};
 use super::marks::Input;
 use super::model::*;
-use crate::error::{Error, Result};
 use crate::color::{self, Color, TAB10};
+use crate::error::{Error, Result};
 use crate::spec::value;
 use crate::value::{Row, Value};
 

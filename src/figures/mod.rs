@@ -31,9 +31,9 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals, Template};
-use crate::ticks;
 use crate::spec::{AxisSpec, FigureSpec, LayerSpec, LegendSpec, LoadedSpec, PanelSpec, Raw, value};
 use crate::tables::Catalog;
+use crate::ticks;
 use crate::value::{Record, Row, Value, as_number};
 use layers::{CsvRecord, Extent, LayerCtx, PanelState};
 use model::*;

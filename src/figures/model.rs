@@ -1,5 +1,5 @@
 //! A figure resolved to marks in data units: what gets drawn, before any
-//! layout. Built by [`super::compile`], drawn by [`crate::render`].
+//! layout. Built by [`super::compile`], drawn by the `render` module.
 
 use crate::color::Color;
 

@@ -15,8 +15,8 @@ use super::colorscale::text_on;
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, num_text};
 use super::model::*;
 use super::text_source::Text;
-use crate::error::Result;
 use crate::color::Color;
+use crate::error::Result;
 use crate::spec::value;
 use crate::value::Row;
 

@@ -10,10 +10,10 @@
 
 use toml::Spanned;
 
-use crate::ticks;
 use crate::error::Result;
 use crate::format::Format;
 use crate::spec::{LoadedSpec, TickFormatSpec};
+use crate::ticks;
 use crate::value::Value;
 
 /// SI prefixes from quecto (10⁻³⁰) to quetta (10³⁰) (µ is U+00B5, which

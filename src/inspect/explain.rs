@@ -19,9 +19,10 @@ use serde::Serialize;
 
 use super::{Format, did_you_mean, listed, one_line, other_kind, spec_block, to_json};
 use crate::error::{Error, Result, shown};
-use crate::fingerprint::{Fingerprint, document_sources};
+use crate::fingerprint::Fingerprint;
 use crate::lock::Lock;
 use crate::numbers::{self, Number};
+use crate::plan::deps::document_sources;
 use crate::spec::LoadedSpec;
 use crate::tables::Catalog;
 
@@ -126,7 +127,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
     // A family's member is explained through its family's declaration.
     let decls: Vec<&str> = match spec.spec.numbers.get_key_value(key) {
         Some((k, _)) => vec![k.as_str()],
-        None => numbers::order::declarations_of(spec, key),
+        None => crate::plan::order::declarations_of(spec, key),
     };
     if decls.is_empty() {
         return Err(unknown(spec, key));
@@ -198,7 +199,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         })
         .collect();
     let (lock_state, lock_text) = lock_state(lock.as_ref(), n);
-    let quoted = crate::fingerprint::quoted_numbers(&spec_text);
+    let quoted = crate::plan::deps::quoted_numbers(&spec_text);
     let e = Explanation {
         key: key.to_string(),
         value: to_json(&n.value),

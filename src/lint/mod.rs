@@ -166,7 +166,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
         .collect();
     let commands: BTreeMap<String, &str> = nums
         .iter()
-        .map(|n| (crate::emit::keys::tex_name(n.key), n.key))
+        .map(|n| (crate::plan::keys::tex_name(n.key), n.key))
         .collect();
     let generated: BTreeSet<&str> = lock.outputs.keys().map(String::as_str).collect();
 

@@ -6,7 +6,7 @@
 //! A member is a number like any other (macros, `numbers.json`, the lock,
 //! `n['KEY']`); `NAME` itself is no key. Members come in table order
 //! (groups in the order of their first row). Two rows giving one key, a
-//! key that is not a valid key ([`crate::emit::key_problem`]), a key
+//! key that is not a valid key ([`crate::plan::keys::key_problem`]), a key
 //! another number has, a key equal to a family's name (its own included:
 //! `artifact explain NAME` explains the family) or a key made from a null
 //! field (in `each` or `per`) are errors naming the rows; more than
@@ -168,14 +168,14 @@ pub fn compute(
         earlier,
         false,
     ));
-    let reserved = crate::emit::Reserved::of(spec);
+    let reserved = crate::plan::keys::Reserved::of(spec);
     let declared_at = |key: &str| declared_line(spec, key);
     let mut seen: IndexMap<String, String> = IndexMap::new();
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         let key = key_tpl.render_row(globals, &item.row)?;
         let shown = format!("{} ({})", item.label, fields_of(&item.row, &read));
-        if let Some(problem) = crate::emit::key_problem(&key, &reserved) {
+        if let Some(problem) = crate::plan::keys::key_problem(&key, &reserved) {
             return Err(Error::msg(format!(
                 "{}: {shown} gives the key `{}`: {problem}",
                 declared_at(name),
@@ -359,58 +359,4 @@ pub fn declared_line(spec: &LoadedSpec, key: &str) -> String {
         crate::error::line_col(&spec.text, span.start).0
     });
     format!("{} line {line}", crate::spec::SPEC_FILE)
-}
-
-/// Declaration `name`'s numbers as `lock` recorded them when they were
-/// computed from what hashes to `key` now (a family's members, in key
-/// order), or `None` to compute them again (a family without members is
-/// computed again: its table decides whether it has any).
-pub fn reuse(
-    spec: &LoadedSpec,
-    lock: &crate::lock::Lock,
-    name: &str,
-    key: &str,
-) -> Option<Vec<Number>> {
-    if !is_family(spec, name) {
-        let locked = lock.numbers.get(name)?;
-        return locked.matches(key).then(|| vec![locked.to_number(name)]);
-    }
-    let members: Vec<Number> = lock
-        .numbers
-        .iter()
-        .filter(|(_, n)| n.family.as_deref() == Some(name))
-        .map(|(k, n)| n.matches(key).then(|| n.to_number(k)))
-        .collect::<Option<_>>()?;
-    (!members.is_empty()).then_some(members)
-}
-
-/// The members written when some number failed: each family's computed
-/// members, or for a family that failed the members `last` recorded (so
-/// the paper keeps printing their previous text, as for any number).
-pub fn kept(
-    spec: &LoadedSpec,
-    nums: &super::Numbers,
-    last: Option<&crate::lock::Lock>,
-) -> Vec<Number> {
-    let mut out = Vec::new();
-    for name in spec.spec.numbers.keys().filter(|k| is_family(spec, k)) {
-        let computed: Vec<&Number> = nums
-            .list
-            .iter()
-            .filter(|n| n.family.as_deref() == Some(name.as_str()))
-            .collect();
-        if !computed.is_empty() || nums.skipped.iter().any(|(s, _)| s == name) {
-            out.extend(computed.into_iter().cloned());
-            continue;
-        }
-        if let Some(l) = last {
-            out.extend(
-                l.numbers
-                    .iter()
-                    .filter(|(_, n)| n.family.as_deref() == Some(name.as_str()))
-                    .map(|(k, n)| n.to_number(k)),
-            );
-        }
-    }
-    out
 }

@@ -10,7 +10,7 @@
 
 pub mod family;
 use crate::format;
-pub mod order;
+use crate::plan::order;
 pub mod uncertainty;
 
 use std::collections::BTreeSet;
@@ -179,11 +179,11 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
         };
         let mut text = order::part_text(doc, "numbers", &k);
         if let Some(t) = &spec.spec.numbers[pos].get_ref().table {
-            for name in crate::fingerprint::Fingerprint::closure(spec, [t.get_ref().clone()]) {
+            for name in crate::plan::deps::closure(spec, [t.get_ref().clone()]) {
                 text.push_str(&order::part_text(doc, "tables", &name));
             }
         }
-        let q = crate::fingerprint::quoted_numbers(&text);
+        let q = crate::plan::deps::quoted_numbers(&text);
         let read: Vec<String> = if q.all {
             keys[..pos].iter().map(|s| s.to_string()).collect()
         } else {
@@ -210,8 +210,8 @@ pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
     let empty = toml::Table::new();
     let doc = spec.doc().unwrap_or(&empty);
     let mut wanted = BTreeSet::new();
-    for name in crate::fingerprint::Fingerprint::closure(spec, [table.to_string()]) {
-        let q = crate::fingerprint::quoted_numbers(&order::part_text(doc, "tables", &name));
+    for name in crate::plan::deps::closure(spec, [table.to_string()]) {
+        let q = crate::plan::deps::quoted_numbers(&order::part_text(doc, "tables", &name));
         for k in &q.keys {
             for d in order::declarations_of(spec, k) {
                 wanted.insert(d.to_string());
@@ -237,17 +237,17 @@ fn read_sources(
     let empty = toml::Table::new();
     let doc = spec.doc().unwrap_or(&empty);
     let mut text = order::part_text(doc, "numbers", key);
-    for name in crate::fingerprint::Fingerprint::closure(spec, tables.iter().cloned()) {
+    for name in crate::plan::deps::closure(spec, tables.iter().cloned()) {
         text.push_str(&order::part_text(doc, "tables", &name));
     }
-    let q = crate::fingerprint::quoted_numbers(&text);
+    let q = crate::plan::deps::quoted_numbers(&text);
     let mut out: BTreeSet<String> = earlier
         .iter()
         .filter(|n| q.all || q.keys.contains(&n.key))
         .flat_map(|n| n.sources.iter().cloned())
         .collect();
     if meta && text.contains("meta") {
-        out.extend(crate::fingerprint::document_sources(spec));
+        out.extend(crate::plan::deps::document_sources(spec));
     }
     out
 }

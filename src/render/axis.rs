@@ -5,9 +5,9 @@
 //! a `labelAngle`). Also the word wrap of titles.
 
 use super::lint::{bounds, turned_corners};
+use crate::figures::model::{Align, Axis, Plot};
 use crate::font as text;
 use crate::ticks;
-use crate::figures::model::{Align, Axis, Plot};
 
 /// Gap between two level labels, in units of their size.
 const LABEL_GAP: f64 = 0.4;

@@ -6,10 +6,10 @@
 
 use super::layout::push_text;
 use super::scene::{Prim, Stroke};
+use crate::color::Color;
+use crate::figures::model::{Align, ColorBar};
 use crate::font as text;
 use crate::ticks;
-use crate::figures::model::{Align, ColorBar};
-use crate::color::Color;
 
 /// The bar's width, in points.
 pub const BAR_WIDTH: f64 = 10.0;

@@ -4,9 +4,9 @@
 //! origin, so neighbouring cells' patterns line up and the output is the
 //! same in SVG and PDF, byte for byte across runs.
 
-use crate::color::Color;
 use super::geometry::{Area, clip_segment};
 use super::scene::{Prim, Stroke};
+use crate::color::Color;
 
 /// Distance between hatch lines, in points.
 pub const SPACING: f64 = 4.0;

@@ -864,8 +864,8 @@ pub fn fit_texts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::model::{Axis, Baseline};
     use crate::color::Color;
+    use crate::figures::model::{Axis, Baseline};
 
     fn item(text: &str) -> TextItem {
         TextItem {

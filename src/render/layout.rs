@@ -7,7 +7,6 @@
 //! axis is not drawn (plotters would clamp it to the edge).
 
 use super::axis;
-use crate::color::Color;
 use super::geometry::stroke_of;
 pub use super::geometry::{Area, clip_polygon, clip_polyline, clip_segment, marker};
 use super::grid;
@@ -18,8 +17,9 @@ use super::margins::{
 };
 use super::place;
 use super::scene::{Prim, Scene, Stroke};
-use crate::font as text;
+use crate::color::Color;
 use crate::figures::model::*;
+use crate::font as text;
 
 /// Tick mark length and label padding, in points (matplotlib's defaults).
 pub(super) const TICK: f64 = 3.5;

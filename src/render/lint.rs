@@ -6,8 +6,8 @@
 
 use super::geometry::Area;
 use super::scene::{Prim, Scene};
-use crate::font as text;
 use crate::figures::model::Align;
+use crate::font as text;
 
 /// How far (points) a text may cross the canvas edge or another text
 /// before it counts: glyph boxes are font boxes, wider than the ink.

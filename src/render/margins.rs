@@ -5,8 +5,8 @@
 use super::axis::{self, TickSet};
 use super::layout::{LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD};
 use super::place;
-use crate::font as text;
 use crate::figures::model::*;
+use crate::font as text;
 
 /// Tick positions and labels of an axis (see [`axis::ticks_for`]).
 pub(super) fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> TickSet {

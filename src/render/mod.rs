@@ -20,12 +20,9 @@ pub mod png;
 pub mod scene;
 pub mod svg;
 
-
-
-
+use crate::color::Color;
 use crate::error::Result;
 use crate::figures::model::Plot;
-use crate::color::Color;
 use formats::Formats;
 
 /// How a figure is written: which files, and what lies under it.

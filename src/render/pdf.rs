@@ -21,8 +21,8 @@ use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 use usvg::fontdb;
 
-use crate::font::{FAMILY, font_bytes};
 use crate::error::{Error, Result};
+use crate::font::{FAMILY, font_bytes};
 
 fn font_db() -> Arc<fontdb::Database> {
     static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();

@@ -7,11 +7,11 @@
 //! keep the first that overlaps no point, label or legend and stays inside
 //! the plot; the seed's fig5 labels overlapped each other and the legend.
 
-use crate::color::Color;
 use super::layout::{Area, marker, push_text};
 use super::scene::{Prim, Stroke};
-use crate::font as text;
+use crate::color::Color;
 use crate::figures::model::*;
+use crate::font as text;
 
 fn metrics(l: &Legend) -> (f64, f64, f64, f64, f64) {
     let f = l.font_size;

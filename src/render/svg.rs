@@ -12,11 +12,11 @@ use plotters_backend::{
     BackendColor, BackendStyle, BackendTextStyle, DrawingBackend, FontFamily, FontTransform,
 };
 
-use crate::color::Color;
 use super::scene::{Prim, Scene, Stroke};
-use crate::font as text;
+use crate::color::Color;
 use crate::error::{Error, Result};
 use crate::figures::model::Align;
+use crate::font as text;
 
 /// Drawing units per point.
 pub const UNITS_PER_PT: f64 = 10.0;

@@ -177,10 +177,7 @@ pub fn validate(spec: &LoadedSpec, name: &str, raw: &Spanned<ResultsTableSpec>) 
     if !spec.spec.tables.contains_key(t.from.get_ref())
         && !spec.spec.sources.contains_key(t.from.get_ref())
     {
-        return Err(spec.error(
-            t.from.span(),
-            crate::validate::no_table(spec, t.from.get_ref()),
-        ));
+        return Err(spec.error(t.from.span(), crate::spec::no_table(spec, t.from.get_ref())));
     }
     if let Some(w) = &t.where_ {
         Expr::compile(spec, w)?;

@@ -75,7 +75,9 @@ pub fn build(
             }
         }
         let built = crate::results::compile(spec, cat, globals, name, raw).and_then(|o| match o {
-            crate::results::Outcome::Built(t, sources) => Ok(Some((crate::results::render(&t)?, sources))),
+            crate::results::Outcome::Built(t, sources) => {
+                Ok(Some((crate::results::render(&t)?, sources)))
+            }
             crate::results::Outcome::Skipped(reason) => {
                 b.notes
                     .push(format!("skip: results table `{name}`: {reason}"));
@@ -222,13 +224,4 @@ pub fn stale(
         }
     }
     out
-}
-
-/// Checks every results table of the spec before anything is read: its
-/// name as a file stem, its table, its columns and rules.
-pub fn validate(spec: &LoadedSpec) -> crate::error::Result<()> {
-    for (name, raw) in &spec.spec.results_tables {
-        crate::results::compile::validate(spec, name, raw)?;
-    }
-    Ok(())
 }

@@ -735,6 +735,23 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
     })
 }
 
+/// "no source or table named `X`", with the nearest name the spec has.
+pub fn no_table(spec: &LoadedSpec, name: &str) -> String {
+    let names = spec
+        .spec
+        .sources
+        .keys()
+        .chain(spec.spec.tables.keys())
+        .map(String::as_str);
+    let close = crate::error::did_you_mean(name, names)
+        .map(|c| format!("; did you mean `{}`?", crate::error::shown(c)))
+        .unwrap_or_default();
+    format!(
+        "no source or table named `{}`{close}",
+        crate::error::shown(name)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

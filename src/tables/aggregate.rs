@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals};
 use crate::spec::{LoadedSpec, Raw};
 use crate::stats::{self, Bound};
-pub use crate::value::{field_error, finite_number};
 use crate::value::{Row, Value, as_number};
+pub use crate::value::{field_error, finite_number};
 
 /// The operation of an aggregate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -585,4 +585,3 @@ pub fn numbers(globals: &Arc<Globals>, expr: &Expr, rows: &[&Row]) -> Result<Vec
         })
         .collect()
 }
-

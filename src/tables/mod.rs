@@ -33,6 +33,7 @@ use indexmap::IndexMap;
 
 use crate::error::{Error, Result};
 use crate::expr::Globals;
+use crate::plan::deps::is_document;
 use crate::sources::{self, SourceFile};
 use crate::spec::LoadedSpec;
 use crate::value::Row;
@@ -100,27 +101,6 @@ fn step_context(
             i + 1
         ))
     }
-}
-
-/// Whether a source reads JSON documents (`records`, `format = "json"`, or
-/// a path or one of a list of paths ending in `.json`): its `meta` is
-/// loaded up front, because any template may read it.
-pub(crate) fn is_document(spec: &LoadedSpec, name: &str) -> bool {
-    let Some(src) = spec.spec.sources.get(name) else {
-        return false;
-    };
-    let s = src.get_ref();
-    let document = |p: &toml::Value| {
-        p.as_str().is_some_and(|p| {
-            p.ends_with(".json") || p.ends_with(".json.zst") || p.ends_with(".json.gz")
-        })
-    };
-    s.records.is_some()
-        || s.format.as_ref().is_some_and(|f| f.get_ref() == "json")
-        || s.path.as_ref().is_some_and(|p| match p.get_ref() {
-            toml::Value::Array(list) => list.iter().any(document),
-            one => document(one),
-        })
 }
 
 impl<'s> Catalog<'s> {
@@ -226,7 +206,7 @@ impl<'s> Catalog<'s> {
         if !self.spec.spec.tables.contains_key(name) && !self.spec.spec.sources.contains_key(name) {
             return Err(self
                 .spec
-                .error(span, crate::validate::no_table(self.spec, name)));
+                .error(span, crate::spec::no_table(self.spec, name)));
         }
         self.table(name)
     }
@@ -300,7 +280,7 @@ impl<'s> Catalog<'s> {
         let t = tspec.get_ref();
         let from = t.from.get_ref();
         if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
-            return Err(spec.error(t.from.span(), crate::validate::no_table(spec, from)));
+            return Err(spec.error(t.from.span(), crate::spec::no_table(spec, from)));
         }
         let steps = t
             .steps
@@ -317,7 +297,7 @@ impl<'s> Catalog<'s> {
             for (step, raw) in steps.iter().zip(&t.steps) {
                 for dep in step.dependencies() {
                     if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                        return Err(spec.error(raw.span(), crate::validate::no_table(spec, dep)));
+                        return Err(spec.error(raw.span(), crate::spec::no_table(spec, dep)));
                     }
                     self.table(dep)?;
                 }
@@ -382,7 +362,7 @@ impl<'s> Catalog<'s> {
             {
                 continue;
             }
-            let q = crate::fingerprint::quoted_numbers(&crate::numbers::order::part_text(
+            let q = crate::plan::deps::quoted_numbers(&crate::plan::order::part_text(
                 doc, "tables", other,
             ));
             if q.all || !q.keys.is_empty() {
@@ -406,7 +386,7 @@ impl<'s> Catalog<'s> {
                 .map(String::from)
                 .collect();
             if !stream::stages(&steps).streams()
-                || crate::fingerprint::Fingerprint::closure(spec, deps.clone()).contains(from)
+                || crate::plan::deps::closure(spec, deps.clone()).contains(from)
                 || deps.iter().any(|d| self.table(d).is_err())
             {
                 continue;

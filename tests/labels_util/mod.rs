@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use artifact::figures::model::{Align, Plot};
 use artifact::figures::{Outcome, compile};
-use artifact::render::scene::{Prim, Scene};
 use artifact::font as text;
+use artifact::render::scene::{Prim, Scene};
 
 /// A box in points (y down).
 #[derive(Debug, Clone, Copy)]

@@ -9,10 +9,10 @@
 //! minimum and maximum (no outliers).
 
 use super::{Input, default_color, record};
+use crate::color::Color;
 use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, num_text};
 use crate::figures::model::*;
-use crate::color::Color;
 use crate::spec::value;
 
 /// How far the whiskers reach.

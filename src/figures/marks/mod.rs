@@ -21,8 +21,8 @@ use indexmap::IndexMap;
 
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, csv_text};
 use super::model::{Dash, LegendEntry, Style, Swatch};
-use crate::error::Result;
 use crate::color::{self, Color, TAB10};
+use crate::error::Result;
 use crate::value::Row;
 
 /// What every mark of this module gets from [`LayerCtx::build`].

@@ -6,10 +6,10 @@
 //! a thin box from the first to the third quartile and a white median dot.
 
 use super::{Input, record};
+use crate::color::Color;
 use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, num_text};
 use crate::figures::model::*;
-use crate::color::Color;
 use crate::spec::value;
 use crate::stats;
 

@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
-use crate::fingerprint::quoted_numbers;
+use crate::plan::deps::quoted_numbers;
 use crate::spec::LoadedSpec;
 
 /// A node of the dependency graph.

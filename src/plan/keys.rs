@@ -3,9 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use super::{TEX, TYP};
 use crate::error::shown;
 use crate::spec::LoadedSpec;
+
+/// The built-in template of `macros.tex` (`templates/macros.tex.j2`).
+pub const TEX: &str = include_str!("../../templates/macros.tex.j2");
+/// The built-in template of `macros.typ` (`templates/macros.typ.j2`).
+pub const TYP: &str = include_str!("../../templates/macros.typ.j2");
 
 /// Typst keywords, which cannot name a binding.
 const TYPST_KEYWORDS: &[&str] = &[
@@ -195,7 +199,7 @@ pub struct Reserved {
 impl Reserved {
     /// The names the spec's templates (or the built-in ones) define. A
     /// custom template that cannot be read defines nothing here:
-    /// [`super::emit`] reports it.
+    /// `emit` reports it.
     pub fn of(spec: &LoadedSpec) -> Reserved {
         let read = |custom: &Option<crate::spec::SpannedStr>, builtin: &str| match custom {
             None => builtin.to_string(),
