@@ -180,18 +180,19 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
             )));
         }
     }
-    crate::validate::validate(spec)?;
+    let plan = crate::validate::validate(spec)?;
     outputs_apart_from_inputs(spec)?;
     let lock = lock.filter(|l| l.tool == tool());
-    std::thread::scope(|scope| build_with(spec, only, lock, scope))
+    std::thread::scope(|scope| build_with(&plan, only, lock, scope))
 }
 
 fn build_with<'a>(
-    spec: &'a LoadedSpec,
+    plan: &'a crate::plan::Plan<'a>,
     only: &[String],
     lock: Option<&Lock>,
     scope: &'a std::thread::Scope<'a, '_>,
 ) -> Result<Build> {
+    let spec = plan.spec;
     // With a lock, the inputs' hashes decide what is current, so they come
     // first. Without one they only go into the new lock: they are hashed
     // (a gigabyte log takes a while) while the tables are built.
@@ -199,7 +200,7 @@ fn build_with<'a>(
     let later = early
         .is_none()
         .then(|| scope.spawn(|| Fingerprint::compute(spec)));
-    let catalog = Catalog::new(spec)?.trimming();
+    let catalog = Catalog::new(plan)?.trimming();
     let mut b = Build::default();
 
     let reuse = |key: &str, earlier: &[Number]| -> Option<Vec<Number>> {

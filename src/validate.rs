@@ -12,8 +12,8 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
 use crate::figures::channels::{Chan, Kind};
+use crate::plan::{Plan, aggregate::Agg};
 use crate::spec::{LayerSpec, LoadedSpec, no_table};
-use crate::tables::{aggregate::Agg, steps};
 use crate::value::{Origin, Record, Row, Value};
 
 fn known(spec: &LoadedSpec, name: &str) -> bool {
@@ -223,95 +223,10 @@ fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<
 /// The tables each table reads (`from`, `lookup`, `union`), each with the
 /// span that names it; a source of the same name wins over a table, as
 /// when the tables are built, so it is no edge.
-type Edges<'a> = Vec<(&'a str, Vec<(String, Span)>)>;
-type Span = std::ops::Range<usize>;
-
-/// The longest chain of tables a table may read through (`from`, `lookup`,
-/// `union`): tables are built recursively, and a chain of 3,000 overflowed
-/// the stack. A paper chains a handful.
-pub const MAX_TABLE_CHAIN: usize = 100;
-
-/// The most steps one table may have: the streamed steps nest one call per
-/// step (a worker thread's stack held 1,000 in a debug build, not 5,000).
-/// A paper's tables have a dozen.
-pub const MAX_STEPS: usize = 200;
-
-/// The first cycle of `edges`, searched from each table in declaration
-/// order, as an error at the reference that closes it
-/// (`cycle of tables: a -> b -> a`); then the first table at the end of a
-/// chain longer than [`MAX_TABLE_CHAIN`]. Iterative: a chain of thousands
-/// of tables cannot overflow the stack here. (A graph crate's topological
-/// sort names one table of a cycle, not the cycle and the reference
-/// closing it.)
-fn references(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
-    let index: std::collections::HashMap<&str, usize> = edges
-        .iter()
-        .enumerate()
-        .map(|(i, (n, _))| (*n, i))
-        .collect();
-    // 0: not seen, 1: on the current path, 2: done (no cycle through it).
-    let mut state = vec![0u8; edges.len()];
-    // For each done table, the length of the longest chain it ends.
-    let mut chain = vec![0usize; edges.len()];
-    for start in 0..edges.len() {
-        if state[start] != 0 {
-            continue;
-        }
-        // The path: (table, index of its next edge to follow).
-        let mut path = vec![(start, 0usize)];
-        state[start] = 1;
-        while let Some(&mut (node, ref mut next)) = path.last_mut() {
-            let Some((dep, span)) = edges[node].1.get(*next) else {
-                // Every table it reads is done: its chain is known.
-                let deepest = edges[node]
-                    .1
-                    .iter()
-                    .filter_map(|(dep, span)| index.get(dep.as_str()).map(|&d| (chain[d], span)))
-                    .max_by_key(|(len, _)| *len);
-                chain[node] = 1 + deepest.map_or(0, |(len, _)| len);
-                if let Some((_, span)) = deepest.filter(|_| chain[node] > MAX_TABLE_CHAIN) {
-                    return Err(spec.error(
-                        span.clone(),
-                        format!(
-                            "table `{}` reads through a chain of {} tables, more than the {MAX_TABLE_CHAIN} allowed",
-                            edges[node].0, chain[node]
-                        ),
-                    ));
-                }
-                state[node] = 2;
-                path.pop();
-                continue;
-            };
-            *next += 1;
-            let Some(&d) = index.get(dep.as_str()) else {
-                continue;
-            };
-            match state[d] {
-                0 => {
-                    state[d] = 1;
-                    path.push((d, 0));
-                }
-                1 => {
-                    let from = path.iter().position(|&(n, _)| n == d).expect("on path");
-                    let mut names: Vec<&str> =
-                        path[from..].iter().map(|&(n, _)| edges[n].0).collect();
-                    names.push(edges[d].0);
-                    return Err(spec.error(
-                        span.clone(),
-                        format!("cycle of tables: {}", names.join(" -> ")),
-                    ));
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Checks `spec` as described in the module docs.
-pub fn validate(spec: &LoadedSpec) -> Result<()> {
+/// Checks `spec` as described in the module docs, and returns its plan.
+pub fn validate(spec: &LoadedSpec) -> Result<Plan<'_>> {
     crate::spec::paths::check(spec)?;
-    tables(spec)?;
+    let plan = Plan::compile(spec)?;
     numbers(spec)?;
     figures(spec)?;
     for (name, raw) in &spec.spec.results_tables {
@@ -327,47 +242,7 @@ pub fn validate(spec: &LoadedSpec) -> Result<()> {
             crate::spec::SPEC_FILE
         )));
     }
-    Ok(())
-}
-
-/// The tables' part of [`validate`]: every name a table reads exists, every
-/// step compiles, no cycle and no chain of more than 100 tables (what
-/// `artifact show` checks before it builds a table).
-pub fn tables(spec: &LoadedSpec) -> Result<()> {
-    let mut edges: Edges = Vec::with_capacity(spec.spec.tables.len());
-    for (name, t) in &spec.spec.tables {
-        let t = t.get_ref();
-        if !known(spec, t.from.get_ref()) {
-            return Err(spec.error(t.from.span(), no_table(spec, t.from.get_ref())));
-        }
-        if let Some(extra) = t.steps.get(MAX_STEPS) {
-            return Err(spec.error(
-                extra.span(),
-                format!(
-                    "table `{name}` has {} steps, more than the {MAX_STEPS} allowed",
-                    t.steps.len()
-                ),
-            ));
-        }
-        let mut reads = vec![(t.from.get_ref().clone(), t.from.span())];
-        for raw in &t.steps {
-            let s = raw.get_ref();
-            let span = match (&s.lookup, &s.union) {
-                (Some(l), _) => l.span(),
-                (None, Some(u)) => u.span(),
-                _ => raw.span(),
-            };
-            for dep in steps::compile(spec, raw)?.dependencies() {
-                if !known(spec, dep) {
-                    return Err(spec.error(raw.span(), no_table(spec, dep)));
-                }
-                reads.push((dep.to_string(), span.clone()));
-            }
-        }
-        reads.retain(|(dep, _)| !spec.spec.sources.contains_key(dep));
-        edges.push((name.as_str(), reads));
-    }
-    references(spec, &edges)
+    Ok(plan)
 }
 
 /// The numbers' part of [`validate`]: keys, tables, aggregates, formats
@@ -382,7 +257,7 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
         if let Some(each) = &s.each {
             crate::expr::Template::compile(spec, each)?;
             if let Some(p) = &s.per {
-                crate::tables::steps::str_list(spec, p, "`per`")?;
+                crate::plan::steps::str_list(spec, p, "`per`")?;
             }
         } else if let Some(problem) = crate::plan::keys::key_problem(key, &reserved) {
             let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
@@ -488,7 +363,7 @@ mod tests {
         let text = format!("{text}\n[numbers.one]\nvalue = {{ expr = \"1\" }}\n");
         let spec = crate::spec::parse(&text, std::path::Path::new("artifact.toml")).unwrap();
         match validate(&spec) {
-            Ok(()) => "ok".into(),
+            Ok(_) => "ok".into(),
             Err(e) => e.to_string().lines().next().unwrap().to_string(),
         }
     }

@@ -589,6 +589,25 @@ pub fn whole_record(origin: &Origin) -> Option<Record> {
     WHOLE_RECORD.get().and_then(|read| read(origin))
 }
 
+/// Converts a TOML value (inline rows) to a cell.
+pub fn toml_to_value(v: &toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::from(s.as_str()),
+        toml::Value::Integer(i) => Value::from(*i),
+        toml::Value::Float(f) => Value::from(*f),
+        toml::Value::Boolean(b) => Value::from(*b),
+        toml::Value::Datetime(d) => Value::from(d.to_string()),
+        toml::Value::Array(a) => Value::from(a.iter().map(toml_to_value).collect::<Vec<_>>()),
+        toml::Value::Table(t) => {
+            let mut r = Record::with_capacity(t.len());
+            for (k, v) in t {
+                r.insert(k.as_str(), toml_to_value(v));
+            }
+            r.into_value()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,7 +61,8 @@ fn a_bar_band_is_the_band_of_the_errorbars_dodged_with_it() {
         DATA,
     );
     let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
     let fig = &spec.spec.figures["f"];
     let p = match artifact::figures::compile(&spec, &cat, &globals, "f", fig).unwrap() {
@@ -181,7 +182,8 @@ fn a_dropped_format_leaves_no_stale_file_and_check_reports_an_orphan() {
 
 fn compiled(dir: &std::path::Path) -> artifact::figures::model::Plot {
     let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
     let fig = &spec.spec.figures["f"];
     match artifact::figures::compile(&spec, &cat, &globals, "f", fig).unwrap() {

@@ -250,7 +250,8 @@ fn area_on_a_log_axis_blames_the_row_for_its_implicit_base() {
 fn plot(data: &str, body: &str) -> artifact::figures::model::Plot {
     let dir = write(data, body);
     let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
     match artifact::figures::compile(&spec, &cat, &globals, "f", &spec.spec.figures["f"]).unwrap() {
         artifact::figures::Outcome::Drawn(f) => f.plot,

@@ -27,7 +27,8 @@ fn gallery_copy() -> tempfile::TempDir {
 /// Figure `name` of the spec in `dir`, compiled through the library.
 fn plot_of(dir: &Path, name: &str) -> Plot {
     let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let (_, globals) = artifact::numbers::compute(&spec, &cat, &|_, _| None);
     let fig = &spec.spec.figures[name];
     match compile(&spec, &cat, &globals, name, fig).unwrap() {

@@ -55,7 +55,8 @@ fn num(r: &BTreeMap<String, String>, k: &str) -> f64 {
 /// The compiled figure `name` of the gallery (data units, before layout).
 fn plot(name: &str) -> Plot {
     let spec = artifact::spec::load(&gallery().join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = Arc::new(artifact::expr::Globals::default());
     let fig = &spec.spec.figures[name];
     match artifact::figures::compile(&spec, &cat, &globals, name, fig).unwrap() {

@@ -71,7 +71,8 @@ fn text_colour(fill: &str) -> &'static str {
 /// The figure `name` of the spec in `dir`, compiled through the library.
 fn plot_of(dir: &Path, name: &str) -> artifact::figures::model::Plot {
     let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let (_, globals) = artifact::numbers::compute(&spec, &cat, &|_, _| None);
     let fig = &spec.spec.figures[name];
     match compile(&spec, &cat, &globals, name, fig).unwrap() {

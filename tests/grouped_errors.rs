@@ -256,7 +256,8 @@ fn a_later_layer_with_a_new_offset_value_does_not_shift_the_bars() {
         "",
     );
     let spec = artifact::spec::load(&dir.path().join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
     let plot = match artifact::figures::compile(&spec, &cat, &globals, "f", &spec.spec.figures["f"])
         .unwrap()

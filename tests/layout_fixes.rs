@@ -27,7 +27,8 @@ fn small(head: &str, tail: &str, data: &str) -> tempfile::TempDir {
 
 fn plot_of(dir: &Path) -> artifact::figures::model::Plot {
     let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let (_, globals) = artifact::numbers::compute(&spec, &cat, &|_, _| None);
     let fig = &spec.spec.figures["f"];
     match compile(&spec, &cat, &globals, "f", fig).map_err(|e| e.to_string()) {

@@ -135,7 +135,7 @@ impl<'s> Chan<'s> {
                     ));
                 }
                 if let Some(v) = t.get("value") {
-                    return Ok(Chan::Const(crate::sources::toml_to_value(v)));
+                    return Ok(Chan::Const(crate::value::toml_to_value(v)));
                 }
                 if let Some(toml::Value::String(e)) = t.get("expr") {
                     return Ok(Chan::Expr(Expr::compile_str(spec, e, span)?));

@@ -132,9 +132,9 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
     if decls.is_empty() {
         return Err(unknown(spec, key));
     }
-    crate::validate::tables(spec)?;
+    let plan = crate::plan::Plan::compile(spec)?;
     crate::validate::numbers(spec)?;
-    let cat = Catalog::new(spec)?;
+    let cat = Catalog::new(&plan)?;
     let mut reads: Vec<String> = decls.iter().map(|d| d.to_string()).collect();
     for d in &decls {
         reads.extend(numbers::reads(spec, d));
@@ -318,7 +318,7 @@ fn table_chain(spec: &LoadedSpec, first: Option<&str>) -> Result<Vec<TableLine>>
         queue.push_back(from.clone());
         let mut steps = Vec::new();
         for s in &ts.steps {
-            let step = crate::tables::steps::compile(spec, s)?;
+            let step = crate::plan::steps::compile(spec, s)?;
             queue.extend(step.dependencies().into_iter().map(String::from));
             steps.push(StepLine {
                 line: super::spec_line(spec, s.span().start),

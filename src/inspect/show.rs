@@ -161,8 +161,8 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
     } else {
         return Err(unknown(spec, name));
     };
-    crate::validate::tables(spec)?;
-    let cat = Catalog::new(spec)?;
+    let plan = crate::plan::Plan::compile(spec)?;
+    let cat = Catalog::new(&plan)?;
     // The numbers its steps read (`v['total']`) first, as `gen` computes them.
     let reads = crate::numbers::table_reads(spec, name);
     if !reads.is_empty() {

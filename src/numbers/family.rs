@@ -22,9 +22,9 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals, Template};
+use crate::plan::aggregate::Agg;
 use crate::spec::{LoadedSpec, NumberSpec};
 use crate::tables::Catalog;
-use crate::tables::aggregate::Agg;
 use crate::value::{Key, Record, Row};
 
 use super::Number;
@@ -82,7 +82,7 @@ pub fn compute(
     let per = n
         .per
         .as_ref()
-        .map(|p| crate::tables::steps::str_list(spec, p, "`per`"))
+        .map(|p| crate::plan::steps::str_list(spec, p, "`per`"))
         .transpose()?;
     let table = cat.lookup(table_name, t.span())?;
     if let Some(reason) = &table.unavailable {

@@ -18,9 +18,9 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::expr::{Expr, Globals};
+use crate::plan::aggregate::{Agg, Op};
 use crate::spec::LoadedSpec;
 use crate::tables::Catalog;
-use crate::tables::aggregate::{Agg, Op};
 use crate::value::{Row, Value, as_number};
 
 /// One computed number.

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::expr::Globals;
+use crate::plan::aggregate::Agg;
 use crate::spec::{LoadedSpec, Raw};
-use crate::tables::aggregate::Agg;
 use crate::value::{Row, Value, as_number};
 
 pub use crate::format::Uncertainty;

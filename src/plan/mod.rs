@@ -1,8 +1,49 @@
-//! The plan: what the spec asks for, worked out from the spec alone before
-//! any data is read. Which parts read which (`deps`), the order the numbers
-//! are computed in (`order`), and the names a number key may not take in
-//! LaTeX and typst (`keys`).
+//! The plan: what the spec asks for, compiled from the spec alone before
+//! any data is read. Each table's steps as typed steps holding compiled
+//! expressions (`steps`, with `aggregate`, `window`, `bin`, `reshape`),
+//! which part reads which (`deps`), the order the numbers are computed in
+//! (`order`), and the names a number key may take in LaTeX and typst
+//! (`keys`). The stages run what is compiled here; they compile nothing.
 
+pub mod aggregate;
+pub mod bin;
 pub mod deps;
 pub mod keys;
 pub mod order;
+pub mod reshape;
+pub mod steps;
+pub mod window;
+
+pub mod tables;
+
+use indexmap::IndexMap;
+
+use crate::error::Result;
+use crate::spec::LoadedSpec;
+pub use tables::TablePlan;
+
+/// The spec compiled: built once per run by [`Plan::compile`] (which
+/// `validate` calls first), then read by every stage.
+#[derive(Debug)]
+pub struct Plan<'s> {
+    /// The spec it was compiled from (spans for errors, paths, sources).
+    pub spec: &'s LoadedSpec,
+    /// Every `[tables.NAME]`, compiled, in declaration order.
+    pub tables: IndexMap<String, TablePlan<'s>>,
+}
+
+impl<'s> Plan<'s> {
+    /// Compiles `spec`'s tables. Errors: the first spec error found, with
+    /// its line and column.
+    pub fn compile(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
+        Ok(Plan {
+            spec,
+            tables: tables::compile(spec)?,
+        })
+    }
+
+    /// Table `name`'s plan, if the spec declares such a table.
+    pub fn table(&self, name: &str) -> Option<&TablePlan<'s>> {
+        self.tables.get(name)
+    }
+}

@@ -334,7 +334,7 @@ pub fn stream_with<T: Send>(
         for (i, table) in rows.iter().enumerate() {
             let mut rec = Record::with_capacity(table.len());
             for (k, v) in table {
-                rec.insert(k.as_str(), toml_to_value(v));
+                rec.insert(k.as_str(), crate::value::toml_to_value(v));
             }
             pending.push(Row {
                 extra: Default::default(),
@@ -452,25 +452,6 @@ pub fn stream_with<T: Send>(
     }
     out.files = files;
     Ok(out)
-}
-
-/// Converts a TOML value (inline rows) to a cell.
-pub fn toml_to_value(v: &toml::Value) -> Value {
-    match v {
-        toml::Value::String(s) => Value::from(s.as_str()),
-        toml::Value::Integer(i) => Value::from(*i),
-        toml::Value::Float(f) => Value::from(*f),
-        toml::Value::Boolean(b) => Value::from(*b),
-        toml::Value::Datetime(d) => Value::from(d.to_string()),
-        toml::Value::Array(a) => Value::from(a.iter().map(toml_to_value).collect::<Vec<_>>()),
-        toml::Value::Table(t) => {
-            let mut r = Record::with_capacity(t.len());
-            for (k, v) in t {
-                r.insert(k.as_str(), toml_to_value(v));
-            }
-            r.into_value()
-        }
-    }
 }
 
 /// The JSONL files whose records were read in part (a projection), by

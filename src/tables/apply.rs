@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use super::aggregate::{Agg, field_error, finite_number};
-use super::steps::{Step, Unmatched};
+use super::aggregate::{field_error, finite_number};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
+use crate::plan::aggregate::Agg;
+use crate::plan::steps::{Step, Unmatched};
 use crate::value::{FileMeta, Key, Origin, Record, Row, Value, as_record, compare};
 
 /// Everything a step may read besides its input rows.
@@ -737,7 +738,7 @@ pub fn joined(row: Row, found: Option<&Row>, as_: Option<&str>, fields: Option<&
 /// Orders two rows' sort-key values (`a[i]`, `b[i]` for `keys[i]`): a listed
 /// `order` first, then [`compare`], reversed where descending.
 pub fn compare_keys(
-    keys: &[super::steps::SortKey],
+    keys: &[crate::plan::steps::SortKey],
     a: &[Value],
     b: &[Value],
 ) -> std::cmp::Ordering {

@@ -80,7 +80,8 @@ pub fn check(dir: &Path, log: &[u8], steps: &[usize]) -> Result<(), String> {
     std::fs::write(dir.join("s.jsonl"), log).map_err(|e| e.to_string())?;
     let text = spec_text(steps);
     let spec = crate::spec::parse(&text, &dir.join("artifact.toml")).map_err(|e| e.to_string())?;
-    let cat = Catalog::new(&spec).map_err(|e| e.to_string())?.trimming();
+    let plan = crate::plan::Plan::compile(&spec).map_err(|e| e.to_string())?;
+    let cat = Catalog::new(&plan).map_err(|e| e.to_string())?.trimming();
     let a = cat.table("a");
     let b = cat.table("b");
     match (a, b) {

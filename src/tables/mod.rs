@@ -20,7 +20,7 @@ pub mod projection;
 pub mod reshape;
 pub mod seen;
 pub mod serial;
-pub mod steps;
+
 pub mod stream;
 pub mod values;
 pub mod window;
@@ -34,6 +34,7 @@ use indexmap::IndexMap;
 use crate::error::{Error, Result};
 use crate::expr::Globals;
 use crate::plan::deps::is_document;
+use crate::plan::{Plan, steps};
 use crate::sources::{self, SourceFile};
 use crate::spec::LoadedSpec;
 use crate::value::Row;
@@ -52,6 +53,8 @@ pub struct Table {
 /// Sources and tables of a spec, built on demand and kept.
 pub struct Catalog<'s> {
     spec: &'s LoadedSpec,
+    /// The compiled tables.
+    plan: &'s Plan<'s>,
     built: RefCell<IndexMap<String, std::result::Result<Arc<Table>, String>>>,
     visiting: RefCell<Vec<String>>,
     files: RefCell<IndexMap<String, Vec<SourceFile>>>,
@@ -104,17 +107,12 @@ fn step_context(
 }
 
 impl<'s> Catalog<'s> {
-    /// A catalog over `spec`; checks names and loads JSON documents' `meta`.
-    pub fn new(spec: &'s LoadedSpec) -> Result<Catalog<'s>> {
-        for (name, src) in &spec.spec.sources {
-            if spec.spec.tables.contains_key(name) {
-                return Err(
-                    spec.error(src.span(), format!("`{name}` is both a source and a table"))
-                );
-            }
-        }
+    /// A catalog running `plan`'s tables; loads JSON documents' `meta`.
+    pub fn new(plan: &'s Plan<'s>) -> Result<Catalog<'s>> {
+        let spec = plan.spec;
         let mut cat = Catalog {
             spec,
+            plan,
             built: RefCell::new(IndexMap::new()),
             visiting: RefCell::new(Vec::new()),
             files: RefCell::new(IndexMap::new()),
@@ -277,28 +275,18 @@ impl<'s> Catalog<'s> {
                 ),
             ));
         }
-        let t = tspec.get_ref();
-        let from = t.from.get_ref();
-        if !spec.spec.tables.contains_key(from) && !spec.spec.sources.contains_key(from) {
-            return Err(spec.error(t.from.span(), crate::spec::no_table(spec, from)));
-        }
-        let steps = t
-            .steps
-            .iter()
-            .map(|s| {
-                let mut step = steps::compile(spec, s)?;
-                step.set_table(name);
-                Ok(step)
-            })
-            .collect::<Result<Vec<_>>>()?;
+        // The plan has every table the spec declares, each name it reads
+        // checked.
+        let Some(plan) = self.plan.table(name) else {
+            return Err(Error::msg(format!("no source or table `{name}`")));
+        };
+        let from = plan.from;
+        let steps: &'s [steps::Step<'s>] = &plan.steps;
         self.visiting.borrow_mut().push(name.to_string());
         let deps = (|| -> Result<()> {
-            // Build what the steps read first (checking names against the spec).
-            for (step, raw) in steps.iter().zip(&t.steps) {
+            // Build what the steps read first.
+            for step in steps {
                 for dep in step.dependencies() {
-                    if !spec.spec.tables.contains_key(dep) && !spec.spec.sources.contains_key(dep) {
-                        return Err(spec.error(raw.span(), crate::spec::no_table(spec, dep)));
-                    }
                     self.table(dep)?;
                 }
             }
@@ -347,15 +335,14 @@ impl<'s> Catalog<'s> {
     /// numbers (those wait for them), whose first steps stream, and whose
     /// lookups and unions do not read `from` themselves (those are built,
     /// here, first).
-    fn companions(&self, from: &str, name: &str) -> Vec<(String, Vec<steps::Step<'s>>)> {
+    fn companions(&self, from: &str, name: &str) -> Vec<(String, &'s [steps::Step<'s>])> {
         let spec = self.spec;
         let empty = toml::Table::new();
         let doc = spec.doc().unwrap_or(&empty);
         let mut out = Vec::new();
-        for (other, t) in &spec.spec.tables {
-            let t = t.get_ref();
+        for (other, t) in &self.plan.tables {
             if other == name
-                || t.from.get_ref() != from
+                || t.from != from
                 || self.built.borrow().contains_key(other)
                 || self.visiting.borrow().contains(other)
                 || !demand::is_read(spec, other)
@@ -368,18 +355,7 @@ impl<'s> Catalog<'s> {
             if q.all || !q.keys.is_empty() {
                 continue;
             }
-            let Ok(steps) = t
-                .steps
-                .iter()
-                .map(|s| {
-                    let mut step = steps::compile(spec, s)?;
-                    step.set_table(other);
-                    Ok(step)
-                })
-                .collect::<Result<Vec<_>>>()
-            else {
-                continue;
-            };
+            let steps: &'s [steps::Step<'s>] = &t.steps;
             let deps: Vec<String> = steps
                 .iter()
                 .flat_map(|s| s.dependencies())
@@ -544,12 +520,12 @@ impl<'s> Catalog<'s> {
                 continue;
             }
             let lookup = |n: &str| self.table(n).ok();
-            let mut env = steps::StepEnv {
+            let mut env = apply::StepEnv {
                 globals: &step_globals,
                 tables: &lookup,
                 notes,
             };
-            rows = steps::apply(step, rows, &mut env).map_err(|e| step_context(i, e))?;
+            rows = apply::apply(step, rows, &mut env).map_err(|e| step_context(i, e))?;
         }
         Ok(Arc::new(Table {
             rows,

@@ -1,8 +1,8 @@
 //! Which parts of a JSONL record a streamed table reads (see
 //! [`crate::sources::json::Projection`]).
 
-use super::steps::Step;
 use crate::expr::Expr;
+use crate::plan::steps::Step;
 
 /// What a table whose steps start with row-wise steps and a group step
 /// reads of its source: every field its expressions name, and, for an
@@ -146,7 +146,7 @@ mod tests {
             .get_ref()
             .steps
             .iter()
-            .map(|s| super::super::steps::compile(&spec, s).unwrap())
+            .map(|s| crate::plan::steps::compile(&spec, s).unwrap())
             .collect();
         let p = super::projection(&steps)?;
         let mut out: Vec<String> = p

@@ -12,9 +12,9 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 
 use super::Table;
 use super::apply::{DropLog, apply_row, require_row_fields, row_key};
-use super::steps::{Step, Unmatched};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
+use crate::plan::steps::{Step, Unmatched};
 use crate::value::{Key, KeyRef, Origin, Row, Value};
 
 /// Whether `step` can run on a stream, row by row in file order, with

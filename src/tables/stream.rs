@@ -24,10 +24,10 @@ use std::sync::{Arc, Mutex};
 use super::apply::{DropLog, apply_row, flush_drops};
 use super::fast::{self, Item, Out};
 use super::serial::Stage;
-use super::steps::{self, Step};
 use super::{Table, reshape};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
+use crate::plan::steps::{self, Step};
 use crate::sources::{self, SourceFile, json::Projection};
 use crate::spec::LoadedSpec;
 use crate::value::{Record, Row};
@@ -36,7 +36,7 @@ use crate::value::{Record, Row};
 /// holding one accumulator per group, or a sort followed by a limit,
 /// holding the first rows of each group in sorted order ([`TopK`]).
 enum Sink<'a, 's> {
-    Group(steps::Grouper<'a, 's>),
+    Group(super::apply::Grouper<'a, 's>),
     Pivot(reshape::Pivoter<'a>),
     Top(TopK<'a, 's>),
 }
@@ -53,7 +53,7 @@ impl<'a, 's> Sink<'a, 's> {
                 groups: indexmap::IndexMap::new(),
                 seen: 0,
             }),
-            [step, ..] => Sink::Group(steps::Grouper::new(step)),
+            [step, ..] => Sink::Group(super::apply::Grouper::new(step)),
             [] => unreachable!("a sink has a step"),
         }
     }
@@ -318,7 +318,7 @@ pub fn run(
 ) -> Result<(Vec<Fed>, sources::Loaded)> {
     let own: Vec<Option<Projection>> = consumers
         .iter()
-        .map(|c| steps::projection_until(c.steps, c.ser, c.sink, c.keep.as_ref()))
+        .map(|c| super::projection::projection_until(c.steps, c.ser, c.sink, c.keep.as_ref()))
         .collect();
     let projection = union_projection(consumers, &own);
     let mut states = Vec::with_capacity(consumers.len());

@@ -172,7 +172,8 @@ pub fn rects(scene: &Scene) -> Vec<(Bx, artifact::color::Color)> {
 /// Figure `name` of the spec in `dir`, compiled and laid out.
 pub fn plot_of(dir: &Path, name: &str) -> Plot {
     let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
-    let cat = artifact::tables::Catalog::new(&spec).unwrap();
+    let plan = artifact::plan::Plan::compile(&spec).unwrap();
+    let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let (_, globals): (_, Arc<_>) = artifact::numbers::compute(&spec, &cat, &|_, _| None);
     let fig = spec.spec.figures.get(name).unwrap();
     match compile(&spec, &cat, &globals, name, fig).unwrap() {

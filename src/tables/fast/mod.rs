@@ -23,10 +23,11 @@ use std::cell::RefCell;
 
 use rustc_hash::FxHashMap;
 
-use super::aggregate::{Input, Op};
+use super::aggregate::Input;
 use super::apply::{DropLog, note_drop};
-use super::steps::Step;
 use crate::error::Result;
+use crate::plan::aggregate::Op;
+use crate::plan::steps::Step;
 use crate::sources::json::Projection;
 use crate::sources::tape::{Cell, Fields, Keep, Tape};
 use crate::value::{Key, Origin, PartRef, PartsRef, Record, Row, Value};
@@ -275,7 +276,8 @@ impl Plan {
         projection: &Projection,
         keep: Option<&std::collections::BTreeSet<String>>,
     ) -> Option<Plan> {
-        static NONE: (Vec<String>, Vec<(String, super::aggregate::Agg)>) = (Vec::new(), Vec::new());
+        static NONE: (Vec<String>, Vec<(String, crate::plan::aggregate::Agg)>) =
+            (Vec::new(), Vec::new());
         let (keys, aggs) = match (steps.get(prefix), keep) {
             (_, Some(_)) => (&NONE.0, &NONE.1),
             (Some(Step::Group { keys, aggs }), None) => (keys, aggs),
@@ -974,9 +976,9 @@ steps = [
         let steps: Vec<Step> = table
             .steps
             .iter()
-            .map(|s| super::super::steps::compile(&spec, s).unwrap())
+            .map(|s| crate::plan::steps::compile(&spec, s).unwrap())
             .collect();
-        let projection = super::super::steps::projection(&steps).unwrap();
+        let projection = super::super::projection::projection(&steps).unwrap();
         let plan = Plan::compile(&steps, 4, &projection).expect("a plan");
         let path: Arc<str> = Arc::from("results.jsonl");
         plan.run_batch(&path, lines.as_bytes(), 1, Out::default(), &|n, _| {

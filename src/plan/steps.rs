@@ -478,7 +478,7 @@ pub fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'
                 let order = match t.get("order") {
                     None => None,
                     Some(toml::Value::Array(a)) => {
-                        Some(a.iter().map(crate::sources::toml_to_value).collect())
+                        Some(a.iter().map(crate::value::toml_to_value).collect())
                     }
                     Some(_) => return Err(spec.error(span.clone(), "`order` is a list of values")),
                 };
@@ -495,6 +495,3 @@ pub fn compile_sort<'s>(spec: &LoadedSpec, raw: &'s Raw) -> Result<Vec<SortKey<'
         })
         .collect()
 }
-
-pub use super::apply::{DropLog, Dropped, Grouper, StepEnv, apply, apply_row, flush_drops};
-pub use super::projection::{projection, projection_until};

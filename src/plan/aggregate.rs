@@ -1,0 +1,262 @@
+//! Aggregates as the spec writes them, compiled: `"count"` or a table
+//! naming the operation and its expression (`{ median = "x" }`,
+//! `{ quantile = "x", q = 0.9 }`, `{ ci95 = "x", bound = "low" }`), for
+//! `group` steps, numbers, figures and results tables. Computed by
+//! `tables::aggregate`.
+
+use crate::error::Result;
+use crate::expr::Expr;
+use crate::spec::{LoadedSpec, Raw};
+use crate::stats::Bound;
+
+/// The operation of an aggregate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    /// Number of rows.
+    Count,
+    /// Number of rows where the expression is not null/missing.
+    CountOf,
+    /// Sequential sum.
+    Sum,
+    /// Arithmetic mean.
+    Mean,
+    /// `Σ x·w / Σ w`.
+    WeightedMean,
+    /// numpy median.
+    Median,
+    /// numpy linear quantile at `q`.
+    Quantile(f64),
+    /// Smallest value.
+    Min,
+    /// Largest value.
+    Max,
+    /// Sample standard deviation (ddof 1).
+    Std,
+    /// A confidence interval bound of the mean.
+    Ci {
+        /// Confidence level, e.g. 0.95.
+        level: f64,
+        /// Which end.
+        bound: Bound,
+        /// `None` for Student t; `Some((resamples, seed))` for bootstrap.
+        bootstrap: Option<(usize, u64)>,
+    },
+    /// The value in the first row (any type).
+    First,
+    /// The value in the last row (any type).
+    Last,
+    /// The value in the only row (any type); an error unless exactly one row.
+    Cell,
+    /// An expression over the globals (numbers only; no rows).
+    Expr,
+}
+
+/// A compiled aggregate.
+#[derive(Debug)]
+pub struct Agg<'s> {
+    /// What it computes.
+    pub op: Op,
+    /// The per-row expression (none for `count`).
+    pub expr: Option<Expr<'s>>,
+    /// The weight expression of `weighted_mean`.
+    pub weight: Option<Expr<'s>>,
+}
+
+/// The operations and their options, as the spec's declaration has them
+/// (`spec::schema`): the declaration's variants are the operations.
+fn ops() -> Vec<&'static str> {
+    crate::spec::schema::kind("aggregate")
+        .variant_list
+        .iter()
+        .map(|v| v.name)
+        .collect()
+}
+
+fn options() -> Vec<&'static str> {
+    let k = crate::spec::schema::kind("aggregate");
+    k.keys
+        .iter()
+        .map(|key| key.name)
+        .filter(|n| !k.is_variant(n))
+        .collect()
+}
+
+impl<'s> Agg<'s> {
+    /// Names the table the aggregate's expressions run in, for messages.
+    pub fn set_table(&mut self, table: &str) {
+        for e in self.expr.iter_mut().chain(self.weight.iter_mut()) {
+            e.set_table(table);
+        }
+    }
+
+    /// Compiles an aggregate written as `"count"` or `{ op = "expr", ... }`.
+    /// `cell` and `expr` are allowed only when `for_number`.
+    pub fn compile(spec: &LoadedSpec, raw: &'s Raw, for_number: bool) -> Result<Agg<'s>> {
+        let span = raw.span();
+        let table = match raw.get_ref() {
+            toml::Value::String(s) if s == "count" => {
+                return Ok(Agg {
+                    op: Op::Count,
+                    expr: None,
+                    weight: None,
+                });
+            }
+            toml::Value::Table(t) => t,
+            _ => {
+                return Err(spec.error(
+                    span,
+                    "an aggregate is \"count\" or a table such as { median = \"field\" }",
+                ));
+            }
+        };
+        let (all_ops, all_options) = (ops(), options());
+        let ops: Vec<&str> = table
+            .keys()
+            .map(String::as_str)
+            .filter(|k| all_ops.contains(k))
+            .collect();
+        if let Some(bad) = table
+            .keys()
+            .find(|k| !all_ops.contains(&k.as_str()) && !all_options.contains(&k.as_str()))
+        {
+            return Err(spec.error(
+                span,
+                format!(
+                    "unknown aggregate key `{bad}` (operations: {}; options: {})",
+                    all_ops.join(", "),
+                    all_options.join(", ")
+                ),
+            ));
+        }
+        let [name] = ops.as_slice() else {
+            return Err(spec.error(
+                span,
+                format!(
+                    "an aggregate names exactly one operation, found {}",
+                    ops.len()
+                ),
+            ));
+        };
+        let name = *name;
+        if !for_number && (name == "cell" || name == "expr") {
+            return Err(spec.error(
+                span,
+                format!("`{name}` is for numbers, not group aggregates"),
+            ));
+        }
+        let str_opt = |key: &str| -> Result<Option<&'s str>> {
+            match table.get(key) {
+                None => Ok(None),
+                Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
+                Some(_) => Err(spec.error(span.clone(), format!("`{key}` must be a string"))),
+            }
+        };
+        let num_opt = |key: &str| -> Result<Option<f64>> {
+            match table.get(key) {
+                None => Ok(None),
+                Some(toml::Value::Float(f)) => Ok(Some(*f)),
+                Some(toml::Value::Integer(i)) => Ok(Some(*i as f64)),
+                Some(_) => Err(spec.error(span.clone(), format!("`{key}` must be a number"))),
+            }
+        };
+        let text = match table.get(name) {
+            Some(toml::Value::String(s)) => s.as_str(),
+            Some(toml::Value::Boolean(true)) if name == "count" => {
+                return Ok(Agg {
+                    op: Op::Count,
+                    expr: None,
+                    weight: None,
+                });
+            }
+            _ => {
+                return Err(spec.error(
+                    span,
+                    format!("`{name}` takes an expression string, e.g. {{ {name} = \"field\" }}"),
+                ));
+            }
+        };
+        let expr = Some(Expr::compile_str(spec, text, span.clone())?);
+        let op = match name {
+            "count" => Op::CountOf,
+            "sum" => Op::Sum,
+            "mean" => Op::Mean,
+            "weighted_mean" => Op::WeightedMean,
+            "median" => Op::Median,
+            "quantile" => {
+                let q = num_opt("q")?
+                    .ok_or_else(|| spec.error(span.clone(), "`quantile` needs `q` (0 to 1)"))?;
+                if !(0.0..=1.0).contains(&q) {
+                    return Err(spec.error(span, "`q` must be between 0 and 1"));
+                }
+                Op::Quantile(q)
+            }
+            "min" => Op::Min,
+            "max" => Op::Max,
+            "std" => Op::Std,
+            "ci95" => {
+                let bound = match str_opt("bound")? {
+                    Some("low") => Bound::Low,
+                    Some("high") => Bound::High,
+                    _ => {
+                        return Err(
+                            spec.error(span, "`ci95` needs `bound = \"low\"` or `\"high\"`")
+                        );
+                    }
+                };
+                let level = crate::spec::bounds::level(num_opt("level")?.unwrap_or(0.95))
+                    .map_err(|m| spec.error(span.clone(), m))?;
+                let bootstrap = match str_opt("method")? {
+                    None | Some("t") => {
+                        // The keys checker knows `seed` needs a method, not which.
+                        if let Some(k) = ["seed", "resamples"]
+                            .into_iter()
+                            .find(|k| table.contains_key(*k))
+                        {
+                            return Err(spec.error(
+                                span,
+                                format!("`{k}` does nothing without `method = \"bootstrap\"`"),
+                            ));
+                        }
+                        None
+                    }
+                    Some("bootstrap") => {
+                        let seed = num_opt("seed")?.ok_or_else(|| {
+                            spec.error(
+                                span.clone(),
+                                "a bootstrap needs a fixed `seed` (it is recorded with the number)",
+                            )
+                        })?;
+                        let resamples = num_opt("resamples")?.unwrap_or(10_000.0);
+                        let (resamples, seed) = crate::spec::bounds::bootstrap(resamples, seed)
+                            .map_err(|m| spec.error(span.clone(), m))?;
+                        Some((resamples, seed))
+                    }
+                    Some(other) => {
+                        return Err(spec.error(
+                            span,
+                            format!("unknown interval method `{other}` (t or bootstrap)"),
+                        ));
+                    }
+                };
+                Op::Ci {
+                    level,
+                    bound,
+                    bootstrap,
+                }
+            }
+            "first" => Op::First,
+            "last" => Op::Last,
+            "cell" => Op::Cell,
+            _ => Op::Expr,
+        };
+        let weight = match (op, str_opt("weight")?) {
+            (Op::WeightedMean, Some(w)) => Some(Expr::compile_str(spec, w, span.clone())?),
+            (Op::WeightedMean, None) => {
+                return Err(spec.error(span, "`weighted_mean` needs `weight`"));
+            }
+            (_, Some(_)) => return Err(spec.error(span, "`weight` applies only to weighted_mean")),
+            (_, None) => None,
+        };
+        Ok(Agg { op, expr, weight })
+    }
+}
