@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
 use crate::figures::channels::{Chan, Kind};
-use crate::plan::{Plan, aggregate::Agg};
+use crate::plan::Plan;
 use crate::spec::{LayerSpec, LoadedSpec, no_table};
 use crate::value::{Origin, Record, Row, Value};
 
@@ -227,7 +227,6 @@ fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<
 pub fn validate(spec: &LoadedSpec) -> Result<Plan<'_>> {
     crate::spec::paths::check(spec)?;
     let plan = Plan::compile(spec)?;
-    numbers(spec)?;
     figures(spec)?;
     for (name, raw) in &spec.spec.results_tables {
         crate::results::compile::validate(spec, name, raw)?;
@@ -243,43 +242,6 @@ pub fn validate(spec: &LoadedSpec) -> Result<Plan<'_>> {
         )));
     }
     Ok(plan)
-}
-
-/// The numbers' part of [`validate`]: keys, tables, aggregates, formats
-/// and `where` expressions.
-pub fn numbers(spec: &LoadedSpec) -> Result<()> {
-    let reserved = crate::plan::keys::Reserved::of(spec);
-    for (key, n) in &spec.spec.numbers {
-        // A key is a typst and a LaTeX name: a bad one is a spec error,
-        // found before anything runs. (A family's name is no key; its
-        // members' keys are checked as they are made.)
-        let s = n.get_ref();
-        if let Some(each) = &s.each {
-            crate::expr::Template::compile(spec, each)?;
-            if let Some(p) = &s.per {
-                crate::plan::steps::str_list(spec, p, "`per`")?;
-            }
-        } else if let Some(problem) = crate::plan::keys::key_problem(key, &reserved) {
-            let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
-            return Err(spec.error(span, problem));
-        }
-        if let Some(t) = &s.table
-            && !known(spec, t.get_ref())
-        {
-            return Err(spec.error(
-                t.span(),
-                format!("number `{key}`: {}", no_table(spec, t.get_ref())),
-            ));
-        }
-        Agg::compile(spec, &s.value, true)?;
-        crate::format::Format::compile(spec, &s.format, n.span())?;
-        if let Some(w) = &s.where_ {
-            Expr::compile(spec, w)?;
-        }
-    }
-    // Numbers and tables may read each other in any order, but not in a cycle.
-    crate::plan::order::order(spec)?;
-    Ok(())
 }
 
 fn figures(spec: &LoadedSpec) -> Result<()> {
@@ -439,9 +401,14 @@ mod tests {
     }
 
     #[test]
-    fn a_source_of_the_same_name_is_no_cycle() {
+    fn a_source_and_a_table_of_one_name_are_refused_not_taken_for_a_cycle() {
+        // The plan refuses the name before it looks for cycles (the
+        // catalog used to, after the data was read).
         let text = "[sources.a]\nrows = [{ k = 1 }]\n[tables.a]\nfrom = \"a\"\n";
-        assert_eq!(check(text), "ok");
+        assert_eq!(
+            check(text),
+            "artifact.toml:1:1: `a` is both a source and a table"
+        );
     }
 
     #[test]

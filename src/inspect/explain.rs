@@ -133,7 +133,6 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         return Err(unknown(spec, key));
     }
     let plan = crate::plan::Plan::compile(spec)?;
-    crate::validate::numbers(spec)?;
     let cat = Catalog::new(&plan)?;
     let mut reads: Vec<String> = decls.iter().map(|d| d.to_string()).collect();
     for d in &decls {
@@ -210,7 +209,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         where_: spec_n.where_.as_ref().map(|w| w.get_ref().clone()),
         rows: n.rows,
         table_rows,
-        tables: table_chain(spec, table.as_deref())?,
+        tables: table_chain(&plan, table.as_deref())?,
         table,
         reads: reads
             .iter()
@@ -296,7 +295,8 @@ fn lock_state(lock: Option<&Lock>, n: &Number) -> (&'static str, Option<String>)
 /// Table `first` and every table it reads (its `from`, then what its
 /// steps look up or add by `union`, and so on), each once with its steps
 /// as written.
-fn table_chain(spec: &LoadedSpec, first: Option<&str>) -> Result<Vec<TableLine>> {
+fn table_chain(plan: &crate::plan::Plan<'_>, first: Option<&str>) -> Result<Vec<TableLine>> {
+    let spec = plan.spec;
     let mut out: Vec<TableLine> = Vec::new();
     let mut queue: std::collections::VecDeque<String> =
         first.map(str::to_string).into_iter().collect();
@@ -317,8 +317,8 @@ fn table_chain(spec: &LoadedSpec, first: Option<&str>) -> Result<Vec<TableLine>>
         };
         queue.push_back(from.clone());
         let mut steps = Vec::new();
-        for s in &ts.steps {
-            let step = crate::plan::steps::compile(spec, s)?;
+        let compiled = plan.table(&name).map_or(&[][..], |t| &t.steps[..]);
+        for (s, step) in ts.steps.iter().zip(compiled) {
             queue.extend(step.dependencies().into_iter().map(String::from));
             steps.push(StepLine {
                 line: super::spec_line(spec, s.span().start),

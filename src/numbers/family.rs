@@ -21,8 +21,7 @@ use indexmap::IndexMap;
 use toml::Spanned;
 
 use crate::error::{Error, Result};
-use crate::expr::{Expr, Globals, Template};
-use crate::plan::aggregate::Agg;
+use crate::expr::{Globals, Template};
 use crate::spec::{LoadedSpec, NumberSpec};
 use crate::tables::Catalog;
 use crate::value::{Key, Record, Row};
@@ -62,28 +61,13 @@ pub fn compute(
     earlier: &[Number],
 ) -> Result<Members> {
     let n = raw.get_ref();
-    let each = n.each.as_ref().expect("a family has `each`");
     let Some(t) = &n.table else {
         return Err(spec.error(raw.span(), "a family (`each`) needs `table = \"...\"`"));
     };
     let table_name = t.get_ref();
-    let fmt = crate::format::Format::compile(spec, &n.format, raw.span())?;
-    let mut agg = Agg::compile(spec, &n.value, true)?;
-    agg.set_table(table_name);
-    let key_tpl = Template::compile(spec, each)?.in_table(table_name);
-    let desc_src = n
-        .description
-        .as_ref()
-        .map(|d| Spanned::new(description_span(spec, name, raw), d.clone()));
-    let desc_tpl = desc_src
-        .as_ref()
-        .map(|d| Template::compile(spec, d).map(|t| t.in_table(table_name)))
-        .transpose()?;
-    let per = n
-        .per
-        .as_ref()
-        .map(|p| crate::plan::steps::str_list(spec, p, "`per`"))
-        .transpose()?;
+    let plan = super::planned(cat, name)?;
+    let fam = plan.family.as_ref().expect("a family has `each`");
+    let (key_tpl, desc_tpl, per) = (&fam.each, &fam.description, &fam.per);
     let table = cat.lookup(table_name, t.span())?;
     if let Some(reason) = &table.unavailable {
         return Ok(Members {
@@ -95,8 +79,7 @@ pub fn compute(
     // the table's, not copies, until the members are known to be few
     // enough (a family over a million rows stops before building any).
     let mut rows: Vec<usize> = (0..table.rows.len()).collect();
-    if let Some(w) = &n.where_ {
-        let cond = Expr::compile(spec, w)?.in_table(table_name);
+    if let Some(cond) = &plan.where_ {
         let mut kept = Vec::with_capacity(rows.len());
         for i in rows {
             if cond.test_row(globals, &table.rows[i])? {
@@ -124,8 +107,8 @@ pub fn compute(
             declared_line(spec, name),
         ))
     };
-    let read = template_fields(&key_tpl);
-    let items = match &per {
+    let read = template_fields(key_tpl);
+    let items = match per {
         None => {
             if rows.len() > MAX_MEMBERS {
                 return Err(too_many(rows.len().to_string()));
@@ -216,7 +199,7 @@ pub fn compute(
         }
         let refs: Vec<&Row> = item.rows.iter().collect();
         let (value, text, uncertainty) =
-            super::value_and_text(spec, raw, name, &fmt, &agg, globals, &refs, &|e| e)
+            super::value_and_text(spec, plan, name, globals, &refs, &|e| e)
                 .map_err(|e| e.context(shown.clone()))?;
         let description = desc_tpl
             .as_ref()
@@ -333,15 +316,6 @@ fn fields_of(row: &Row, read: &BTreeSet<String>) -> String {
     } else {
         parts.join(", ")
     }
-}
-
-/// The span of a family's `description` (a template), else the declaration.
-fn description_span(
-    spec: &LoadedSpec,
-    name: &str,
-    raw: &Spanned<NumberSpec>,
-) -> std::ops::Range<usize> {
-    crate::spec::keys::span_of(&spec.text, &["numbers", name, "description"]).unwrap_or(raw.span())
 }
 
 /// Whether `[numbers.NAME]` is a family (has `each`).

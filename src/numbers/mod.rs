@@ -17,8 +17,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::expr::{Expr, Globals};
+use crate::expr::Globals;
 use crate::plan::aggregate::{Agg, Op};
+use crate::plan::numbers::NumberPlan;
 use crate::spec::LoadedSpec;
 use crate::tables::Catalog;
 use crate::value::{Row, Value, as_number};
@@ -261,11 +262,8 @@ fn compute_one(
     earlier: &[Number],
 ) -> Result<Option<Number>> {
     let n = raw.get_ref();
-    let fmt = format::Format::compile(spec, &n.format, raw.span())?;
-    let mut agg = Agg::compile(spec, &n.value, true)?;
-    if let Some(t) = &n.table {
-        agg.set_table(t.get_ref());
-    }
+    let plan = planned(cat, key)?;
+    let agg = &plan.value;
     let (rows, table_name, sources): (Vec<Row>, Option<String>, BTreeSet<String>) = match &n.table {
         None => {
             if agg.op != Op::Expr {
@@ -283,10 +281,8 @@ fn compute_one(
                 return Ok(None);
             }
             let mut rows = table.rows.clone();
-            if let Some(w) = &n.where_ {
-                rows = Expr::compile(spec, w)?
-                    .in_table(t.get_ref())
-                    .keep(globals, rows)?;
+            if let Some(w) = &plan.where_ {
+                rows = w.keep(globals, rows)?;
             }
             // The table's sources, and those of the numbers it or its steps read.
             let mut sources = table.sources.clone();
@@ -305,8 +301,7 @@ fn compute_one(
         Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
         None => e,
     };
-    let (value, text, uncertainty) =
-        value_and_text(spec, raw, key, &fmt, &agg, globals, &refs, &over)?;
+    let (value, text, uncertainty) = value_and_text(spec, plan, key, globals, &refs, &over)?;
     Ok(Some(Number {
         key: key.to_string(),
         text,
@@ -320,21 +315,30 @@ fn compute_one(
     }))
 }
 
-/// The value of aggregate `agg` over `rows` and its text: an error when it
-/// is undefined, not finite, or has a control character, or when `format`
-/// is given for a value that is not a number. `key` is the declaration's
-/// (a family's name for a member); `over` wraps the aggregate's errors.
-#[allow(clippy::too_many_arguments)]
+/// Declaration `key`'s compiled plan; an error (not a panic) for a catalog
+/// over a plan of the tables alone.
+fn planned<'c>(cat: &'c Catalog<'_>, key: &str) -> Result<&'c NumberPlan<'c>> {
+    cat.plan().numbers.get(key).ok_or_else(|| {
+        Error::msg(format!(
+            "number `{key}` was not compiled (a plan of the tables alone)"
+        ))
+    })
+}
+
+/// The value of declaration `plan`'s aggregate over `rows` and its text:
+/// an error when it is undefined, not finite, or has a control character,
+/// or when `format` is given for a value that is not a number. `key` is
+/// the declaration's (a family's name for a member); `over` wraps the
+/// aggregate's errors.
 fn value_and_text(
     spec: &LoadedSpec,
-    raw: &toml::Spanned<crate::spec::NumberSpec>,
+    plan: &NumberPlan<'_>,
     key: &str,
-    fmt: &format::Format,
-    agg: &Agg<'_>,
     globals: &Arc<Globals>,
     rows: &[&Row],
     over: &dyn Fn(Error) -> Error,
 ) -> Result<(Value, String, Option<format::Uncertainty>)> {
+    let (raw, agg, fmt) = (plan.decl, &plan.value, &plan.format);
     let n = raw.get_ref();
     let value = agg.compute(globals, rows).map_err(over)?;
     // `first = "cdoe"` would print nothing.
@@ -359,14 +363,7 @@ fn value_and_text(
             ),
         ));
     }
-    let unc = uncertainty::compute(
-        spec,
-        globals,
-        n.uncertainty.as_ref(),
-        n.table.as_ref().map(|t| t.get_ref().as_str()),
-        rows,
-        &value,
-    )?;
+    let unc = uncertainty::compute(spec, globals, plan.uncertainty.as_ref(), rows, &value)?;
     let text = match (unc, as_number(&value)) {
         (Some(u), Some(x)) => fmt
             .apply_uncertain(x, u)

@@ -9,45 +9,46 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::expr::Globals;
 use crate::plan::aggregate::Agg;
-use crate::spec::{LoadedSpec, Raw};
+use crate::plan::numbers::UncertaintyPlan;
+use crate::spec::LoadedSpec;
 use crate::value::{Row, Value, as_number};
 
 pub use crate::format::Uncertainty;
 
-/// The uncertainty of number `key` (value `value`, computed over `rows` of
-/// `table`), if its spec gives one. Errors name the number's values: a
-/// value or bound that is not a finite number, a negative symmetric
+/// The uncertainty of a number (value `value`, computed over `rows`), if
+/// its spec gives one (`plan`, compiled). Errors name the number's values:
+/// a value or bound that is not a finite number, a negative symmetric
 /// uncertainty, a low bound above the value or a high bound below it.
 pub fn compute(
     spec: &LoadedSpec,
     globals: &Arc<Globals>,
-    raw: Option<&Raw>,
-    table: Option<&str>,
+    plan: Option<&UncertaintyPlan<'_>>,
     rows: &[&Row],
     value: &Value,
 ) -> Result<Option<Uncertainty>> {
-    let Some(raw) = raw else {
+    let Some(plan) = plan else {
         return Ok(None);
+    };
+    let span = match plan {
+        UncertaintyPlan::Symmetric { span, .. } | UncertaintyPlan::Interval { span, .. } => {
+            span.clone()
+        }
     };
     let Some(x) = as_number(value) else {
         return Err(spec.error(
-            raw.span(),
+            span,
             format!(
                 "`uncertainty` needs a number, but the value is {}",
                 crate::value::describe(value)
             ),
         ));
     };
-    let one = |r: &Raw, what: &str| -> Result<f64> {
-        let mut agg = Agg::compile(spec, r, true)?;
-        if let Some(t) = table {
-            agg.set_table(t);
-        }
+    let one = |agg: &Agg<'_>, what: &str| -> Result<f64> {
         let v = agg.compute(globals, rows)?;
         match as_number(&v) {
             Some(u) if u.is_finite() => Ok(u),
             _ => Err(spec.error(
-                r.span(),
+                span.clone(),
                 format!(
                     "the {what} is {}, not a finite number",
                     crate::value::describe(&v)
@@ -55,34 +56,24 @@ pub fn compute(
             )),
         }
     };
-    let toml::Value::Table(t) = raw.get_ref() else {
-        return Ok(Some(Uncertainty::Symmetric(one(raw, "uncertainty")?)));
-    };
-    if !t.contains_key("low") && !t.contains_key("high") {
-        let u = one(raw, "uncertainty")?;
-        if u < 0.0 {
-            return Err(spec.error(
-                raw.span(),
-                format!("the uncertainty is {u}, below zero (the value is {x})"),
-            ));
+    let (low, high) = match plan {
+        UncertaintyPlan::Symmetric { agg, .. } => {
+            let u = one(agg, "uncertainty")?;
+            if u < 0.0 {
+                return Err(spec.error(
+                    span,
+                    format!("the uncertainty is {u}, below zero (the value is {x})"),
+                ));
+            }
+            return Ok(Some(Uncertainty::Symmetric(u)));
         }
-        return Ok(Some(Uncertainty::Symmetric(u)));
-    }
-    // Each bound, with the interval's span (toml::Value keeps no inner span).
-    let bound = |name: &str| -> Result<f64> {
-        let Some(v) = t.get(name) else {
-            return Err(spec.error(
-                raw.span(),
-                "an interval has both `low` and `high`".to_string(),
-            ));
-        };
-        let r = Raw::new(raw.span(), v.clone());
-        one(&r, &format!("`{name}` bound"))
+        UncertaintyPlan::Interval { low, high, .. } => {
+            (one(low, "`low` bound")?, one(high, "`high` bound")?)
+        }
     };
-    let (low, high) = (bound("low")?, bound("high")?);
     if low > x || high < x {
         return Err(spec.error(
-            raw.span(),
+            span,
             format!(
                 "the interval [{low}, {high}] does not hold the value {x}: `low` must be at \
                  most the value and `high` at least"

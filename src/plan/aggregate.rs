@@ -92,8 +92,18 @@ impl<'s> Agg<'s> {
     /// Compiles an aggregate written as `"count"` or `{ op = "expr", ... }`.
     /// `cell` and `expr` are allowed only when `for_number`.
     pub fn compile(spec: &LoadedSpec, raw: &'s Raw, for_number: bool) -> Result<Agg<'s>> {
-        let span = raw.span();
-        let table = match raw.get_ref() {
+        Self::compile_at(spec, raw.get_ref(), raw.span(), for_number)
+    }
+
+    /// [`Agg::compile`] of a value inside a larger one (an interval's
+    /// `low`), its errors at `span`.
+    pub fn compile_at(
+        spec: &LoadedSpec,
+        value: &'s toml::Value,
+        span: std::ops::Range<usize>,
+        for_number: bool,
+    ) -> Result<Agg<'s>> {
+        let table = match value {
             toml::Value::String(s) if s == "count" => {
                 return Ok(Agg {
                     op: Op::Count,

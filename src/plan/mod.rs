@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod bin;
 pub mod deps;
 pub mod keys;
+pub mod numbers;
 pub mod order;
 pub mod reshape;
 pub mod steps;
@@ -20,6 +21,7 @@ use indexmap::IndexMap;
 
 use crate::error::Result;
 use crate::spec::LoadedSpec;
+pub use numbers::NumberPlan;
 pub use tables::TablePlan;
 
 /// The spec compiled: built once per run by [`Plan::compile`] (which
@@ -30,15 +32,27 @@ pub struct Plan<'s> {
     pub spec: &'s LoadedSpec,
     /// Every `[tables.NAME]`, compiled, in declaration order.
     pub tables: IndexMap<String, TablePlan<'s>>,
+    /// Every `[numbers.KEY]`, compiled, in declaration order (empty in a
+    /// plan of the tables alone).
+    pub numbers: IndexMap<String, NumberPlan<'s>>,
 }
 
 impl<'s> Plan<'s> {
-    /// Compiles `spec`'s tables. Errors: the first spec error found, with
-    /// its line and column.
+    /// Compiles `spec`: its tables, then its numbers. Errors: the first
+    /// spec error found, with its line and column.
     pub fn compile(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
+        let mut plan = Self::tables_only(spec)?;
+        plan.numbers = numbers::compile(spec)?;
+        Ok(plan)
+    }
+
+    /// Compiles `spec`'s tables alone (`artifact show` of a table that
+    /// reads no number works while a number is broken).
+    pub fn tables_only(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
         Ok(Plan {
             spec,
             tables: tables::compile(spec)?,
+            numbers: IndexMap::new(),
         })
     }
 

@@ -145,6 +145,11 @@ impl<'s> Catalog<'s> {
         Ok(cat)
     }
 
+    /// The plan whose tables it builds.
+    pub fn plan(&self) -> &'s Plan<'s> {
+        self.plan
+    }
+
     /// The catalog, its streamed rows keeping only the fields something
     /// after them reads ([`demand`]).
     pub fn trimming(mut self) -> Self {
