@@ -549,6 +549,13 @@ fn main() -> ExitCode {
     detail!("done in {:.3} s", started.elapsed().as_secs_f64());
     match result {
         Ok(code) => code,
+        Err(artifact::Error::Many(errors)) => {
+            // Every spec error of a compile, each on its own `error:` line.
+            for e in errors {
+                error!("{e}");
+            }
+            ExitCode::from(2)
+        }
         Err(e) => {
             error!("{e}");
             ExitCode::from(2)

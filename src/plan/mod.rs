@@ -19,7 +19,7 @@ pub mod tables;
 
 use indexmap::IndexMap;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::spec::LoadedSpec;
 pub use numbers::NumberPlan;
 pub use tables::TablePlan;
@@ -38,26 +38,59 @@ pub struct Plan<'s> {
 }
 
 impl<'s> Plan<'s> {
-    /// Compiles `spec`: its tables, then its numbers. Errors: the first
-    /// spec error found, with its line and column.
+    /// Compiles `spec`: its tables, then its numbers. Errors: every spec
+    /// error found, each part's first, with its line and column
+    /// ([`Error::Many`] when there are several).
     pub fn compile(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
-        let mut plan = Self::tables_only(spec)?;
-        plan.numbers = numbers::compile(spec)?;
-        Ok(plan)
+        let mut errors = Vec::new();
+        let tables = tables::compile(spec, &mut errors);
+        let numbers = numbers::compile(spec, &mut errors);
+        let plan = Plan {
+            spec,
+            tables,
+            numbers,
+        };
+        settle(plan, errors)
     }
 
     /// Compiles `spec`'s tables alone (`artifact show` of a table that
     /// reads no number works while a number is broken).
     pub fn tables_only(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
-        Ok(Plan {
+        let mut errors = Vec::new();
+        let tables = tables::compile(spec, &mut errors);
+        let plan = Plan {
             spec,
-            tables: tables::compile(spec)?,
+            tables,
             numbers: IndexMap::new(),
-        })
+        };
+        settle(plan, errors)
     }
 
     /// Table `name`'s plan, if the spec declares such a table.
     pub fn table(&self, name: &str) -> Option<&TablePlan<'s>> {
         self.tables.get(name)
+    }
+}
+
+/// The most spec errors one compile reports: past a screenful, the rest
+/// are usually the same mistake again.
+pub const MAX_ERRORS: usize = 20;
+
+/// `plan`, or the errors found compiling it: one as itself, several as
+/// [`Error::Many`] (at most [`MAX_ERRORS`], then how many more).
+fn settle(plan: Plan<'_>, mut errors: Vec<Error>) -> Result<Plan<'_>> {
+    match errors.len() {
+        0 => Ok(plan),
+        1 => Err(errors.remove(0)),
+        n => {
+            if n > MAX_ERRORS {
+                errors.truncate(MAX_ERRORS);
+                errors.push(Error::msg(format!(
+                    "and {} more spec error(s)",
+                    n - MAX_ERRORS
+                )));
+            }
+            Err(Error::Many(errors))
+        }
     }
 }

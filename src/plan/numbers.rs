@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use toml::Spanned;
 
 use super::aggregate::Agg;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::expr::{Expr, Template};
 use crate::format::Format;
 use crate::spec::{LoadedSpec, NumberSpec, no_table};
@@ -72,64 +72,82 @@ fn known(spec: &LoadedSpec, name: &str) -> bool {
 }
 
 /// Compiles every number of the spec, in declaration order, then checks
-/// that they and the tables read each other without a cycle. Errors: the
-/// first problem, at its line and column.
-pub fn compile<'s>(spec: &'s LoadedSpec) -> Result<IndexMap<String, NumberPlan<'s>>> {
+/// that they and the tables read each other without a cycle. Each
+/// number's first problem goes to `errors` (at its line and column) and
+/// the others are still compiled; a number that failed is left out.
+pub fn compile<'s>(
+    spec: &'s LoadedSpec,
+    errors: &mut Vec<Error>,
+) -> IndexMap<String, NumberPlan<'s>> {
     let reserved = super::keys::Reserved::of(spec);
     let mut plans = IndexMap::with_capacity(spec.spec.numbers.len());
     for (key, n) in &spec.spec.numbers {
-        let s = n.get_ref();
-        let table = s.table.as_ref().map(|t| t.get_ref().as_str());
-        // A key is a typst and a LaTeX name: a bad one is a spec error,
-        // found before anything runs. (A family's name is no key; its
-        // members' keys are checked as they are made.)
-        let family = match &s.each {
-            Some(each) => Some(family(spec, key, n, each, table)?),
-            None => {
-                if let Some(problem) = super::keys::key_problem(key, &reserved) {
-                    let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
-                    return Err(spec.error(span, problem));
-                }
-                None
+        match number(spec, &reserved, key, n) {
+            Ok(plan) => {
+                plans.insert(key.clone(), plan);
             }
-        };
-        if let Some(t) = &s.table
-            && !known(spec, t.get_ref())
-        {
-            return Err(spec.error(
-                t.span(),
-                format!("number `{key}`: {}", no_table(spec, t.get_ref())),
-            ));
+            Err(e) => errors.push(e),
         }
-        let mut value = Agg::compile(spec, &s.value, true)?;
-        let format = Format::compile(spec, &s.format, n.span())?;
-        let where_ = match &s.where_ {
-            Some(w) => Some(named(Expr::compile(spec, w)?, table)),
-            None => None,
-        };
-        if let Some(t) = table {
-            value.set_table(t);
-        }
-        let uncertainty = match &s.uncertainty {
-            Some(raw) => Some(uncertainty(spec, raw, table)?),
-            None => None,
-        };
-        plans.insert(
-            key.clone(),
-            NumberPlan {
-                decl: n,
-                table,
-                value,
-                where_,
-                format,
-                uncertainty,
-                family,
-            },
-        );
     }
     // Numbers and tables may read each other in any order, but not in a cycle.
-    super::order::order(spec)?;
-    Ok(plans)
+    if let Err(e) = super::order::order(spec) {
+        errors.push(e);
+    }
+    plans
+}
+
+/// Number `key` (declared at `n`) compiled.
+fn number<'s>(
+    spec: &'s LoadedSpec,
+    reserved: &super::keys::Reserved,
+    key: &str,
+    n: &'s Spanned<NumberSpec>,
+) -> Result<NumberPlan<'s>> {
+    let s = n.get_ref();
+    let table = s.table.as_ref().map(|t| t.get_ref().as_str());
+    // A key is a typst and a LaTeX name: a bad one is a spec error, found
+    // before anything runs. (A family's name is no key; its members' keys
+    // are checked as they are made.)
+    let family = match &s.each {
+        Some(each) => Some(family(spec, key, n, each, table)?),
+        None => {
+            if let Some(problem) = super::keys::key_problem(key, reserved) {
+                let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
+                return Err(spec.error(span, problem));
+            }
+            None
+        }
+    };
+    if let Some(t) = &s.table
+        && !known(spec, t.get_ref())
+    {
+        return Err(spec.error(
+            t.span(),
+            format!("number `{key}`: {}", no_table(spec, t.get_ref())),
+        ));
+    }
+    let mut value = Agg::compile(spec, &s.value, true)?;
+    let format = Format::compile(spec, &s.format, n.span())?;
+    let where_ = match &s.where_ {
+        Some(w) => Some(named(Expr::compile(spec, w)?, table)),
+        None => None,
+    };
+    if let Some(t) = table {
+        value.set_table(t);
+    }
+    let uncertainty = match &s.uncertainty {
+        Some(raw) => Some(uncertainty(spec, raw, table)?),
+        None => None,
+    };
+    Ok(NumberPlan {
+        decl: n,
+        table,
+        value,
+        where_,
+        format,
+        uncertainty,
+        family,
+    })
 }
 
 /// `e` naming table `table` in its messages, if there is one.

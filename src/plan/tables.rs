@@ -5,8 +5,8 @@
 use indexmap::IndexMap;
 
 use super::steps::{self, Step};
-use crate::error::Result;
-use crate::spec::{LoadedSpec, no_table};
+use crate::error::{Error, Result};
+use crate::spec::{LoadedSpec, TableSpec, no_table};
 
 /// A table as the plan runs it.
 #[derive(Debug)]
@@ -108,59 +108,78 @@ fn references(spec: &LoadedSpec, edges: &Edges) -> Result<()> {
 
 /// Compiles every table of the spec: every name a table reads exists,
 /// every step compiles (its expressions named after the table), no cycle
-/// and no chain of more than [`MAX_TABLE_CHAIN`] tables. Errors: the first
-/// problem, at its line and column, in declaration order.
-pub fn compile<'s>(spec: &'s LoadedSpec) -> Result<IndexMap<String, TablePlan<'s>>> {
+/// and no chain of more than [`MAX_TABLE_CHAIN`] tables. Each table's
+/// first problem goes to `errors` (at its line and column, in declaration
+/// order) and the others are still compiled; a table that failed is left
+/// out of the result.
+pub fn compile<'s>(
+    spec: &'s LoadedSpec,
+    errors: &mut Vec<Error>,
+) -> IndexMap<String, TablePlan<'s>> {
     for (name, src) in &spec.spec.sources {
         if spec.spec.tables.contains_key(name) {
-            return Err(spec.error(src.span(), format!("`{name}` is both a source and a table")));
+            errors.push(spec.error(src.span(), format!("`{name}` is both a source and a table")));
         }
     }
     let mut plans = IndexMap::with_capacity(spec.spec.tables.len());
     let mut edges: Edges = Vec::with_capacity(spec.spec.tables.len());
     for (name, t) in &spec.spec.tables {
-        let t = t.get_ref();
-        if !known(spec, t.from.get_ref()) {
-            return Err(spec.error(t.from.span(), no_table(spec, t.from.get_ref())));
-        }
-        if let Some(extra) = t.steps.get(MAX_STEPS) {
-            return Err(spec.error(
-                extra.span(),
-                format!(
-                    "table `{name}` has {} steps, more than the {MAX_STEPS} allowed",
-                    t.steps.len()
-                ),
-            ));
-        }
-        let mut reads = vec![(t.from.get_ref().clone(), t.from.span())];
-        let mut compiled = Vec::with_capacity(t.steps.len());
-        for raw in &t.steps {
-            let s = raw.get_ref();
-            let span = match (&s.lookup, &s.union) {
-                (Some(l), _) => l.span(),
-                (None, Some(u)) => u.span(),
-                _ => raw.span(),
-            };
-            let mut step = steps::compile(spec, raw)?;
-            step.set_table(name);
-            for dep in step.dependencies() {
-                if !known(spec, dep) {
-                    return Err(spec.error(raw.span(), no_table(spec, dep)));
-                }
-                reads.push((dep.to_string(), span.clone()));
+        match table(spec, name, t.get_ref()) {
+            Ok((plan, reads)) => {
+                edges.push((name.as_str(), reads));
+                plans.insert(name.clone(), plan);
             }
-            compiled.push(step);
+            Err(e) => errors.push(e),
         }
-        reads.retain(|(dep, _)| !spec.spec.sources.contains_key(dep));
-        edges.push((name.as_str(), reads));
-        plans.insert(
-            name.clone(),
-            TablePlan {
-                from: t.from.get_ref(),
-                steps: compiled,
-            },
-        );
     }
-    references(spec, &edges)?;
-    Ok(plans)
+    if let Err(e) = references(spec, &edges) {
+        errors.push(e);
+    }
+    plans
+}
+
+/// Table `name` compiled, with the tables (not sources) it reads and
+/// where it names them.
+fn table<'s>(
+    spec: &LoadedSpec,
+    name: &str,
+    t: &'s TableSpec,
+) -> Result<(TablePlan<'s>, Vec<(String, Span)>)> {
+    if !known(spec, t.from.get_ref()) {
+        return Err(spec.error(t.from.span(), no_table(spec, t.from.get_ref())));
+    }
+    if let Some(extra) = t.steps.get(MAX_STEPS) {
+        return Err(spec.error(
+            extra.span(),
+            format!(
+                "table `{name}` has {} steps, more than the {MAX_STEPS} allowed",
+                t.steps.len()
+            ),
+        ));
+    }
+    let mut reads = vec![(t.from.get_ref().clone(), t.from.span())];
+    let mut compiled = Vec::with_capacity(t.steps.len());
+    for raw in &t.steps {
+        let s = raw.get_ref();
+        let span = match (&s.lookup, &s.union) {
+            (Some(l), _) => l.span(),
+            (None, Some(u)) => u.span(),
+            _ => raw.span(),
+        };
+        let mut step = steps::compile(spec, raw)?;
+        step.set_table(name);
+        for dep in step.dependencies() {
+            if !known(spec, dep) {
+                return Err(spec.error(raw.span(), no_table(spec, dep)));
+            }
+            reads.push((dep.to_string(), span.clone()));
+        }
+        compiled.push(step);
+    }
+    reads.retain(|(dep, _)| !spec.spec.sources.contains_key(dep));
+    let plan = TablePlan {
+        from: t.from.get_ref(),
+        steps: compiled,
+    };
+    Ok((plan, reads))
 }
