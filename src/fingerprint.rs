@@ -16,9 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::error::Result;
 use crate::lock::{hash_bytes, hash_file, tool};
 use crate::numbers::Number;
-use crate::plan::deps::{document_sources, quoted_numbers};
+use crate::plan::deps::document_sources;
 use crate::sources;
 use crate::spec::LoadedSpec;
+use crate::spec::parts::Part;
 
 /// Hashes of the spec's parts and of every input file.
 #[derive(Debug, Clone, Default)]
@@ -32,16 +33,6 @@ pub struct Fingerprint {
     /// The `[templates]` files (relative path, hash): inputs of the macro
     /// files, so editing one makes `check --fast` look again.
     pub templates: Vec<(String, String)>,
-    /// Each figure's canonical text and the tables it names (`data = ...`),
-    /// read from the spec once (a key is asked for each figure).
-    figures: BTreeMap<String, (String, BTreeSet<String>)>,
-    /// `number.KEY` / `table.NAME` -> its canonical text (for the numbers
-    /// it quotes).
-    texts: BTreeMap<String, String>,
-}
-
-fn canonical(v: &toml::Value) -> String {
-    toml::to_string(&toml::Table::from_iter([("x".to_string(), v.clone())])).unwrap_or_default()
 }
 
 impl Fingerprint {
@@ -51,38 +42,9 @@ impl Fingerprint {
             spec: hash_bytes(spec.text.as_bytes()),
             ..Fingerprint::default()
         };
-        let empty = toml::Table::new();
-        let doc = spec.doc().unwrap_or(&empty);
-        for (kind, section) in [
-            ("source", "sources"),
-            ("table", "tables"),
-            ("number", "numbers"),
-            ("figure", "figures"),
-            ("results_table", "results_tables"),
-        ] {
-            if let Some(toml::Value::Table(items)) = doc.get(section) {
-                for (name, v) in items {
-                    let text = canonical(v);
-                    fp.parts
-                        .insert(format!("{kind}.{name}"), hash_bytes(text.as_bytes()));
-                    if kind == "number" || kind == "table" {
-                        fp.texts.insert(format!("{kind}.{name}"), text.clone());
-                    }
-                    if kind == "figure" {
-                        let mut refs = BTreeSet::new();
-                        collect_data_refs(Some(v), &mut refs);
-                        fp.figures.insert(name.clone(), (text, refs));
-                    }
-                }
-            }
-        }
-        for top in ["output", "style", "templates"] {
-            let v = doc
-                .get(top)
-                .cloned()
-                .unwrap_or(toml::Value::Table(toml::Table::new()));
+        for (name, part) in spec.parts().iter() {
             fp.parts
-                .insert(top.to_string(), hash_bytes(canonical(&v).as_bytes()));
+                .insert(name.clone(), hash_bytes(part.canonical.as_bytes()));
         }
         // Templates' contents matter to the macro files.
         for t in [
@@ -170,27 +132,32 @@ impl Fingerprint {
         }
         let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
-        let own = self.texts.get(&format!("number.{key}")).map_or("", |s| s);
-        self.hash_quoted(&mut h, own, &closure, earlier);
+        self.hash_quoted(
+            &mut h,
+            spec,
+            spec.parts().get("number", key),
+            &closure,
+            earlier,
+        );
         h.finalize().to_hex().to_string()
     }
 
-    /// Hashes the numbers (text and value) quoted by `text` or by the steps
-    /// of the tables in `closure`, sorted by key (so the order they were
-    /// computed in does not matter); every one of `numbers` when a key is
-    /// computed (`n[k]`).
+    /// Hashes the numbers (text and value) quoted by part `own` or by the
+    /// steps of the tables in `closure`, sorted by key (so the order they
+    /// were computed in does not matter); every one of `numbers` when a
+    /// key is computed (`n[k]`).
     fn hash_quoted(
         &self,
         h: &mut blake3::Hasher,
-        text: &str,
+        spec: &LoadedSpec,
+        own: Option<&Part>,
         closure: &BTreeSet<String>,
         numbers: &[Number],
     ) {
-        let mut all = quoted_numbers(text);
+        let mut all = own.map(|p| p.quoted.clone()).unwrap_or_default();
         for t in closure {
-            if let Some(tt) = self.texts.get(&format!("table.{t}")) {
-                let q = quoted_numbers(tt);
-                all.keys.extend(q.keys);
+            if let Some(table) = spec.parts().get("table", t) {
+                all.keys.extend(table.quoted.keys.iter().cloned());
             }
         }
         let quoted: BTreeMap<&str, &Number> = numbers
@@ -208,16 +175,6 @@ impl Fingerprint {
                 .as_bytes(),
             );
         }
-    }
-
-    /// The canonical text of figure `name`'s part of the spec.
-    pub fn figure_text(spec: &LoadedSpec, name: &str) -> String {
-        let empty = toml::Table::new();
-        let doc = spec.doc().unwrap_or(&empty);
-        doc.get("figures")
-            .and_then(|f| f.get(name))
-            .map(canonical)
-            .unwrap_or_default()
     }
 
     /// The key of figure `name`, given all numbers.
@@ -246,13 +203,14 @@ impl Fingerprint {
         if let Some(style) = self.parts.get("style").filter(|_| styled) {
             h.update(format!("style={style}\n").as_bytes());
         }
-        let (text, mut roots) = self.figures.get(name).cloned().unwrap_or_default();
-        if text.contains("meta") {
+        let part = spec.parts().get("figure", name);
+        let mut roots = part.map(|p| p.data.clone()).unwrap_or_default();
+        if part.is_some_and(|p| p.meta) {
             roots.extend(document_sources(spec));
         }
         let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
-        self.hash_quoted(&mut h, &text, &closure, numbers);
+        self.hash_quoted(&mut h, spec, part, &closure, numbers);
         h.finalize().to_hex().to_string()
     }
 }
@@ -275,13 +233,7 @@ impl Fingerprint {
             )
             .as_bytes(),
         );
-        let empty = toml::Table::new();
-        let doc = spec.doc().unwrap_or(&empty);
-        let text = doc
-            .get("results_tables")
-            .and_then(|f| f.get(name))
-            .map(canonical)
-            .unwrap_or_default();
+        let part = spec.parts().get("results_table", name);
         let mut roots: BTreeSet<String> = spec
             .spec
             .results_tables
@@ -289,12 +241,12 @@ impl Fingerprint {
             .map(|r| r.get_ref().from.get_ref().clone())
             .into_iter()
             .collect();
-        if text.contains("meta") {
+        if part.is_some_and(|p| p.meta) {
             roots.extend(document_sources(spec));
         }
         let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
-        self.hash_quoted(&mut h, &text, &closure, numbers);
+        self.hash_quoted(&mut h, spec, part, &closure, numbers);
         h.finalize().to_hex().to_string()
     }
 }
@@ -318,7 +270,7 @@ pub fn number_sources(spec: &LoadedSpec, key: &str) -> BTreeSet<String> {
         .iter()
         .filter_map(|k| table_of(k))
         .collect();
-    let reads_meta = |k: &str| number_text(spec, k).contains("meta");
+    let reads_meta = |k: &str| spec.parts().get("number", k).is_some_and(|p| p.meta);
     if reads_meta(key)
         || crate::numbers::reads(spec, key)
             .iter()
@@ -327,16 +279,6 @@ pub fn number_sources(spec: &LoadedSpec, key: &str) -> BTreeSet<String> {
         roots.extend(document_sources(spec));
     }
     Fingerprint::sources_of(spec, roots)
-}
-
-/// The canonical text of number `key`'s part of the spec.
-fn number_text(spec: &LoadedSpec, key: &str) -> String {
-    let empty = toml::Table::new();
-    let doc = spec.doc().unwrap_or(&empty);
-    doc.get("numbers")
-        .and_then(|n| n.get(key))
-        .map(canonical)
-        .unwrap_or_default()
 }
 
 /// The numbers among `keys` whose text or value now (`now`) differs from
@@ -363,7 +305,11 @@ pub fn changed_numbers<'a>(
 /// The numbers figure `name` quotes (every number when it names one by a
 /// computed key), in spec order.
 pub fn figure_quotes(spec: &LoadedSpec, name: &str) -> Vec<String> {
-    let q = quoted_numbers(&Fingerprint::figure_text(spec, name));
+    let q = spec
+        .parts()
+        .get("figure", name)
+        .map(|p| p.quoted.clone())
+        .unwrap_or_default();
     spec.spec
         .numbers
         .keys()
@@ -375,33 +321,12 @@ pub fn figure_quotes(spec: &LoadedSpec, name: &str) -> Vec<String> {
 /// The sources figure `name` reads: the tables it names, and the JSON
 /// documents when its part of the spec reads `meta`.
 pub fn figure_sources(spec: &LoadedSpec, name: &str) -> BTreeSet<String> {
-    let text = Fingerprint::figure_text(spec, name);
-    let empty = toml::Table::new();
-    let doc = spec.doc().unwrap_or(&empty);
-    let mut roots = BTreeSet::new();
-    collect_data_refs(doc.get("figures").and_then(|f| f.get(name)), &mut roots);
-    if text.contains("meta") {
+    let part = spec.parts().get("figure", name);
+    let mut roots = part.map(|p| p.data.clone()).unwrap_or_default();
+    if part.is_some_and(|p| p.meta) {
         roots.extend(document_sources(spec));
     }
     Fingerprint::sources_of(spec, roots)
-}
-
-/// Tables named by `data = "..."` anywhere in a figure (layers, ticks).
-fn collect_data_refs(v: Option<&toml::Value>, out: &mut BTreeSet<String>) {
-    match v {
-        Some(toml::Value::Table(t)) => {
-            for (k, v) in t {
-                if k == "data"
-                    && let toml::Value::String(s) = v
-                {
-                    out.insert(s.clone());
-                }
-                collect_data_refs(Some(v), out);
-            }
-        }
-        Some(toml::Value::Array(a)) => a.iter().for_each(|v| collect_data_refs(Some(v), out)),
-        _ => {}
-    }
 }
 
 /// A source's files as `(path shown, blake3 hex)`, sorted by path; a file

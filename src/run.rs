@@ -331,8 +331,11 @@ fn build_with<'a>(
             Err(e) => {
                 // A figure quoting a number that failed fails because of it:
                 // say so, rather than "undefined value" in its title.
-                let quoted =
-                    crate::plan::deps::quoted_numbers(&Fingerprint::figure_text(spec, name));
+                let quoted = spec
+                    .parts()
+                    .get("figure", name)
+                    .map(|p| p.quoted.clone())
+                    .unwrap_or_default();
                 let missing: Vec<&String> = quoted
                     .keys
                     .iter()

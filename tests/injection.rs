@@ -168,11 +168,13 @@ fn number_key_cannot_shadow_a_name_of_the_users_templates() {
         ("my.tex.j2", tex),
     ]);
     let err = gen_fails(dir.path());
+    // Both keys are refused by the one compile of the plan.
     assert_eq!(
         err,
-        "error: artifact.toml:5:10: number key `total` would shadow `total`, which macros.typ defines; rename it\n  |\n5 | [numbers.total]\n  |          ^^^^^\n"
+        "error: artifact.toml:5:10: number key `total` would shadow `total`, which macros.typ defines; rename it\n  |\n5 | [numbers.total]\n  |          ^^^^^\n\
+         error: artifact.toml:8:10: number key `foo` becomes the LaTeX command \\artFoo, which macros.tex defines; rename it\n  |\n8 | [numbers.foo]\n  |          ^^^\n"
     );
-    // With `total` renamed, `foo` is the next key refused.
+    // With `total` renamed, `foo` is the one key refused.
     std::fs::write(
         dir.path().join("artifact.toml"),
         spec.replace("total", "sum"),
@@ -321,12 +323,21 @@ fn number_keys_text_page_std_cannot_shadow_typsts_standard_library() {
             pad = " ".repeat(line.to_string().len())
         )
     };
-    // Validation stops at the first: each key refused in turn.
-    let mut spec = spec.to_string();
+    // The plan's compile refuses all three at once, then each alone.
+    let dir = project(&[("artifact.toml", spec)]);
+    assert_eq!(
+        gen_fails(dir.path()),
+        [shadow("text", 4), shadow("page", 7), shadow("std", 10)].concat()
+    );
     for (key, line) in [("text", 4), ("page", 7), ("std", 10)] {
-        let dir = project(&[("artifact.toml", &spec)]);
+        let others = ["text", "page", "std"]
+            .into_iter()
+            .filter(|k| *k != key)
+            .fold(spec.to_string(), |s, k| {
+                s.replace(&format!("[numbers.{k}]"), &format!("[numbers.my-{k}]"))
+            });
+        let dir = project(&[("artifact.toml", &others)]);
         assert_eq!(gen_fails(dir.path()), shadow(key, line));
-        spec = spec.replace(&format!("[numbers.{key}]"), &format!("[numbers.my-{key}]"));
     }
 }
 

@@ -198,7 +198,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         })
         .collect();
     let (lock_state, lock_text) = lock_state(lock.as_ref(), n);
-    let quoted = crate::plan::deps::quoted_numbers(&spec_text);
+    let quoted = crate::spec::parts::quoted_numbers(&spec_text);
     let e = Explanation {
         key: key.to_string(),
         value: to_json(&n.value),

@@ -90,8 +90,9 @@ pub fn compute_selected(
 ) -> (Numbers, Arc<Globals>) {
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
-    // (Validation reports a cycle; here the spec's order stands in.)
-    let order = order::order(spec).unwrap_or_else(|_| spec.spec.numbers.keys().cloned().collect());
+    // The plan's order: each after what it reads (a plan of the tables
+    // alone has none, and computes no number).
+    let order = &cat.plan().order;
     // (Keys are checked as typst and LaTeX names by validation.)
     for key in order.iter().filter(|k| want(k)) {
         let raw = &spec.spec.numbers[key.as_str()];
@@ -169,8 +170,6 @@ pub fn compute_selected(
 /// error by then: [`order::order`]; here it reads all numbers before it).
 /// Empty for an unknown key.
 pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
-    let empty = toml::Table::new();
-    let doc = spec.doc().unwrap_or(&empty);
     let keys: Vec<&String> = spec.spec.numbers.keys().collect();
     let mut wanted = BTreeSet::new();
     let mut stack = vec![key.to_string()];
@@ -178,13 +177,13 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
         let Some(pos) = keys.iter().position(|x| **x == k) else {
             continue;
         };
-        let mut text = order::part_text(doc, "numbers", &k);
-        if let Some(t) = &spec.spec.numbers[pos].get_ref().table {
-            for name in crate::plan::deps::closure(spec, [t.get_ref().clone()]) {
-                text.push_str(&order::part_text(doc, "tables", &name));
-            }
-        }
-        let q = crate::plan::deps::quoted_numbers(&text);
+        let tables: Vec<String> = spec.spec.numbers[pos]
+            .get_ref()
+            .table
+            .iter()
+            .map(|t| t.get_ref().clone())
+            .collect();
+        let (q, _) = quotes(spec, &k, tables);
         let read: Vec<String> = if q.all {
             keys[..pos].iter().map(|s| s.to_string()).collect()
         } else {
@@ -208,12 +207,12 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
 /// tables it reads), with what they read, in the order they are computed:
 /// what `artifact show` computes before building the table.
 pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
-    let empty = toml::Table::new();
-    let doc = spec.doc().unwrap_or(&empty);
     let mut wanted = BTreeSet::new();
     for name in crate::plan::deps::closure(spec, [table.to_string()]) {
-        let q = crate::plan::deps::quoted_numbers(&order::part_text(doc, "tables", &name));
-        for k in &q.keys {
+        let Some(part) = spec.parts().get("table", &name) else {
+            continue;
+        };
+        for k in &part.quoted.keys {
             for d in order::declarations_of(spec, k) {
                 wanted.insert(d.to_string());
                 wanted.extend(reads(spec, d));
@@ -235,22 +234,38 @@ fn read_sources(
     earlier: &[Number],
     meta: bool,
 ) -> BTreeSet<String> {
-    let empty = toml::Table::new();
-    let doc = spec.doc().unwrap_or(&empty);
-    let mut text = order::part_text(doc, "numbers", key);
-    for name in crate::plan::deps::closure(spec, tables.iter().cloned()) {
-        text.push_str(&order::part_text(doc, "tables", &name));
-    }
-    let q = crate::plan::deps::quoted_numbers(&text);
+    let (q, mentions_meta) = quotes(spec, key, tables.iter().cloned());
     let mut out: BTreeSet<String> = earlier
         .iter()
         .filter(|n| q.all || q.keys.contains(&n.key))
         .flat_map(|n| n.sources.iter().cloned())
         .collect();
-    if meta && text.contains("meta") {
+    if meta && mentions_meta {
         out.extend(crate::plan::deps::document_sources(spec));
     }
     out
+}
+
+/// The numbers quoted by number `key`'s part of the spec and by the steps
+/// of the tables `tables` read (their closure), and whether any of those
+/// parts mentions `meta`.
+fn quotes(
+    spec: &LoadedSpec,
+    key: &str,
+    tables: impl IntoIterator<Item = String>,
+) -> (crate::spec::parts::Quoted, bool) {
+    let parts = spec.parts();
+    let own = parts.get("number", key);
+    let mut q = own.map(|p| p.quoted.clone()).unwrap_or_default();
+    let mut meta = own.is_some_and(|p| p.meta);
+    for name in crate::plan::deps::closure(spec, tables) {
+        if let Some(t) = parts.get("table", &name) {
+            q.keys.extend(t.quoted.keys.iter().cloned());
+            q.all |= t.quoted.all;
+            meta |= t.meta;
+        }
+    }
+    (q, meta)
 }
 
 fn compute_one(

@@ -7,6 +7,7 @@
 
 pub mod aggregate;
 pub mod bin;
+pub mod demand;
 pub mod deps;
 pub mod keys;
 pub mod numbers;
@@ -35,6 +36,9 @@ pub struct Plan<'s> {
     /// Every `[numbers.KEY]`, compiled, in declaration order (empty in a
     /// plan of the tables alone).
     pub numbers: IndexMap<String, NumberPlan<'s>>,
+    /// The number declarations in the order they are computed (each after
+    /// what it reads; `order`).
+    pub order: Vec<String>,
 }
 
 impl<'s> Plan<'s> {
@@ -44,11 +48,12 @@ impl<'s> Plan<'s> {
     pub fn compile(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
         let mut errors = Vec::new();
         let tables = tables::compile(spec, &mut errors);
-        let numbers = numbers::compile(spec, &mut errors);
+        let (numbers, order) = numbers::compile(spec, &mut errors);
         let plan = Plan {
             spec,
             tables,
             numbers,
+            order,
         };
         settle(plan, errors)
     }
@@ -62,6 +67,7 @@ impl<'s> Plan<'s> {
             spec,
             tables,
             numbers: IndexMap::new(),
+            order: Vec::new(),
         };
         settle(plan, errors)
     }

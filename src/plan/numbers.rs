@@ -71,14 +71,15 @@ fn known(spec: &LoadedSpec, name: &str) -> bool {
     spec.spec.tables.contains_key(name) || spec.spec.sources.contains_key(name)
 }
 
-/// Compiles every number of the spec, in declaration order, then checks
-/// that they and the tables read each other without a cycle. Each
-/// number's first problem goes to `errors` (at its line and column) and
-/// the others are still compiled; a number that failed is left out.
+/// Compiles every number of the spec, in declaration order, then orders
+/// them: each after the tables and numbers it reads, or a cycle is an
+/// error. Each number's first problem goes to `errors` (at its line and
+/// column) and the others are still compiled; a number that failed is
+/// left out. Returns the plans and the order they are computed in.
 pub fn compile<'s>(
     spec: &'s LoadedSpec,
     errors: &mut Vec<Error>,
-) -> IndexMap<String, NumberPlan<'s>> {
+) -> (IndexMap<String, NumberPlan<'s>>, Vec<String>) {
     let reserved = super::keys::Reserved::of(spec);
     let mut plans = IndexMap::with_capacity(spec.spec.numbers.len());
     for (key, n) in &spec.spec.numbers {
@@ -90,10 +91,11 @@ pub fn compile<'s>(
         }
     }
     // Numbers and tables may read each other in any order, but not in a cycle.
-    if let Err(e) = super::order::order(spec) {
+    let order = super::order::order(spec).unwrap_or_else(|e| {
         errors.push(e);
-    }
-    plans
+        Vec::new()
+    });
+    (plans, order)
 }
 
 /// Number `key` (declared at `n`) compiled.

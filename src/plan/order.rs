@@ -18,8 +18,8 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
-use crate::plan::deps::quoted_numbers;
 use crate::spec::LoadedSpec;
+use crate::spec::parts::quoted_numbers;
 
 /// A node of the dependency graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -35,17 +35,6 @@ impl std::fmt::Display for Node<'_> {
             Node::Table(t) => write!(f, "table `{t}`"),
         }
     }
-}
-
-/// The canonical TOML text of `[section.name]` (what the fingerprint
-/// hashes), in which quoted numbers are looked for.
-pub fn part_text(doc: &toml::Table, section: &str, name: &str) -> String {
-    doc.get(section)
-        .and_then(|n| n.get(name))
-        .and_then(|v| {
-            toml::to_string(&toml::Table::from_iter([(name.to_string(), v.clone())])).ok()
-        })
-        .unwrap_or_default()
 }
 
 /// Whether family template `each` can render to `key`: its literal text
@@ -184,8 +173,12 @@ fn computed_key_error(
 
 /// A number whose part of the spec reads numbers other than by a key known
 /// from its text: an error at that use.
-fn number_computed_key(spec: &LoadedSpec, doc: &toml::Table, key: &str) -> Result<()> {
-    if !quoted_numbers(&part_text(doc, "numbers", key)).all {
+fn number_computed_key(spec: &LoadedSpec, key: &str) -> Result<()> {
+    if !spec
+        .parts()
+        .get("number", key)
+        .is_some_and(|p| p.quoted.all)
+    {
         return Ok(());
     }
     let n = &spec.spec.numbers[key];
@@ -210,12 +203,7 @@ fn number_computed_key(spec: &LoadedSpec, doc: &toml::Table, key: &str) -> Resul
 
 /// What each number declaration reads directly: its table and the
 /// declarations of the keys it quotes.
-fn number_reads<'a>(
-    spec: &'a LoadedSpec,
-    doc: &toml::Table,
-    index: usize,
-    key: &'a str,
-) -> Vec<Node<'a>> {
+fn number_reads<'a>(spec: &'a LoadedSpec, index: usize, key: &'a str) -> Vec<Node<'a>> {
     let n = spec.spec.numbers[key].get_ref();
     let mut out = Vec::new();
     if let Some(t) = &n.table
@@ -224,7 +212,11 @@ fn number_reads<'a>(
         let (name, _) = spec.spec.tables.get_key_value(t.get_ref()).expect("table");
         out.push(Node::Table(name.as_str()));
     }
-    let q = quoted_numbers(&part_text(doc, "numbers", key));
+    let q = spec
+        .parts()
+        .get("number", key)
+        .map(|p| p.quoted.clone())
+        .unwrap_or_default();
     let mut read: Vec<&'a str> = if q.all {
         spec.spec
             .numbers
@@ -252,12 +244,10 @@ fn number_reads<'a>(
 /// order. A cycle is an error at the first declaration on it, naming the
 /// path; so is a step quoting a number nothing declares.
 pub fn order(spec: &LoadedSpec) -> Result<Vec<String>> {
-    let empty = toml::Table::new();
-    let doc = spec.doc().unwrap_or(&empty);
     let mut edges: BTreeMap<Node<'_>, Vec<Node<'_>>> = BTreeMap::new();
     for (i, key) in spec.spec.numbers.keys().enumerate() {
-        number_computed_key(spec, doc, key)?;
-        edges.insert(Node::Number(key), number_reads(spec, doc, i, key));
+        number_computed_key(spec, key)?;
+        edges.insert(Node::Number(key), number_reads(spec, i, key));
     }
     for name in spec.spec.tables.keys() {
         let mut deps: Vec<Node<'_>> = table_reads(spec, name)

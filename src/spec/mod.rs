@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 
 pub mod bounds;
 pub mod keys;
+pub mod parts;
 pub mod paths;
 mod results;
 pub mod schema;
@@ -660,6 +661,9 @@ pub struct LoadedSpec {
     /// [`LoadedSpec::doc`] (read by the demand analysis, fingerprints and
     /// number order: once per run, not once per table, figure or number).
     doc: std::sync::OnceLock<Option<toml::Table>>,
+    /// Its parts in canonical form, found on first use by
+    /// [`LoadedSpec::parts`].
+    parts: std::sync::OnceLock<parts::Parts>,
 }
 
 impl LoadedSpec {
@@ -669,6 +673,15 @@ impl LoadedSpec {
         self.doc
             .get_or_init(|| toml::from_str(&self.text).ok())
             .as_ref()
+    }
+
+    /// The spec's parts: each one's canonical text and the numbers it
+    /// quotes (see [`parts`]), found once.
+    pub fn parts(&self) -> &parts::Parts {
+        self.parts.get_or_init(|| {
+            let empty = toml::Table::new();
+            parts::Parts::of(self.doc().unwrap_or(&empty))
+        })
     }
 
     /// An error pointing at `span` of the spec.
@@ -732,6 +745,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
         path: path.to_path_buf(),
         root,
         doc: Default::default(),
+        parts: Default::default(),
     })
 }
 

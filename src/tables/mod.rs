@@ -12,7 +12,7 @@
 pub mod aggregate;
 pub mod apply;
 pub mod bin;
-pub mod demand;
+
 pub mod differential;
 pub mod fast;
 pub mod pareto;
@@ -34,7 +34,7 @@ use indexmap::IndexMap;
 use crate::error::{Error, Result};
 use crate::expr::Globals;
 use crate::plan::deps::is_document;
-use crate::plan::{Plan, steps};
+use crate::plan::{Plan, demand, steps};
 use crate::sources::{self, SourceFile};
 use crate::spec::LoadedSpec;
 use crate::value::Row;
@@ -342,8 +342,6 @@ impl<'s> Catalog<'s> {
     /// here, first).
     fn companions(&self, from: &str, name: &str) -> Vec<(String, &'s [steps::Step<'s>])> {
         let spec = self.spec;
-        let empty = toml::Table::new();
-        let doc = spec.doc().unwrap_or(&empty);
         let mut out = Vec::new();
         for (other, t) in &self.plan.tables {
             if other == name
@@ -354,9 +352,11 @@ impl<'s> Catalog<'s> {
             {
                 continue;
             }
-            let q = crate::plan::deps::quoted_numbers(&crate::plan::order::part_text(
-                doc, "tables", other,
-            ));
+            let q = spec
+                .parts()
+                .get("table", other)
+                .map(|p| p.quoted.clone())
+                .unwrap_or_default();
             if q.all || !q.keys.is_empty() {
                 continue;
             }

@@ -8,7 +8,7 @@
 //! remembering only what they must) and a *sink* (a group or pivot step,
 //! holding one accumulator per group). Only the rows that come out (or the
 //! groups) are held, and only with the fields that something after the
-//! parallel stage reads ([`super::demand`]). The steps after that work on
+//! parallel stage reads ([`crate::plan::demand`]). The steps after that work on
 //! the held rows as usual.
 //!
 //! All the tables streaming one source are fed from one read of it: one
