@@ -1,9 +1,13 @@
 //! `artifact`: every figure and every number in a paper, from the logged
 //! measurements, by one command; and a check that fails when they drift.
 //!
-//! The data flows one way through the modules:
-//! `spec` -> `sources` -> `tables` -> (`numbers` | `figures`) -> `render` /
-//! `emit` -> outputs (written atomically by `output`).
+//! The data flows one way: `spec` (parsed, every key checked) -> `plan`
+//! (compiled once) -> `sources` -> `tables` -> (`numbers` | `figures` |
+//! `results`) -> `render` / `emit` -> `run` (one transaction of outputs,
+//! the lock last) -> the commands. Each top-level module belongs to a layer
+//! and imports only from its layer and those below; ARCHITECTURE.md at the
+//! repository's root maps the layers, and `tests/architecture.rs` pins
+//! them.
 
 pub mod check;
 pub mod color;
