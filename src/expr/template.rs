@@ -20,6 +20,12 @@ pub struct Template<'s> {
     table: Option<Arc<str>>,
 }
 
+impl std::fmt::Debug for Template<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Template({:?})", self.text)
+    }
+}
+
 impl<'s> Template<'s> {
     /// Compiles `src`; a syntax error points at it in the spec.
     pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
