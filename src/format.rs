@@ -309,6 +309,24 @@ impl Format {
     }
 }
 
+/// Whether `f` sets anything: a value that is not a number ignores its
+/// format, so a format set where no value is a number is an error (a
+/// `[numbers]` entry's, a results table column's).
+pub fn has_format(f: &FormatSpec) -> bool {
+    f.places.is_some()
+        || f.figures.is_some()
+        || f.sign.is_some()
+        || f.percent
+        || f.group_digits
+        || f.group_separator.is_some()
+        || f.unit.is_some()
+        || f.exponent_mode.is_some()
+        || f.print_unity_mantissa.is_some()
+        || f.output_decimal_marker.is_some()
+        || f.number_unit_product.is_some()
+        || f.separate_uncertainty.is_some()
+}
+
 /// Whether a unit is written against the number by default: `4.0×`,
 /// `12%`, `45°` (siunitx does the same for `\percent` and `\degree`).
 pub fn attaches(unit: &str) -> bool {

@@ -369,7 +369,7 @@ fn build_with<'a>(
             }
         }
     }
-    results::build(spec, &catalog, &globals, &fp, lock, only, &mut b);
+    results::build(plan, &catalog, &globals, &fp, lock, only, &mut b);
     let dir = spec.spec.output.figures.get_ref().clone();
     let formats = crate::render::formats::Formats::of(spec)?;
     let mut opts = BTreeMap::new();

@@ -220,17 +220,11 @@ fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<
     Ok(())
 }
 
-/// The tables each table reads (`from`, `lookup`, `union`), each with the
-/// span that names it; a source of the same name wins over a table, as
-/// when the tables are built, so it is no edge.
 /// Checks `spec` as described in the module docs, and returns its plan.
 pub fn validate(spec: &LoadedSpec) -> Result<Plan<'_>> {
     crate::spec::paths::check(spec)?;
     let plan = Plan::compile(spec)?;
     figures(spec)?;
-    for (name, raw) in &spec.spec.results_tables {
-        crate::results::compile::validate(spec, name, raw)?;
-    }
     // Last, so a spec of tables alone still has them checked.
     if spec.spec.numbers.is_empty()
         && spec.spec.figures.is_empty()

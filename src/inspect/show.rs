@@ -167,7 +167,7 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
     let reads = crate::numbers::table_reads(spec, name);
     let plan = match reads.is_empty() {
         true => crate::plan::Plan::tables_only(spec)?,
-        false => crate::plan::Plan::compile(spec)?,
+        false => crate::plan::Plan::tables_and_numbers(spec)?,
     };
     let cat = Catalog::new(&plan)?;
     if !reads.is_empty() {

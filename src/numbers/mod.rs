@@ -368,7 +368,7 @@ fn value_and_text(
     {
         return Err(Error::msg(format!("the value is {x}, not a finite number")));
     }
-    if as_number(&value).is_none() && has_format(&n.format) {
+    if as_number(&value).is_none() && format::has_format(&n.format) {
         let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]);
         return Err(spec.error(
             at.unwrap_or(raw.span()),
@@ -397,22 +397,6 @@ fn value_and_text(
         return Err(control_in_text(spec, raw, globals, agg, &owned, &value, c));
     }
     Ok((value, text, unc))
-}
-
-/// Whether `f` sets anything (a value that is not a number ignores it).
-pub(crate) fn has_format(f: &crate::spec::FormatSpec) -> bool {
-    f.places.is_some()
-        || f.figures.is_some()
-        || f.sign.is_some()
-        || f.percent
-        || f.group_digits
-        || f.group_separator.is_some()
-        || f.unit.is_some()
-        || f.exponent_mode.is_some()
-        || f.print_unity_mantissa.is_some()
-        || f.output_decimal_marker.is_some()
-        || f.number_unit_product.is_some()
-        || f.separate_uncertainty.is_some()
 }
 
 /// The error for a number whose printed text holds control character `c`

@@ -1,9 +1,10 @@
 //! The plan: what the spec asks for, compiled from the spec alone before
 //! any data is read. Each table's steps as typed steps holding compiled
 //! expressions (`steps`, with `aggregate`, `window`, `bin`, `reshape`),
-//! which part reads which (`deps`), the order the numbers are computed in
-//! (`order`), and the names a number key may take in LaTeX and typst
-//! (`keys`). The stages run what is compiled here; they compile nothing.
+//! each results table's columns (`results`), which part reads which
+//! (`deps`), the order the numbers are computed in (`order`), and the
+//! names a number key may take in LaTeX and typst (`keys`). The stages run
+//! what is compiled here; they compile nothing.
 
 pub mod aggregate;
 pub mod bin;
@@ -16,6 +17,7 @@ pub mod reshape;
 pub mod steps;
 pub mod window;
 
+pub mod results;
 pub mod tables;
 
 use indexmap::IndexMap;
@@ -23,10 +25,11 @@ use indexmap::IndexMap;
 use crate::error::{Error, Result};
 use crate::spec::LoadedSpec;
 pub use numbers::NumberPlan;
+pub use results::ResultsPlan;
 pub use tables::TablePlan;
 
-/// The spec compiled: built once per run by [`Plan::compile`] (which
-/// `validate` calls first), then read by every stage.
+/// The spec compiled: built once per run (`validate` builds it through
+/// [`Plan::compile_checking`]), then read by every stage.
 #[derive(Debug)]
 pub struct Plan<'s> {
     /// The spec it was compiled from (spans for errors, paths, sources).
@@ -39,13 +42,37 @@ pub struct Plan<'s> {
     /// The number declarations in the order they are computed (each after
     /// what it reads; `order`).
     pub order: Vec<String>,
+    /// Every `[results_tables.NAME]`, compiled, in declaration order
+    /// (empty in a plan of the tables alone).
+    pub results: IndexMap<String, ResultsPlan<'s>>,
 }
 
 impl<'s> Plan<'s> {
-    /// Compiles `spec`: its tables, then its numbers. Errors: every spec
-    /// error found, each part's first, with its line and column
+    /// Compiles `spec`: its tables, numbers and results tables. Errors:
+    /// every spec error found, each part's first, with its line and column
     /// ([`Error::Many`] when there are several).
     pub fn compile(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
+        let mut errors = Vec::new();
+        let tables = tables::compile(spec, &mut errors);
+        let (numbers, order) = numbers::compile(spec, &mut errors);
+        let results = results::compile(spec).unwrap_or_else(|e| {
+            errors.push(e);
+            IndexMap::new()
+        });
+        let plan = Plan {
+            spec,
+            tables,
+            numbers,
+            order,
+            results,
+        };
+        settle(plan, errors)
+    }
+
+    /// Compiles `spec`'s tables and numbers: for the commands that compute
+    /// a number (`explain`, `show` of a table whose steps read numbers),
+    /// which a broken figure or results table does not stop.
+    pub fn tables_and_numbers(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
         let mut errors = Vec::new();
         let tables = tables::compile(spec, &mut errors);
         let (numbers, order) = numbers::compile(spec, &mut errors);
@@ -54,12 +81,14 @@ impl<'s> Plan<'s> {
             tables,
             numbers,
             order,
+            results: IndexMap::new(),
         };
         settle(plan, errors)
     }
 
-    /// Compiles `spec`'s tables alone (`artifact show` of a table that
-    /// reads no number works while a number is broken).
+    /// Compiles `spec`'s tables alone: for the commands that build a table
+    /// (`show`, `init`), which a broken number or results table does not
+    /// stop.
     pub fn tables_only(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
         let mut errors = Vec::new();
         let tables = tables::compile(spec, &mut errors);
@@ -68,6 +97,7 @@ impl<'s> Plan<'s> {
             tables,
             numbers: IndexMap::new(),
             order: Vec::new(),
+            results: IndexMap::new(),
         };
         settle(plan, errors)
     }

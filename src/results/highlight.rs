@@ -6,25 +6,7 @@
 //! equal to the best is bold (ties); empty cells (null or missing) and
 //! NaN are never the best.
 
-/// Which value is best.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Best {
-    /// The largest.
-    Max,
-    /// The smallest.
-    Min,
-}
-
-/// Where the best is chosen (`highlight_per`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Per {
-    /// Over each column's rows.
-    Column,
-    /// Over each column's rows within a group.
-    Group,
-    /// Over the highlighted columns of each row.
-    Row,
-}
+pub use crate::plan::results::{Best, Per};
 
 /// The bold flags of `values` (rows × highlighted columns; `None` for an
 /// empty cell), with `group[r]` the group of row `r` and `best[c]` the

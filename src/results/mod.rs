@@ -1,9 +1,9 @@
 //! Results tables: `[results_tables.NAME]`, a table of the paper printed
 //! from the rows of a data table.
 //!
-//! A results table is compiled ([`compile`]) into a typed model,
-//! [`ResultsTable`]: headers, alignments, and groups of rows of formatted
-//! cells, some bold. Each output format is a [`Writer`] turning the model
+//! A results table's plan (`plan::results`, compiled with the spec) is
+//! built over its rows ([`build`]) into a typed model, [`ResultsTable`]:
+//! headers, alignments, and groups of rows of formatted cells, some bold. Each output format is a [`Writer`] turning the model
 //! into bytes (hyperfine's `export` layout): [`latex`] (a booktabs
 //! `tabular`), [`typst`] (a `#table`), [`csv`] (full-precision values) and
 //! [`markdown`] (a GitHub pipe table), written to `NAME.tex`, `NAME.typ`,
@@ -22,22 +22,22 @@
 //!   precision, ties all bold;
 //! - every output is the same bytes for the same rows (no hash order).
 
-pub mod compile;
+pub mod build;
 pub mod csv;
 pub mod highlight;
 pub mod latex;
 pub mod markdown;
 pub mod typst;
 
-pub use compile::{Outcome, compile};
+pub use build::{Outcome, build};
 
 use crate::error::Result;
 
 /// The most rows a results table prints (after `where`).
 pub const MAX_ROWS: usize = 10_000;
 
-/// The most columns a results table has.
-pub const MAX_COLUMNS: usize = 100;
+/// The most columns a results table has (checked by the plan).
+pub use crate::plan::results::MAX_COLUMNS;
 
 /// The most characters a cell's text holds (a template's or a value's).
 pub const MAX_CELL_CHARS: usize = 10_000;
@@ -96,7 +96,7 @@ pub struct Group {
     pub rows: Vec<Vec<Cell>>,
 }
 
-/// A compiled results table.
+/// A results table built: what every format prints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResultsTable {
     /// Its name (the stem of its files).

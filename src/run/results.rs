@@ -12,6 +12,7 @@ use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, LockedFigure, hash_bytes};
 use crate::numbers::Number;
 use crate::output::OutputFile;
+use crate::plan::Plan;
 use crate::run::{Build, FigureBuild};
 use crate::spec::LoadedSpec;
 use crate::tables::Catalog;
@@ -47,10 +48,10 @@ fn current(
     Err("its spec, data or quoted numbers changed".into())
 }
 
-/// Builds every results table of `spec` that is not current (none when
+/// Builds every results table of `plan` that is not current (none when
 /// `only` names figures) into `b`: outputs, keys, reports, errors.
 pub fn build(
-    spec: &LoadedSpec,
+    plan: &Plan<'_>,
     cat: &Catalog<'_>,
     globals: &Arc<Globals>,
     fp: &Fingerprint,
@@ -61,7 +62,8 @@ pub fn build(
     if !only.is_empty() {
         return;
     }
-    for (name, raw) in &spec.spec.results_tables {
+    let spec = plan.spec;
+    for (name, planned) in &plan.results {
         let key = fp.results_table_key(spec, name, &b.numbers);
         let mut why = None;
         if let Some(l) = lock {
@@ -74,17 +76,18 @@ pub fn build(
                 Err(reason) => why = Some(reason),
             }
         }
-        let built = crate::results::compile(spec, cat, globals, name, raw).and_then(|o| match o {
-            crate::results::Outcome::Built(t, sources) => {
-                Ok(Some((crate::results::render(&t)?, sources)))
-            }
-            crate::results::Outcome::Skipped(reason) => {
-                b.notes
-                    .push(format!("skip: results table `{name}`: {reason}"));
-                b.results_skipped.push(name.clone());
-                Ok(None)
-            }
-        });
+        let built =
+            crate::results::build(spec, cat, globals, name, planned).and_then(|o| match o {
+                crate::results::Outcome::Built(t, sources) => {
+                    Ok(Some((crate::results::render(&t)?, sources)))
+                }
+                crate::results::Outcome::Skipped(reason) => {
+                    b.notes
+                        .push(format!("skip: results table `{name}`: {reason}"));
+                    b.results_skipped.push(name.clone());
+                    Ok(None)
+                }
+            });
         match built {
             Ok(Some((files, sources))) => {
                 if let (Some(l), Some(why)) = (lock, why) {
