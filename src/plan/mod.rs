@@ -28,8 +28,8 @@ pub use numbers::NumberPlan;
 pub use results::ResultsPlan;
 pub use tables::TablePlan;
 
-/// The spec compiled: built once per run (`validate` builds it through
-/// [`Plan::compile_checking`]), then read by every stage.
+/// The spec compiled: built once per run by [`Plan::compile`] (through
+/// `validate`), then read by every stage.
 #[derive(Debug)]
 pub struct Plan<'s> {
     /// The spec it was compiled from (spans for errors, paths, sources).
