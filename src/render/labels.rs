@@ -375,7 +375,7 @@ fn repair(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::model::{Axis, Baseline};
+    use crate::figures::model::Baseline;
     use crate::render::color::Color;
 
     fn item(text: &str) -> TextItem {
