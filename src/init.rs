@@ -117,11 +117,49 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
             spec_path.display()
         )));
     }
+    let mut sources = name_sources(&root, data)?;
+    let head = spec_head(&mut sources);
+    // Read every source the way gen does, for its fields.
+    let draft = crate::spec::parse(&head, &spec_path)?;
+    let plan = crate::plan::Plan::tables_only(&draft)?;
+    let cat = crate::tables::Catalog::new(&plan)?;
+    let mut surveyed = Vec::new();
+    for (name, rel) in &sources {
+        let table = cat.table(name).map_err(|e| match rel.is_empty() {
+            true => e,
+            false => e.context(format!("data file {rel}")),
+        })?;
+        surveyed.push((name.clone(), table.rows.len(), fields_of(&table.rows)));
+    }
+    let mut spec = with_fields(&head, &surveyed);
+    let (first, _, fields) = &surveyed[0];
+    spec.push_str(&example(first, fields));
+    // What is written runs: built in memory first, as `gen` would.
+    let built =
+        crate::spec::parse(&spec, &spec_path).and_then(|s| crate::run::build(&s, &[], None));
+    match built {
+        Ok(b) if b.errors.is_empty() => {}
+        Ok(b) => {
+            return Err(b
+                .errors
+                .into_iter()
+                .next()
+                .expect("an error")
+                .context("the starter spec"));
+        }
+        Err(e) => return Err(e.context("the starter spec")),
+    }
+    write_files(&root, spec)
+}
+
+/// Each data file's source name (unique, never a starter table's) and its
+/// path relative to `root`.
+fn name_sources(root: &Path, data: &[PathBuf]) -> Result<Vec<(String, String)>> {
     // Sources: (name, path relative to the folder).
     let mut sources: Vec<(String, String)> = Vec::new();
     for d in data {
         let abs = d.canonicalize().map_err(|e| Error::io(d, e))?;
-        let rel = crate::spec::paths::relative_to(&root, &abs).ok_or_else(|| {
+        let rel = crate::spec::paths::relative_to(root, &abs).ok_or_else(|| {
             Error::msg(format!(
                 "{}: cannot be named relative to {}",
                 d.display(),
@@ -142,6 +180,12 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
         }
         sources.push((name, rel));
     }
+    Ok(sources)
+}
+
+/// The spec's comment, `[output]` and sources; with no data, a source of
+/// inline rows (added to `sources`).
+fn spec_head(sources: &mut Vec<(String, String)>) -> String {
     let mut head = String::new();
     let _ = writeln!(
         head,
@@ -161,7 +205,7 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
         );
         sources.push(("runs".into(), String::new()));
     } else {
-        for (name, rel) in &sources {
+        for (name, rel) in sources.iter() {
             // A file name with `[`, `*` or `?` is that file, not a pattern.
             let _ = writeln!(
                 head,
@@ -170,18 +214,12 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
             );
         }
     }
-    // Read every source the way gen does, for its fields.
-    let draft = crate::spec::parse(&head, &spec_path)?;
-    let plan = crate::plan::Plan::tables_only(&draft)?;
-    let cat = crate::tables::Catalog::new(&plan)?;
-    let mut surveyed = Vec::new();
-    for (name, rel) in &sources {
-        let table = cat.table(name).map_err(|e| match rel.is_empty() {
-            true => e,
-            false => e.context(format!("data file {rel}")),
-        })?;
-        surveyed.push((name.clone(), table.rows.len(), fields_of(&table.rows)));
-    }
+    head
+}
+
+/// `head` with each source's fields listed as comments after its `path`
+/// (or rows).
+fn with_fields(head: &str, surveyed: &[(String, usize, Vec<FieldSummary>)]) -> String {
     let mut spec = String::new();
     let mut lines = head.lines().peekable();
     while let Some(line) = lines.next() {
@@ -226,26 +264,14 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
             }
         }
     }
-    let (first, _, fields) = &surveyed[0];
-    spec.push_str(&example(first, fields));
-    // What is written runs: built in memory first, as `gen` would.
-    let built =
-        crate::spec::parse(&spec, &spec_path).and_then(|s| crate::run::build(&s, &[], None));
-    match built {
-        Ok(b) if b.errors.is_empty() => {}
-        Ok(b) => {
-            return Err(b
-                .errors
-                .into_iter()
-                .next()
-                .expect("an error")
-                .context("the starter spec"));
-        }
-        Err(e) => return Err(e.context("the starter spec")),
-    }
-    // Every file complete in a temporary file first; then each linked into
-    // place only where nothing is (a dangling link counts as something); a
-    // failure removes what this run linked: a failed init leaves nothing.
+    spec
+}
+
+/// Writes `artifact.toml` (`spec`) and the paper stubs that do not exist.
+/// Every file complete in a temporary file first; then each linked into
+/// place only where nothing is (a dangling link counts as something); a
+/// failure removes what this run linked: a failed init leaves nothing.
+fn write_files(root: &Path, spec: String) -> Result<Initialized> {
     let mut done = Initialized::default();
     let median = spec.contains("[numbers.example-median]");
     let mut files = vec![(SPEC_FILE, spec)];

@@ -1,6 +1,6 @@
 //! The `artifact` command line: parses arguments and calls the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -321,231 +321,7 @@ fn main() -> ExitCode {
     output::ignore_file_size_signal();
     output::return_freed_memory();
     let start = cli.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let result = (|| -> artifact::Result<ExitCode> {
-        // The hook runs at the repository's top, where no spec may be.
-        if let Command::Hook {
-            action: HookAction::Run { spec_dir },
-        } = &cli.command
-        {
-            return hook::run(&start, spec_dir).map(ExitCode::from);
-        }
-        // init makes the spec.
-        if let Command::Init { data } = &cli.command {
-            let done = artifact::init::init(&start, data)?;
-            for w in &done.written {
-                info!("wrote {w}");
-            }
-            for k in &done.kept {
-                info!("kept {k} (it exists)");
-            }
-            info!("next: artifact gen, then open main.typ or main.tex");
-            return Ok(ExitCode::SUCCESS);
-        }
-        if let Command::Completions { shell } = &cli.command {
-            use clap::CommandFactory as _;
-            let mut out = Vec::new();
-            clap_complete::generate(*shell, &mut Cli::command(), "artifact", &mut out);
-            print_result(&String::from_utf8_lossy(&out))?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        // The schema is the tool's, not a spec's: no spec is needed.
-        if let Command::Schema { markdown } = &cli.command {
-            if *markdown {
-                print_result(&spec::schema_out::markdown())?;
-            } else {
-                let schema = spec::schema_out::json_schema();
-                let text = serde_json::to_string_pretty(&schema).expect("JSON");
-                print_result(&format!("{text}\n"))?;
-            }
-            return Ok(ExitCode::SUCCESS);
-        }
-        let path = spec::locate(&start)?;
-        detail!("spec: {}", path.display());
-        // watch outlives a spec that does not load: it reports and waits.
-        if let Command::Watch { debounce } = &cli.command {
-            let mut rebuild = |changed: &[String]| {
-                if !changed.is_empty() {
-                    info!("changed: {}", changed.join(", "));
-                }
-                match spec::load(&path).and_then(|s| run_gen(&s, &[], false)) {
-                    Ok(_) => {}
-                    Err(e) => error!("{e}"),
-                }
-                info!(
-                    "watching {} (Ctrl-C to stop)",
-                    path.parent().unwrap_or(&path).display()
-                );
-            };
-            artifact::watch::run(
-                &path,
-                std::time::Duration::from_millis(*debounce),
-                &mut rebuild,
-            )?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        let spec = spec::load(&path)?;
-        match cli.command {
-            Command::Gen { names, force } => run_gen(&spec, &names, force),
-            Command::Check {
-                report: Some(file),
-                tolerance,
-                ..
-            } => {
-                let _folder = output::FolderLock::shared(&spec.root)?;
-                let tolerance = tolerance
-                    .as_deref()
-                    .map(artifact::evaluate::Tolerance::parse)
-                    .transpose()?;
-                let target = (file.as_os_str() != "-").then_some(file.as_path());
-                let (eval, check) = artifact::evaluate::evaluate(&spec, tolerance, target)?;
-                let json = file.extension().is_some_and(|e| e == "json");
-                let text = if json {
-                    eval.to_json()
-                } else {
-                    eval.to_markdown()
-                };
-                if file.as_os_str() == "-" {
-                    print_result(&text)?;
-                } else {
-                    // A bare name is in the current folder (its parent is "").
-                    let path = if file.parent() == Some(std::path::Path::new("")) {
-                        std::path::Path::new(".").join(&file)
-                    } else {
-                        file.clone()
-                    };
-                    output::write_atomic(&path, text.as_bytes())?;
-                    let off = eval.numbers.iter().filter(|n| !n.reproduced).count();
-                    info!(
-                        "wrote {}: {} ({} of {} numbers not reproduced)",
-                        file.display(),
-                        if eval.reproduced {
-                            "reproduced"
-                        } else {
-                            "NOT reproduced"
-                        },
-                        off,
-                        eval.numbers.len()
-                    );
-                }
-                Ok(if !eval.errors.is_empty() {
-                    ExitCode::from(2)
-                } else if eval.reproduced || (tolerance.is_none() && !check.stale()) {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                })
-            }
-            Command::Check {
-                fast,
-                format: ExplainFormat::Json,
-                ..
-            } => {
-                let _folder = output::FolderLock::shared(&spec.root)?;
-                let report = check::check(&spec, fast)?;
-                print_result(&report.to_json())?;
-                Ok(if !report.errors.is_empty() {
-                    ExitCode::from(2)
-                } else if report.stale() {
-                    ExitCode::from(1)
-                } else {
-                    ExitCode::SUCCESS
-                })
-            }
-            Command::Check { fast, .. } => {
-                let _folder = output::FolderLock::shared(&spec.root)?;
-                let report = check::check(&spec, fast)?;
-                let text = report.render();
-                // Errors dominate: the stale table first, then each error.
-                if !report.errors.is_empty() {
-                    if report.stale() {
-                        warn_raw!("{text}");
-                    }
-                    for line in group_errors(&report.errors) {
-                        error!("{line}");
-                    }
-                    return Ok(ExitCode::from(2));
-                }
-                if report.stale() {
-                    warn_raw!("{text}");
-                    Ok(ExitCode::from(1))
-                } else {
-                    if console::normal() {
-                        print_result(&text)?;
-                    }
-                    Ok(ExitCode::SUCCESS)
-                }
-            }
-            Command::Show { name, rows, format } => {
-                let _folder = output::FolderLock::shared(&spec.root)?;
-                let format = match format {
-                    OutFormat::Text => inspect::Format::Text,
-                    OutFormat::Csv => inspect::Format::Csv,
-                    OutFormat::Json => inspect::Format::Json,
-                };
-                let shown = inspect::show::show(&spec, &name, rows, format)?;
-                for n in &shown.notes {
-                    note!("{n}");
-                }
-                print_result(&shown.output)?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Command::Explain { key, format } => {
-                let _folder = output::FolderLock::shared(&spec.root)?;
-                let format = match format {
-                    ExplainFormat::Text => inspect::Format::Text,
-                    ExplainFormat::Json => inspect::Format::Json,
-                };
-                let e = inspect::explain::explain(&spec, &key, format)?;
-                for n in &e.notes {
-                    note!("{n}");
-                }
-                print_result(&e.output)?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Command::Diff { rev, rev2, format } => {
-                let d = artifact::diff::diff(&spec, rev.as_deref(), rev2.as_deref())?;
-                print_result(&match format {
-                    DiffFormat::Text => d.to_text(),
-                    DiffFormat::Md => d.to_markdown(),
-                    DiffFormat::Json => d.to_json(),
-                })?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Command::Lint { files, format } => {
-                let report = artifact::lint::lint(&spec, &files)?;
-                print_result(&match format {
-                    // --quiet: the errors only.
-                    ExplainFormat::Text if !console::normal() => report
-                        .render_text()
-                        .lines()
-                        .filter(|l| l.contains(": error["))
-                        .map(|l| format!("{l}\n"))
-                        .collect(),
-                    ExplainFormat::Text => report.render_text(),
-                    ExplainFormat::Json => report.render_json(),
-                })?;
-                Ok(if report.errors > 0 {
-                    ExitCode::from(1)
-                } else {
-                    ExitCode::SUCCESS
-                })
-            }
-            Command::Hook {
-                action: HookAction::Run { .. },
-            }
-            | Command::Schema { .. }
-            | Command::Init { .. }
-            | Command::Completions { .. }
-            | Command::Watch { .. } => unreachable!("dispatched before the spec is located"),
-            Command::Hook {
-                action: HookAction::Install { force },
-            } => {
-                let path = hook::install(&spec.root, force)?;
-                say!("installed {}", path.display());
-                Ok(ExitCode::SUCCESS)
-            }
-        }
-    })();
+    let result = run_command(cli.command, &start);
     detail!("done in {:.3} s", started.elapsed().as_secs_f64());
     match result {
         Ok(code) => code,
@@ -561,4 +337,266 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Runs `command` from folder `start`: the commands that need no spec,
+/// then `watch` (which outlives a spec that does not load), then those
+/// that read the loaded spec.
+fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
+    if let Some(code) = without_spec(&command, start)? {
+        return Ok(code);
+    }
+    let path = spec::locate(start)?;
+    detail!("spec: {}", path.display());
+    // watch outlives a spec that does not load: it reports and waits.
+    if let Command::Watch { debounce } = &command {
+        return watch(&path, *debounce);
+    }
+    let spec = spec::load(&path)?;
+    match command {
+        Command::Gen { names, force } => run_gen(&spec, &names, force),
+        Command::Check {
+            report: Some(file),
+            tolerance,
+            ..
+        } => check_report(&spec, &file, tolerance.as_deref()),
+        Command::Check {
+            fast,
+            format: ExplainFormat::Json,
+            ..
+        } => {
+            let _folder = output::FolderLock::shared(&spec.root)?;
+            let report = check::check(&spec, fast)?;
+            print_result(&report.to_json())?;
+            Ok(if !report.errors.is_empty() {
+                ExitCode::from(2)
+            } else if report.stale() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Check { fast, .. } => check_text(&spec, fast),
+        Command::Show { name, rows, format } => {
+            let _folder = output::FolderLock::shared(&spec.root)?;
+            let format = match format {
+                OutFormat::Text => inspect::Format::Text,
+                OutFormat::Csv => inspect::Format::Csv,
+                OutFormat::Json => inspect::Format::Json,
+            };
+            let shown = inspect::show::show(&spec, &name, rows, format)?;
+            for n in &shown.notes {
+                note!("{n}");
+            }
+            print_result(&shown.output)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { key, format } => {
+            let _folder = output::FolderLock::shared(&spec.root)?;
+            let format = match format {
+                ExplainFormat::Text => inspect::Format::Text,
+                ExplainFormat::Json => inspect::Format::Json,
+            };
+            let e = inspect::explain::explain(&spec, &key, format)?;
+            for n in &e.notes {
+                note!("{n}");
+            }
+            print_result(&e.output)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Diff { rev, rev2, format } => {
+            let d = artifact::diff::diff(&spec, rev.as_deref(), rev2.as_deref())?;
+            print_result(&match format {
+                DiffFormat::Text => d.to_text(),
+                DiffFormat::Md => d.to_markdown(),
+                DiffFormat::Json => d.to_json(),
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Lint { files, format } => lint(&spec, &files, format),
+        Command::Hook {
+            action: HookAction::Run { .. },
+        }
+        | Command::Schema { .. }
+        | Command::Init { .. }
+        | Command::Completions { .. }
+        | Command::Watch { .. } => unreachable!("dispatched before the spec is located"),
+        Command::Hook {
+            action: HookAction::Install { force },
+        } => {
+            let path = hook::install(&spec.root, force)?;
+            say!("installed {}", path.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The commands that need no spec (`hook run`, `init`, `completions`,
+/// `schema`): their exit code, or `None` for the others.
+fn without_spec(command: &Command, start: &Path) -> artifact::Result<Option<ExitCode>> {
+    match command {
+        // The hook runs at the repository's top, where no spec may be.
+        Command::Hook {
+            action: HookAction::Run { spec_dir },
+        } => hook::run(start, spec_dir).map(|c| Some(ExitCode::from(c))),
+        // init makes the spec.
+        Command::Init { data } => {
+            let done = artifact::init::init(start, data)?;
+            for w in &done.written {
+                info!("wrote {w}");
+            }
+            for k in &done.kept {
+                info!("kept {k} (it exists)");
+            }
+            info!("next: artifact gen, then open main.typ or main.tex");
+            Ok(Some(ExitCode::SUCCESS))
+        }
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "artifact", &mut out);
+            print_result(&String::from_utf8_lossy(&out))?;
+            Ok(Some(ExitCode::SUCCESS))
+        }
+        // The schema is the tool's, not a spec's: no spec is needed.
+        Command::Schema { markdown } => {
+            if *markdown {
+                print_result(&spec::schema_out::markdown())?;
+            } else {
+                let schema = spec::schema_out::json_schema();
+                let text = serde_json::to_string_pretty(&schema).expect("JSON");
+                print_result(&format!("{text}\n"))?;
+            }
+            Ok(Some(ExitCode::SUCCESS))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `artifact watch`: rebuilds on every change; a build's error is printed
+/// and the watch goes on.
+fn watch(path: &Path, debounce: u64) -> artifact::Result<ExitCode> {
+    let mut rebuild = |changed: &[String]| {
+        if !changed.is_empty() {
+            info!("changed: {}", changed.join(", "));
+        }
+        match spec::load(path).and_then(|s| run_gen(&s, &[], false)) {
+            Ok(_) => {}
+            Err(e) => error!("{e}"),
+        }
+        info!(
+            "watching {} (Ctrl-C to stop)",
+            path.parent().unwrap_or(path).display()
+        );
+    };
+    artifact::watch::run(
+        path,
+        std::time::Duration::from_millis(debounce),
+        &mut rebuild,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `artifact check --report FILE`: the evaluators' report, to `FILE` or
+/// (`-`) standard output.
+fn check_report(
+    spec: &spec::LoadedSpec,
+    file: &Path,
+    tolerance: Option<&str>,
+) -> artifact::Result<ExitCode> {
+    let _folder = output::FolderLock::shared(&spec.root)?;
+    let tolerance = tolerance
+        .map(artifact::evaluate::Tolerance::parse)
+        .transpose()?;
+    let target = (file.as_os_str() != "-").then_some(file);
+    let (eval, check) = artifact::evaluate::evaluate(spec, tolerance, target)?;
+    let json = file.extension().is_some_and(|e| e == "json");
+    let text = if json {
+        eval.to_json()
+    } else {
+        eval.to_markdown()
+    };
+    if file.as_os_str() == "-" {
+        print_result(&text)?;
+    } else {
+        // A bare name is in the current folder (its parent is "").
+        let path = if file.parent() == Some(Path::new("")) {
+            Path::new(".").join(file)
+        } else {
+            file.to_path_buf()
+        };
+        output::write_atomic(&path, text.as_bytes())?;
+        let off = eval.numbers.iter().filter(|n| !n.reproduced).count();
+        info!(
+            "wrote {}: {} ({} of {} numbers not reproduced)",
+            file.display(),
+            if eval.reproduced {
+                "reproduced"
+            } else {
+                "NOT reproduced"
+            },
+            off,
+            eval.numbers.len()
+        );
+    }
+    Ok(if !eval.errors.is_empty() {
+        ExitCode::from(2)
+    } else if eval.reproduced || (tolerance.is_none() && !check.stale()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `artifact check`: the stale table on stderr (exit 1), errors after it
+/// (exit 2), or that all is current.
+fn check_text(spec: &spec::LoadedSpec, fast: bool) -> artifact::Result<ExitCode> {
+    let _folder = output::FolderLock::shared(&spec.root)?;
+    let report = check::check(spec, fast)?;
+    let text = report.render();
+    // Errors dominate: the stale table first, then each error.
+    if !report.errors.is_empty() {
+        if report.stale() {
+            warn_raw!("{text}");
+        }
+        for line in group_errors(&report.errors) {
+            error!("{line}");
+        }
+        return Ok(ExitCode::from(2));
+    }
+    if report.stale() {
+        warn_raw!("{text}");
+        Ok(ExitCode::from(1))
+    } else {
+        if console::normal() {
+            print_result(&text)?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// `artifact lint`: the report (errors only with `--quiet`); exit 1 on
+/// errors.
+fn lint(
+    spec: &spec::LoadedSpec,
+    files: &[PathBuf],
+    format: ExplainFormat,
+) -> artifact::Result<ExitCode> {
+    let report = artifact::lint::lint(spec, files)?;
+    print_result(&match format {
+        // --quiet: the errors only.
+        ExplainFormat::Text if !console::normal() => report
+            .render_text()
+            .lines()
+            .filter(|l| l.contains(": error["))
+            .map(|l| format!("{l}\n"))
+            .collect(),
+        ExplainFormat::Text => report.render_text(),
+        ExplainFormat::Json => report.render_json(),
+    })?;
+    Ok(if report.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

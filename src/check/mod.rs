@@ -8,6 +8,7 @@
 //! hashes (spec, inputs, outputs) with the lock and answers at once when
 //! nothing changed; anything changed falls back to the full comparison.
 
+mod compare;
 mod json;
 
 use std::collections::BTreeSet;
@@ -19,6 +20,7 @@ use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, hash_bytes, tool};
 use crate::run;
 use crate::spec::LoadedSpec;
+pub use compare::compare;
 
 /// A number whose text changed.
 #[derive(Debug, Clone, PartialEq)]
@@ -193,6 +195,25 @@ impl CheckReport {
             }
             return s;
         }
+        let _ = writeln!(s, "stale: {}", self.stale_parts().join(", "));
+        self.write_numbers(&mut s);
+        self.write_outputs(&mut s);
+        self.write_leftovers(&mut s);
+        if !self.inputs.is_empty() {
+            let _ = writeln!(s, "\ninputs since artifact.lock:");
+            for (what, f) in &self.inputs {
+                let _ = writeln!(s, "  {what:8} {f}");
+            }
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "note: {n}");
+        }
+        let _ = writeln!(s, "\nto bring them up to date: {}", self.fix);
+        s
+    }
+
+    /// How many of each kind are stale (`2 numbers`, `1 figure`, ...).
+    fn stale_parts(&self) -> Vec<String> {
         let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         let mut parts = Vec::new();
         if !self.numbers.is_empty() {
@@ -222,7 +243,11 @@ impl CheckReport {
                 count(self.leftovers.len(), "temporary file")
             ));
         }
-        let _ = writeln!(s, "stale: {}", parts.join(", "));
+        parts
+    }
+
+    /// The numbers whose text changed, in a table.
+    fn write_numbers(&self, s: &mut String) {
         if !self.numbers.is_empty() {
             let w = self.numbers.iter().map(|n| n.key.len()).max().unwrap_or(0);
             let wc = self
@@ -243,6 +268,11 @@ impl CheckReport {
                 );
             }
         }
+    }
+
+    /// Figures, results tables and other outputs that differ, and outputs
+    /// edited by hand.
+    fn write_outputs(&self, s: &mut String) {
         if !self.figures.is_empty() {
             let _ = writeln!(s, "\nfigures:");
             for (name, files, why) in &self.figures {
@@ -278,6 +308,10 @@ impl CheckReport {
                 let _ = writeln!(s, "  {f}");
             }
         }
+    }
+
+    /// Orphaned outputs and temporary files left by a killed run.
+    fn write_leftovers(&self, s: &mut String) {
         if !self.orphaned.is_empty() {
             let _ = writeln!(
                 s,
@@ -301,17 +335,6 @@ impl CheckReport {
                 let _ = writeln!(s, "  {f}");
             }
         }
-        if !self.inputs.is_empty() {
-            let _ = writeln!(s, "\ninputs since artifact.lock:");
-            for (what, f) in &self.inputs {
-                let _ = writeln!(s, "  {what:8} {f}");
-            }
-        }
-        for n in &self.notes {
-            let _ = writeln!(s, "note: {n}");
-        }
-        let _ = writeln!(s, "\nto bring them up to date: {}", self.fix);
-        s
     }
 }
 
@@ -397,19 +420,6 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     Ok(true)
 }
 
-/// `\@namedef{artnum@KEY}{TEXT}` pairs of a macros.tex written by the
-/// built-in template (for naming the number edited by hand).
-fn tex_numbers(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("\\@namedef{artnum@")?;
-            let (key, rest) = rest.split_once("}{")?;
-            let value = rest.strip_suffix('}')?;
-            Some((key.to_string(), value.to_string()))
-        })
-        .collect()
-}
-
 /// Runs the check.
 pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     let lock = Lock::read(&spec.root)?;
@@ -430,179 +440,4 @@ pub fn check(spec: &LoadedSpec, fast: bool) -> Result<CheckReport> {
     }
     let mut build = run::build(spec, &[], None)?;
     Ok(compare(spec, &mut build, lock.as_ref(), fix, leftovers))
-}
-
-/// What on disk differs from `build` (all of the spec, built without a
-/// lock) and from `lock`: the full check. Takes `build`'s errors.
-pub fn compare(
-    spec: &LoadedSpec,
-    build: &mut run::Build,
-    lock: Option<&Lock>,
-    fix: String,
-    leftovers: Vec<String>,
-) -> CheckReport {
-    // A number or figure that fails is reported after the table of what is
-    // stale (exit 2); a spec error stops before (in `run::build`).
-    let mut r = CheckReport {
-        fix,
-        leftovers,
-        errors: std::mem::take(&mut build.errors),
-        ..CheckReport::default()
-    };
-    let fp = &build.fingerprint;
-    let changed_inputs = |sources: &BTreeSet<String>| run::changed_inputs(fp, lock, sources);
-    // Numbers: committed text (the lock's) against the text now.
-    r.numbers = number_changes(spec, build, lock);
-    let disk_hash = |rel: &str| crate::output::read_output(&spec.root, rel).map(|b| hash_bytes(&b));
-    let edited = |rel: &str| -> bool {
-        let locked = lock.and_then(|l| l.outputs.get(rel));
-        let disk = disk_hash(rel);
-        locked.is_some() && disk.is_some() && disk.as_ref() != locked
-    };
-    // The macro files.
-    for out in &build.number_outputs {
-        let disk = crate::output::read_output(&spec.root, &out.rel);
-        if disk.as_deref() == Some(&out.bytes[..]) {
-            continue;
-        }
-        if edited(&out.rel) {
-            let mut detail = String::new();
-            if out.rel.ends_with(".tex")
-                && let Some(d) = &disk
-            {
-                let now: std::collections::BTreeMap<String, String> = build
-                    .numbers
-                    .iter()
-                    .map(|n| (n.key.clone(), crate::emit::tex_escape_text(&n.text)))
-                    .collect();
-                let committed = |k: &str| {
-                    lock.and_then(|l| l.numbers.get(k))
-                        .map(|n| crate::emit::tex_escape_text(&n.text))
-                };
-                // A value that is neither what gen wrote nor what the data
-                // gives now was typed in by hand.
-                let diffs: Vec<String> = tex_numbers(&String::from_utf8_lossy(d))
-                    .into_iter()
-                    .filter(|(k, v)| committed(k).is_some_and(|c| &c != v))
-                    .map(|(k, v)| {
-                        let data = now.get(&k).cloned().unwrap_or_default();
-                        format!("{k} reads {v}, the data gives {data}")
-                    })
-                    .collect();
-                detail = diffs.join("; ");
-            }
-            r.edited.push((out.rel.clone(), detail));
-        } else if r.numbers.is_empty() {
-            r.stale_files.push(format!(
-                "{} ({})",
-                out.rel,
-                if disk.is_none() { "missing" } else { "differs" }
-            ));
-        }
-    }
-    // Figures.
-    for f in &build.figures {
-        let mut differing = Vec::new();
-        let mut hand = false;
-        for o in &f.outputs {
-            let disk = crate::output::read_output(&spec.root, &o.rel);
-            if disk.as_deref() != Some(&o.bytes[..]) {
-                differing.push(o.rel.clone());
-                if edited(&o.rel) {
-                    hand = true;
-                    r.edited.push((o.rel.clone(), String::new()));
-                }
-            }
-        }
-        if differing.is_empty() || hand {
-            continue;
-        }
-        let inputs = changed_inputs(&f.sources);
-        let quoted = lock.map_or_else(Vec::new, |l| {
-            let q = crate::fingerprint::figure_quotes(spec, &f.name);
-            crate::fingerprint::changed_numbers(l, &build.numbers, &q)
-        });
-        let why = if differing.iter().all(|d| disk_hash(d).is_none()) {
-            "missing".to_string()
-        } else if !inputs.is_empty() {
-            format!("input changed: {}", inputs.join(", "))
-        } else if !quoted.is_empty() {
-            format!("quoted number changed: {}", quoted.join(", "))
-        } else {
-            "spec changed".to_string()
-        };
-        r.figures.push((f.name.clone(), differing, why));
-    }
-    for (name, why) in &build.skipped {
-        let outs: Vec<String> = run::figure_outputs(spec, name)
-            .into_iter()
-            .filter(|o| spec.root.join(o).exists())
-            .collect();
-        if !outs.is_empty() {
-            r.figures.push((
-                name.clone(),
-                outs,
-                format!("the data no longer draws it: {why}"),
-            ));
-        }
-    }
-    r.results_tables =
-        crate::run::results::stale(spec, build, lock, &changed_inputs, &mut r.edited);
-    // Outputs the last run wrote that the spec no longer writes.
-    if let Some(l) = lock {
-        let (recorded, edited) = run::orphans(spec, fp, l);
-        r.orphaned.extend(recorded.into_iter().map(|f| (f, false)));
-        r.orphaned.extend(edited.into_iter().map(|f| (f, true)));
-        r.orphaned.sort();
-    }
-    // A format dropped from `[output] formats` leaves no file behind (one
-    // the lock lists is orphaned, above).
-    for name in spec.spec.figures.keys() {
-        for p in run::dropped_format_files(spec, name) {
-            if r.orphaned.iter().any(|(f, _)| *f == p) {
-                continue;
-            }
-            let ext = p.rsplit('.').next().unwrap_or_default().to_string();
-            r.stale_files.push(format!(
-                "{p} (orphaned: `[output] formats` has no {ext}; `artifact gen` removes it if it wrote it, else delete it)"
-            ));
-        }
-    }
-    // Inputs against the lock.
-    match lock {
-        Some(l) => {
-            let now = fp.inputs();
-            for (f, h) in &now {
-                match l.inputs.get(f) {
-                    None => r.inputs.push(("added", f.clone())),
-                    Some(old) if old != h => r.inputs.push(("changed", f.clone())),
-                    _ => {}
-                }
-            }
-            for f in l.inputs.keys().filter(|f| !now.contains_key(*f)) {
-                r.inputs.push(("removed", f.clone()));
-            }
-            if !r.stale() && (!r.inputs.is_empty() || l.spec != fp.spec || l.tool != tool()) {
-                r.notes.push("inputs or spec changed without changing any output; `artifact gen` refreshes artifact.lock".into());
-            }
-        }
-        None => r
-            .notes
-            .push("no artifact.lock yet: `artifact gen` writes one".into()),
-    }
-    r
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_numbers_from_macros_tex() {
-        let t = "\\@namedef{artnum@fig3-median}{3.859}\n\\providecommand{\\artFigThreeMedian}{\\artnum{fig3-median}}\n";
-        assert_eq!(
-            tex_numbers(t),
-            vec![("fig3-median".to_string(), "3.859".to_string())]
-        );
-    }
 }

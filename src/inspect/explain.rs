@@ -155,18 +155,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         )));
     }
     let Some(n) = nums.list.iter().find(|n| n.key == key) else {
-        if let Some((_, why)) = nums.skipped.iter().find(|(k, _)| k == key) {
-            return Err(Error::msg(format!(
-                "number `{}` is skipped: {why}",
-                shown(key)
-            )));
-        }
-        let what = format!("number `{key}`");
-        return Err(nums
-            .errors
-            .into_iter()
-            .find(|e| matches!(e, Error::Context { what: w, .. } if *w == what))
-            .unwrap_or_else(|| Error::msg(format!("number `{}` was not computed", shown(key)))));
+        return Err(not_computed(nums, key));
     };
     // The declaration it comes from (its family's, for a member).
     let decl = n.family.as_deref().unwrap_or(key);
@@ -180,15 +169,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         Some(t) => Some(cat.table(t)?.rows.len()),
         None => None,
     };
-    // Its own inputs, and those of the numbers it reads.
-    let mut sources = std::collections::BTreeSet::new();
-    for k in reads.iter().map(String::as_str).chain([decl]) {
-        let n = &spec.spec.numbers[k];
-        sources.extend(match &n.get_ref().table {
-            Some(t) => Fingerprint::sources_of(spec, [t.get_ref().clone()]),
-            None => meta_read(spec, &spec_block(spec, "numbers", k, n.span()).1),
-        });
-    }
+    let sources = input_sources(spec, decl, &reads);
     let inline = sources
         .iter()
         .filter(|s| spec.spec.sources[*s].get_ref().rows.is_some())
@@ -211,26 +192,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         table_rows,
         tables: table_chain(&plan, table.as_deref())?,
         table,
-        reads: reads
-            .iter()
-            .flat_map(|r| {
-                // A family's members that the number quotes, else the family.
-                let members: Vec<&Number> = nums
-                    .list
-                    .iter()
-                    .filter(|m| m.family.as_ref() == Some(r) && quoted.keys.contains(&m.key))
-                    .collect();
-                let read = |key: &str, m: Option<&Number>| Read {
-                    key: key.to_string(),
-                    text: m.map(|m| m.text.clone()),
-                    value: m.map(|m| to_json(&m.value)),
-                };
-                match members.as_slice() {
-                    [] => vec![read(r, nums.list.iter().find(|m| &m.key == r))],
-                    list => list.iter().map(|m| read(&m.key, Some(m))).collect(),
-                }
-            })
-            .collect(),
+        reads: reads_of(&nums.list, &reads, &quoted.keys),
         inputs: inputs(spec, &sources, lock.as_ref())?,
         inline,
         lock: lock_state,
@@ -249,6 +211,65 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         output,
         notes: cat.notes(),
     })
+}
+
+/// Why number `key` is not among those computed: skipped, its own error,
+/// or not computed.
+fn not_computed(nums: numbers::Numbers, key: &str) -> Error {
+    if let Some((_, why)) = nums.skipped.iter().find(|(k, _)| k == key) {
+        return Error::msg(format!("number `{}` is skipped: {why}", shown(key)));
+    }
+    let what = format!("number `{key}`");
+    nums.errors
+        .into_iter()
+        .find(|e| matches!(e, Error::Context { what: w, .. } if *w == what))
+        .unwrap_or_else(|| Error::msg(format!("number `{}` was not computed", shown(key))))
+}
+
+/// The sources of declaration `decl` and of the numbers it `reads`.
+fn input_sources(
+    spec: &LoadedSpec,
+    decl: &str,
+    reads: &[String],
+) -> std::collections::BTreeSet<String> {
+    // Its own inputs, and those of the numbers it reads.
+    let mut sources = std::collections::BTreeSet::new();
+    for k in reads.iter().map(String::as_str).chain([decl]) {
+        let n = &spec.spec.numbers[k];
+        sources.extend(match &n.get_ref().table {
+            Some(t) => Fingerprint::sources_of(spec, [t.get_ref().clone()]),
+            None => meta_read(spec, &spec_block(spec, "numbers", k, n.span()).1),
+        });
+    }
+    sources
+}
+
+/// The numbers a number reads, with their text and value: a family's
+/// members that it quotes, else the family (or number) itself.
+fn reads_of(
+    list: &[Number],
+    reads: &[String],
+    quoted: &std::collections::BTreeSet<String>,
+) -> Vec<Read> {
+    reads
+        .iter()
+        .flat_map(|r| {
+            // A family's members that the number quotes, else the family.
+            let members: Vec<&Number> = list
+                .iter()
+                .filter(|m| m.family.as_ref() == Some(r) && quoted.contains(&m.key))
+                .collect();
+            let read = |key: &str, m: Option<&Number>| Read {
+                key: key.to_string(),
+                text: m.map(|m| m.text.clone()),
+                value: m.map(|m| to_json(&m.value)),
+            };
+            match members.as_slice() {
+                [] => vec![read(r, list.iter().find(|m| &m.key == r))],
+                list => list.iter().map(|m| read(&m.key, Some(m))).collect(),
+            }
+        })
+        .collect()
 }
 
 /// The JSON documents whose `meta` a number without a table reads: those

@@ -20,14 +20,16 @@
 //! files (those the lock lists) are never read as prose.
 
 mod latex;
+mod read;
 mod scan;
 mod typed;
 mod typst;
+mod unused;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
-use scan::{Scan, What};
+use scan::What;
 
 use crate::error::{Error, Result};
 use crate::lock::Lock;
@@ -94,10 +96,6 @@ struct Num<'a> {
     value: f64,
 }
 
-/// A file to read: its path, the folder LaTeX resolves its inputs from,
-/// and where it was included (file, line, column; `None` when named).
-type Queued = (PathBuf, PathBuf, Option<(String, usize, usize)>);
-
 /// Lints the paper: `files` (paths as given, relative to the current
 /// folder), or the spec folder's `main.tex` and `main.typ`.
 ///
@@ -111,385 +109,290 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
             spec.root.display()
         ))
     })?;
-    let mut queue: Vec<Queued> = Vec::new();
-    if files.is_empty() {
-        for name in ["main.tex", "main.typ"] {
-            let p = spec.root.join(name);
-            if p.is_file() {
-                queue.push((p, spec.root.clone(), None));
-            }
-        }
-        if queue.is_empty() {
-            return Err(Error::msg(format!(
-                "no main.tex or main.typ in {}: name the paper's files (`artifact lint paper.tex`)",
-                spec.root.display()
-            )));
-        }
-    } else {
-        for f in files {
-            if kind_of(f).is_none() {
-                return Err(Error::msg(format!(
-                    "{}: lint reads LaTeX (.tex) and typst (.typ) files",
-                    f.display()
-                )));
-            }
-            let base = f.parent().map(Path::to_path_buf).unwrap_or_default();
-            queue.push((f.clone(), base, None));
-        }
-    }
-    let nums: Vec<Num> = lock
-        .numbers
-        .iter()
-        .map(|(k, n)| Num {
-            key: k,
-            text: &n.text,
-            value: n.value.parse().unwrap_or(f64::NAN),
-        })
-        .collect();
+    let queue = read::first_files(spec, files)?;
     // Numbers whose text at git HEAD differs from the lock's now (none
     // outside a repository): prose that still prints the old text is stale.
     let head = crate::diff::lock_at(spec, "HEAD").ok();
-    let stale: Vec<(Num, &str)> = head
-        .iter()
-        .flat_map(|h| &h.numbers)
-        .filter_map(|(k, old)| {
-            let now = lock.numbers.get(k).map_or("(removed)", |n| n.text.as_str());
-            (now != old.text).then(|| {
-                let num = Num {
-                    key: k,
-                    text: &old.text,
-                    value: old.value.parse().unwrap_or(f64::NAN),
-                };
-                (num, now)
-            })
-        })
-        .collect();
-    let commands: BTreeMap<String, &str> = nums
-        .iter()
-        .map(|n| (crate::plan::keys::tex_name(n.key), n.key))
-        .collect();
-    let generated: BTreeSet<&str> = lock.outputs.keys().map(String::as_str).collect();
+    let known = Known::new(&lock, head.as_ref());
 
     // Read every file, following includes.
-    let mut scanned: Vec<(String, Kind, Scan, PathBuf, PathBuf)> = Vec::new();
-    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
     let mut findings = Vec::new();
-    let mut next = 0;
-    while next < queue.len() && scanned.len() < MAX_FILES {
-        let (path, base, from) = queue[next].clone();
-        next += 1;
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
-        if !seen.insert(canonical) {
-            continue;
-        }
-        let shown = shown_path(&spec.root, &path);
-        let Some(kind) = kind_of(&path) else { continue };
-        // A generated file is artifact's output, not prose, even when named.
-        if relative(&spec.root, &path).is_some_and(|r| generated.contains(r.as_str())) {
-            continue;
-        }
-        if let Ok(m) = std::fs::metadata(&path)
-            && m.is_file()
-            && m.len() > MAX_FILE_BYTES
-        {
-            return Err(Error::msg(format!(
-                "{shown}: {} bytes; lint reads sources of at most {MAX_FILE_BYTES} bytes (16 MiB)",
-                m.len()
-            )));
-        }
-        let bytes = match crate::output::read_regular(&path) {
-            Ok(Some(b)) => b,
-            Ok(None) => match from {
-                None => return Err(Error::msg(format!("{}: no such file", path.display()))),
-                Some((file, line, column)) => {
-                    findings.push(Finding {
-                        file,
-                        line,
-                        column,
-                        severity: Severity::Warning,
-                        kind: "missing-file",
-                        message: format!("{shown} is included but does not exist"),
-                    });
-                    continue;
-                }
-            },
-            Err(e) => return Err(Error::io(&path, e)),
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let s = match kind {
-            Kind::Latex => latex::scan(&text),
-            Kind::Typst => typst::scan(&text),
-        };
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        for f in &s.found {
-            if let What::Include(inc) = &f.what {
-                let mut p = resolve(kind, &base, &dir, inc);
-                if kind == Kind::Latex && p.extension().is_none() {
-                    p.set_extension("tex");
-                }
-                if let Some(rel) = relative(&spec.root, &p)
-                    && generated.contains(rel.as_str())
-                {
-                    continue;
-                }
-                queue.push((p, base.clone(), Some((shown.clone(), f.line, f.column))));
-            }
-        }
-        scanned.push((shown, kind, s, dir, base));
-    }
+    let scanned = read::read_sources(spec, queue, &known.generated, &mut findings)?;
 
     // Definitions anywhere count everywhere (a macro file may define them).
     let defined: BTreeSet<&str> = scanned
         .iter()
-        .flat_map(|(_, _, s, _, _)| &s.found)
+        .flat_map(|src| &src.scan.found)
         .filter_map(|f| match &f.what {
             What::Defines(n) => Some(n.as_str()),
             _ => None,
         })
         .collect();
-    let mut used_keys: BTreeSet<&str> = BTreeSet::new();
-    let mut used_paths: BTreeSet<String> = BTreeSet::new();
-    let mut used_names: BTreeSet<String> = BTreeSet::new();
-    let keys: Vec<&str> = nums.iter().map(|n| n.key).collect();
-    let is_key = |k: &str| lock.numbers.contains_key(k);
-    for (file, kind, s, dir, base) in &scanned {
-        let at = |f: &scan::Found, severity, kind: &'static str, message: String| Finding {
-            file: file.clone(),
-            line: f.line,
-            column: f.column,
-            severity,
-            kind,
-            message,
-        };
-        for f in &s.found {
-            if s.ignored.contains(&f.line) {
+    let mut used = Used::default();
+    for src in &scanned {
+        for f in &src.scan.found {
+            if src.scan.ignored.contains(&f.line) {
                 continue;
             }
-            match &f.what {
-                What::Number(t) => {
-                    let hits: Vec<(&Num, typed::Match)> = nums
-                        .iter()
-                        .filter_map(|n| typed::equals(t, n.text, n.value).map(|why| (n, why)))
-                        .collect();
-                    if hits.is_empty() {
-                        // Not a number now, but one at HEAD: typed by hand
-                        // and gone stale when the data changed.
-                        if let Some((n, why, now)) = stale.iter().find_map(|(n, now)| {
-                            typed::equals(t, n.text, n.value).map(|why| (n, why, now))
-                        }) {
-                            findings.push(at(
-                                f,
-                                Severity::Error,
-                                "stale-number",
-                                format!(
-                                    "`{}` is typed by hand and stale: {} at HEAD; it is now {now}; write {}",
-                                    t.text,
-                                    why.describe(&format!("number `{}` ({})", n.key, n.text)),
-                                    macro_for(*kind, n.key)
-                                ),
-                            ));
-                        }
-                    }
-                    if let Some((n, why)) = hits.first() {
-                        let write = macro_for(*kind, n.key);
-                        let others = if hits.len() > 1 {
-                            let list: Vec<&str> =
-                                hits.iter().skip(1).take(3).map(|(n, _)| n.key).collect();
-                            format!(" (it also matches {})", list.join(", "))
-                        } else {
-                            String::new()
-                        };
-                        findings.push(at(
-                            f,
-                            Severity::Error,
-                            "typed-number",
-                            format!(
-                                "`{}` is typed by hand: {}; write {write}{others}",
-                                t.text,
-                                why.describe(&format!("number `{}` ({})", n.key, n.text))
-                            ),
-                        ));
-                    }
-                }
-                What::Key(k) => {
-                    if is_key(k) {
-                        used_keys.insert(k.as_str());
-                    } else {
-                        findings.push(at(
-                            f,
-                            Severity::Error,
-                            "unknown-key",
-                            format!("no number has the key `{k}`{}", did_you_mean(k, &keys)),
-                        ));
-                    }
-                }
-                What::Command(c) => match commands.get(c) {
-                    Some(k) => {
-                        used_keys.insert(k);
-                    }
-                    None if defined.contains(c.as_str()) => {}
-                    None => {
-                        let names: Vec<&str> = commands.keys().map(String::as_str).collect();
-                        findings.push(at(
-                            f,
-                            Severity::Error,
-                            "unknown-key",
-                            format!(
-                                "\\{c} is not a number's command (generated/macros.tex defines \\art + the key in CamelCase){}",
-                                did_you_mean(c, &names).replace('`', "").replace("mean ", "mean \\")
-                            ),
-                        ));
-                    }
-                },
-                What::Ident { name, hash } => {
-                    if is_key(name) {
-                        used_keys.insert(name.as_str());
-                    } else if let Some(k) = (*hash && !defined.contains(name.as_str()))
-                        .then(|| keys.iter().find(|k| name.starts_with(&format!("{k}-"))))
-                        .flatten()
-                    {
-                        findings.push(at(
-                            f,
-                            Severity::Error,
-                            "unknown-key",
-                            format!(
-                                "typst reads `#{name}` as one name, which no number has; write `#{k};{}`",
-                                &name[k.len()..]
-                            ),
-                        ));
-                    } else if *hash
-                        && !defined.contains(name.as_str())
-                        && looks_like_key(name, &keys)
-                    {
-                        findings.push(at(
-                            f,
-                            Severity::Error,
-                            "unknown-key",
-                            format!(
-                                "no number has the key `{name}`{}",
-                                did_you_mean(name, &keys)
-                            ),
-                        ));
-                    }
-                }
-                What::Path(p) | What::Include(p) => {
-                    if let Some(rel) = relative(&spec.root, &resolve(*kind, base, dir, p)) {
-                        used_paths.insert(stem(&rel));
-                    }
-                    // `\graphicspath{{figures/}}` then `\includegraphics{fig1}`.
-                    if *kind == Kind::Latex && !p.contains('/') {
-                        used_names.insert(stem(p));
-                    }
-                }
-                What::Defines(_) => {}
-            }
+            check_found(spec, &known, &defined, src, f, &mut used, &mut findings);
         }
     }
-    findings.extend(unused(spec, &lock, &used_keys, &used_paths, &used_names));
+    findings.extend(unused::unused(
+        spec,
+        &lock,
+        &used.keys,
+        &used.paths,
+        &used.names,
+    ));
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
     Ok(Report {
-        files: scanned.into_iter().map(|(f, ..)| f).collect(),
+        files: scanned.into_iter().map(|src| src.shown).collect(),
         warnings: findings.len() - errors,
         errors,
         findings,
     })
 }
 
-/// Declared numbers, figures and results tables the paper never uses.
-fn unused(
-    spec: &LoadedSpec,
-    lock: &Lock,
-    used_keys: &BTreeSet<&str>,
-    used_paths: &BTreeSet<String>,
-    used_names: &BTreeSet<String>,
-) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let place = |section: &str, name: &str, span: std::ops::Range<usize>| {
-        let span = crate::spec::paths::key_span(spec, section, name, span);
-        let (line, column, _) = crate::error::line_col(&spec.text, span.start);
-        (line, column)
-    };
-    for (name, n) in &spec.spec.numbers {
-        let members: Vec<&str> = lock
+/// What the lock says the paper may use: its numbers now and those whose
+/// text changed since HEAD, their LaTeX commands, and the files `gen`
+/// wrote (never read as prose).
+struct Known<'a> {
+    lock: &'a Lock,
+    nums: Vec<Num<'a>>,
+    /// Numbers at HEAD whose text is no longer the lock's, with the text
+    /// now (`(removed)` when gone).
+    stale: Vec<(Num<'a>, &'a str)>,
+    commands: BTreeMap<String, &'a str>,
+    generated: BTreeSet<&'a str>,
+    keys: Vec<&'a str>,
+}
+
+impl<'a> Known<'a> {
+    fn new(lock: &'a Lock, head: Option<&'a Lock>) -> Known<'a> {
+        let nums: Vec<Num> = lock
             .numbers
             .iter()
-            .filter(|(k, l)| {
-                l.family.as_deref() == Some(name.as_str()) || (l.family.is_none() && *k == name)
+            .map(|(k, n)| Num {
+                key: k,
+                text: &n.text,
+                value: n.value.parse().unwrap_or(f64::NAN),
             })
-            .map(|(k, _)| k.as_str())
             .collect();
-        if members.is_empty() || members.iter().any(|k| used_keys.contains(k)) {
-            continue;
+        let stale: Vec<(Num, &str)> = head
+            .iter()
+            .flat_map(|h| &h.numbers)
+            .filter_map(|(k, old)| {
+                let now = lock.numbers.get(k).map_or("(removed)", |n| n.text.as_str());
+                (now != old.text).then(|| {
+                    let num = Num {
+                        key: k,
+                        text: &old.text,
+                        value: old.value.parse().unwrap_or(f64::NAN),
+                    };
+                    (num, now)
+                })
+            })
+            .collect();
+        let commands: BTreeMap<String, &str> = nums
+            .iter()
+            .map(|n| (crate::plan::keys::tex_name(n.key), n.key))
+            .collect();
+        let generated: BTreeSet<&str> = lock.outputs.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = nums.iter().map(|n| n.key).collect();
+        Known {
+            lock,
+            nums,
+            stale,
+            commands,
+            generated,
+            keys,
         }
-        let (line, column) = place("numbers", name, n.span());
-        let message = if crate::numbers::family::is_family(spec, name) {
-            format!(
-                "no number of family `{name}` ({}) is used in the paper",
-                members.join(", ")
-            )
-        } else {
-            format!("number `{name}` is used nowhere in the paper")
-        };
-        out.push(Finding {
-            file: crate::spec::SPEC_FILE.into(),
-            line,
-            column,
-            severity: Severity::Warning,
-            kind: "unused-number",
-            message,
-        });
     }
-    let included = |outputs: &[String]| {
-        outputs.iter().any(|o| {
-            let s = stem(o);
-            used_paths.contains(&s) || used_names.contains(s.rsplit('/').next().unwrap_or(&s))
-        })
-    };
-    let figures = spec
-        .spec
-        .figures
+
+    fn is_key(&self, k: &str) -> bool {
+        self.lock.numbers.contains_key(k)
+    }
+}
+
+/// What the paper uses: number keys, and the figures and tables it
+/// includes (by path without extension, and by bare name for LaTeX's
+/// `\graphicspath`).
+#[derive(Default)]
+struct Used<'a> {
+    keys: BTreeSet<&'a str>,
+    paths: BTreeSet<String>,
+    names: BTreeSet<String>,
+}
+
+/// A finding at `f` in `file`.
+fn at(
+    file: &str,
+    f: &scan::Found,
+    severity: Severity,
+    kind: &'static str,
+    message: String,
+) -> Finding {
+    Finding {
+        file: file.to_string(),
+        line: f.line,
+        column: f.column,
+        severity,
+        kind,
+        message,
+    }
+}
+
+/// Checks one thing a source holds: records what it uses, and adds what
+/// is wrong with it to `findings`.
+fn check_found<'a>(
+    spec: &LoadedSpec,
+    known: &Known<'a>,
+    defined: &BTreeSet<&str>,
+    src: &'a read::Source,
+    f: &'a scan::Found,
+    used: &mut Used<'a>,
+    findings: &mut Vec<Finding>,
+) {
+    let (file, kind) = (src.shown.as_str(), src.kind);
+    match &f.what {
+        What::Number(t) => typed_number(known, file, kind, f, t, findings),
+        What::Key(k) => {
+            if known.is_key(k) {
+                used.keys.insert(k.as_str());
+            } else {
+                findings.push(at(
+                    file,
+                    f,
+                    Severity::Error,
+                    "unknown-key",
+                    format!(
+                        "no number has the key `{k}`{}",
+                        did_you_mean(k, &known.keys)
+                    ),
+                ));
+            }
+        }
+        What::Command(c) => match known.commands.get(c) {
+            Some(k) => {
+                used.keys.insert(k);
+            }
+            None if defined.contains(c.as_str()) => {}
+            None => {
+                let names: Vec<&str> = known.commands.keys().map(String::as_str).collect();
+                findings.push(at(
+                    file,
+                    f,
+                    Severity::Error,
+                    "unknown-key",
+                    format!(
+                        "\\{c} is not a number's command (generated/macros.tex defines \\art + the key in CamelCase){}",
+                        did_you_mean(c, &names).replace('`', "").replace("mean ", "mean \\")
+                    ),
+                ));
+            }
+        },
+        What::Ident { name, hash } => {
+            if known.is_key(name) {
+                used.keys.insert(name.as_str());
+            } else if let Some(message) = typst_ident(known, defined, name, *hash) {
+                findings.push(at(file, f, Severity::Error, "unknown-key", message));
+            }
+        }
+        What::Path(p) | What::Include(p) => {
+            if let Some(rel) = relative(&spec.root, &resolve(kind, &src.base, &src.dir, p)) {
+                used.paths.insert(stem(&rel));
+            }
+            // `\graphicspath{{figures/}}` then `\includegraphics{fig1}`.
+            if kind == Kind::Latex && !p.contains('/') {
+                used.names.insert(stem(p));
+            }
+        }
+        What::Defines(_) => {}
+    }
+}
+
+/// A number typed by hand: stale (a number's text at HEAD, none now),
+/// then typed (a number's text or value now).
+fn typed_number(
+    known: &Known,
+    file: &str,
+    kind: Kind,
+    f: &scan::Found,
+    t: &typed::Typed,
+    findings: &mut Vec<Finding>,
+) {
+    let hits: Vec<(&Num, typed::Match)> = known
+        .nums
         .iter()
-        .map(|(n, f)| (n, f.span(), lock.figures.get(n)));
-    let tables = spec
-        .spec
-        .results_tables
-        .iter()
-        .map(|(n, r)| (n, r.span(), lock.results_tables.get(n)));
-    let kinds = figures
-        .map(|(n, span, l)| ("figures", "figure", "unused-figure", n, span, l))
-        .chain(tables.map(|(n, span, l)| {
-            (
-                "results_tables",
-                "results table",
-                "unused-table",
-                n,
-                span,
-                l,
-            )
-        }));
-    for (section, what, kind, name, span, locked) in kinds {
-        if let Some(l) = locked
-            && !l.outputs.is_empty()
-            && !included(&l.outputs)
+        .filter_map(|n| typed::equals(t, n.text, n.value).map(|why| (n, why)))
+        .collect();
+    if hits.is_empty() {
+        // Not a number now, but one at HEAD: typed by hand
+        // and gone stale when the data changed.
+        if let Some((n, why, now)) = known
+            .stale
+            .iter()
+            .find_map(|(n, now)| typed::equals(t, n.text, n.value).map(|why| (n, why, now)))
         {
-            let (line, column) = place(section, name, span);
-            out.push(Finding {
-                file: crate::spec::SPEC_FILE.into(),
-                line,
-                column,
-                severity: Severity::Warning,
-                kind,
-                message: format!(
-                    "{what} `{name}` ({}) is never included in the paper",
-                    l.outputs.join(", ")
+            findings.push(at(
+                file,
+                f,
+                Severity::Error,
+                "stale-number",
+                format!(
+                    "`{}` is typed by hand and stale: {} at HEAD; it is now {now}; write {}",
+                    t.text,
+                    why.describe(&format!("number `{}` ({})", n.key, n.text)),
+                    macro_for(kind, n.key)
                 ),
-            });
+            ));
         }
     }
-    out
+    if let Some((n, why)) = hits.first() {
+        let write = macro_for(kind, n.key);
+        let others = if hits.len() > 1 {
+            let list: Vec<&str> = hits.iter().skip(1).take(3).map(|(n, _)| n.key).collect();
+            format!(" (it also matches {})", list.join(", "))
+        } else {
+            String::new()
+        };
+        findings.push(at(
+            file,
+            f,
+            Severity::Error,
+            "typed-number",
+            format!(
+                "`{}` is typed by hand: {}; write {write}{others}",
+                t.text,
+                why.describe(&format!("number `{}` ({})", n.key, n.text))
+            ),
+        ));
+    }
+}
+
+/// The message for a typst `#name` that is no key but was likely meant
+/// as one: a key run into what follows it, or a near miss.
+fn typst_ident(known: &Known, defined: &BTreeSet<&str>, name: &str, hash: bool) -> Option<String> {
+    let keys = &known.keys;
+    if let Some(k) = (hash && !defined.contains(name))
+        .then(|| keys.iter().find(|k| name.starts_with(&format!("{k}-"))))
+        .flatten()
+    {
+        Some(format!(
+            "typst reads `#{name}` as one name, which no number has; write `#{k};{}`",
+            &name[k.len()..]
+        ))
+    } else if hash && !defined.contains(name) && looks_like_key(name, keys) {
+        Some(format!(
+            "no number has the key `{name}`{}",
+            did_you_mean(name, keys)
+        ))
+    } else {
+        None
+    }
 }
 
 /// A path a source names: LaTeX reads it from the main file's folder

@@ -109,11 +109,6 @@ fn collide(labels: &[&str], pos: &[f64], size: f64, angle: f64, vertical: bool) 
 
 /// Ticks and labels of `axis`, `length` points long.
 pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
-    let size = axis.tick_font_size;
-    let label = |vals: &[f64], default: &dyn Fn(&[f64]) -> Vec<String>| match &axis.format {
-        Some(f) => f.labels(vals),
-        None => default(vals),
-    };
     let (lo, hi) = (
         axis.domain.0.min(axis.domain.1),
         axis.domain.0.max(axis.domain.1),
@@ -127,93 +122,143 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
         return fit_given(axis, major, length, vertical);
     }
     let angle = axis.label_angle.unwrap_or(0.0);
-    let ok = |major: &[(f64, String)]| {
-        let labels: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
-        !collide(
-            &labels,
-            &positions(axis, major, length),
-            size,
-            angle,
-            vertical,
-        )
-    };
     if axis.log {
-        let decades = ticks::log_major(lo, hi);
         let minor = ticks::log_minor(lo, hi);
+        let decades = ticks::log_major(lo, hi);
         // Less than two decades (at most two decade ticks): 2 and 5
         // multiples are labelled too (matplotlib's LogLocator subs), the 2s
         // dropped first when crowded.
-        if decades.len() < 2 || (hi / lo).log10() < 2.0 {
-            let tries = [&[1.0, 2.0, 5.0][..], &[1.0, 5.0], &[1.0, 2.0, 5.0]];
-            for (i, subs) in tries.into_iter().enumerate() {
-                let vals = ticks::log_subs(lo, hi, subs);
-                if vals.len() < 2 {
-                    continue;
-                }
-                let labels = label(&vals, &ticks::format_log_subs);
-                let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
-                // The last try: the same ticks, turned (horizontal axes).
-                let turned = i == 2 && !vertical;
-                let fits = |a: f64| {
-                    let labels: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
-                    !collide(&labels, &positions(axis, &major, length), size, a, vertical)
-                };
-                let angle = if !turned || axis.label_angle.is_some() {
-                    Some(angle).filter(|a| fits(*a))
-                } else {
-                    [angle, -45.0, -90.0].into_iter().find(|a| fits(*a))
-                };
-                if let Some(angle) = angle {
-                    let minor = minor
-                        .iter()
-                        .copied()
-                        .filter(|m| !major.iter().any(|(v, _)| (v / m - 1.0).abs() < 1e-9))
-                        .collect();
-                    return TickSet {
-                        major,
-                        minor,
-                        angle,
-                    };
-                }
-            }
+        if (decades.len() < 2 || (hi / lo).log10() < 2.0)
+            && let Some(set) = log_sub_ticks(axis, (lo, hi), &minor, length, vertical, angle)
+        {
+            return set;
         }
-        // Every n-th decade until the labels fit (matplotlib's LogLocator
-        // also skips decades on a long range).
-        let mut n = 1;
-        loop {
-            let vals: Vec<f64> = decades
-                .iter()
-                .enumerate()
-                .filter(|(i, v)| (i % n == 0) || **v == 1.0)
-                .map(|(_, v)| *v)
-                .collect();
-            let labels = label(&vals, &|v| {
-                v.iter().map(|x| ticks::format_log(*x)).collect()
-            });
-            let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
-            if ok(&major) || n >= decades.len().max(1) {
-                // Skipped decades stay as minor ticks.
-                let minor = if n == 1 {
-                    minor
-                } else {
-                    decades
-                        .iter()
-                        .copied()
-                        .filter(|d| !major.iter().any(|(v, _)| v == d))
-                        .collect()
-                };
-                return TickSet {
-                    major,
-                    minor,
-                    angle,
-                };
-            }
-            n += 1;
-        }
+        return log_decade_ticks(axis, decades, minor, length, vertical, angle);
     }
     if let Some(c) = axis.symlog {
         return symlog_ticks(axis, c, lo, hi, length, vertical, angle);
     }
+    linear_ticks(axis, (lo, hi), length, vertical, angle)
+}
+
+/// `vals` with their labels: the axis's format's, else `default`'s.
+fn labelled(
+    axis: &Axis,
+    vals: Vec<f64>,
+    default: &dyn Fn(&[f64]) -> Vec<String>,
+) -> Vec<(f64, String)> {
+    let labels = match &axis.format {
+        Some(f) => f.labels(&vals),
+        None => default(&vals),
+    };
+    vals.into_iter().zip(labels).collect()
+}
+
+/// Whether the labels of `major` sit side by side at `angle` uncrowded.
+fn fits(axis: &Axis, major: &[(f64, String)], length: f64, angle: f64, vertical: bool) -> bool {
+    let labels: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
+    !collide(
+        &labels,
+        &positions(axis, major, length),
+        axis.tick_font_size,
+        angle,
+        vertical,
+    )
+}
+
+/// A short log axis's 1, 2 and 5 multiples, then 1 and 5, then 1, 2 and
+/// 5 turned (horizontal axes); `None` when none of these fits.
+fn log_sub_ticks(
+    axis: &Axis,
+    (lo, hi): (f64, f64),
+    minor: &[f64],
+    length: f64,
+    vertical: bool,
+    angle: f64,
+) -> Option<TickSet> {
+    let tries = [&[1.0, 2.0, 5.0][..], &[1.0, 5.0], &[1.0, 2.0, 5.0]];
+    for (i, subs) in tries.into_iter().enumerate() {
+        let vals = ticks::log_subs(lo, hi, subs);
+        if vals.len() < 2 {
+            continue;
+        }
+        let major = labelled(axis, vals, &ticks::format_log_subs);
+        // The last try: the same ticks, turned (horizontal axes).
+        let turned = i == 2 && !vertical;
+        let fits = |a: f64| fits(axis, &major, length, a, vertical);
+        let angle = if !turned || axis.label_angle.is_some() {
+            Some(angle).filter(|a| fits(*a))
+        } else {
+            [angle, -45.0, -90.0].into_iter().find(|a| fits(*a))
+        };
+        if let Some(angle) = angle {
+            let minor = minor
+                .iter()
+                .copied()
+                .filter(|m| !major.iter().any(|(v, _)| (v / m - 1.0).abs() < 1e-9))
+                .collect();
+            return Some(TickSet {
+                major,
+                minor,
+                angle,
+            });
+        }
+    }
+    None
+}
+
+/// Every n-th decade until the labels fit (matplotlib's LogLocator also
+/// skips decades on a long range).
+fn log_decade_ticks(
+    axis: &Axis,
+    decades: Vec<f64>,
+    minor: Vec<f64>,
+    length: f64,
+    vertical: bool,
+    angle: f64,
+) -> TickSet {
+    let mut n = 1;
+    loop {
+        let vals: Vec<f64> = decades
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| (i % n == 0) || **v == 1.0)
+            .map(|(_, v)| *v)
+            .collect();
+        let major = labelled(axis, vals, &|v| {
+            v.iter().map(|x| ticks::format_log(*x)).collect()
+        });
+        if fits(axis, &major, length, angle, vertical) || n >= decades.len().max(1) {
+            // Skipped decades stay as minor ticks.
+            let minor = if n == 1 {
+                minor
+            } else {
+                decades
+                    .iter()
+                    .copied()
+                    .filter(|d| !major.iter().any(|(v, _)| v == d))
+                    .collect()
+            };
+            return TickSet {
+                major,
+                minor,
+                angle,
+            };
+        }
+        n += 1;
+    }
+}
+
+/// A linear axis: the most 1-2-5 ticks whose labels fit, from one per
+/// three (two, vertical) font sizes down.
+fn linear_ticks(
+    axis: &Axis,
+    (lo, hi): (f64, f64),
+    length: f64,
+    vertical: bool,
+    angle: f64,
+) -> TickSet {
+    let size = axis.tick_font_size;
     let per = size * if vertical { 2.0 } else { 3.0 };
     let mut bins = (length / per).floor().max(1.0) as usize;
     let set = |major, angle| TickSet {
@@ -222,13 +267,11 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
         angle,
     };
     loop {
-        let vals = ticks::linear(lo, hi, bins);
-        let labels = label(&vals, &ticks::format_linear);
-        let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
+        let major = labelled(axis, ticks::linear(lo, hi, bins), &ticks::format_linear);
         if major.len() < 2 {
             break;
         }
-        if ok(&major) {
+        if fits(axis, &major, length, angle, vertical) {
             return set(major, angle);
         }
         if bins <= 1 {
@@ -238,18 +281,14 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     }
     // Never fewer than two labelled ticks while two fit: the ends of the
     // largest 1-2-5 step with two ticks inside, level or else turned.
-    let vals = ticks::two_ticks(lo, hi);
-    let labels = label(&vals, &ticks::format_linear);
-    let major: Vec<(f64, String)> = vals.into_iter().zip(labels).collect();
-    let texts: Vec<&str> = major.iter().map(|(_, l)| l.as_str()).collect();
-    let pos = positions(axis, &major, length);
+    let major = labelled(axis, ticks::two_ticks(lo, hi), &ticks::format_linear);
     let turns: &[f64] = if vertical || axis.label_angle.is_some() {
         &[]
     } else {
         &[-45.0, -90.0]
     };
     for a in std::iter::once(angle).chain(turns.iter().copied()) {
-        if !collide(&texts, &pos, size, a, vertical) {
+        if fits(axis, &major, length, a, vertical) {
             return set(major, a);
         }
     }

@@ -158,139 +158,7 @@ pub fn render(scene: &Scene) -> Result<String> {
     {
         let mut b = SVGBackend::with_string(&mut buf, (w, h));
         for prim in &scene.prims {
-            match prim {
-                Prim::Rect {
-                    x,
-                    y,
-                    w,
-                    h,
-                    fill,
-                    stroke,
-                } => {
-                    if let Some(f) = fill {
-                        b.draw_rect(pt((*x, *y)), pt((x + w, y + h)), &paint(*f, 1.0), true)
-                            .map_err(err)?;
-                    }
-                    if let Some(s) = stroke {
-                        let pts = [(*x, *y), (x + w, *y), (x + w, y + h), (*x, y + h), (*x, *y)];
-                        draw_stroke(&mut b, &pts, s)?;
-                    }
-                }
-                Prim::Path {
-                    pts,
-                    closed,
-                    fill,
-                    stroke,
-                } => {
-                    if let Some(f) = fill {
-                        b.fill_polygon(pts.iter().copied().map(pt), &paint(*f, 1.0))
-                            .map_err(err)?;
-                    }
-                    if let Some(s) = stroke {
-                        let mut p = pts.clone();
-                        if *closed && let Some(first) = pts.first() {
-                            p.push(*first);
-                        }
-                        draw_stroke(&mut b, &p, s)?;
-                    }
-                }
-                Prim::Circle {
-                    cx,
-                    cy,
-                    r,
-                    fill,
-                    stroke,
-                } => {
-                    let radius = (r * UNITS_PER_PT).round().max(1.0) as u32;
-                    if let Some(f) = fill {
-                        b.draw_circle(pt((*cx, *cy)), radius, &paint(*f, 1.0), true)
-                            .map_err(err)?;
-                    }
-                    if let Some(s) = stroke {
-                        b.draw_circle(pt((*cx, *cy)), radius, &paint(s.color, s.width), false)
-                            .map_err(err)?;
-                    }
-                }
-                Prim::Text {
-                    x,
-                    y,
-                    text: t,
-                    size,
-                    color,
-                    align,
-                    vertical,
-                } => {
-                    // Labels are checked where they are made, with their
-                    // origin; this keeps any other path from writing an SVG
-                    // that no XML reader accepts.
-                    if let Some(c) = text::undrawable(t) {
-                        return Err(Error::msg(format!(
-                            "{}: \"{}\"",
-                            text::undrawable_message(c),
-                            t.escape_debug()
-                        )));
-                    }
-                    let h = match align {
-                        Align::Left => HPos::Left,
-                        Align::Center => HPos::Center,
-                        Align::Right => HPos::Right,
-                    };
-                    let font = Font {
-                        // The backend writes font-size = size / 1.24.
-                        size: size * UNITS_PER_PT * 1.24,
-                        color: BackendColor {
-                            alpha: color.a,
-                            rgb: (color.r, color.g, color.b),
-                        },
-                        anchor: Pos::new(h, VPos::Top),
-                        transform: if *vertical {
-                            FontTransform::Rotate270
-                        } else {
-                            FontTransform::None
-                        },
-                    };
-                    b.draw_text(t, &font, pt((*x, *y))).map_err(err)?;
-                }
-                Prim::TextRotated {
-                    x,
-                    y,
-                    text: t,
-                    size,
-                    color,
-                    align,
-                    angle,
-                } => {
-                    if let Some(c) = text::undrawable(t) {
-                        return Err(Error::msg(format!(
-                            "{}: \"{}\"",
-                            text::undrawable_message(c),
-                            t.escape_debug()
-                        )));
-                    }
-                    let h = match align {
-                        Align::Left => HPos::Left,
-                        Align::Center => HPos::Center,
-                        Align::Right => HPos::Right,
-                    };
-                    // The top of the line, half a size from the anchor
-                    // across the turned text; the backend turns about it.
-                    let r = angle.to_radians();
-                    let top = (x + r.sin() * size / 2.0, y - r.cos() * size / 2.0);
-                    let font = Font {
-                        size: size * UNITS_PER_PT * 1.24,
-                        color: BackendColor {
-                            alpha: color.a,
-                            rgb: (color.r, color.g, color.b),
-                        },
-                        anchor: Pos::new(h, VPos::Top),
-                        // Rewritten to the angle below (the backend knows
-                        // only quarter turns; nothing else uses this one).
-                        transform: FontTransform::Rotate90,
-                    };
-                    angles.push(*angle);
-                    b.draw_text(t, &font, pt(top)).map_err(err)?;
-                }
-            }
+            draw_prim(&mut b, prim, &mut angles)?;
         }
         b.present().map_err(err)?;
     }
@@ -303,6 +171,138 @@ pub fn render(scene: &Scene) -> Result<String> {
     );
     let buf = turn_texts(&buf.replacen(&header_old, &header_new, 1), &angles);
     Ok(paint_opacity(&buf))
+}
+
+/// Draws one primitive; a turned text's angle goes to `angles` (written
+/// into the SVG afterwards).
+fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<()> {
+    match prim {
+        Prim::Rect {
+            x,
+            y,
+            w,
+            h,
+            fill,
+            stroke,
+        } => {
+            if let Some(f) = fill {
+                b.draw_rect(pt((*x, *y)), pt((x + w, y + h)), &paint(*f, 1.0), true)
+                    .map_err(err)?;
+            }
+            if let Some(s) = stroke {
+                let pts = [(*x, *y), (x + w, *y), (x + w, y + h), (*x, y + h), (*x, *y)];
+                draw_stroke(b, &pts, s)?;
+            }
+        }
+        Prim::Path {
+            pts,
+            closed,
+            fill,
+            stroke,
+        } => {
+            if let Some(f) = fill {
+                b.fill_polygon(pts.iter().copied().map(pt), &paint(*f, 1.0))
+                    .map_err(err)?;
+            }
+            if let Some(s) = stroke {
+                let mut p = pts.clone();
+                if *closed && let Some(first) = pts.first() {
+                    p.push(*first);
+                }
+                draw_stroke(b, &p, s)?;
+            }
+        }
+        Prim::Circle {
+            cx,
+            cy,
+            r,
+            fill,
+            stroke,
+        } => {
+            let radius = (r * UNITS_PER_PT).round().max(1.0) as u32;
+            if let Some(f) = fill {
+                b.draw_circle(pt((*cx, *cy)), radius, &paint(*f, 1.0), true)
+                    .map_err(err)?;
+            }
+            if let Some(s) = stroke {
+                b.draw_circle(pt((*cx, *cy)), radius, &paint(s.color, s.width), false)
+                    .map_err(err)?;
+            }
+        }
+        Prim::Text {
+            x,
+            y,
+            text: t,
+            size,
+            color,
+            align,
+            vertical,
+        } => {
+            // Labels are checked where they are made, with their
+            // origin; this keeps any other path from writing an SVG
+            // that no XML reader accepts.
+            drawable(t)?;
+            let transform = if *vertical {
+                FontTransform::Rotate270
+            } else {
+                FontTransform::None
+            };
+            let font = font(*size, *color, *align, transform);
+            b.draw_text(t, &font, pt((*x, *y))).map_err(err)?;
+        }
+        Prim::TextRotated {
+            x,
+            y,
+            text: t,
+            size,
+            color,
+            align,
+            angle,
+        } => {
+            drawable(t)?;
+            // The top of the line, half a size from the anchor
+            // across the turned text; the backend turns about it.
+            let r = angle.to_radians();
+            let top = (x + r.sin() * size / 2.0, y - r.cos() * size / 2.0);
+            // Rewritten to the angle later (the backend knows only
+            // quarter turns; nothing else uses this one).
+            let font = font(*size, *color, *align, FontTransform::Rotate90);
+            angles.push(*angle);
+            b.draw_text(t, &font, pt(top)).map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+/// An error for a text no XML reader would accept.
+fn drawable(t: &str) -> Result<()> {
+    match text::undrawable(t) {
+        Some(c) => Err(Error::msg(format!(
+            "{}: \"{}\"",
+            text::undrawable_message(c),
+            t.escape_debug()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The backend's font for a text of `size` points, anchored at its top.
+fn font(size: f64, color: Color, align: Align, transform: FontTransform) -> Font {
+    let h = match align {
+        Align::Left => HPos::Left,
+        Align::Center => HPos::Center,
+        Align::Right => HPos::Right,
+    };
+    Font {
+        // The backend writes font-size = size / 1.24.
+        size: size * UNITS_PER_PT * 1.24,
+        color: BackendColor {
+            alpha: color.a,
+            rgb: (color.r, color.g, color.b),
+        },
+        anchor: Pos::new(h, VPos::Top),
+        transform,
+    }
 }
 
 /// Writes each turned text's angle into the `rotate(90, ..)` the backend

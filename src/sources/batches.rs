@@ -78,43 +78,17 @@ fn read_batches(
     };
     loop {
         let batch = if base < RAMP { FIRST_BATCH } else { BATCH };
-        let (mut buf, start) = match long.take() {
-            // A line longer than a batch grows in its own buffer.
-            Some(b) => {
-                let n = b.len();
-                (b, n)
-            }
-            None => {
-                let mut buf = pool
-                    .lock()
-                    .ok()
-                    .and_then(|mut p| p.pop())
-                    .unwrap_or_default();
-                let n = carry.len();
-                if buf.len() < n + batch {
-                    buf.resize(n + batch, 0);
-                }
-                buf[..n].copy_from_slice(&carry);
-                carry.clear();
-                (buf, n)
-            }
-        };
+        let (mut buf, start) = next_buffer(long.take(), &mut carry, pool, batch);
         if buf.len() < start + batch {
             buf.resize(start + batch, 0);
         }
-        let mut filled = start;
-        // Fill the buffer (a reader may return short reads).
-        while filled < start + batch {
-            match reader.read(&mut buf[filled..start + batch]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    let _ = tx.send(Err(super::compress::read_error(file, &e, Some(line - 1))));
-                    return;
-                }
+        let filled = match fill(&mut reader, &mut buf, start, start + batch) {
+            Ok(filled) => filled,
+            Err(e) => {
+                let _ = tx.send(Err(super::compress::read_error(file, &e, Some(line - 1))));
+                return;
             }
-        }
+        };
         let eof = filled < start + batch;
         // Only the bytes just read can hold a newline (the carried start
         // of a line has none): a long line is not scanned again each time
@@ -139,21 +113,7 @@ fn read_batches(
             // Some line here may exceed the limit (with the default limit,
             // only a line of over 64 MiB): measure each. The lines before
             // it are sent first, so an earlier error still comes first.
-            let mut from = 0;
-            let mut n = line;
-            let mut over = None;
-            for nl in memchr::memchr_iter(b'\n', &buf[..filled]) {
-                if (nl - from) as u64 > limit {
-                    over = Some((n, from));
-                    break;
-                }
-                from = nl + 1;
-                n += 1;
-            }
-            if over.is_none() && (filled - from) as u64 > limit {
-                over = Some((n, from));
-            }
-            if let Some((n, from)) = over {
+            if let Some((n, from)) = first_too_long(&buf[..filled], line, limit) {
                 if from > 0 {
                     let batch = Batch {
                         first_line: line,
@@ -188,6 +148,73 @@ fn read_batches(
             return;
         }
     }
+}
+
+/// The buffer for the next batch and where its new bytes start: a long
+/// line's own buffer (to grow), or a pooled one that starts with the
+/// `carry` (the start of a line cut by the last batch).
+fn next_buffer(
+    long: Option<Vec<u8>>,
+    carry: &mut Vec<u8>,
+    pool: &Pool,
+    batch: usize,
+) -> (Vec<u8>, usize) {
+    match long {
+        // A line longer than a batch grows in its own buffer.
+        Some(b) => {
+            let n = b.len();
+            (b, n)
+        }
+        None => {
+            let mut buf = pool
+                .lock()
+                .ok()
+                .and_then(|mut p| p.pop())
+                .unwrap_or_default();
+            let n = carry.len();
+            if buf.len() < n + batch {
+                buf.resize(n + batch, 0);
+            }
+            buf[..n].copy_from_slice(carry);
+            carry.clear();
+            (buf, n)
+        }
+    }
+}
+
+/// Fills `buf[start..end]` from `reader` (which may return short reads);
+/// returns how far it is filled (short of `end` at the end of the stream).
+fn fill(
+    reader: &mut impl Read,
+    buf: &mut [u8],
+    start: usize,
+    end: usize,
+) -> std::io::Result<usize> {
+    let mut filled = start;
+    while filled < end {
+        match reader.read(&mut buf[filled..end]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// The first line of `bytes` (whose first line is `line`) longer than
+/// `limit`: its number and offset.
+fn first_too_long(bytes: &[u8], line: u64, limit: u64) -> Option<(u64, usize)> {
+    let mut from = 0;
+    let mut n = line;
+    for nl in memchr::memchr_iter(b'\n', bytes) {
+        if (nl - from) as u64 > limit {
+            return Some((n, from));
+        }
+        from = nl + 1;
+        n += 1;
+    }
+    ((bytes.len() - from) as u64 > limit).then_some((n, from))
 }
 
 /// The non-blank lines of a batch whose first line is `first_line`, with

@@ -8,12 +8,59 @@ use super::{SourceFile, compress, json, limit, open};
 use crate::error::{Error, Result};
 use crate::value::{FileMeta, Origin, Row, Value, as_record};
 
+/// Reads the JSON document `file`: each record at JSON pointer `pointer`
+/// (an array, or with `records_key` a mapping of records) goes to `each`
+/// as a row; returns the rest of the document (the rows' `_source.meta`).
 pub(super) fn read_json_document(
     file: &SourceFile,
     pointer: Option<&str>,
     records_key: Option<&str>,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<Value> {
+    let doc = parse(file)?;
+    let path: Arc<str> = Arc::from(file.rel.as_str());
+    let ptr = pointer.unwrap_or("");
+    let records = lookup_pointer(&doc, ptr).ok_or_else(|| nothing_at(file, &doc, ptr))?;
+    let records = records_of(file, ptr, records_key, records)?;
+    // The metadata: the document without the records (wherever the
+    // pointer leads through objects), so `meta.sim.t_read_ms` reads it.
+    // Every row of the file shares it as `_source.meta`.
+    let tokens: Vec<String> = match ptr.strip_prefix('/') {
+        Some(rest) => rest.split('/').map(unescape_pointer).collect(),
+        None => Vec::new(),
+    };
+    let meta = without_records(&doc, &tokens);
+    let shared = Some(Arc::new(FileMeta::Document(meta.clone())));
+    let ptr_arc: Arc<str> = Arc::from(ptr);
+    for (i, item) in records.try_iter().into_iter().flatten().enumerate() {
+        let rec = as_record(&item).ok_or_else(|| {
+            Error::input(
+                file.rel.clone(),
+                None,
+                Some(format!("{ptr}/{i}")),
+                format!(
+                    "expected an object, found {}",
+                    crate::value::describe(&item)
+                ),
+            )
+        })?;
+        each(Row {
+            extra: Default::default(),
+            fields: Arc::new(rec.clone()),
+            origin: Origin {
+                path: path.clone(),
+                line: 0,
+                record: Some((ptr_arc.clone(), i as u64)),
+                meta: shared.clone(),
+                partial: false,
+            },
+        })?;
+    }
+    Ok(meta)
+}
+
+/// The JSON document `file` holds (a UTF-8 byte order mark skipped).
+fn parse(file: &SourceFile) -> Result<Value> {
     let bytes = limit::read_document(
         &file.rel,
         file.compression.is_compressed(),
@@ -22,63 +69,73 @@ pub(super) fn read_json_document(
         |e| compress::read_error(file, &e, None),
     )?;
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let doc = json::parse(text).map_err(|e| {
+    json::parse(text).map_err(|e| {
         Error::input(
             file.rel.clone(),
             Some(e.line as u64),
             None,
             format!("invalid JSON at column {}: {}", e.column, e.message),
         )
-    })?;
-    let path: Arc<str> = Arc::from(file.rel.as_str());
-    let ptr = pointer.unwrap_or("");
-    let records = lookup_pointer(&doc, ptr).ok_or_else(|| {
-        // Name what is there at the deepest object the pointer reached, and
-        // the nearest key: `/result` for `/results` is the usual slip.
-        let tokens: Vec<String> = ptr.split('/').skip(1).map(unescape_pointer).collect();
-        let (mut parent, mut base) = (doc.clone(), String::new());
-        for t in &tokens[..tokens.len().saturating_sub(1)] {
-            match as_record(&parent).and_then(|r| r.get(t)).cloned() {
-                Some(v) => {
-                    base.push('/');
-                    base.push_str(&t.replace('~', "~0").replace('/', "~1"));
-                    parent = v;
-                }
-                None => break,
+    })
+}
+
+/// The error for a JSON pointer that leads nowhere: what is there at the
+/// deepest object it reached, and the nearest key (`/result` for
+/// `/results` is the usual slip).
+fn nothing_at(file: &SourceFile, doc: &Value, ptr: &str) -> Error {
+    let tokens: Vec<String> = ptr.split('/').skip(1).map(unescape_pointer).collect();
+    let (mut parent, mut base) = (doc.clone(), String::new());
+    for t in &tokens[..tokens.len().saturating_sub(1)] {
+        match as_record(&parent).and_then(|r| r.get(t)).cloned() {
+            Some(v) => {
+                base.push('/');
+                base.push_str(&t.replace('~', "~0").replace('/', "~1"));
+                parent = v;
             }
+            None => break,
         }
-        let there = match as_record(&parent) {
-            Some(r) => {
-                let keys: Vec<String> =
-                    r.0.keys()
-                        .take(20)
-                        .map(|k| crate::error::shown(k))
-                        .collect();
-                let close = tokens
-                    .get(base.matches('/').count())
-                    .and_then(|t| crate::expr::undefined::did_you_mean(t, r.0.keys().map(|k| &**k)))
-                    .map(|c| format!("; did you mean `{base}/{}`?", crate::error::shown(c)))
-                    .unwrap_or_default();
-                format!(
-                    " (keys at `{}`: {}){close}",
-                    if base.is_empty() { "/" } else { &base },
-                    keys.join(", ")
-                )
-            }
-            None => String::new(),
-        };
-        let there = if ptr.starts_with('/') {
-            there
-        } else {
-            format!("{there}; a JSON pointer starts with `/`: `/{ptr}`")
-        };
-        Error::input(
-            file.rel.clone(),
-            None,
-            None,
-            format!("the document has nothing at JSON pointer `{ptr}`{there}"),
-        )
-    })?;
+    }
+    let there = match as_record(&parent) {
+        Some(r) => {
+            let keys: Vec<String> =
+                r.0.keys()
+                    .take(20)
+                    .map(|k| crate::error::shown(k))
+                    .collect();
+            let close = tokens
+                .get(base.matches('/').count())
+                .and_then(|t| crate::expr::undefined::did_you_mean(t, r.0.keys().map(|k| &**k)))
+                .map(|c| format!("; did you mean `{base}/{}`?", crate::error::shown(c)))
+                .unwrap_or_default();
+            format!(
+                " (keys at `{}`: {}){close}",
+                if base.is_empty() { "/" } else { &base },
+                keys.join(", ")
+            )
+        }
+        None => String::new(),
+    };
+    let there = if ptr.starts_with('/') {
+        there
+    } else {
+        format!("{there}; a JSON pointer starts with `/`: `/{ptr}`")
+    };
+    Error::input(
+        file.rel.clone(),
+        None,
+        None,
+        format!("the document has nothing at JSON pointer `{ptr}`{there}"),
+    )
+}
+
+/// The records at `ptr` as an array: a mapping of records read by
+/// `records_key`, else the array there. Errors: anything else.
+fn records_of(
+    file: &SourceFile,
+    ptr: &str,
+    records_key: Option<&str>,
+    records: Value,
+) -> Result<Value> {
     // Where the records were looked for, as messages say it.
     let at = if ptr.is_empty() {
         "the top level".to_string()
@@ -127,41 +184,7 @@ pub(super) fn read_json_document(
             ),
         ));
     }
-    // The metadata: the document without the records (wherever the
-    // pointer leads through objects), so `meta.sim.t_read_ms` reads it.
-    // Every row of the file shares it as `_source.meta`.
-    let tokens: Vec<String> = match ptr.strip_prefix('/') {
-        Some(rest) => rest.split('/').map(unescape_pointer).collect(),
-        None => Vec::new(),
-    };
-    let meta = without_records(&doc, &tokens);
-    let shared = Some(Arc::new(FileMeta::Document(meta.clone())));
-    let ptr_arc: Arc<str> = Arc::from(ptr);
-    for (i, item) in records.try_iter().into_iter().flatten().enumerate() {
-        let rec = as_record(&item).ok_or_else(|| {
-            Error::input(
-                file.rel.clone(),
-                None,
-                Some(format!("{ptr}/{i}")),
-                format!(
-                    "expected an object, found {}",
-                    crate::value::describe(&item)
-                ),
-            )
-        })?;
-        each(Row {
-            extra: Default::default(),
-            fields: Arc::new(rec.clone()),
-            origin: Origin {
-                path: path.clone(),
-                line: 0,
-                record: Some((ptr_arc.clone(), i as u64)),
-                meta: shared.clone(),
-                partial: false,
-            },
-        })?;
-    }
-    Ok(meta)
+    Ok(records)
 }
 
 /// The entries of a mapping of records as a list of rows, each with its

@@ -80,6 +80,70 @@ pub fn pivot(p: &Pivot, rows: Vec<Row>) -> Result<Vec<Row>> {
     acc.finish()
 }
 
+/// The name of the field a pivot makes of `name_v` (field `field` of
+/// `row`): a string, or a number's text; an error for anything else.
+#[inline]
+fn column_name(row: &Row, field: &str, name_v: &Value) -> Result<String> {
+    match name_v.kind() {
+        minijinja::value::ValueKind::String => Ok(name_v.as_str().unwrap_or("").to_string()),
+        minijinja::value::ValueKind::Number => Ok(name_v.to_string()),
+        _ => Err(field_error(
+            row,
+            field,
+            format!(
+                "pivot: a new field's name must be a string or a number, found {}",
+                describe(name_v)
+            ),
+        )),
+    }
+}
+
+/// The error for a column value that repeats in a group of a pivot
+/// without `op` (`origin`: where the repeat came from).
+#[cold]
+fn repeated(
+    p: &Pivot,
+    row: &Row,
+    name_v: &Value,
+    cell: &Cell,
+    origin: Origin,
+) -> crate::error::Error {
+    field_error(
+        &Row {
+            extra: Default::default(),
+            fields: Default::default(),
+            origin,
+        },
+        &p.field,
+        format!(
+            "pivot: `{}` = {} repeats in group ({}) (first at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
+            p.field,
+            crate::value::show(name_v),
+            row_key(row, &p.per),
+            cell.origin
+        ),
+    )
+}
+
+impl Cell {
+    /// Adds value `v` (`x` as a float, `int` as an integer; `counts`: 1
+    /// unless it is null or NaN) to the cell by `op`.
+    #[inline]
+    fn combine(&mut self, op: PivotOp, v: Value, x: f64, int: Option<i64>, counts: u64) {
+        self.n += counts;
+        match op {
+            PivotOp::Sum | PivotOp::Mean => {
+                self.float += x;
+                self.int = self.int.zip(int).and_then(|(a, b)| a.checked_add(b));
+            }
+            PivotOp::Min if x < self.float => (self.float, self.value) = (x, v),
+            PivotOp::Max if x > self.float => (self.float, self.value) = (x, v),
+            PivotOp::Last => self.value = v,
+            _ => {}
+        }
+    }
+}
+
 /// One group of a pivot: its group fields' values, where its first row
 /// came from, and its cells by column index.
 struct Group {
@@ -114,56 +178,11 @@ impl<'a> Pivoter<'a> {
         require_row_fields(&row, &p.per, "pivot")?;
         require_row_fields(&row, std::slice::from_ref(&p.field), "pivot")?;
         let name_v = row.get(&p.field).cloned().expect("checked");
-        let name = match name_v.kind() {
-            minijinja::value::ValueKind::String => name_v.as_str().unwrap_or("").to_string(),
-            minijinja::value::ValueKind::Number => name_v.to_string(),
-            _ => {
-                return Err(field_error(
-                    &row,
-                    &p.field,
-                    format!(
-                        "pivot: a new field's name must be a string or a number, found {}",
-                        describe(&name_v)
-                    ),
-                ));
-            }
-        };
+        let name = column_name(&row, &p.field, &name_v)?;
         let col_key = Key::of(std::slice::from_ref(&name_v));
         let col = match self.columns.get_index_of(&col_key) {
             Some(i) => i,
-            None => {
-                if p.per.contains(&name) {
-                    return Err(field_error(
-                        &row,
-                        &p.field,
-                        format!(
-                            "pivot: the value `{name}` would overwrite the group field `{name}`"
-                        ),
-                    ));
-                }
-                if self.columns.values().any(|n| *n == name) {
-                    return Err(field_error(
-                        &row,
-                        &p.field,
-                        format!(
-                            "pivot: `{}` = {} and another value of another type both name the field `{name}`",
-                            p.field,
-                            crate::value::show(&name_v)
-                        ),
-                    ));
-                }
-                if self.columns.len() == MAX_COLUMNS {
-                    return Err(field_error(
-                        &row,
-                        &p.field,
-                        format!(
-                            "pivot: `{}` has more than {MAX_COLUMNS} distinct values (a pivot makes one field per value)",
-                            p.field
-                        ),
-                    ));
-                }
-                self.columns.insert_full(col_key, name.clone()).0
-            }
+            None => self.new_column(&row, col_key, &name_v, name)?,
         };
         let v = row.get(&p.value).cloned().unwrap_or(Value::UNDEFINED);
         if v.is_undefined() && p.op != Some(PivotOp::Count) {
@@ -206,36 +225,54 @@ impl<'a> Pivoter<'a> {
             }
             Some(cell) => {
                 let Some(op) = p.op else {
-                    return Err(field_error(
-                        &Row {
-                            extra: Default::default(),
-                            fields: Default::default(),
-                            origin,
-                        },
-                        &p.field,
-                        format!(
-                            "pivot: `{}` = {} repeats in group ({}) (first at {}); give `op` (sum, mean, min, max, count, first, last) to combine them",
-                            p.field,
-                            crate::value::show(&name_v),
-                            row_key(&row, &p.per),
-                            cell.origin
-                        ),
-                    ));
+                    return Err(repeated(p, &row, &name_v, cell, origin));
                 };
-                cell.n += counts;
-                match op {
-                    PivotOp::Sum | PivotOp::Mean => {
-                        cell.float += x;
-                        cell.int = cell.int.zip(int).and_then(|(a, b)| a.checked_add(b));
-                    }
-                    PivotOp::Min if x < cell.float => (cell.float, cell.value) = (x, v),
-                    PivotOp::Max if x > cell.float => (cell.float, cell.value) = (x, v),
-                    PivotOp::Last => cell.value = v,
-                    _ => {}
-                }
+                cell.combine(op, v, x, int, counts);
             }
         }
         Ok(())
+    }
+
+    /// The index of a column first seen in `row`, named `name` (from
+    /// `name_v`). Errors: the name is a group field's or another column's,
+    /// or there are too many columns.
+    fn new_column(
+        &mut self,
+        row: &Row,
+        col_key: Key,
+        name_v: &Value,
+        name: String,
+    ) -> Result<usize> {
+        let p = self.p;
+        if p.per.contains(&name) {
+            return Err(field_error(
+                row,
+                &p.field,
+                format!("pivot: the value `{name}` would overwrite the group field `{name}`"),
+            ));
+        }
+        if self.columns.values().any(|n| *n == name) {
+            return Err(field_error(
+                row,
+                &p.field,
+                format!(
+                    "pivot: `{}` = {} and another value of another type both name the field `{name}`",
+                    p.field,
+                    crate::value::show(name_v)
+                ),
+            ));
+        }
+        if self.columns.len() == MAX_COLUMNS {
+            return Err(field_error(
+                row,
+                &p.field,
+                format!(
+                    "pivot: `{}` has more than {MAX_COLUMNS} distinct values (a pivot makes one field per value)",
+                    p.field
+                ),
+            ));
+        }
+        Ok(self.columns.insert_full(col_key, name).0)
     }
 
     /// One row per group: the group fields, then one field per column.

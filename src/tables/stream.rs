@@ -284,7 +284,121 @@ struct State<'a, 's> {
     buf: Vec<Row>,
 }
 
+impl<'a, 's> State<'a, 's> {
+    /// The state of consumer `c`: its file-order stage (empty, with the
+    /// error, when a step cannot be set up) and its sink.
+    fn new(c: &'a Consumer<'a, 's>, table: &dyn Fn(&str) -> Result<Arc<Table>>) -> Result<Self> {
+        let stage = Stage::new(&c.steps[c.par..c.ser], table);
+        let (stage, error) = match stage {
+            Ok(s) => (s, None),
+            Err((i, e)) => (
+                Stage::new(&[], table).map_err(|(_, e)| e)?,
+                Some((c.context)(c.par + i, e)),
+            ),
+        };
+        Ok(State {
+            stage,
+            sink: (c.sink || c.top).then(|| Sink::new(&c.steps[c.ser..])),
+            kept: Vec::new(),
+            drops: DropLog::new(),
+            error,
+            buf: Vec::new(),
+        })
+    }
+}
+
 impl State<'_, '_> {
+    /// Takes one batch's output of consumer `c` (whose fast plan has `aggs`
+    /// aggregates) in file order: its rows through the file-order stage,
+    /// its fast items into the group, its missed keys to the `unique` set.
+    /// The first error is kept and fails the consumer.
+    fn absorb(&mut self, c: &Consumer, g: &Arc<Globals>, out: &mut Out, aggs: usize) {
+        if self.error.is_some() {
+            out.clear();
+            return;
+        }
+        for (k, v) in out.drops.drain(..) {
+            self.drops.entry(k).or_default().merge(v);
+        }
+        let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
+        let mut inputs = out.inputs.chunks_exact(aggs.max(1));
+        // (Taken for the loop, which reads the rest of `out`; put
+        // back after it, its memory kept.)
+        let mut items = std::mem::take(&mut out.items);
+        // The place of a missed key: one per batch, its line set at
+        // each (a clone of the file's name per key was an atomic
+        // count on a cache line the workers share).
+        let mut missed_at: Option<crate::value::Origin> = None;
+        // The `unique` set's places of missed keys are fetched this
+        // many keys ahead (the set is far larger than the caches).
+        const AHEAD: usize = 8;
+        for m in out.missed.iter().take(AHEAD) {
+            self.stage.prefetch(&m.hash);
+        }
+        for item in items.drain(..) {
+            let r = match (item, self.sink.as_mut()) {
+                (Item::Row(r), _) => self.feed(c, g, *r),
+                (Item::Fast(k), Some(Sink::Group(gr))) => {
+                    let k = k as usize;
+                    let index = *global[k]
+                        .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
+                    // (No aggregates: no chunks, an empty slice.)
+                    gr.add(index, inputs.next().unwrap_or_default());
+                    Ok(())
+                }
+                (Item::Fast(_), _) => unreachable!("fast items need a group step"),
+                (Item::Missed(m), _) => {
+                    if let Some(later) = out.missed.get(m as usize + AHEAD) {
+                        self.stage.prefetch(&later.hash);
+                    }
+                    let m = out.missed[m as usize];
+                    let at = missed_at.get_or_insert_with(|| crate::value::Origin {
+                        partial: true,
+                        ..crate::value::Origin::line(
+                            out.path.clone().unwrap_or_else(|| Arc::from("")),
+                            0,
+                        )
+                    });
+                    at.line = m.line;
+                    self.stage
+                        .missed(m.hash, &|| out.missed_key(&m), at)
+                        .map_err(|(i, e)| (c.context)(c.par + i, e))
+                }
+            };
+            if let Err(e) = r {
+                self.error = Some(e);
+                break;
+            }
+        }
+        out.items = items;
+        if self.error.is_none() {
+            self.error = out.failed.take();
+        }
+        if self.error.is_none()
+            && let Some(Sink::Group(gr)) = self.sink.as_mut()
+            && let Err(e) = gr.spill_if_full()
+        {
+            self.error = Some((c.context)(c.ser, e));
+        }
+        out.clear();
+    }
+
+    /// What the stream gave the consumer `c`: its held rows (or the sink's)
+    /// and notes, or its error.
+    fn finish(mut self, c: &Consumer) -> Fed {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let mut notes = Vec::new();
+        flush_drops(&mut self.drops, &mut notes);
+        self.stage.finish(&mut notes);
+        let rows = match self.sink {
+            Some(s) => s.finish().map_err(|e| (c.context)(c.ser, e))?,
+            None => self.kept,
+        };
+        Ok((rows, notes))
+    }
+
     /// One row out of the parallel stage.
     fn feed(&mut self, c: &Consumer, g: &Arc<Globals>, row: Row) -> Result<()> {
         let mut rows = std::mem::take(&mut self.buf);
@@ -306,6 +420,61 @@ impl State<'_, '_> {
     }
 }
 
+/// The batch outputs (one [`Out`] per consumer) that the file-order
+/// stage is done with, for the workers to fill again (their vectors keep
+/// their pages), and the consumers that failed in an earlier batch: their
+/// steps are not run again, but the source is still read to its end (a
+/// later syntax error is the source's, and fails every table reading it:
+/// as when the table is held whole, whatever the batches and the other
+/// tables).
+struct Spare {
+    outs: Mutex<Vec<Vec<Out>>>,
+    dead: Vec<std::sync::atomic::AtomicBool>,
+}
+
+impl Spare {
+    fn new(consumers: usize) -> Spare {
+        Spare {
+            outs: Mutex::new(Vec::new()),
+            dead: (0..consumers)
+                .map(|_| std::sync::atomic::AtomicBool::new(false))
+                .collect(),
+        }
+    }
+
+    /// Outputs for a batch: a spare set or a fresh one, a dead consumer's
+    /// marked failed.
+    fn take(&self) -> Vec<Out> {
+        let mut outs = self
+            .outs
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_else(|| self.dead.iter().map(|_| Out::default()).collect());
+        for (out, dead) in outs.iter_mut().zip(&self.dead) {
+            if dead.load(std::sync::atomic::Ordering::Relaxed) {
+                out.failed = Some(Error::msg("the table failed in an earlier batch"));
+            }
+        }
+        outs
+    }
+
+    /// Takes back a batch's outputs (cleared), and notes the consumers that
+    /// have failed.
+    fn give_back(&self, outs: Vec<Out>, states: &[State]) {
+        for (st, dead) in states.iter().zip(&self.dead) {
+            if st.error.is_some() {
+                dead.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        if let Ok(mut s) = self.outs.lock()
+            && s.len() < 16
+        {
+            s.push(outs);
+        }
+    }
+}
+
 /// Streams source `from` once through every consumer. `Err` is the
 /// source's own error (every consumer fails with it); otherwise one
 /// [`Fed`] per consumer and the source as loaded (its files and notes).
@@ -323,59 +492,17 @@ pub fn run(
     let projection = union_projection(consumers, &own);
     let mut states = Vec::with_capacity(consumers.len());
     for c in consumers {
-        let stage = Stage::new(&c.steps[c.par..c.ser], table);
-        let (stage, error) = match stage {
-            Ok(s) => (s, None),
-            Err((i, e)) => (
-                Stage::new(&[], table).map_err(|(_, e)| e)?,
-                Some((c.context)(c.par + i, e)),
-            ),
-        };
-        states.push(State {
-            stage,
-            sink: (c.sink || c.top).then(|| Sink::new(&c.steps[c.ser..])),
-            kept: Vec::new(),
-            drops: DropLog::new(),
-            error,
-            buf: Vec::new(),
-        });
+        states.push(State::new(c, table)?);
     }
     let probes: Vec<_> = states.iter().map(|s| s.stage.probe()).collect();
     let plans = match (&projection, fast::enabled()) {
         (Some(p), true) => fast::Shared::compile(consumers, p, probes),
         _ => None,
     };
-    let fresh = || -> Vec<Out> { consumers.iter().map(|_| Out::default()).collect() };
-    // Batch outputs the file-order stage is done with, for the workers to
-    // fill again: their vectors keep their pages.
-    let spare = Mutex::new(Vec::<Vec<Out>>::new());
-    let take = || {
-        spare
-            .lock()
-            .ok()
-            .and_then(|mut s| s.pop())
-            .unwrap_or_else(fresh)
-    };
+    let spare = Spare::new(consumers.len());
     let all: Vec<usize> = (0..consumers.len()).collect();
-    // The tables that failed in an earlier batch: their steps are not run
-    // again, but the source is still read to its end (a later syntax error
-    // is the source's, and fails every table reading it: as when the table
-    // is held whole, whatever the batches and the other tables).
-    let dead: Vec<std::sync::atomic::AtomicBool> = consumers
-        .iter()
-        .map(|_| std::sync::atomic::AtomicBool::new(false))
-        .collect();
-    let take = || {
-        let mut outs = take();
-        for (out, dead) in outs.iter_mut().zip(&dead) {
-            if dead.load(std::sync::atomic::Ordering::Relaxed) {
-                out.failed = Some(Error::msg("the table failed in an earlier batch"));
-            }
-        }
-        outs
-    };
     let work = |rows: Vec<Row>| -> Result<Vec<Out>> {
-        let mut outs = take();
+        let mut outs = spare.take();
         for r in rows {
             for (c, out) in consumers.iter().zip(outs.iter_mut()) {
                 parallel(c, r.clone(), g, out);
@@ -400,7 +527,7 @@ pub fn run(
             }
             Ok(())
         };
-        let mut outs = take();
+        let mut outs = spare.take();
         for out in outs.iter_mut() {
             out.path = Some(path.clone());
         }
@@ -430,86 +557,9 @@ pub fn run(
         Some(&lines as &sources::LinesFn<'_, Vec<Out>>),
         &mut |mut outs: Vec<Out>| {
             for (i, out) in outs.iter_mut().enumerate() {
-                let (c, st) = (&consumers[i], &mut states[i]);
-                if st.error.is_some() {
-                    out.clear();
-                    continue;
-                }
-                for (k, v) in out.drops.drain(..) {
-                    st.drops.entry(k).or_default().merge(v);
-                }
-                let mut global: Vec<Option<usize>> = vec![None; out.keys.len()];
-                let mut inputs = out.inputs.chunks_exact(aggs[i].max(1));
-                // (Taken for the loop, which reads the rest of `out`; put
-                // back after it, its memory kept.)
-                let mut items = std::mem::take(&mut out.items);
-                // The place of a missed key: one per batch, its line set at
-                // each (a clone of the file's name per key was an atomic
-                // count on a cache line the workers share).
-                let mut missed_at: Option<crate::value::Origin> = None;
-                // The `unique` set's places of missed keys are fetched this
-                // many keys ahead (the set is far larger than the caches).
-                const AHEAD: usize = 8;
-                for m in out.missed.iter().take(AHEAD) {
-                    st.stage.prefetch(&m.hash);
-                }
-                for item in items.drain(..) {
-                    let r = match (item, st.sink.as_mut()) {
-                        (Item::Row(r), _) => st.feed(c, g, *r),
-                        (Item::Fast(k), Some(Sink::Group(gr))) => {
-                            let k = k as usize;
-                            let index = *global[k]
-                                .get_or_insert_with(|| gr.group_of(&out.keys[k].0, &out.keys[k].1));
-                            // (No aggregates: no chunks, an empty slice.)
-                            gr.add(index, inputs.next().unwrap_or_default());
-                            Ok(())
-                        }
-                        (Item::Fast(_), _) => unreachable!("fast items need a group step"),
-                        (Item::Missed(m), _) => {
-                            if let Some(later) = out.missed.get(m as usize + AHEAD) {
-                                st.stage.prefetch(&later.hash);
-                            }
-                            let m = out.missed[m as usize];
-                            let at = missed_at.get_or_insert_with(|| crate::value::Origin {
-                                partial: true,
-                                ..crate::value::Origin::line(
-                                    out.path.clone().unwrap_or_else(|| Arc::from("")),
-                                    0,
-                                )
-                            });
-                            at.line = m.line;
-                            st.stage
-                                .missed(m.hash, &|| out.missed_key(&m), at)
-                                .map_err(|(i, e)| (c.context)(c.par + i, e))
-                        }
-                    };
-                    if let Err(e) = r {
-                        st.error = Some(e);
-                        break;
-                    }
-                }
-                out.items = items;
-                if st.error.is_none() {
-                    st.error = out.failed.take();
-                }
-                if st.error.is_none()
-                    && let Some(Sink::Group(gr)) = st.sink.as_mut()
-                    && let Err(e) = gr.spill_if_full()
-                {
-                    st.error = Some((c.context)(c.ser, e));
-                }
-                out.clear();
+                states[i].absorb(&consumers[i], g, out, aggs[i]);
             }
-            for (st, dead) in states.iter().zip(&dead) {
-                if st.error.is_some() {
-                    dead.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            }
-            if let Ok(mut s) = spare.lock()
-                && s.len() < 16
-            {
-                s.push(outs);
-            }
+            spare.give_back(outs, &states);
             Ok(())
         },
     );
@@ -517,19 +567,7 @@ pub fn run(
     let fed = consumers
         .iter()
         .zip(states)
-        .map(|(c, mut st)| {
-            if let Some(e) = st.error {
-                return Err(e);
-            }
-            let mut notes = Vec::new();
-            flush_drops(&mut st.drops, &mut notes);
-            st.stage.finish(&mut notes);
-            let rows = match st.sink {
-                Some(s) => s.finish().map_err(|e| (c.context)(c.ser, e))?,
-                None => st.kept,
-            };
-            Ok((rows, notes))
-        })
+        .map(|(c, st)| st.finish(c))
         .collect();
     Ok((fed, loaded))
 }

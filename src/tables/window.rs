@@ -111,46 +111,12 @@ fn run(
     sort: &[SortKey],
 ) -> Result<Vec<Value>> {
     let n = idx.len();
-    let field_of = |i: usize, f: &str| -> Result<Value> {
-        let r = &rows[i];
-        r.get(f).cloned().ok_or_else(|| {
-            field_error(
-                r,
-                f,
-                format!("window: {}", crate::expr::undefined::no_named_field(f, r)),
-            )
-        })
-    };
+    let cell = |i: usize, f: &str| field_of(rows, i, f);
     let mut vals = Vec::with_capacity(n);
     match op {
         WindowOp::RowNumber => vals.extend((1..=n as i64).map(Value::from)),
         WindowOp::Rank | WindowOp::PercentRank | WindowOp::DenseRank => {
-            // A row whose sort key is null or NaN gets a null rank and is
-            // not counted (pandas' `rank`, `na_option="keep"`).
-            let missing = |p: usize| keys[idx[p]].iter().any(is_missing);
-            let m = (0..n).filter(|&p| !missing(p)).count();
-            let (mut rank, mut dense, mut seen) = (1i64, 0i64, 0i64);
-            let mut prev: Option<usize> = None;
-            for p in 0..n {
-                if missing(p) {
-                    vals.push(Value::from(()));
-                    continue;
-                }
-                let tie =
-                    prev.is_some_and(|q| compare_keys(sort, &keys[idx[q]], &keys[idx[p]]).is_eq());
-                if !tie {
-                    rank = seen + 1;
-                    dense += 1;
-                }
-                seen += 1;
-                prev = Some(p);
-                vals.push(match op {
-                    WindowOp::Rank => Value::from(rank),
-                    WindowOp::DenseRank => Value::from(dense),
-                    _ if m == 1 => Value::from(0.0),
-                    _ => Value::from((rank - 1) as f64 / (m - 1) as f64),
-                });
-            }
+            ranks(op, idx, keys, sort, &mut vals)
         }
         WindowOp::Shift {
             field,
@@ -158,37 +124,20 @@ fn run(
             default,
         } => {
             for p in 0..n {
-                field_of(idx[p], field)?;
+                cell(idx[p], field)?;
                 let from = p as i64 - offset;
                 vals.push(if (0..n as i64).contains(&from) {
-                    field_of(idx[from as usize], field)?
+                    cell(idx[from as usize], field)?
                 } else {
                     default.clone()
                 });
             }
         }
-        WindowOp::Sum(f) | WindowOp::Mean(f) => {
-            let (mut int, mut float, mut count) = (Some(0i64), 0.0f64, 0u64);
-            for &i in idx {
-                let v = field_of(i, f)?;
-                let x = finite_number(&rows[i], f, &v)?;
-                int = match (int, v.as_i64()) {
-                    (Some(a), Some(b)) if v.is_integer() => a.checked_add(b),
-                    _ => None,
-                };
-                float += x;
-                count += 1;
-                vals.push(match (op, int) {
-                    (WindowOp::Sum(_), Some(s)) => Value::from(s),
-                    (WindowOp::Sum(_), None) => Value::from(float),
-                    _ => Value::from(float / count as f64),
-                });
-            }
-        }
+        WindowOp::Sum(f) | WindowOp::Mean(f) => running_sums(op, f, idx, rows, &mut vals)?,
         WindowOp::Count(f) => {
             let mut count = 0i64;
             for &i in idx {
-                if !field_of(i, f)?.is_none() {
+                if !cell(i, f)?.is_none() {
                     count += 1;
                 }
                 vals.push(Value::from(count));
@@ -197,7 +146,7 @@ fn run(
         WindowOp::Min(f) | WindowOp::Max(f) => {
             let mut best: Option<(f64, Value)> = None;
             for &i in idx {
-                let v = field_of(i, f)?;
+                let v = cell(i, f)?;
                 let x = finite_number(&rows[i], f, &v)?;
                 let better = match &best {
                     None => true,
@@ -214,10 +163,7 @@ fn run(
             let mut block = 0i64;
             let mut prev: Option<Vec<Value>> = None;
             for &i in idx {
-                let key: Vec<Value> = fields
-                    .iter()
-                    .map(|f| field_of(i, f))
-                    .collect::<Result<_>>()?;
+                let key: Vec<Value> = fields.iter().map(|f| cell(i, f)).collect::<Result<_>>()?;
                 if let Some(p) = &prev
                     && p.iter().zip(&key).any(|(a, b)| compare(a, b).is_ne())
                 {
@@ -229,6 +175,84 @@ fn run(
         }
     }
     Ok(vals)
+}
+
+/// Field `f` of row `i`; a row without it is an error naming its fields.
+#[inline]
+fn field_of(rows: &[Row], i: usize, f: &str) -> Result<Value> {
+    let r = &rows[i];
+    r.get(f).cloned().ok_or_else(|| {
+        field_error(
+            r,
+            f,
+            format!("window: {}", crate::expr::undefined::no_named_field(f, r)),
+        )
+    })
+}
+
+/// `rank`, `dense_rank` or `percent_rank` of the rows `idx` (in window
+/// order, by their sort `keys`), pushed to `vals`.
+fn ranks(
+    op: &WindowOp,
+    idx: &[usize],
+    keys: &[Vec<Value>],
+    sort: &[SortKey],
+    vals: &mut Vec<Value>,
+) {
+    let n = idx.len();
+    // A row whose sort key is null or NaN gets a null rank and is
+    // not counted (pandas' `rank`, `na_option="keep"`).
+    let missing = |p: usize| keys[idx[p]].iter().any(is_missing);
+    let m = (0..n).filter(|&p| !missing(p)).count();
+    let (mut rank, mut dense, mut seen) = (1i64, 0i64, 0i64);
+    let mut prev: Option<usize> = None;
+    for p in 0..n {
+        if missing(p) {
+            vals.push(Value::from(()));
+            continue;
+        }
+        let tie = prev.is_some_and(|q| compare_keys(sort, &keys[idx[q]], &keys[idx[p]]).is_eq());
+        if !tie {
+            rank = seen + 1;
+            dense += 1;
+        }
+        seen += 1;
+        prev = Some(p);
+        vals.push(match op {
+            WindowOp::Rank => Value::from(rank),
+            WindowOp::DenseRank => Value::from(dense),
+            _ if m == 1 => Value::from(0.0),
+            _ => Value::from((rank - 1) as f64 / (m - 1) as f64),
+        });
+    }
+}
+
+/// The running sum or mean of field `f` over the rows `idx`, pushed to
+/// `vals`: an integer sum while every value is an integer and it fits.
+fn running_sums(
+    op: &WindowOp,
+    f: &str,
+    idx: &[usize],
+    rows: &[Row],
+    vals: &mut Vec<Value>,
+) -> Result<()> {
+    let (mut int, mut float, mut count) = (Some(0i64), 0.0f64, 0u64);
+    for &i in idx {
+        let v = field_of(rows, i, f)?;
+        let x = finite_number(&rows[i], f, &v)?;
+        int = match (int, v.as_i64()) {
+            (Some(a), Some(b)) if v.is_integer() => a.checked_add(b),
+            _ => None,
+        };
+        float += x;
+        count += 1;
+        vals.push(match (op, int) {
+            (WindowOp::Sum(_), Some(s)) => Value::from(s),
+            (WindowOp::Sum(_), None) => Value::from(float),
+            _ => Value::from(float / count as f64),
+        });
+    }
+    Ok(())
 }
 
 /// Whether a sort key is null (or missing) or NaN: such a row has no rank.

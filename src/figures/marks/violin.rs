@@ -32,6 +32,110 @@ pub fn kde(xs: &[f64], h: f64, t: f64) -> f64 {
         * norm
 }
 
+/// One violin's numbers: its density on a grid of [`STEPS`] points from
+/// the smallest to the largest value, and its quartiles.
+struct Density {
+    bw: f64,
+    lo: f64,
+    hi: f64,
+    grid: Vec<f64>,
+    dens: Vec<f64>,
+    dmax: f64,
+    q1: f64,
+    med: f64,
+    q3: f64,
+}
+
+impl Density {
+    /// The density of `xs`; `None` below two values or with no spread.
+    fn of(xs: &[f64]) -> Option<Density> {
+        let bw = scott_bandwidth(xs)?;
+        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let grid = stats::linspace(lo, hi, STEPS);
+        let dens: Vec<f64> = grid.iter().map(|t| kde(xs, bw, *t)).collect();
+        let dmax = dens.iter().copied().fold(0.0, f64::max);
+        let (q1, med, q3) = (
+            stats::quantile(xs, 0.25).unwrap_or(lo),
+            stats::quantile(xs, 0.5).unwrap_or(lo),
+            stats::quantile(xs, 0.75).unwrap_or(lo),
+        );
+        Some(Density {
+            bw,
+            lo,
+            hi,
+            grid,
+            dens,
+            dmax,
+            q1,
+            med,
+            q3,
+        })
+    }
+
+    /// The CSV rows of the violin of `n` values at category `key` of
+    /// series `series`: its summary, then its density at each grid point.
+    fn records(
+        &self,
+        csv: &mut Vec<CsvRecord>,
+        base: &CsvRecord,
+        (cn, vn): (&str, &str),
+        key: &str,
+        series: &str,
+        n: usize,
+    ) {
+        csv.push(record(
+            base,
+            vec![
+                ("part", "violin".into()),
+                (cn, key.to_string()),
+                ("series", series.to_string()),
+                ("n", n.to_string()),
+                ("bandwidth", num_text(self.bw)),
+                ("q1", num_text(self.q1)),
+                ("median", num_text(self.med)),
+                ("q3", num_text(self.q3)),
+            ],
+        ));
+        for (t, d) in self.grid.iter().zip(&self.dens) {
+            csv.push(record(
+                base,
+                vec![
+                    ("part", "density".into()),
+                    (cn, key.to_string()),
+                    ("series", series.to_string()),
+                    (vn, num_text(*t)),
+                    ("density", num_text(*d)),
+                ],
+            ));
+        }
+    }
+
+    /// The violin's outline around `center`, widest `half` from it: one
+    /// side up the grid, the mirror back down (`at` places a (category,
+    /// value) pair on the panel's axes).
+    fn outline(
+        &self,
+        center: f64,
+        half: f64,
+        at: impl Fn(f64, f64) -> (f64, f64),
+    ) -> Vec<(f64, f64)> {
+        let w = |d: f64| half * d / self.dmax;
+        self.grid
+            .iter()
+            .zip(&self.dens)
+            .map(|(t, d)| at(center + w(*d), *t))
+            .chain(
+                self.grid
+                    .iter()
+                    .zip(&self.dens)
+                    .rev()
+                    .map(|(t, d)| at(center - w(*d), *t)),
+            )
+            .collect()
+    }
+}
+
 impl LayerCtx<'_, '_> {
     /// Builds a `violin` layer: one violin per (category, colour group).
     pub(in crate::figures) fn violin(
@@ -67,61 +171,17 @@ impl LayerCtx<'_, '_> {
             for (key, (center, xs)) in by {
                 // Colour groups side by side in the category (seaborn's hue).
                 let (center, band) = super::dodged(center, band, gi, n_slots);
-                let Some(bw) = scott_bandwidth(&xs) else {
+                let Some(d) = Density::of(&xs) else {
                     return Err(self.err(format!(
                         "a `violin` needs at least 2 different values at each {cn} for a density; {cn} = {key} has {} value{} and no spread",
                         xs.len(),
                         if xs.len() == 1 { "" } else { "s" }
                     )));
                 };
-                let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let grid = stats::linspace(lo, hi, STEPS);
-                let dens: Vec<f64> = grid.iter().map(|t| kde(&xs, bw, *t)).collect();
-                let dmax = dens.iter().copied().fold(0.0, f64::max);
+                let (lo, hi, q1, med, q3) = (d.lo, d.hi, d.q1, d.med, d.q3);
                 let half = band / 2.0;
-                let (q1, med, q3) = (
-                    stats::quantile(&xs, 0.25).unwrap_or(lo),
-                    stats::quantile(&xs, 0.5).unwrap_or(lo),
-                    stats::quantile(&xs, 0.75).unwrap_or(lo),
-                );
-                csv.push(record(
-                    inp.base,
-                    vec![
-                        ("part", "violin".into()),
-                        (cn, key.clone()),
-                        ("series", g.key.clone()),
-                        ("n", xs.len().to_string()),
-                        ("bandwidth", num_text(bw)),
-                        ("q1", num_text(q1)),
-                        ("median", num_text(med)),
-                        ("q3", num_text(q3)),
-                    ],
-                ));
-                for (t, d) in grid.iter().zip(&dens) {
-                    csv.push(record(
-                        inp.base,
-                        vec![
-                            ("part", "density".into()),
-                            (cn, key.clone()),
-                            ("series", g.key.clone()),
-                            (vn, num_text(*t)),
-                            ("density", num_text(*d)),
-                        ],
-                    ));
-                }
-                let w = |d: f64| half * d / dmax;
-                let pts: Vec<(f64, f64)> = grid
-                    .iter()
-                    .zip(&dens)
-                    .map(|(t, d)| at(center + w(*d), *t))
-                    .chain(
-                        grid.iter()
-                            .zip(&dens)
-                            .rev()
-                            .map(|(t, d)| at(center - w(*d), *t)),
-                    )
-                    .collect();
+                d.records(csv, inp.base, (cn, vn), &key, &g.key, xs.len());
+                let pts = d.outline(center, half, at);
                 let (ce, ve) = if h {
                     (&mut st.yext, &mut st.xext)
                 } else {

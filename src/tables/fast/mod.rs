@@ -11,26 +11,24 @@
 //! generic path instead, which gives the same rows or the canonical error.
 //! Items from both paths reach the group step in file order.
 
+mod compile;
 mod eval;
+mod out;
 mod pred;
 mod shared;
 
+pub use out::{Item, Missed, Out, Stored};
 pub use shared::Shared;
 
 use std::sync::Arc;
 
-use std::cell::RefCell;
-
 use rustc_hash::FxHashMap;
 
 use super::aggregate::Input;
-use super::apply::{DropLog, note_drop};
 use crate::error::Result;
 use crate::plan::aggregate::Op;
-use crate::plan::steps::Step;
-use crate::sources::json::Projection;
-use crate::sources::tape::{Cell, Fields, Keep, Tape};
-use crate::value::{Key, Origin, PartRef, PartsRef, Record, Row, Value};
+use crate::sources::tape::{Cell, Fields, Tape};
+use crate::value::{Origin, PartRef, PartsRef, Record, Row, Value};
 use eval::{FNode, Fallback, attr};
 use pred::Pred;
 
@@ -38,59 +36,6 @@ use pred::Pred;
 /// (for tests that compare both paths, and to rule it out when in doubt).
 pub fn enabled() -> bool {
     std::env::var_os("ARTIFACT_GENERIC_ONLY").is_none()
-}
-
-/// What one batch of lines gives the group step, in file order.
-#[derive(Debug, Default)]
-pub struct Out {
-    /// Rows (from the generic path) and fast items, in file order.
-    pub items: Vec<Item>,
-    /// The aggregate inputs of the fast items, `aggs` per item.
-    pub inputs: Vec<Input>,
-    /// The group keys the fast items name: key cells and a first row.
-    pub keys: Vec<(Vec<Value>, Row)>,
-    /// Rows the filters dropped.
-    pub drops: DropLog,
-    /// The first error of the table's steps in this batch (the items
-    /// before it stand; nothing after it is run).
-    pub failed: Option<crate::error::Error>,
-    /// The keys of the rows the serial stage's lookup would drop
-    /// ([`Item::Missed`]; see [`crate::tables::serial::Probe`]).
-    pub missed: Vec<Missed>,
-    /// Their key parts, `Missed::parts` indexing them (no value is made
-    /// of a missed key unless a message names it).
-    pub missed_parts: Vec<Stored>,
-    /// The text of their string parts, [`Stored::Str`] indexing it.
-    pub missed_text: String,
-    /// The batch's file, for the places of missed keys.
-    pub path: Option<Arc<str>>,
-}
-
-/// A row not built: its lookup key is not in the lookup's index.
-#[derive(Debug, Clone, Copy)]
-pub struct Missed {
-    /// The key's hash, for the `unique` before the lookup (if any).
-    pub hash: [u32; 3],
-    /// Where its parts are in [`Out::missed_parts`].
-    pub parts: (u32, u32),
-    /// Its line.
-    pub line: u64,
-}
-
-/// A part of a missed key ([`crate::value::PartRef`] owned by the batch):
-/// a string is a range of [`Out::missed_text`].
-#[derive(Debug, Clone, Copy)]
-pub enum Stored {
-    /// null.
-    None,
-    /// A boolean.
-    Bool(bool),
-    /// An integer (or a whole float, as keys compare).
-    Int(i64),
-    /// Any other float, by its bits.
-    Float(u64),
-    /// A string: its byte range in [`Out::missed_text`].
-    Str(u32, u32),
 }
 
 /// A cell as a key part: as [`crate::value::PartRef`] of the cell's value
@@ -109,99 +54,6 @@ fn cell_part(c: Cell<'_>) -> Option<PartRef<'_>> {
         Cell::Str(s) => PartRef::Str(s),
     })
 }
-
-impl Out {
-    /// The key of a missed row (for a message naming it).
-    pub fn missed_key(&self, m: &Missed) -> Key {
-        let (from, n) = (m.parts.0 as usize, m.parts.1 as usize);
-        let parts: Vec<PartRef> = self.missed_parts[from..from + n]
-            .iter()
-            .map(|p| match *p {
-                Stored::None => PartRef::None,
-                Stored::Bool(b) => PartRef::Bool(b),
-                Stored::Int(i) => PartRef::Int(i),
-                Stored::Float(f) => PartRef::Float(f),
-                Stored::Str(a, b) => PartRef::Str(&self.missed_text[a as usize..b as usize]),
-            })
-            .collect();
-        PartsRef(&parts).to_key()
-    }
-}
-
-impl Out {
-    /// Where the current line's items and inputs start: what [`Out::settle`]
-    /// undoes when the line falls back.
-    fn mark(&self) -> Mark {
-        Mark(
-            self.items.len(),
-            self.inputs.len(),
-            self.missed.len(),
-            self.missed_parts.len(),
-            self.missed_text.len(),
-        )
-    }
-
-    /// Ends one line's fast run: kept, its drop reports (from `drops`) are
-    /// noted at `path:line_no`; fallen back, what it added since `mark` is
-    /// undone (the generic path reads the line instead). Returns whether
-    /// it fell back.
-    fn settle(
-        &mut self,
-        run: Result<(), Fallback>,
-        mark: Mark,
-        drops: &mut Vec<(&str, &str, &'static str)>,
-        path: &str,
-        line_no: u64,
-    ) -> bool {
-        match run {
-            Ok(()) => {
-                for k in drops.drain(..) {
-                    note_drop(&mut self.drops, k, || format!("{path}:{line_no}"));
-                }
-                false
-            }
-            Err(Fallback) => {
-                self.items.truncate(mark.0);
-                self.inputs.truncate(mark.1);
-                self.missed.truncate(mark.2);
-                self.missed_parts.truncate(mark.3);
-                self.missed_text.truncate(mark.4);
-                true
-            }
-        }
-    }
-
-    /// Empties the batch, keeping the vectors' memory.
-    pub fn clear(&mut self) {
-        self.items.clear();
-        self.inputs.clear();
-        self.missed.clear();
-        self.missed_parts.clear();
-        self.missed_text.clear();
-        self.path = None;
-        self.keys.clear();
-        self.drops.clear();
-        self.failed = None;
-    }
-}
-
-/// One row reaching the group step.
-#[derive(Debug)]
-pub enum Item {
-    /// A row of the generic path (boxed: the common item, `Fast`, stays
-    /// two words).
-    Row(Box<Row>),
-    /// A fast row: the index of its key in [`Out::keys`].
-    Fast(u32),
-    /// A row the serial stage's lookup would drop: its index in
-    /// [`Out::missed`].
-    Missed(u32),
-}
-
-/// Where a line's output starts in an [`Out`] (items, inputs, missed keys,
-/// their parts and text).
-#[derive(Debug, Clone, Copy)]
-struct Mark(usize, usize, usize, usize, usize);
 
 #[derive(Debug)]
 enum FStep {
@@ -261,217 +113,6 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Compiles `steps[..prefix]` (row-wise) and the group step at
-    /// `prefix`; `None` when any part is outside the fast subset.
-    pub fn compile(steps: &[Step], prefix: usize, projection: &Projection) -> Option<Plan> {
-        Plan::compile_tail(steps, prefix, projection, None)
-    }
-
-    /// As [`Plan::compile`]; with `keep`, `steps[..prefix]` are followed by
-    /// no group step: each row that comes out is built with the fields in
-    /// `keep` (as [`super::stream::trim`] keeps them).
-    pub fn compile_tail(
-        steps: &[Step],
-        prefix: usize,
-        projection: &Projection,
-        keep: Option<&std::collections::BTreeSet<String>>,
-    ) -> Option<Plan> {
-        static NONE: (Vec<String>, Vec<(String, crate::plan::aggregate::Agg)>) =
-            (Vec::new(), Vec::new());
-        let (keys, aggs) = match (steps.get(prefix), keep) {
-            (_, Some(_)) => (&NONE.0, &NONE.1),
-            (Some(Step::Group { keys, aggs }), None) => (keys, aggs),
-            _ => return None,
-        };
-        // Slots: the projected fields (sorted: the order is not the
-        // line's), then every field a step makes.
-        let mut names: Vec<String> = projection.fields.keys().cloned().collect();
-        names.sort();
-        let mut attrs: Vec<String> = projection
-            .fields
-            .values()
-            .flatten()
-            .flatten()
-            .cloned()
-            .collect();
-        attrs.sort();
-        attrs.dedup();
-        let id = |a: &str| attrs.iter().position(|x| x == a).map(|i| i as u32);
-        let fields = Fields::new(
-            names
-                .iter()
-                .map(|n| {
-                    let keep = match &projection.fields[n] {
-                        None => Keep::Whole,
-                        Some(keys) => {
-                            let mut keys: Vec<(String, u32)> = keys
-                                .iter()
-                                .map(|k| (k.clone(), id(k).expect("an attr")))
-                                .collect();
-                            keys.sort();
-                            Keep::Entries(keys)
-                        }
-                    };
-                    (n.clone(), keep)
-                })
-                .collect(),
-            attrs.clone(),
-        );
-        // Slot names grow as steps make fields (and entry attributes get
-        // slots of their own, see `Explode::attrs`).
-        let names = RefCell::new(names);
-        let slot_for = |name: &str| {
-            let mut names = names.borrow_mut();
-            match names.iter().position(|n| n == name) {
-                Some(i) => i,
-                None => {
-                    names.push(name.to_string());
-                    names.len() - 1
-                }
-            }
-        };
-        let touched: RefCell<std::collections::BTreeSet<usize>> = RefCell::default();
-        let position = |name: &str| {
-            let i = names.borrow().iter().position(|n| n == name);
-            touched.borrow_mut().extend(i);
-            i
-        };
-        // The value slot of each explode whose entries' attributes are read
-        // later (and not overwritten by a derive first) -> that explode's
-        // attribute slots.
-        let owners: RefCell<FxHashMap<usize, usize>> = RefCell::default();
-        let explode_attrs: RefCell<Vec<Vec<EntryAttr>>> = RefCell::default();
-        let attr_slot = |base: usize, name: &str, id: Option<u32>| {
-            let owner = *owners.borrow().get(&base)?;
-            let mut lists = explode_attrs.borrow_mut();
-            if let Some((_, _, k)) = lists[owner].iter().find(|(n, _, _)| n == name) {
-                return Some(*k);
-            }
-            // A slot name no field can have (fields never hold a NUL).
-            let k = slot_for(&format!("\u{0}{base}.{name}"));
-            lists[owner].push((name.to_string(), id, k));
-            Some(k)
-        };
-        let compile = |e: &crate::expr::Expr| {
-            FNode::compile(e.fast()?, &position, &|a| fields.attr_id(a), &attr_slot)
-        };
-        let mut fsteps = Vec::new();
-        for step in &steps[..prefix] {
-            fsteps.push(match step {
-                Step::Filter(e) => {
-                    let mut paths = Vec::new();
-                    for p in e.paths() {
-                        let mut parts = p.split('.');
-                        let head = parts.next().unwrap_or("");
-                        if let Some(i) = position(head) {
-                            paths.push((p.clone(), i, parts.map(String::from).collect()));
-                        }
-                    }
-                    FStep::Filter {
-                        e: Pred::of(compile(e)?),
-                        text: e.text.to_string(),
-                        paths,
-                    }
-                }
-                Step::Require(e) => FStep::Require(Pred::of(compile(e)?)),
-                Step::Derive(fields) => {
-                    let mut out = Vec::new();
-                    for (name, e) in fields {
-                        let node = compile(e)?;
-                        let slot = slot_for(name);
-                        // Its entries' attribute slots no longer describe it.
-                        owners.borrow_mut().remove(&slot);
-                        out.push((slot, node));
-                    }
-                    FStep::Derive(out)
-                }
-                Step::Explode { field, key, value } => {
-                    let value = slot_for(value);
-                    let index = explode_attrs.borrow().len();
-                    explode_attrs.borrow_mut().push(Vec::new());
-                    owners.borrow_mut().insert(value, index);
-                    FStep::Explode {
-                        field: slot_for(field),
-                        key: slot_for(key),
-                        value,
-                        attrs: index,
-                        dirty: Vec::new(),
-                    }
-                }
-                _ => return None,
-            });
-        }
-        for i in 0..fsteps.len() {
-            let written: Vec<usize> = fsteps[i + 1..]
-                .iter()
-                .flat_map(|s| match s {
-                    FStep::Derive(fields) => fields.iter().map(|(slot, _)| *slot).collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            if let FStep::Explode { dirty, .. } = &mut fsteps[i] {
-                *dirty = written;
-            }
-        }
-        let key_slots = keys
-            .iter()
-            .map(|k| position(k))
-            .collect::<Option<Vec<_>>>()?;
-        let mut faggs = Vec::new();
-        for (_, a) in aggs {
-            if matches!(a.op, Op::Cell | Op::Expr) {
-                return None;
-            }
-            let c = |e: &Option<crate::expr::Expr>| match e {
-                Some(e) => compile(e).map(Some),
-                None => Some(None),
-            };
-            faggs.push(FAgg {
-                op: a.op,
-                expr: c(&a.expr)?,
-                weight: c(&a.weight)?,
-            });
-        }
-        let explode_attrs = explode_attrs.into_inner();
-        let names = names.into_inner();
-        let base = fields.fields.len();
-        let mut touched = touched.into_inner();
-        // Every slot a step writes is the steps' own (an explode hides its
-        // field in each entry).
-        for s in &fsteps {
-            match s {
-                FStep::Derive(fs) => touched.extend(fs.iter().map(|(slot, _)| *slot)),
-                FStep::Explode {
-                    field, key, value, ..
-                } => touched.extend([*field, *key, *value]),
-                _ => {}
-            }
-        }
-        let emit = keep.map(|keep| {
-            let mut out: Vec<(Arc<str>, usize, bool)> = names
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| keep.contains(*n))
-                .map(|(i, n)| (Arc::from(n.as_str()), i, i < base && !touched.contains(&i)))
-                .collect();
-            out.sort_by(|a, b| a.0.cmp(&b.0));
-            out
-        });
-        let copy = touched.iter().copied().filter(|&i| i < base).collect();
-        Some(Plan {
-            probe: None,
-            copy,
-            emit,
-            fields,
-            slots: names.len(),
-            explode_attrs,
-            steps: fsteps,
-            keys: key_slots,
-            key_names: keys.clone(),
-            aggs: faggs,
-        })
-    }
-
     /// Runs a batch of lines (`bytes`, first line `first_line`, of file
     /// `path`). A line the fast path is unsure of goes to `generic`, which
     /// parses it and runs the steps on its row (and raises its errors).
@@ -635,37 +276,50 @@ impl Plan {
             }
         }
         match &self.emit {
-            Some(fields) => {
-                let tape = at.tape;
-                if self.missed(slots, base, at, st, out) {
-                    return Ok(());
-                }
-                let cell = |(_, slot, shared): &(Arc<str>, usize, bool)| match shared {
-                    true => base[*slot],
-                    false => slots[*slot],
-                };
-                // (Room for the fields the line has, not every name kept:
-                // most are words of the spec that no line holds.)
-                let present = fields.iter().filter(|f| cell(f) != Cell::Undef).count();
-                let mut rec = Record::with_capacity(present);
-                for (f, name) in fields.iter().zip(&st.names) {
-                    let c = cell(f);
-                    if c != Cell::Undef {
-                        rec.insert(name.clone(), tape.to_value(c));
-                    }
-                }
-                out.items.push(Item::Row(Box::new(Row {
-                    extra: Default::default(),
-                    fields: Arc::new(rec),
-                    origin: Origin {
-                        partial: true,
-                        ..Origin::line(at.path.clone(), at.line_no)
-                    },
-                })));
-                Ok(())
-            }
+            Some(fields) => self.emit(fields, slots, base, at, st, out),
             None => self.group(slots, at, st, out),
         }
+    }
+
+    /// Builds the row that comes out of the steps (a plan without a group
+    /// step), with the fields it keeps, unless its lookup would drop it.
+    #[inline]
+    fn emit<'a>(
+        &'a self,
+        fields: &[(Arc<str>, usize, bool)],
+        slots: &[Cell<'a>],
+        base: &[Cell<'a>],
+        at: &Line<'a, '_>,
+        st: &mut State<'a>,
+        out: &mut Out,
+    ) -> std::result::Result<(), Fallback> {
+        let tape = at.tape;
+        if self.missed(slots, base, at, st, out) {
+            return Ok(());
+        }
+        let cell = |(_, slot, shared): &(Arc<str>, usize, bool)| match shared {
+            true => base[*slot],
+            false => slots[*slot],
+        };
+        // (Room for the fields the line has, not every name kept:
+        // most are words of the spec that no line holds.)
+        let present = fields.iter().filter(|f| cell(f) != Cell::Undef).count();
+        let mut rec = Record::with_capacity(present);
+        for (f, name) in fields.iter().zip(&st.names) {
+            let c = cell(f);
+            if c != Cell::Undef {
+                rec.insert(name.clone(), tape.to_value(c));
+            }
+        }
+        out.items.push(Item::Row(Box::new(Row {
+            extra: Default::default(),
+            fields: Arc::new(rec),
+            origin: Origin {
+                partial: true,
+                ..Origin::line(at.path.clone(), at.line_no)
+            },
+        })));
+        Ok(())
     }
 
     /// Sets the serial stage's probe (a plan with rows to emit whose kept
@@ -943,87 +597,4 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SPEC: &str = r#"
-[sources.results]
-path = "results.jsonl"
-
-[tables.points]
-from = "results"
-steps = [
-  { filter = "_kind in ['bench_bf16_perfile', 'bench_7B'] and methods is mapping" },
-  { derive = { corpus = "'Q4_K' if _kind == 'Q4_K_benchmark' else 'bf16'" } },
-  { explode = "methods", key = "method", value = "m" },
-  { filter = "m is mapping and m.ratio is not none and m.ratio > 0" },
-  { group = ["corpus", "method"], aggregate = { n = "count", r = { weighted_mean = "m.ratio", weight = "input_bytes" }, s = { sum = "input_bytes" } } },
-]
-"#;
-
-    const LINES: &str = concat!(
-        r#"{"_kind": "bench_7B", "input_bytes": 4, "shape": [1, 2], "methods": {"zstd": {"ratio": 1.25, "x": "y"}, "xz": {"ratio": 0, "x": 1}}}"#,
-        "\n\n",
-        r#"{"_kind": "bench_bf16_perfile", "input_bytes": 2, "methods": {"zstd": {"ratio": 2}, "err": {"error": "no"}, "s": "n/a"}}"#,
-        "\r\n",
-        r#"{"_kind": "other", "input_bytes": 2, "methods": {}}"#,
-        "\n",
-    );
-
-    fn batch(lines: &str) -> (u64, Out) {
-        let spec = crate::spec::parse(SPEC, std::path::Path::new("artifact.toml")).unwrap();
-        let table = spec.spec.tables["points"].get_ref();
-        let steps: Vec<Step> = table
-            .steps
-            .iter()
-            .map(|s| crate::plan::steps::compile(&spec, s).unwrap())
-            .collect();
-        let projection = super::super::projection::projection(&steps).unwrap();
-        let plan = Plan::compile(&steps, 4, &projection).expect("a plan");
-        let path: Arc<str> = Arc::from("results.jsonl");
-        plan.run_batch(&path, lines.as_bytes(), 1, Out::default(), &|n, _| {
-            panic!("line {n} left the fast path")
-        })
-        .unwrap()
-    }
-
-    #[test]
-    fn plain_lines_stay_on_the_fast_path() {
-        let (records, out) = batch(LINES);
-        assert_eq!(records, 3, "the blank line is not a record");
-        // zstd from line 1, zstd from line 3 (one key), nothing else.
-        assert!(
-            matches!(out.items[..], [Item::Fast(0), Item::Fast(0)]),
-            "{:?}",
-            out.items
-        );
-        assert_eq!(out.keys.len(), 1);
-        assert_eq!(format!("{:?}", out.keys[0].0), "['bf16', 'zstd']");
-        assert_eq!(out.keys[0].1.origin.to_string(), "results.jsonl:1");
-        let inputs: Vec<String> = out.inputs.iter().map(|i| format!("{i:?}")).collect();
-        assert_eq!(
-            inputs,
-            [
-                "Nothing",
-                "Weighted(1.25, 4.0)",
-                "Int(4)",
-                "Nothing",
-                "Weighted(2.0, 2.0)",
-                "Int(2)"
-            ]
-        );
-        // The xz entry (ratio 0) is reported as the generic path reports it.
-        let drops: Vec<String> = out
-            .drops
-            .iter()
-            .map(|((_, p, why), d)| format!("{p} {why} {} {:?}", d.count, d.at))
-            .collect();
-        assert_eq!(drops, [r#"m.ratio 0 1 ["results.jsonl:1"]"#]);
-    }
-
-    #[test]
-    #[should_panic(expected = "line 1 left the fast path")]
-    fn a_string_where_a_number_is_compared_leaves_it() {
-        batch(r#"{"_kind": "bench_7B", "input_bytes": 4, "methods": {"zstd": {"ratio": "1.25"}}}"#);
-    }
-}
+mod tests;

@@ -1,0 +1,156 @@
+//! Reading the paper: the main files or those named, then every file they
+//! include, each scanned once.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::scan::{Scan, What};
+use super::{
+    Finding, Kind, MAX_FILE_BYTES, MAX_FILES, Severity, kind_of, latex, relative, resolve,
+    shown_path, typst,
+};
+use crate::error::{Error, Result};
+use crate::spec::LoadedSpec;
+
+/// A file to read: its path, the folder LaTeX resolves its inputs from,
+/// and where it was included (file, line, column; `None` when named).
+pub(super) type Queued = (PathBuf, PathBuf, Option<(String, usize, usize)>);
+
+/// One source read: its path as shown, its kind, what it holds, its
+/// folder and the folder LaTeX resolves its inputs from.
+pub(super) struct Source {
+    pub shown: String,
+    pub kind: Kind,
+    pub scan: Scan,
+    pub dir: PathBuf,
+    pub base: PathBuf,
+}
+
+/// The files to start from: `files`, or the spec folder's `main.tex` and
+/// `main.typ`.
+pub(super) fn first_files(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Vec<Queued>> {
+    let mut queue: Vec<Queued> = Vec::new();
+    if files.is_empty() {
+        for name in ["main.tex", "main.typ"] {
+            let p = spec.root.join(name);
+            if p.is_file() {
+                queue.push((p, spec.root.clone(), None));
+            }
+        }
+        if queue.is_empty() {
+            return Err(Error::msg(format!(
+                "no main.tex or main.typ in {}: name the paper's files (`artifact lint paper.tex`)",
+                spec.root.display()
+            )));
+        }
+    } else {
+        for f in files {
+            if kind_of(f).is_none() {
+                return Err(Error::msg(format!(
+                    "{}: lint reads LaTeX (.tex) and typst (.typ) files",
+                    f.display()
+                )));
+            }
+            let base = f.parent().map(Path::to_path_buf).unwrap_or_default();
+            queue.push((f.clone(), base, None));
+        }
+    }
+    Ok(queue)
+}
+
+/// Reads and scans the queued files and every file they include (each
+/// once, none of the `generated` ones); an included file that does not
+/// exist is a `missing-file` finding.
+pub(super) fn read_sources(
+    spec: &LoadedSpec,
+    mut queue: Vec<Queued>,
+    generated: &BTreeSet<&str>,
+    findings: &mut Vec<Finding>,
+) -> Result<Vec<Source>> {
+    let mut scanned: Vec<Source> = Vec::new();
+    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut next = 0;
+    while next < queue.len() && scanned.len() < MAX_FILES {
+        let (path, base, from) = queue[next].clone();
+        next += 1;
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if !seen.insert(canonical) {
+            continue;
+        }
+        let shown = shown_path(&spec.root, &path);
+        let Some(kind) = kind_of(&path) else { continue };
+        // A generated file is artifact's output, not prose, even when named.
+        if relative(&spec.root, &path).is_some_and(|r| generated.contains(r.as_str())) {
+            continue;
+        }
+        let Some(bytes) = read_source(&path, &shown, from, findings)? else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let s = match kind {
+            Kind::Latex => latex::scan(&text),
+            Kind::Typst => typst::scan(&text),
+        };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for f in &s.found {
+            if let What::Include(inc) = &f.what {
+                let mut p = resolve(kind, &base, &dir, inc);
+                if kind == Kind::Latex && p.extension().is_none() {
+                    p.set_extension("tex");
+                }
+                if let Some(rel) = relative(&spec.root, &p)
+                    && generated.contains(rel.as_str())
+                {
+                    continue;
+                }
+                queue.push((p, base.clone(), Some((shown.clone(), f.line, f.column))));
+            }
+        }
+        scanned.push(Source {
+            shown,
+            kind,
+            scan: s,
+            dir,
+            base,
+        });
+    }
+    Ok(scanned)
+}
+
+/// The bytes of one source; `None` (and a finding) when an included file
+/// does not exist. Errors: a file too large, a named file missing, a read
+/// failure.
+fn read_source(
+    path: &Path,
+    shown: &str,
+    from: Option<(String, usize, usize)>,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<Vec<u8>>> {
+    if let Ok(m) = std::fs::metadata(path)
+        && m.is_file()
+        && m.len() > MAX_FILE_BYTES
+    {
+        return Err(Error::msg(format!(
+            "{shown}: {} bytes; lint reads sources of at most {MAX_FILE_BYTES} bytes (16 MiB)",
+            m.len()
+        )));
+    }
+    match crate::output::read_regular(path) {
+        Ok(Some(b)) => Ok(Some(b)),
+        Ok(None) => match from {
+            None => Err(Error::msg(format!("{}: no such file", path.display()))),
+            Some((file, line, column)) => {
+                findings.push(Finding {
+                    file,
+                    line,
+                    column,
+                    severity: Severity::Warning,
+                    kind: "missing-file",
+                    message: format!("{shown} is included but does not exist"),
+                });
+                Ok(None)
+            }
+        },
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
