@@ -172,7 +172,7 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
     }
     // Read every source the way gen does, for its fields.
     let draft = crate::spec::parse(&head, &spec_path)?;
-    let plan = crate::plan::Plan::compile(&draft)?;
+    let plan = crate::plan::Plan::compile_tables(&draft)?;
     let cat = crate::tables::Catalog::new(&plan)?;
     let mut surveyed = Vec::new();
     for (name, rel) in &sources {

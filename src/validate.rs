@@ -11,224 +11,22 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::expr::{Expr, Globals, Template};
-use crate::figures::channels::{Chan, Kind};
 use crate::plan::{Plan, aggregate::Agg};
-use crate::spec::{LayerSpec, LoadedSpec, no_table};
+use crate::spec::{LoadedSpec, no_table};
 use crate::value::{Origin, Record, Row, Value};
 
 fn known(spec: &LoadedSpec, name: &str) -> bool {
     spec.spec.tables.contains_key(name) || spec.spec.sources.contains_key(name)
 }
 
-fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
-    if let Some(d) = &l.data
-        && !known(spec, d.get_ref())
-    {
-        return Err(spec.error(d.span(), no_table(spec, d.get_ref())));
-    }
-    orientation(spec, l)?;
-    if let Some(t) = &l.text {
-        let t = crate::figures::text_source::TextSpec::parse(spec, t)?;
-        if let Some(s) = t.template() {
-            Template::compile(spec, s)?;
-        }
-    }
-    for t in [&l.label].into_iter().flatten() {
-        Template::compile(spec, t)?;
-    }
-    for w in [&l.where_].into_iter().flatten() {
-        Expr::compile(spec, w)?;
-    }
-    for raw in [
-        &l.x,
-        &l.y,
-        &l.x2,
-        &l.y2,
-        &l.size,
-        &l.opacity,
-        &l.stroke_width,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        Chan::compile(spec, raw, Kind::Data, &[])?;
-    }
-    if let Some(raw) = &l.color {
-        let black = ["#000000".to_string()];
-        Chan::compile_scaled(spec, raw, Kind::Style, (&black, false), true)?;
-    }
-    for raw in [&l.stroke, &l.shape].into_iter().flatten() {
-        Chan::compile(spec, raw, Kind::Style, &["#000000"])?;
-    }
-    // A scale's range is the spec's own: an unknown colour or shape in it
-    // is the spec's mistake, not the row's that happens to pick it.
-    for (raw, shape) in [(&l.color, false), (&l.stroke, false), (&l.shape, true)] {
-        let Some(raw) = raw else { continue };
-        let Some(toml::Value::Array(range)) =
-            raw.get_ref().get("scale").and_then(|sc| sc.get("range"))
-        else {
-            continue;
-        };
-        for (i, entry) in range.iter().enumerate() {
-            let text = match entry {
-                toml::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let problem = if shape {
-                crate::figures::model::Shape::parse(&text)
-                    .is_none()
-                    .then(|| format!("unknown shape `{text}` (circle, square, triangle, diamond)"))
-            } else {
-                crate::color::parse(&text).err()
-            };
-            if let Some(problem) = problem {
-                let at = range_entry_span(spec, raw.span(), i).unwrap_or(raw.span());
-                return Err(spec.error(at, problem));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The span of entry `i` of the `scale.range` of the channel table at
-/// `chan` in the spec's text (the parsed spec keeps no spans inside it).
-fn range_entry_span(
-    spec: &LoadedSpec,
-    chan: std::ops::Range<usize>,
-    i: usize,
-) -> Option<std::ops::Range<usize>> {
-    use toml::de::{DeTable, DeValue};
-    const PREFIX: &str = "x = ";
-    let doc = format!("{PREFIX}{}", spec.text.get(chan.clone())?);
-    let doc = DeTable::parse(&doc).ok()?;
-    let DeValue::Table(t) = doc.get_ref().get("x")?.get_ref() else {
-        return None;
-    };
-    let DeValue::Table(scale) = t.get("scale")?.get_ref() else {
-        return None;
-    };
-    let DeValue::Array(range) = scale.get("range")?.get_ref() else {
-        return None;
-    };
-    let at = range.get(i)?.span();
-    let start = at.start.checked_sub(PREFIX.len())? + chan.start;
-    Some(start..start + at.len())
-}
-
-/// The keys a layer's orientation leaves unread are errors: a vertical
-/// bar's base is `y2` (a horizontal one's `x2`), an errorbar spans `y` to
-/// `y2` (horizontal: `x` to `x2`), and a rule is vertical at `x`,
-/// horizontal at `y`, or the diagonal.
-fn orientation(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
-    let mark = l.mark.get_ref().as_str();
-    let orient = l.orient.as_ref().map(|o| o.get_ref().as_str());
-    let horizontal = orient == Some("horizontal");
-    match mark {
-        "bar" | "errorbar" => {
-            let (unread, read, how) = if horizontal {
-                (&l.y2, "x2", "horizontal")
-            } else {
-                (&l.x2, "y2", "vertical")
-            };
-            if let Some(raw) = unread {
-                let name = if horizontal { "y2" } else { "x2" };
-                return Err(spec.error(
-                    raw.span(),
-                    format!(
-                        "`{name}` does nothing on a {how} `{mark}`: its second position is `{read}`"
-                    ),
-                ));
-            }
-        }
-        "rule" => {
-            if let Some(o) = &l.orient
-                && o.get_ref() != "diagonal"
-            {
-                return Err(spec.error(
-                    o.span(),
-                    "a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`",
-                ));
-            }
-            let extra = if orient == Some("diagonal") {
-                l.x.as_ref()
-                    .or(l.y.as_ref())
-                    .map(|r| (r, "with `orient = \"diagonal\"`"))
-            } else {
-                l.x.as_ref().and(l.y.as_ref()).map(|r| {
-                    (
-                        r,
-                        "with `x`: a rule is vertical at `x` or horizontal at `y`",
-                    )
-                })
-            };
-            if let Some((raw, why)) = extra {
-                let name = if l.y.as_ref().is_some_and(|y| y.span() == raw.span()) {
-                    "y"
-                } else {
-                    "x"
-                };
-                return Err(
-                    spec.error(raw.span(), format!("`{name}` does nothing on a rule {why}"))
-                );
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// Settings whose other settings leave them unread: `title_size` with no
-/// title to print, a hidden legend's looks.
-fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<()> {
-    if let Some(size) = &f.title_size
-        && f.title.is_none()
-        && !f
-            .panels
-            .iter()
-            .flatten()
-            .any(|p| p.get_ref().title.is_some())
-    {
-        return Err(spec.error(
-            size.span(),
-            "`title_size` does nothing: neither the figure nor a panel has a `title`",
-        ));
-    }
-    let legends = f.legend.iter().chain(
-        f.panels
-            .iter()
-            .flatten()
-            .filter_map(|p| p.get_ref().legend.as_ref()),
-    );
-    for l in legends {
-        if let Some(p) = l.position.as_ref().filter(|p| p.get_ref() == "none") {
-            let set: Vec<&str> = [
-                ("columns", l.columns.is_some()),
-                ("frame", l.frame.is_some()),
-                ("font_size", l.font_size.is_some()),
-            ]
-            .into_iter()
-            .filter_map(|(k, on)| on.then_some(k))
-            .collect();
-            if let Some(first) = set.first() {
-                return Err(spec.error(
-                    p.span(),
-                    format!("a legend with `position = \"none\"` is not drawn, so its `{first}` does nothing"),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The tables each table reads (`from`, `lookup`, `union`), each with the
-/// span that names it; a source of the same name wins over a table, as
-/// when the tables are built, so it is no edge.
 /// Checks `spec` as described in the module docs, and returns its plan.
 pub fn validate(spec: &LoadedSpec) -> Result<Plan<'_>> {
     crate::spec::paths::check(spec)?;
-    let plan = Plan::compile(spec)?;
+    // The tables, the numbers, then the figures: a spec with several
+    // mistakes is told the first in this order.
+    let mut plan = Plan::compile_tables(spec)?;
     numbers(spec)?;
-    figures(spec)?;
+    plan.compile_figures()?;
     for (name, raw) in &spec.spec.results_tables {
         crate::results::compile::validate(spec, name, raw)?;
     }
@@ -279,34 +77,6 @@ pub fn numbers(spec: &LoadedSpec) -> Result<()> {
     }
     // Numbers and tables may read each other in any order, but not in a cycle.
     crate::plan::order::order(spec)?;
-    Ok(())
-}
-
-fn figures(spec: &LoadedSpec) -> Result<()> {
-    crate::figures::sizing::style(spec)?;
-    crate::figures::sizing::check_read(spec)?;
-    crate::render::formats::Formats::of(spec)?;
-    for (name, fig) in &spec.spec.figures {
-        crate::figures::sizing::figure_size(spec, name, fig)?;
-        crate::render::formats::background(spec, fig.get_ref())?;
-        let f = fig.get_ref();
-        crate::spec::bounds::figure(spec, f)?;
-        unread_figure_keys(spec, f)?;
-        if let Some(t) = &f.title {
-            Template::compile(spec, t)?;
-        }
-        for l in f.layers.iter().flatten() {
-            layer(spec, l.get_ref())?;
-        }
-        for p in f.panels.iter().flatten() {
-            if let Some(t) = &p.get_ref().title {
-                Template::compile(spec, t)?;
-            }
-            for l in &p.get_ref().layers {
-                layer(spec, l.get_ref())?;
-            }
-        }
-    }
     Ok(())
 }
 

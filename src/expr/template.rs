@@ -20,29 +20,40 @@ pub struct Template<'s> {
     table: Option<Arc<str>>,
 }
 
+impl std::fmt::Debug for Template<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Template({:?})", self.text)
+    }
+}
+
 impl<'s> Template<'s> {
     /// Compiles `src`; a syntax error points at it in the spec.
     pub fn compile(spec: &LoadedSpec, src: &'s SpannedStr) -> Result<Template<'s>> {
-        if depth::template_depth(src.get_ref()) > depth::MAX_DEPTH {
-            return Err(spec.error(src.span(), format!("invalid template: {}", too_deep())));
+        Self::compile_str(spec, src.get_ref(), src.span())
+    }
+
+    /// Compiles `text` found at `span` of the spec.
+    pub fn compile_str(
+        spec: &LoadedSpec,
+        text: &'s str,
+        span: Range<usize>,
+    ) -> Result<Template<'s>> {
+        if depth::template_depth(text) > depth::MAX_DEPTH {
+            return Err(spec.error(span, format!("invalid template: {}", too_deep())));
         }
-        if let Some(why) = depth::too_long(src.get_ref()) {
-            return Err(spec.error(src.span(), format!("invalid template: {why}")));
+        if let Some(why) = depth::too_long(text) {
+            return Err(spec.error(span, format!("invalid template: {why}")));
         }
-        match environment().template_from_str(src.get_ref()) {
+        match environment().template_from_str(text) {
             Ok(compiled) => Ok(Template {
                 compiled,
                 table: None,
-                text: src.get_ref(),
-                span: src.span(),
+                text,
+                span,
             }),
             Err(e) => Err(spec.error(
-                src.span(),
-                format!(
-                    "invalid template: {}{}",
-                    message(&e),
-                    spaced_hint(src.get_ref(), &e)
-                ),
+                span,
+                format!("invalid template: {}{}", message(&e), spaced_hint(text, &e)),
             )),
         }
     }

@@ -132,7 +132,7 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
     if decls.is_empty() {
         return Err(unknown(spec, key));
     }
-    let plan = crate::plan::Plan::compile(spec)?;
+    let plan = crate::plan::Plan::compile_tables(spec)?;
     crate::validate::numbers(spec)?;
     let cat = Catalog::new(&plan)?;
     let mut reads: Vec<String> = decls.iter().map(|d| d.to_string()).collect();

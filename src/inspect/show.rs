@@ -161,7 +161,7 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
     } else {
         return Err(unknown(spec, name));
     };
-    let plan = crate::plan::Plan::compile(spec)?;
+    let plan = crate::plan::Plan::compile_tables(spec)?;
     let cat = Catalog::new(&plan)?;
     // The numbers its steps read (`v['total']`) first, as `gen` computes them.
     let reads = crate::numbers::table_reads(spec, name);

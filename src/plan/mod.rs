@@ -6,12 +6,20 @@
 //! (`keys`). The stages run what is compiled here; they compile nothing.
 
 pub mod aggregate;
+pub mod axes;
 pub mod bin;
+pub mod channels;
 pub mod deps;
+pub mod figures;
+pub mod formats;
 pub mod keys;
+mod later;
+pub mod layers;
 pub mod order;
 pub mod reshape;
+pub mod sizing;
 pub mod steps;
+pub mod text;
 pub mod window;
 
 pub mod tables;
@@ -20,6 +28,8 @@ use indexmap::IndexMap;
 
 use crate::error::Result;
 use crate::spec::LoadedSpec;
+pub use figures::FigurePlan;
+pub use later::Later;
 pub use tables::TablePlan;
 
 /// The spec compiled: built once per run by [`Plan::compile`] (which
@@ -30,16 +40,40 @@ pub struct Plan<'s> {
     pub spec: &'s LoadedSpec,
     /// Every `[tables.NAME]`, compiled, in declaration order.
     pub tables: IndexMap<String, TablePlan<'s>>,
+    /// Every `[figures.NAME]`, compiled, in declaration order (empty in a
+    /// plan of [`Plan::compile_tables`]).
+    pub figures: IndexMap<String, FigurePlan<'s>>,
 }
 
 impl<'s> Plan<'s> {
-    /// Compiles `spec`'s tables. Errors: the first spec error found, with
-    /// its line and column.
+    /// Compiles `spec`'s tables, then its figures. Errors: the first spec
+    /// error found, with its line and column.
     pub fn compile(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
+        let mut plan = Self::compile_tables(spec)?;
+        plan.compile_figures()?;
+        Ok(plan)
+    }
+
+    /// Compiles `spec`'s tables alone, for what reads tables and never
+    /// draws (`show`, `explain`, `init`'s survey): a mistake in a figure
+    /// does not stop them.
+    pub fn compile_tables(spec: &'s LoadedSpec) -> Result<Plan<'s>> {
         Ok(Plan {
             spec,
             tables: tables::compile(spec)?,
+            figures: IndexMap::new(),
         })
+    }
+
+    /// Compiles the figures into a plan of [`Plan::compile_tables`].
+    pub fn compile_figures(&mut self) -> Result<()> {
+        self.figures = figures::compile(self.spec)?;
+        Ok(())
+    }
+
+    /// Figure `name`'s plan, if the spec declares such a figure.
+    pub fn figure(&self, name: &str) -> Option<&FigurePlan<'s>> {
+        self.figures.get(name)
     }
 
     /// Table `name`'s plan, if the spec declares such a table.
