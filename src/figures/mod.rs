@@ -227,7 +227,10 @@ impl<'a, 's> Build<'a, 's> {
                 spec,
                 self.globals,
                 f,
-                fc,
+                (
+                    fc,
+                    self.fp.facet.as_ref().expect("compiled with the figure"),
+                ),
                 f.resolve.as_ref(),
                 layer_list,
                 &resolved[0],

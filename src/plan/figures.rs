@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use toml::Spanned;
 
 use super::axes::{self, AxisPlan, NumberExpr};
+use super::facet::{self, FacetPlan};
 use super::layers::{self, LayerPlan};
 use super::sizing;
 use crate::error::Result;
@@ -35,6 +36,8 @@ pub struct FigurePlan<'s> {
     pub layers: Vec<LayerPlan<'s>>,
     /// Its own `x` and `y` (one panel's).
     pub axes: [AxisPlan<'s>; 2],
+    /// Its `facet` (of its own layers).
+    pub facet: Option<FacetPlan<'s>>,
     /// Its `panels`, in order.
     pub panels: Vec<PanelPlan<'s>>,
 }
@@ -142,6 +145,10 @@ fn figure<'s>(
         title,
         layers,
         axes: [own(&f.x), own(&f.y)],
+        facet: f
+            .facet
+            .as_ref()
+            .map(|fc| facet::compile(spec, fc.get_ref(), f.layers.as_deref().unwrap_or(&[]))),
         panels,
     })
 }

@@ -10,6 +10,7 @@ pub mod axes;
 pub mod bin;
 pub mod channels;
 pub mod deps;
+pub mod facet;
 pub mod figures;
 pub mod formats;
 pub mod keys;
