@@ -2,7 +2,8 @@
 //! exists, no table reads itself through a cycle of tables (nor through a
 //! chain of more than 100), every numeric
 //! setting is within its bounds (`spec::bounds`), and every step,
-//! aggregate, expression and template compiles.
+//! aggregate, expression and template compiles. The tables and figures are
+//! compiled into the plan ([`Plan`]), which `validate` returns.
 //! `gen` and `check` run this first, so a typo in the spec is reported
 //! with its line and column before any file is read. The fuzz targets use
 //! it too.

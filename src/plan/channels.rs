@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use crate::color::scheme::{self as colorscale, Continuous};
+use crate::color::scheme::{self as schemes, Continuous};
 use crate::error::Result;
 use crate::expr::Expr;
 use crate::spec::{LoadedSpec, Raw};
@@ -201,7 +201,7 @@ impl<'s> Chan<'s> {
             Some(_) => false,
             None => opts
                 .scheme
-                .is_some_and(|s| colorscale::categorical(s).is_none()),
+                .is_some_and(|s| schemes::categorical(s).is_none()),
         };
         if quantitative {
             return quantitative_scale(spec, span, expr, opts);
@@ -237,7 +237,7 @@ impl<'s> Chan<'s> {
         {
             *range = [0.55, 0.7, 0.85, 1.0]
                 .iter()
-                .map(|t| colorscale::hex(colorous::GREYS.eval_continuous(*t)))
+                .map(|t| schemes::hex(colorous::GREYS.eval_continuous(*t)))
                 .collect();
             *hatch = false;
         }
@@ -299,18 +299,17 @@ fn scale_opts<'t>(
         ));
     }
     if let Some(s) = opts.scheme
-        && colorscale::categorical(s).is_none()
-        && colorscale::gradient(s).is_none()
+        && schemes::categorical(s).is_none()
+        && schemes::gradient(s).is_none()
     {
-        let hint =
-            colorscale::nearest(s).map_or(String::new(), |n| format!("; did you mean `{n}`?"));
+        let hint = schemes::nearest(s).map_or(String::new(), |n| format!("; did you mean `{n}`?"));
         return Err(spec.error(
             span,
             format!(
                 "unknown scheme `{}` (categorical: {}; continuous: {}){hint}",
                 crate::error::shown(s),
-                colorscale::CATEGORICAL.join(", "),
-                colorscale::CONTINUOUS.join(", ")
+                schemes::CATEGORICAL.join(", "),
+                schemes::CONTINUOUS.join(", ")
             ),
         ));
     }
@@ -372,7 +371,7 @@ fn quantitative_scale<'s>(
             span.clone(),
             format!(
                 "`{scheme}` is a categorical scheme; a quantitative scale takes a continuous one ({})",
-                colorscale::CONTINUOUS.join(", ")
+                schemes::CONTINUOUS.join(", ")
             ),
         )
     })?;
@@ -394,14 +393,14 @@ fn categorical_scale<'s>(
 ) -> Result<Chan<'s>> {
     let span = raw.span();
     if let Some(s) = opts.scheme
-        && colorscale::categorical(s).is_none()
+        && schemes::categorical(s).is_none()
     {
         return Err(spec.error(
             span,
             format!(
                 "`{s}` is a continuous scheme; a {} scale takes a categorical one ({})",
                 opts.ty.unwrap_or("nominal"),
-                colorscale::CATEGORICAL.join(", ")
+                schemes::CATEGORICAL.join(", ")
             ),
         ));
     }
@@ -414,7 +413,7 @@ fn categorical_scale<'s>(
     let domain = string_list(spec, raw, opts.get("domain"), "domain")?;
     let range = string_list(spec, raw, opts.get("range"), "range")?;
     let (range, hatch) = match opts.scheme {
-        Some(s) => colorscale::categorical(s).expect("checked above"),
+        Some(s) => schemes::categorical(s).expect("checked above"),
         None if range.is_empty() => (default.0.to_vec(), default.1),
         None => (range, false),
     };

@@ -1,7 +1,10 @@
 //! The plan: what the spec asks for, compiled from the spec alone before
 //! any data is read. Each table's steps as typed steps holding compiled
-//! expressions (`steps`, with `aggregate`, `window`, `bin`, `reshape`),
-//! which part reads which (`deps`), the order the numbers are computed in
+//! expressions (`steps`, with `aggregate`, `window`, `bin`, `reshape`);
+//! each figure's panels and layers with their compiled channels,
+//! expressions, templates and tick formats (`figures`, with `layers`,
+//! `channels`, `text`, `axes`, `facet`; its size by `sizing`, the output
+//! formats by `formats`); which part reads which (`deps`), the order the numbers are computed in
 //! (`order`), and the names a number key may take in LaTeX and typst
 //! (`keys`). The stages run what is compiled here; they compile nothing.
 
