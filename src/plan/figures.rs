@@ -195,3 +195,48 @@ fn unread_figure_keys(spec: &LoadedSpec, f: &crate::spec::FigureSpec) -> Result<
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(layer: &str) -> LoadedSpec {
+        let text = format!(
+            "[sources.s]\nrows = [{{ a = 1, c = \"x\" }}]\n[figures.f]\nsize = [1, 1]\nlayers = [{layer}]\n"
+        );
+        crate::spec::parse(&text, std::path::Path::new("artifact.toml")).unwrap()
+    }
+
+    #[test]
+    fn a_layers_channels_are_compiled_with_their_table() {
+        let spec = spec("{ mark = \"point\", data = \"s\", x = \"a\", y = \"a * 2\" }");
+        let plan = compile(&spec).unwrap();
+        let l = &plan["f"].panel_layers(0)[0];
+        assert!(matches!(
+            l.chans.y,
+            Some(crate::plan::channels::Chan::Expr(_))
+        ));
+        assert!(l.chans.color.is_none());
+    }
+
+    #[test]
+    fn a_part_only_the_build_compiled_keeps_its_error_for_the_build() {
+        // `xOffset` and `series` were compiled only while building: their
+        // mistakes stay the figure's, not the spec's.
+        let spec = spec(
+            "{ mark = \"point\", data = \"s\", x = \"c\", y = \"a\", xOffset = \"c +\" }, \
+             { mark = \"line\", data = \"s\", x = \"a\", y = \"a\", series = \"a )\" }",
+        );
+        let plan = compile(&spec).unwrap();
+        let (l, line) = (&plan["f"].layers[0], &plan["f"].layers[1]);
+        let first = |e: crate::error::Error| e.to_string().lines().next().unwrap().to_string();
+        let offset = l.chans.x_offset.as_ref().unwrap().get().unwrap_err();
+        assert_eq!(
+            first(offset),
+            "artifact.toml:5:69: invalid expression: syntax error: unexpected end of input, expected expression"
+        );
+        // Reported again at each use.
+        assert!(l.chans.x_offset.as_ref().unwrap().get().is_err());
+        assert!(line.series.as_ref().unwrap().get().is_err());
+    }
+}

@@ -10,6 +10,8 @@ use crate::format::Format;
 use crate::spec::{FormatSpec, LoadedSpec, Raw};
 
 /// A compiled `text`.
+// One per layer: not worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Text<'s> {
     /// A template.
