@@ -2,6 +2,8 @@
 //! the `csscolorparser` crate's table), matplotlib's one-letter names,
 //! `tab:blue` ... `tab:cyan` and `C0` ... `C9` (its default cycle, tab10).
 
+pub mod scheme;
+
 /// An sRGB colour with opacity.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Color {

@@ -107,6 +107,39 @@ impl Error {
         Error::Message(message.into())
     }
 
+    /// The same error again: the plan keeps the error of a part compiled
+    /// ahead of its use and reports it at each use. (An I/O error's source
+    /// is copied as its kind and text.)
+    pub fn again(&self) -> Self {
+        match self {
+            Error::Spec {
+                path,
+                source_text,
+                span,
+                message,
+            } => Error::Spec {
+                path: path.clone(),
+                source_text: source_text.clone(),
+                span: span.clone(),
+                message: message.clone(),
+            },
+            Error::Input { at, message } => Error::Input {
+                at: at.clone(),
+                message: message.clone(),
+            },
+            Error::Io { path, source } => Error::Io {
+                path: path.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            Error::Context { what, inner } => Error::Context {
+                what: what.clone(),
+                inner: Box::new(inner.again()),
+            },
+            Error::Many(all) => Error::Many(all.iter().map(Error::again).collect()),
+            Error::Message(m) => Error::Message(m.clone()),
+        }
+    }
+
     /// Wraps `self` as happening inside `what` (a table, number or figure).
     pub fn context(self, what: impl Into<String>) -> Self {
         Error::Context {

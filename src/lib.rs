@@ -38,7 +38,6 @@ pub mod spec;
 pub mod stats;
 pub mod tables;
 pub mod ticks;
-pub mod validate;
 pub mod value;
 pub mod watch;
 

@@ -95,7 +95,7 @@ pub use partial::{failed_parts, orphans};
 /// The output files of figure `name`: those of `[output] formats` (svg,
 /// pdf, png), then its csv.
 pub fn figure_outputs(spec: &LoadedSpec, name: &str) -> Vec<String> {
-    crate::render::formats::Formats::extensions(spec)
+    crate::plan::formats::Formats::extensions(spec)
         .iter()
         .map(|e| rel(spec.spec.output.figures.get_ref(), &format!("{name}.{e}")))
         .collect()
@@ -180,7 +180,7 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
             )));
         }
     }
-    let plan = crate::validate::validate(spec)?;
+    let plan = crate::plan::validate::validate(spec)?;
     outputs_apart_from_inputs(spec)?;
     let lock = lock.filter(|l| l.tool == tool());
     std::thread::scope(|scope| build_with(&plan, only, lock, scope))
@@ -290,7 +290,7 @@ fn build_with<'a>(
     // Compile each figure that is not current (cheap once its tables are
     // built), then render them in parallel.
     let mut plots = Vec::new();
-    for (name, fig) in &spec.spec.figures {
+    for (name, figure) in &plan.figures {
         if !only.is_empty() && !only.contains(name) {
             continue;
         }
@@ -305,7 +305,7 @@ fn build_with<'a>(
                 Err(reason) => b.rebuilt.push((name.clone(), reason)),
             }
         }
-        match figures::compile(spec, &catalog, &globals, name, fig) {
+        match figures::compile(figure, &catalog, &globals) {
             Ok(Outcome::Drawn(f)) => {
                 for n in &f.notes {
                     b.notes.push(format!("figure `{name}`: {n}"));
@@ -371,11 +371,11 @@ fn build_with<'a>(
     }
     results::build(plan, &catalog, &globals, &fp, lock, only, &mut b);
     let dir = spec.spec.output.figures.get_ref().clone();
-    let formats = crate::render::formats::Formats::of(spec)?;
+    let formats = crate::plan::formats::Formats::of(spec)?;
     let mut opts = BTreeMap::new();
     for (name, f) in &plots {
         let fig = spec.spec.figures[name.as_str()].get_ref();
-        match crate::render::formats::background(spec, fig) {
+        match crate::plan::formats::background(spec, fig) {
             Ok(background) => {
                 opts.insert(
                     name.clone(),

@@ -22,7 +22,6 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("run", &["run", "fingerprint", "lock", "output"]),
-    ("validate", &["validate"]),
     ("outputs", &["emit", "results", "render"]),
     ("stages", &["figures", "numbers"]),
     ("tables", &["tables"]),

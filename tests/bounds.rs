@@ -64,8 +64,7 @@ fn a_bar_band_is_the_band_of_the_errorbars_dodged_with_it() {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
-    let fig = &spec.spec.figures["f"];
-    let p = match artifact::figures::compile(&spec, &cat, &globals, "f", fig).unwrap() {
+    let p = match artifact::figures::compile(&plan.figures["f"], &cat, &globals).unwrap() {
         artifact::figures::Outcome::Drawn(f) => f.plot,
         artifact::figures::Outcome::Skipped(why) => panic!("{why}"),
     };
@@ -185,8 +184,7 @@ fn compiled(dir: &std::path::Path) -> artifact::figures::model::Plot {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
-    let fig = &spec.spec.figures["f"];
-    match artifact::figures::compile(&spec, &cat, &globals, "f", fig).unwrap() {
+    match artifact::figures::compile(&plan.figures["f"], &cat, &globals).unwrap() {
         artifact::figures::Outcome::Drawn(f) => f.plot,
         artifact::figures::Outcome::Skipped(why) => panic!("{why}"),
     }

@@ -253,7 +253,7 @@ fn plot(data: &str, body: &str) -> artifact::figures::model::Plot {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
-    match artifact::figures::compile(&spec, &cat, &globals, "f", &spec.spec.figures["f"]).unwrap() {
+    match artifact::figures::compile(&plan.figures["f"], &cat, &globals).unwrap() {
         artifact::figures::Outcome::Drawn(f) => f.plot,
         _ => panic!("not drawn"),
     }

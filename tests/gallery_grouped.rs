@@ -58,8 +58,7 @@ fn plot(name: &str) -> Plot {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = Arc::new(artifact::expr::Globals::default());
-    let fig = &spec.spec.figures[name];
-    match artifact::figures::compile(&spec, &cat, &globals, name, fig).unwrap() {
+    match artifact::figures::compile(&plan.figures[name], &cat, &globals).unwrap() {
         artifact::figures::Outcome::Drawn(f) => f.plot,
         artifact::figures::Outcome::Skipped(why) => panic!("{why}"),
     }

@@ -259,9 +259,7 @@ fn a_later_layer_with_a_new_offset_value_does_not_shift_the_bars() {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let globals = std::sync::Arc::new(artifact::expr::Globals::default());
-    let plot = match artifact::figures::compile(&spec, &cat, &globals, "f", &spec.spec.figures["f"])
-        .unwrap()
-    {
+    let plot = match artifact::figures::compile(&plan.figures["f"], &cat, &globals).unwrap() {
         artifact::figures::Outcome::Drawn(f) => f.plot,
         _ => panic!(),
     };

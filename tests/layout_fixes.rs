@@ -30,8 +30,7 @@ fn plot_of(dir: &Path) -> artifact::figures::model::Plot {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let (_, globals) = artifact::numbers::compute(&spec, &cat, &|_, _| None);
-    let fig = &spec.spec.figures["f"];
-    match compile(&spec, &cat, &globals, "f", fig).map_err(|e| e.to_string()) {
+    match compile(&plan.figures["f"], &cat, &globals).map_err(|e| e.to_string()) {
         Ok(Outcome::Drawn(f)) => f.plot,
         Ok(Outcome::Skipped(why)) => panic!("{why}"),
         Err(e) => panic!("{e}"),

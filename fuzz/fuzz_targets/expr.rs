@@ -53,5 +53,5 @@ fuzz_target!(|data: &[u8]| {
         data
     };
     let Ok(text) = std::str::from_utf8(data) else { return };
-    artifact::validate::fuzz_expression(text);
+    artifact::plan::validate::fuzz_expression(text);
 });

@@ -10,9 +10,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(spec) = artifact::spec::parse(text, std::path::Path::new("/nonexistent/artifact.toml")) else {
         return;
     };
-    let _ = artifact::validate::validate(&spec);
+    let _ = artifact::plan::validate::validate(&spec);
     // Rendering errors must point inside the text.
-    if let Err(e) = artifact::validate::validate(&spec) {
+    if let Err(e) = artifact::plan::validate::validate(&spec) {
         let _ = e.to_string();
     }
 });

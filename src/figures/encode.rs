@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use super::channels::{Chan, Kind};
+use super::channels::{Chan, Channel};
 use super::model::*;
-use crate::color::{self, Color, TAB10};
+use crate::color::{self, Color};
 use crate::error::{Error, Result};
 use crate::expr::Globals;
 use crate::font as text;
+use crate::plan::layers::LayerPlan;
 use crate::spec::{LayerSpec, LoadedSpec};
 use crate::tables::aggregate::field_error;
 use crate::value::{Row, Value, as_number};
@@ -154,6 +155,8 @@ pub struct LayerCtx<'a, 's> {
     pub globals: &'a Arc<Globals>,
     /// The layer as written.
     pub layer: &'s LayerSpec,
+    /// The layer as compiled.
+    pub plan: &'a LayerPlan<'s>,
     /// Its span in the spec.
     pub span: std::ops::Range<usize>,
     /// Base font size.
@@ -169,22 +172,21 @@ pub struct LayerCtx<'a, 's> {
     pub scheme: Option<&'a str>,
 }
 
-pub(super) struct Chans<'s> {
-    pub(super) x: Option<Chan<'s>>,
-    pub(super) y: Option<Chan<'s>>,
-    pub(super) x2: Option<Chan<'s>>,
-    pub(super) y2: Option<Chan<'s>>,
-    pub(super) color: Option<Chan<'s>>,
-    pub(super) stroke: Option<Chan<'s>>,
-    pub(super) shape: Option<Chan<'s>>,
-    pub(super) size: Option<Chan<'s>>,
-    pub(super) opacity: Option<Chan<'s>>,
-    pub(super) stroke_width: Option<Chan<'s>>,
-    pub(super) x_offset: Option<Chan<'s>>,
-    pub(super) y_offset: Option<Chan<'s>>,
+/// A layer's channels while it is built.
+pub(super) struct Chans<'p, 's> {
+    pub(super) x: Option<Channel<'p, 's>>,
+    pub(super) y: Option<Channel<'p, 's>>,
+    pub(super) x2: Option<Channel<'p, 's>>,
+    pub(super) y2: Option<Channel<'p, 's>>,
+    pub(super) color: Option<Channel<'p, 's>>,
+    pub(super) stroke: Option<Channel<'p, 's>>,
+    pub(super) shape: Option<Channel<'p, 's>>,
+    pub(super) size: Option<Channel<'p, 's>>,
+    pub(super) opacity: Option<Channel<'p, 's>>,
+    pub(super) stroke_width: Option<Channel<'p, 's>>,
+    pub(super) x_offset: Option<Channel<'p, 's>>,
+    pub(super) y_offset: Option<Channel<'p, 's>>,
 }
-
-pub(super) const SHAPES: [&str; 4] = ["circle", "square", "triangle", "diamond"];
 
 impl<'a, 's> LayerCtx<'a, 's> {
     pub(super) fn err(&self, msg: impl Into<String>) -> Error {
@@ -198,12 +200,12 @@ impl<'a, 's> LayerCtx<'a, 's> {
     /// value for ("each series", "all its bars").
     pub(super) fn constant_only(
         &self,
-        chan: Option<&Chan>,
+        chan: Option<&Channel>,
         raw: &Option<crate::spec::Raw>,
         key: &str,
         what: &str,
     ) -> Result<()> {
-        match chan {
+        match chan.map(|c| c.plan) {
             None | Some(Chan::Const(_)) => Ok(()),
             Some(_) => {
                 let span = raw.as_ref().map_or(self.span.clone(), |r| r.span());
@@ -218,54 +220,27 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
     }
 
-    pub(super) fn chans(&self) -> Result<Chans<'s>> {
-        let l = self.layer;
-        let c = |raw: &'s Option<crate::spec::Raw>, kind: Kind, range: &[&str]| {
-            raw.as_ref()
-                .map(|r| {
-                    let mut c = Chan::compile(self.spec, r, kind, range)?;
-                    if let Some(d) = &l.data {
-                        c.set_table(d.get_ref());
-                    }
-                    Ok(c)
-                })
-                .transpose()
+    /// The layer's channels, as compiled, with nothing seen yet; an
+    /// offset's compile error is the figure's, here.
+    pub(super) fn chans(&self) -> Result<Chans<'a, 's>> {
+        let p = &self.plan.chans;
+        let c = |c: &'a Option<Chan<'s>>| c.as_ref().map(Channel::new);
+        let later = |c: &'a Option<crate::plan::Later<Chan<'s>>>| {
+            c.as_ref().map(|l| l.get().map(Channel::new)).transpose()
         };
-        let (default_colors, hatch) = self
-            .scheme
-            .and_then(super::colorscale::categorical)
-            .unwrap_or_else(|| (TAB10.iter().map(|s| s.to_string()).collect(), false));
-        let color = l
-            .color
-            .as_ref()
-            .map(|r| {
-                let mut c = Chan::compile_scaled(
-                    self.spec,
-                    r,
-                    Kind::Style,
-                    (&default_colors, hatch),
-                    true,
-                )?;
-                if let Some(d) = &l.data {
-                    c.set_table(d.get_ref());
-                }
-                super::colorscale::darker_greys_for_strokes(&mut c, l.mark.get_ref());
-                Ok::<_, Error>(c)
-            })
-            .transpose()?;
         let chans = Chans {
-            x: c(&l.x, Kind::Data, &[])?,
-            y: c(&l.y, Kind::Data, &[])?,
-            x2: c(&l.x2, Kind::Data, &[])?,
-            y2: c(&l.y2, Kind::Data, &[])?,
-            color,
-            stroke: c(&l.stroke, Kind::Style, &TAB10)?,
-            shape: c(&l.shape, Kind::Style, &SHAPES)?,
-            size: c(&l.size, Kind::Data, &[])?,
-            opacity: c(&l.opacity, Kind::Data, &[])?,
-            stroke_width: c(&l.stroke_width, Kind::Data, &[])?,
-            x_offset: c(&l.x_offset, Kind::Data, &[])?,
-            y_offset: c(&l.y_offset, Kind::Data, &[])?,
+            x: c(&p.x),
+            y: c(&p.y),
+            x2: c(&p.x2),
+            y2: c(&p.y2),
+            color: c(&p.color),
+            stroke: c(&p.stroke),
+            shape: c(&p.shape),
+            size: c(&p.size),
+            opacity: c(&p.opacity),
+            stroke_width: c(&p.stroke_width),
+            x_offset: later(&p.x_offset)?,
+            y_offset: later(&p.y_offset)?,
         };
         if let Some(rows) = self.scale_rows {
             for ch in [&chans.color, &chans.stroke, &chans.shape]
@@ -280,7 +255,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
     pub(super) fn pos(
         &self,
-        chan: &Chan,
+        chan: &Channel,
         row: &Row,
         field: &str,
         cats: &mut Categories,
@@ -311,7 +286,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
     pub(super) fn number(
         &self,
-        chan: Option<&Chan>,
+        chan: Option<&Channel>,
         row: &Row,
         field: &str,
         default: f64,
@@ -327,7 +302,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
     pub(super) fn color(
         &self,
-        chan: &Option<Chan>,
+        chan: &Option<Channel>,
         row: &Row,
         default: Option<Color>,
     ) -> Result<Option<Color>> {
@@ -335,7 +310,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             None => Ok(default),
             Some(c) => {
                 let s = self.style_text(c, row)?;
-                color::parse(&s).map_err(|e| match c {
+                color::parse(&s).map_err(|e| match c.plan {
                     // A colour written in the spec: point at it there. A
                     // name that is no colour is often a field meant to
                     // colour by (`color = "family"`): say how to write that.
@@ -394,14 +369,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
     }
 
     /// A style channel's value for `row` as text (a colour or shape name).
-    fn style_text(&self, c: &Chan, row: &Row) -> Result<String> {
+    fn style_text(&self, c: &Channel, row: &Row) -> Result<String> {
         let v = c.eval(self.globals, row)?;
         Ok(v.as_str()
             .map(str::to_string)
             .unwrap_or_else(|| v.to_string()))
     }
 
-    pub(super) fn shape(&self, chan: &Option<Chan>, row: &Row) -> Result<Shape> {
+    pub(super) fn shape(&self, chan: &Option<Channel>, row: &Row) -> Result<Shape> {
         match chan {
             None => Ok(Shape::Circle),
             Some(c) => {
@@ -506,8 +481,8 @@ pub fn check_row_label(row: &Row, field: &str, label: &str) -> Result<()> {
     ))
 }
 
-pub(super) fn channel_text<'x>(c: &'x Chan, field: &'x str) -> &'x str {
-    match c {
+pub(super) fn channel_text<'x>(c: &'x Channel, field: &'x str) -> &'x str {
+    match c.plan {
         Chan::Expr(e) => e.text,
         _ => field,
     }

@@ -23,7 +23,8 @@ use toml::Spanned;
 
 use super::layers::CsvRecord;
 use crate::error::Result;
-use crate::expr::{Expr, Globals, Template};
+use crate::expr::{Expr, Globals};
+use crate::plan::facet::{FacetExpr, FacetPlan};
 use crate::spec::{FacetSpec, FigureSpec, LayerSpec, LoadedSpec, Raw, ResolveSpec, SpannedStr};
 use crate::value::{Record, Row, Value, as_number};
 
@@ -113,11 +114,11 @@ struct Axis<'s> {
 }
 
 impl<'s> Axis<'s> {
-    fn new(spec: &LoadedSpec, e: &'s SpannedStr) -> Result<Axis<'s>> {
-        Expr::compile(spec, e)?;
+    fn new(e: &'s FacetExpr) -> Result<Axis<'s>> {
+        e.compiled.get()?;
         Ok(Axis {
-            src: e,
-            span: e.span(),
+            src: e.src,
+            span: e.src.span(),
             keys: Vec::new(),
             index: HashMap::new(),
         })
@@ -296,11 +297,12 @@ pub fn plan(
     spec: &LoadedSpec,
     globals: &Arc<Globals>,
     f: &FigureSpec,
-    facet: &Spanned<FacetSpec>,
+    facet: (&Spanned<FacetSpec>, &FacetPlan),
     resolve: Option<&ResolveSpec>,
     layers: &[Spanned<LayerSpec>],
     rows: &[Option<Vec<Row>>],
 ) -> Result<Plan> {
+    let (facet, compiled) = facet;
     let fs = facet.get_ref();
     if f.layout.is_some() {
         return Err(spec.error(
@@ -313,14 +315,20 @@ pub fn plan(
     let share_y = scale_mode(spec, scale.and_then(|s| s.y.as_ref()))?;
     // Up to two facet expressions: `field`, or `row` and `column`.
     let mut axes: Vec<(&'static str, Axis)> = Vec::new();
-    match (&fs.field, &fs.row, &fs.column) {
-        (Some(e), None, None) => axes.push(("facet", Axis::new(spec, e)?)),
+    let mut exprs: Vec<&FacetExpr> = Vec::new();
+    match (&compiled.field, &compiled.row, &compiled.column) {
+        (Some(e), None, None) => {
+            axes.push(("facet", Axis::new(e)?));
+            exprs.push(e);
+        }
         (None, r, c) if r.is_some() || c.is_some() => {
             if let Some(r) = r {
-                axes.push(("row", Axis::new(spec, r)?));
+                axes.push(("row", Axis::new(r)?));
+                exprs.push(r);
             }
             if let Some(c) = c {
-                axes.push(("column", Axis::new(spec, c)?));
+                axes.push(("column", Axis::new(c)?));
+                exprs.push(c);
             }
         }
         (Some(_), _, _) => {
@@ -350,14 +358,15 @@ pub fn plan(
             keyed.push(None);
             continue;
         };
-        let exprs: Vec<Expr> = axes
+        // Each compiled over the layer's table (they compiled: `Axis::new`).
+        let in_layer: Vec<&Expr> = exprs
             .iter()
-            .map(|(_, a)| Ok(Expr::compile(spec, a.src)?.in_table(d.get_ref())))
-            .collect::<Result<_>>()?;
+            .map(|e| e.in_layers[li].as_ref().expect("compiled with the plan"))
+            .collect();
         let mut per_row = Vec::with_capacity(lrows.len());
         for row in lrows {
             let mut ks = Vec::with_capacity(axes.len());
-            for ((_, a), e) in axes.iter_mut().zip(&exprs) {
+            for ((_, a), e) in axes.iter_mut().zip(&in_layer) {
                 ks.push(a.key_of(
                     e,
                     spec,
@@ -430,11 +439,7 @@ pub fn plan(
         .map(|(i, c)| (c.clone(), i))
         .collect();
     let mut cells: Vec<Cell> = Vec::with_capacity(combos.len());
-    let tpl = fs
-        .title
-        .as_ref()
-        .map(|t| Template::compile(spec, t))
-        .transpose()?;
+    let tpl = compiled.title.as_ref().map(|t| t.get()).transpose()?;
     for combo in &combos {
         let mut extra = Record::default();
         let mut csv = Vec::new();

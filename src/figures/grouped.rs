@@ -15,7 +15,7 @@
 
 use indexmap::IndexMap;
 
-use super::channels::Chan;
+use super::channels::{Chan, Channel};
 use super::encode::{
     Categories, Chans, CsvRecord, LayerCtx, PanelState, check_row_label, csv_text,
 };
@@ -312,7 +312,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let Some(chan) = chan else {
             return Ok(None);
         };
-        if matches!(chan, Chan::Const(_)) {
+        if matches!(chan.plan, Chan::Const(_)) {
             return Err(self.err_at(
                 raw,
                 format!("`{name}` is one value for every row: one group, nothing to dodge; give a field (`{name} = \"name\"`)"),
@@ -336,14 +336,14 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
             (_, p) => p.unwrap_or(0.8),
         };
-        if let Chan::Scale { domain, range, .. } = chan {
+        if let Chan::Scale { range, .. } = chan.plan {
             if !range.is_empty() {
                 return Err(self.err_at(
                     raw,
                     format!("`range` does nothing on `{name}` (its sub-bands follow `domain`)"),
                 ));
             }
-            for d in domain.borrow().iter() {
+            for d in chan.domain().iter() {
                 cats.index(d);
             }
         }
@@ -449,12 +449,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
         dash: Dash,
     ) -> Result<Option<Mark>> {
         let l = self.layer;
-        let series = l
-            .series
-            .as_ref()
-            .map(|s| crate::expr::Expr::compile(self.spec, s))
-            .transpose()?;
-        let color_field = matches!(&ch.color, Some(Chan::Scale { .. } | Chan::Expr(_)));
+        let series = self.plan.series.as_ref().map(|s| s.get()).transpose()?;
+        let color_field = matches!(
+            ch.color.as_ref().map(|c| c.plan),
+            Some(Chan::Scale { .. } | Chan::Expr(_))
+        );
         let dodge = self.dodge(ch, false, rows, st)?;
         let stack = self.stack_mode()?;
         if series.is_none() && !color_field && dodge.is_none() {
@@ -634,8 +633,8 @@ impl<'a, 's> LayerCtx<'a, 's> {
 
 /// A row's offset (or group) value as text: the scale's key, an
 /// expression's value, or the constant.
-fn offset_key(ctx: &LayerCtx, chan: &Chan, row: &Row, what: &str) -> Result<String> {
-    let (v, text) = match chan {
+fn offset_key(ctx: &LayerCtx, chan: &Channel, row: &Row, what: &str) -> Result<String> {
+    let (v, text) = match chan.plan {
         Chan::Const(v) => (v.clone(), "xOffset"),
         Chan::Expr(e) | Chan::Scale { expr: e, .. } | Chan::Continuous { expr: e, .. } => {
             (e.eval_row(ctx.globals, row)?, e.text)

@@ -3,7 +3,7 @@
 
 use indexmap::IndexMap;
 
-use super::channels::Chan;
+use super::channels::Channel;
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
 use super::encode::{SeriesPoints, check_row_label, num_text, pseudo_row};
 use super::grouped::{Stack, Stacker};
@@ -69,19 +69,11 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let l = self.layer;
         let mark = l.mark.get_ref().as_str();
         let dash = self.dash()?;
-        let label = match &l.label {
+        let label = match &self.plan.label {
             Some(t) => Some(super::label(self.spec, t, self.globals)?),
             None => None,
         };
-        let text_spec = l
-            .text
-            .as_ref()
-            .map(|t| super::text_source::TextSpec::parse(self.spec, t))
-            .transpose()?;
-        let text_tpl = text_spec
-            .as_ref()
-            .map(|t| t.compile(self.spec, l.data.as_ref().map(|d| d.get_ref().as_str())))
-            .transpose()?;
+        let text_tpl = self.plan.text.as_ref().map(|t| t.get()).transpose()?;
         let horizontal = match l.orient.as_ref().map(|o| o.get_ref().as_str()) {
             None | Some("vertical") => false,
             Some("horizontal") => true,
@@ -117,10 +109,10 @@ impl<'a, 's> LayerCtx<'a, 's> {
             Pos::Num(x) => num_text(*x),
             Pos::Cat(s) => s.clone(),
         };
-        fn need_of<'c, 'x>(
-            c: &'c Option<Chan<'x>>,
+        fn need_of<'c, 'p, 'x>(
+            c: &'c Option<Channel<'p, 'x>>,
             e: impl FnOnce() -> Error,
-        ) -> Result<&'c Chan<'x>> {
+        ) -> Result<&'c Channel<'p, 'x>> {
             c.as_ref().ok_or_else(e)
         }
         let missing = |name: &str| self.err(format!("a `{mark}` layer needs `{name}`"));
@@ -501,11 +493,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     need_of(&ch.x, || missing("x"))?,
                     need_of(&ch.y, || missing("y"))?,
                 );
-                let series_expr = l
-                    .series
-                    .as_ref()
-                    .map(|s| crate::expr::Expr::compile(self.spec, s))
-                    .transpose()?;
+                let series_expr = self.plan.series.as_ref().map(|s| s.get()).transpose()?;
                 let mut series: IndexMap<String, SeriesPoints> = IndexMap::new();
                 self.constant_only(
                     ch.stroke_width.as_ref(),
@@ -680,16 +668,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 }
                 Mark::Rules(items)
             }
-            "rect" => self.build_rect(
-                &ch,
-                rows,
-                st,
-                csv,
-                &record,
-                text_tpl.as_ref(),
-                default_fill,
-                dash,
-            )?,
+            "rect" => self.build_rect(&ch, rows, st, csv, &record, text_tpl, default_fill, dash)?,
             "text" => {
                 let (xc, yc) = (
                     need_of(&ch.x, || missing("x"))?,

@@ -42,31 +42,8 @@ impl Dash {
     }
 }
 
-/// Marker shapes for points and line markers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// `o`
-    Circle,
-    /// `s`
-    Square,
-    /// `^`
-    Triangle,
-    /// `D`
-    Diamond,
-}
-
-impl Shape {
-    /// Parses a shape name or matplotlib's marker letter.
-    pub fn parse(s: &str) -> Option<Shape> {
-        Some(match s {
-            "circle" | "o" => Shape::Circle,
-            "square" | "s" => Shape::Square,
-            "triangle" | "triangle-up" | "^" => Shape::Triangle,
-            "diamond" | "D" | "d" => Shape::Diamond,
-            _ => return None,
-        })
-    }
-}
+/// Marker shapes (the plan reads their names in a `shape` scale's range).
+pub use crate::plan::channels::Shape;
 
 /// How a mark is painted.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@
 //! cell's text at its centre, black or white, whichever contrasts more
 //! with the cell (WCAG 2 contrast ratio).
 
-use super::channels::Chan;
+use super::channels::Channel;
 use super::colorscale::text_on;
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, num_text};
 use super::model::*;
@@ -111,7 +111,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         }
         let first = items.first().map(|i| i.style.clone());
         if l.label.is_some() || ch.color.as_ref().is_some_and(|c| c.scale_expr().is_some()) {
-            let label = match &l.label {
+            let label = match &self.plan.label {
                 Some(t) => Some(super::label(self.spec, t, self.globals)?),
                 None => None,
             };
@@ -131,8 +131,8 @@ impl<'a, 's> LayerCtx<'a, 's> {
     #[allow(clippy::too_many_arguments)]
     fn rect_side(
         &self,
-        a: &Option<Chan>,
-        b: &Option<Chan>,
+        a: &Option<Channel>,
+        b: &Option<Channel>,
         (n1, n2): (&'static str, &'static str),
         row: &Row,
         band: f64,

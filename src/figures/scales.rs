@@ -5,6 +5,7 @@
 use super::encode::Extent;
 use crate::error::Result;
 use crate::format::tick::TickFormat;
+use crate::plan::Later;
 use crate::spec::{AxisSpec, LoadedSpec, value};
 use crate::value::Row;
 
@@ -82,12 +83,13 @@ pub fn symlog(v: f64, c: f64) -> f64 {
 }
 
 /// The tick label style of an axis: its `format` and `labelAngle`.
-pub fn label_style(spec: &LoadedSpec, a: &AxisSpec) -> Result<(Option<TickFormat>, Option<f64>)> {
-    let format = a
-        .format
-        .as_ref()
-        .map(|f| TickFormat::compile(spec, f))
-        .transpose()?;
+/// (`format` as the plan compiled it).
+pub fn label_style(
+    spec: &LoadedSpec,
+    a: &AxisSpec,
+    format: Option<&Later<TickFormat>>,
+) -> Result<(Option<TickFormat>, Option<f64>)> {
+    let format = format.map(|f| f.get().cloned()).transpose()?;
     let angle = match &a.label_angle {
         None => None,
         Some(x) => {

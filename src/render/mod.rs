@@ -1,12 +1,11 @@
 //! Rendering: a resolved figure laid out ([`layout`]) into a [`scene`],
 //! written as SVG through plotters ([`svg`]), as vector PDF through krilla
 //! ([`pdf`]) and as PNG through resvg ([`png`]), as `[output] formats`
-//! says ([`formats`]).
+//! says ([`crate::plan::formats`]).
 
 pub mod axis;
 
 pub mod colorbar;
-pub mod formats;
 pub mod geometry;
 pub mod grid;
 pub mod hatch;
@@ -23,7 +22,7 @@ pub mod svg;
 use crate::color::Color;
 use crate::error::Result;
 use crate::figures::model::Plot;
-use formats::Formats;
+use crate::plan::formats::Formats;
 
 /// How a figure is written: which files, and what lies under it.
 #[derive(Debug, Clone, Default)]
@@ -66,7 +65,7 @@ pub fn render(plot: &Plot) -> Result<Rendered> {
 pub type Files = (Vec<(&'static str, Vec<u8>)>, Vec<String>);
 
 /// Lays out and renders a figure to the files `opts` asks for, as
-/// (extension, bytes) in [`formats::KNOWN`]'s order, with what layout could
+/// (extension, bytes) in [`crate::plan::formats::KNOWN`]'s order, with what layout could
 /// not do cleanly as notes (see [`Rendered::notes`]). The SVG is made even
 /// when not written: the PDF and the PNG are drawn from it.
 pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {

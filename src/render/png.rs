@@ -3,8 +3,8 @@
 //! from). The PNG encoder writes no time or other varying chunk, so the
 //! bytes are the same on every run.
 
-use super::formats::MAX_PIXELS;
 use crate::error::{Error, Result};
+use crate::plan::formats::MAX_PIXELS;
 
 /// The pixel size of a `width` x `height` points figure at `dpi`, each side
 /// rounded to whole pixels (at least 1).

@@ -579,7 +579,7 @@ pub struct LayerSpec {
     /// One line per value of this expression (line marks).
     pub series: Option<SpannedStr>,
     /// Text of a text mark or a bar's value label: a template over the row
-    /// (`n`, `v`), or `{ field, format }` (see `figures::text_source`).
+    /// (`n`, `v`), or `{ field, format }` (see `plan::text`).
     pub text: Option<Raw>,
     /// Legend entry text (a template over `n`, `v`, `meta`).
     pub label: Option<SpannedStr>,

@@ -175,8 +175,7 @@ pub fn plot_of(dir: &Path, name: &str) -> Plot {
     let plan = artifact::plan::Plan::compile(&spec).unwrap();
     let cat = artifact::tables::Catalog::new(&plan).unwrap();
     let (_, globals): (_, Arc<_>) = artifact::numbers::compute(&spec, &cat, &|_, _| None);
-    let fig = spec.spec.figures.get(name).unwrap();
-    match compile(&spec, &cat, &globals, name, fig).unwrap() {
+    match compile(&plan.figures[name], &cat, &globals).unwrap() {
         Outcome::Drawn(f) => f.plot,
         Outcome::Skipped(why) => panic!("{name} skipped: {why}"),
     }

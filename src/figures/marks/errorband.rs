@@ -118,9 +118,9 @@ impl LayerCtx<'_, '_> {
         &self,
         kind: IntervalKind,
         rows: &[&crate::value::Row],
-        pos: &crate::figures::channels::Chan,
+        pos: &crate::figures::channels::Channel,
         pn: &str,
-        val: &crate::figures::channels::Chan,
+        val: &crate::figures::channels::Channel,
         vn: &str,
         st: &mut PanelState,
     ) -> Result<Vec<Computed>> {

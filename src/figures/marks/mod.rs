@@ -28,7 +28,7 @@ use crate::value::Row;
 /// What every mark of this module gets from [`LayerCtx::build`].
 pub(in crate::figures) struct Input<'r, 'c, 's> {
     /// The layer's compiled channels.
-    pub ch: &'c Chans<'s>,
+    pub ch: &'c Chans<'c, 's>,
     /// The rows drawn.
     pub rows: &'r [Row],
     /// The CSV columns every record starts with (panel, layer, mark, label).
@@ -104,12 +104,7 @@ impl LayerCtx<'_, '_> {
     /// first-seen order. A colour that changes within a group is an error
     /// naming the row, as a line's is: one band or step line is one paint.
     pub(in crate::figures) fn groups<'r>(&self, inp: &Input<'r, '_, '_>) -> Result<Vec<Group<'r>>> {
-        let series = self
-            .layer
-            .series
-            .as_ref()
-            .map(|s| crate::expr::Expr::compile(self.spec, s))
-            .transpose()?;
+        let series = self.plan.series.as_ref().map(|s| s.get()).transpose()?;
         let scale = inp.ch.color.as_ref().and_then(|c| c.scale_expr());
         let mut out: IndexMap<String, Group<'r>> = IndexMap::new();
         for (i, row) in inp.rows.iter().enumerate() {
@@ -152,7 +147,7 @@ impl LayerCtx<'_, '_> {
         &self,
         inp: &Input,
         st: &mut PanelState,
-        chan: Option<&super::channels::Chan>,
+        chan: Option<&super::channels::Channel>,
         name: &str,
     ) -> Result<Vec<(f64, Pos)>> {
         let mut positions = Vec::with_capacity(inp.rows.len());
@@ -180,7 +175,7 @@ impl LayerCtx<'_, '_> {
         &self,
         g: &Group,
         positions: &[(f64, Pos)],
-        chan: &super::channels::Chan,
+        chan: &super::channels::Channel,
         name: &str,
     ) -> Result<IndexMap<String, (f64, Vec<f64>)>> {
         let mut by: IndexMap<String, (f64, Vec<f64>)> = IndexMap::new();
@@ -295,7 +290,7 @@ impl LayerCtx<'_, '_> {
     /// the channel in messages).
     pub(in crate::figures) fn values(
         &self,
-        chan: &super::channels::Chan,
+        chan: &super::channels::Channel,
         rows: &[&Row],
         name: &str,
     ) -> Result<Vec<f64>> {
