@@ -13,10 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rayon::prelude::*;
-
 use crate::error::{Error, Result};
-use crate::figures::{self, Outcome};
 use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, LockedFigure, LockedNumber, hash_bytes, tool};
 use crate::numbers::{self, Number};
@@ -85,6 +82,8 @@ impl Build {
 
 use crate::spec::paths::join as rel;
 
+mod draw;
+mod macros;
 mod outputs;
 mod partial;
 pub mod results;
@@ -186,6 +185,9 @@ pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<
     std::thread::scope(|scope| build_with(&plan, only, lock, scope))
 }
 
+/// The build itself, in its order: fingerprints (hashed beside the tables
+/// without a lock), numbers and their macro files, figures compiled,
+/// results tables, figures rendered.
 fn build_with<'a>(
     plan: &'a crate::plan::Plan<'a>,
     only: &[String],
@@ -215,226 +217,10 @@ fn build_with<'a>(
             .map_err(|_| Error::msg("hashing the input files failed"))??,
         (None, None) => unreachable!("hashed early or later"),
     };
-    for (key, reason) in &nums.skipped {
-        b.notes.push(format!("skip: number `{key}`: {reason}"));
-    }
-    // A family's members share its key, computed once (given the numbers
-    // before its first member).
-    let mut decl_keys: BTreeMap<&str, String> = BTreeMap::new();
-    for (i, n) in nums.list.iter().enumerate() {
-        let decl = n.family.as_deref().unwrap_or(&n.key);
-        let key = decl_keys
-            .entry(decl)
-            .or_insert_with(|| fp.number_key(spec, decl, &nums.list[..i]));
-        b.number_keys.insert(n.key.clone(), key.clone());
-    }
-    b.notes.extend(nums.notes.iter().cloned());
-    b.numbers = nums.list.clone();
-    // A number that fails keeps the text it had (the last lock's), the
-    // others are written: each figure and its macros print the same text,
-    // and a failing number stops nothing else (one without a previous text
-    // is left out, so the paper fails on it rather than print a stale one).
-    let emitted = if nums.errors.is_empty() {
-        nums.list.clone()
-    } else {
-        let last = crate::lock::Lock::read(&spec.root).ok().flatten();
-        let reserved = crate::plan::keys::Reserved::of(spec);
-        let mut kept: Vec<Number> = spec
-            .spec
-            .numbers
-            .keys()
-            .filter(|k| !numbers::family::is_family(spec, k))
-            .filter_map(|k| match nums.list.iter().find(|n| &n.key == k) {
-                Some(n) => Some(n.clone()),
-                None if nums.skipped.iter().any(|(s, _)| s == k) => None,
-                None if crate::plan::keys::key_problem(k, &reserved).is_some() => None,
-                None => last.as_ref()?.numbers.get(k).map(|n| n.to_number(k)),
-            })
-            .collect();
-        kept.extend(crate::lock::kept(spec, &nums, last.as_ref()));
-        kept
-    };
-    // Figures quote a failing number's kept text too: as its macro does.
-    let globals = if nums.errors.is_empty() {
-        globals
-    } else {
-        let mut g = (*globals).clone();
-        for n in emitted
-            .iter()
-            .filter(|n| !nums.list.iter().any(|m| m.key == n.key))
-        {
-            g.n.insert(n.key.as_str(), crate::value::Value::from(n.text.as_str()));
-            g.v.insert(n.key.as_str(), n.value.clone());
-        }
-        std::sync::Arc::new(g)
-    };
-    {
-        match crate::emit::emit(spec, &emitted) {
-            Ok(files) => {
-                b.number_outputs = files
-                    .into_iter()
-                    .map(|(f, bytes)| OutputFile {
-                        rel: rel(spec.spec.output.generated.get_ref(), f),
-                        bytes,
-                    })
-                    .collect();
-            }
-            Err(e) => {
-                b.whole_failed = true;
-                b.errors.push(e.context("numbers"));
-            }
-        }
-    }
-    b.errors.extend(nums.errors);
-
-    // Compile each figure that is not current (cheap once its tables are
-    // built), then render them in parallel.
-    let mut plots = Vec::new();
-    for (name, figure) in &plan.figures {
-        if !only.is_empty() && !only.contains(name) {
-            continue;
-        }
-        let key = fp.figure_key(spec, name, &b.numbers);
-        if let Some(l) = lock {
-            match figure_current(spec, l, name, &key) {
-                Ok(()) => {
-                    b.current.push(name.clone());
-                    b.figure_keys.insert(name.clone(), key);
-                    continue;
-                }
-                Err(reason) => b.rebuilt.push((name.clone(), reason)),
-            }
-        }
-        match figures::compile(figure, &catalog, &globals) {
-            Ok(Outcome::Drawn(f)) => {
-                for n in &f.notes {
-                    b.notes.push(format!("figure `{name}`: {n}"));
-                }
-                if let (Some(l), Some(last)) = (lock, b.rebuilt.last_mut())
-                    && last.0 == *name
-                    && last.1 == SPEC_DATA_OR_QUOTES
-                {
-                    let quoted = crate::fingerprint::figure_quotes(spec, name);
-                    let changed = crate::fingerprint::changed_numbers(l, &b.numbers, &quoted);
-                    last.1 = match changed_input(&fp, l, &f.sources) {
-                        Some(input) => format!("input changed: {input}"),
-                        None if !changed.is_empty() => {
-                            format!("quoted number changed: {}", changed.join(", "))
-                        }
-                        None => "spec changed".into(),
-                    };
-                }
-                b.figure_keys.insert(name.clone(), key);
-                plots.push((name.clone(), f));
-            }
-            Ok(Outcome::Skipped(why)) => b.skipped.push((name.clone(), why)),
-            Err(e) => {
-                // A figure quoting a number that failed fails because of it:
-                // say so, rather than "undefined value" in its title.
-                let quoted = spec
-                    .parts()
-                    .get("figure", name)
-                    .map(|p| p.quoted.clone())
-                    .unwrap_or_default();
-                let missing: Vec<&String> = quoted
-                    .keys
-                    .iter()
-                    .filter(|k| {
-                        !crate::plan::order::declarations_of(spec, k).is_empty()
-                            && !b.numbers.iter().any(|n| &n.key == *k)
-                    })
-                    .collect();
-                let text = e.to_string();
-                let undefined = text.contains("undefined value")
-                    || missing
-                        .iter()
-                        .any(|k| text.contains(&format!("no number `{k}`")));
-                let e = match missing.as_slice() {
-                    [] => e,
-                    _ if !undefined => e,
-                    keys => Error::msg(format!(
-                        "it quotes {}, which could not be computed (see {})",
-                        keys.iter()
-                            .map(|k| format!("number `{k}`"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        if keys.len() == 1 {
-                            "its error"
-                        } else {
-                            "their errors"
-                        }
-                    )),
-                };
-                b.errors.push(e.context(format!("figure `{name}`")));
-            }
-        }
-    }
+    let globals = macros::record(spec, nums, globals, &fp, &mut b);
+    let plots = draw::compile(plan, &catalog, &globals, &fp, lock, only, &mut b);
     results::build(plan, &catalog, &globals, &fp, lock, only, &mut b);
-    let dir = spec.spec.output.figures.get_ref().clone();
-    let formats = crate::plan::formats::Formats::of(spec)?;
-    let mut opts = BTreeMap::new();
-    for (name, f) in &plots {
-        let fig = spec.spec.figures[name.as_str()].get_ref();
-        match crate::plan::formats::background(spec, fig) {
-            Ok(background) => {
-                opts.insert(
-                    name.clone(),
-                    crate::render::Options {
-                        formats,
-                        background,
-                        title: f.plot.title.clone().unwrap_or_else(|| name.clone()),
-                    },
-                );
-            }
-            Err(e) => b.errors.push(e.context(format!("figure `{name}`"))),
-        }
-    }
-    plots.retain(|(name, _)| opts.contains_key(name));
-    // (name, sources, outputs, layout notes)
-    type Rendered = (
-        String,
-        BTreeSet<String>,
-        Result<Vec<OutputFile>>,
-        Vec<String>,
-    );
-    let rendered: Vec<Rendered> = plots
-        .into_par_iter()
-        .map(|(name, f)| {
-            let mut notes = Vec::new();
-            let r = crate::render::render_with(&f.plot, &opts[&name]).map(|(files, n)| {
-                notes = n;
-                let mut out: Vec<OutputFile> = files
-                    .into_iter()
-                    .map(|(ext, bytes)| OutputFile {
-                        rel: rel(&dir, &format!("{name}.{ext}")),
-                        bytes,
-                    })
-                    .collect();
-                out.push(OutputFile {
-                    rel: rel(&dir, &format!("{name}.csv")),
-                    bytes: f.csv.clone(),
-                });
-                out
-            });
-            (name, f.sources.clone(), r, notes)
-        })
-        .collect();
-    for (name, sources, r, notes) in rendered {
-        for n in notes {
-            b.notes.push(format!("figure `{name}`: {n}"));
-        }
-        match r {
-            Ok(outputs) => b.figures.push(FigureBuild {
-                name,
-                outputs,
-                sources,
-            }),
-            Err(e) => {
-                b.figure_keys.remove(&name);
-                b.errors.push(e.context(format!("figure `{name}`")));
-            }
-        }
-    }
+    draw::render(spec, plots, &mut b)?;
     b.notes.splice(0..0, catalog.notes());
     b.files = catalog.files();
     b.fingerprint = fp;

@@ -101,39 +101,9 @@ pub fn compute(
             ..Members::default()
         });
     }
-    let too_many = |count: String| {
-        Error::msg(format!(
-            "{}: table `{table_name}` gives {count} numbers, more than the {MAX_MEMBERS} a family may have",
-            declared_line(spec, name),
-        ))
-    };
     let read = template_fields(key_tpl);
     let items = match per {
-        None => {
-            if rows.len() > MAX_MEMBERS {
-                return Err(too_many(rows.len().to_string()));
-            }
-            let mut items = Vec::with_capacity(rows.len());
-            for i in rows {
-                let r = &table.rows[i];
-                let label = format!("row {} of table `{table_name}`", i + 1);
-                for f in &read {
-                    if r.get(f).is_some_and(|v| v.is_none()) {
-                        return Err(Error::msg(format!(
-                            "{}: {label} ({}) has a null `{f}`, read by `each`: a key is never made from a null (leave such rows out with `where`)",
-                            declared_line(spec, name),
-                            r.origin
-                        )));
-                    }
-                }
-                items.push(Item {
-                    label,
-                    rows: vec![r.clone()],
-                    row: r.clone(),
-                });
-            }
-            items
-        }
+        None => row_items(spec, name, table_name, &table.rows, rows, &read)?,
         Some(fields) => groups(fields, &table.rows, rows, table_name)
             .map_err(|e| match e {
                 Grouping::TooMany => Error::msg(format!(
@@ -152,51 +122,12 @@ pub fn compute(
         false,
     ));
     let reserved = crate::plan::keys::Reserved::of(spec);
-    let declared_at = |key: &str| declared_line(spec, key);
     let mut seen: IndexMap<String, String> = IndexMap::new();
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         let key = key_tpl.render_row(globals, &item.row)?;
         let shown = format!("{} ({})", item.label, fields_of(&item.row, &read));
-        if let Some(problem) = crate::plan::keys::key_problem(&key, &reserved) {
-            return Err(Error::msg(format!(
-                "{}: {shown} gives the key `{}`: {problem}",
-                declared_at(name),
-                key.escape_debug()
-            )));
-        }
-        if let Some(first) = seen.get(&key) {
-            return Err(Error::msg(format!(
-                "{}: {first} and {shown} both give the key `{key}`",
-                declared_at(name)
-            )));
-        }
-        if is_family(spec, &key) {
-            let whose = if key == name {
-                "its own family's name".to_string()
-            } else {
-                format!(
-                    "the name of family `[numbers.{key}]` ({})",
-                    declared_at(&key)
-                )
-            };
-            return Err(Error::msg(format!(
-                "{}: {shown} gives the key `{key}`, {whose}: a member's key must differ from every family's name (`artifact explain {key}` names the family)",
-                declared_at(name),
-            )));
-        }
-        if spec
-            .spec
-            .numbers
-            .get(&key)
-            .is_some_and(|n| n.get_ref().each.is_none())
-        {
-            return Err(Error::msg(format!(
-                "{}: {shown} gives the key `{key}`, which `[numbers.{key}]` ({}) declares too",
-                declared_at(name),
-                declared_at(&key)
-            )));
-        }
+        check_key(spec, name, &key, &shown, &seen, &reserved)?;
         let refs: Vec<&Row> = item.rows.iter().collect();
         let (value, text, uncertainty) =
             super::value_and_text(spec, plan, name, globals, &refs, &|e| e)
@@ -222,6 +153,100 @@ pub fn compute(
         list: out,
         ..Members::default()
     })
+}
+
+/// One item per row of `rows` (indices into `all`), each named by its row;
+/// an error for more than [`MAX_MEMBERS`] rows (before any is copied) or a
+/// row with a null field `each` reads (`read`).
+fn row_items(
+    spec: &LoadedSpec,
+    name: &str,
+    table_name: &str,
+    all: &[Row],
+    rows: Vec<usize>,
+    read: &BTreeSet<String>,
+) -> Result<Vec<Item>> {
+    if rows.len() > MAX_MEMBERS {
+        return Err(Error::msg(format!(
+            "{}: table `{table_name}` gives {} numbers, more than the {MAX_MEMBERS} a family may have",
+            declared_line(spec, name),
+            rows.len(),
+        )));
+    }
+    let mut items = Vec::with_capacity(rows.len());
+    for i in rows {
+        let r = &all[i];
+        let label = format!("row {} of table `{table_name}`", i + 1);
+        for f in read {
+            if r.get(f).is_some_and(|v| v.is_none()) {
+                return Err(Error::msg(format!(
+                    "{}: {label} ({}) has a null `{f}`, read by `each`: a key is never made from a null (leave such rows out with `where`)",
+                    declared_line(spec, name),
+                    r.origin
+                )));
+            }
+        }
+        items.push(Item {
+            label,
+            rows: vec![r.clone()],
+            row: r.clone(),
+        });
+    }
+    Ok(items)
+}
+
+/// Fails when `key`, made by family `name` from the item `shown`, is not a
+/// valid key, was made before (`seen`), is a family's name or another
+/// number's key.
+fn check_key(
+    spec: &LoadedSpec,
+    name: &str,
+    key: &str,
+    shown: &str,
+    seen: &IndexMap<String, String>,
+    reserved: &crate::plan::keys::Reserved,
+) -> Result<()> {
+    let declared_at = |key: &str| declared_line(spec, key);
+    if let Some(problem) = crate::plan::keys::key_problem(key, reserved) {
+        return Err(Error::msg(format!(
+            "{}: {shown} gives the key `{}`: {problem}",
+            declared_at(name),
+            key.escape_debug()
+        )));
+    }
+    if let Some(first) = seen.get(key) {
+        return Err(Error::msg(format!(
+            "{}: {first} and {shown} both give the key `{key}`",
+            declared_at(name)
+        )));
+    }
+    if is_family(spec, key) {
+        let whose = if key == name {
+            "its own family's name".to_string()
+        } else {
+            format!(
+                "the name of family `[numbers.{key}]` ({})",
+                declared_at(key)
+            )
+        };
+        return Err(Error::msg(format!(
+            "{}: {shown} gives the key `{key}`, {whose}: a member's key must differ from every family's name (`artifact explain {key}` names the family)",
+            declared_at(name),
+        )));
+    }
+    if spec
+        .spec
+        .numbers
+        .get(key)
+        .is_some_and(|n| n.get_ref().each.is_none())
+    {
+        return Err(Error::msg(format!(
+            "{}: {shown} gives the key `{key}`, which `[numbers.{key}]` ({}) declares too",
+            declared_at(name),
+            declared_at(key)
+        )));
+    }
+    Ok(())
 }
 
 /// Why rows could not be grouped.

@@ -4,6 +4,8 @@
 //! `group` steps, numbers, figures and results tables. Computed by
 //! `tables::aggregate`.
 
+use std::ops::Range;
+
 use crate::error::Result;
 use crate::expr::Expr;
 use crate::spec::{LoadedSpec, Raw};
@@ -100,17 +102,16 @@ impl<'s> Agg<'s> {
     pub fn compile_at(
         spec: &LoadedSpec,
         value: &'s toml::Value,
-        span: std::ops::Range<usize>,
+        span: Range<usize>,
         for_number: bool,
     ) -> Result<Agg<'s>> {
+        const COUNT: Agg<'static> = Agg {
+            op: Op::Count,
+            expr: None,
+            weight: None,
+        };
         let table = match value {
-            toml::Value::String(s) if s == "count" => {
-                return Ok(Agg {
-                    op: Op::Count,
-                    expr: None,
-                    weight: None,
-                });
-            }
+            toml::Value::String(s) if s == "count" => return Ok(COUNT),
             toml::Value::Table(t) => t,
             _ => {
                 return Err(spec.error(
@@ -119,65 +120,10 @@ impl<'s> Agg<'s> {
                 ));
             }
         };
-        let (all_ops, all_options) = (ops(), options());
-        let ops: Vec<&str> = table
-            .keys()
-            .map(String::as_str)
-            .filter(|k| all_ops.contains(k))
-            .collect();
-        if let Some(bad) = table
-            .keys()
-            .find(|k| !all_ops.contains(&k.as_str()) && !all_options.contains(&k.as_str()))
-        {
-            return Err(spec.error(
-                span,
-                format!(
-                    "unknown aggregate key `{bad}` (operations: {}; options: {})",
-                    all_ops.join(", "),
-                    all_options.join(", ")
-                ),
-            ));
-        }
-        let [name] = ops.as_slice() else {
-            return Err(spec.error(
-                span,
-                format!(
-                    "an aggregate names exactly one operation, found {}",
-                    ops.len()
-                ),
-            ));
-        };
-        let name = *name;
-        if !for_number && (name == "cell" || name == "expr") {
-            return Err(spec.error(
-                span,
-                format!("`{name}` is for numbers, not group aggregates"),
-            ));
-        }
-        let str_opt = |key: &str| -> Result<Option<&'s str>> {
-            match table.get(key) {
-                None => Ok(None),
-                Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
-                Some(_) => Err(spec.error(span.clone(), format!("`{key}` must be a string"))),
-            }
-        };
-        let num_opt = |key: &str| -> Result<Option<f64>> {
-            match table.get(key) {
-                None => Ok(None),
-                Some(toml::Value::Float(f)) => Ok(Some(*f)),
-                Some(toml::Value::Integer(i)) => Ok(Some(*i as f64)),
-                Some(_) => Err(spec.error(span.clone(), format!("`{key}` must be a number"))),
-            }
-        };
+        let name = the_op(spec, table, span.clone(), for_number)?;
         let text = match table.get(name) {
             Some(toml::Value::String(s)) => s.as_str(),
-            Some(toml::Value::Boolean(true)) if name == "count" => {
-                return Ok(Agg {
-                    op: Op::Count,
-                    expr: None,
-                    weight: None,
-                });
-            }
+            Some(toml::Value::Boolean(true)) if name == "count" => return Ok(COUNT),
             _ => {
                 return Err(spec.error(
                     span,
@@ -186,87 +132,172 @@ impl<'s> Agg<'s> {
             }
         };
         let expr = Some(Expr::compile_str(spec, text, span.clone())?);
+        let opts = Options { spec, table, span };
         let op = match name {
             "count" => Op::CountOf,
             "sum" => Op::Sum,
             "mean" => Op::Mean,
             "weighted_mean" => Op::WeightedMean,
             "median" => Op::Median,
-            "quantile" => {
-                let q = num_opt("q")?
-                    .ok_or_else(|| spec.error(span.clone(), "`quantile` needs `q` (0 to 1)"))?;
-                if !(0.0..=1.0).contains(&q) {
-                    return Err(spec.error(span, "`q` must be between 0 and 1"));
-                }
-                Op::Quantile(q)
-            }
+            "quantile" => opts.quantile()?,
             "min" => Op::Min,
             "max" => Op::Max,
             "std" => Op::Std,
-            "ci95" => {
-                let bound = match str_opt("bound")? {
-                    Some("low") => Bound::Low,
-                    Some("high") => Bound::High,
-                    _ => {
-                        return Err(
-                            spec.error(span, "`ci95` needs `bound = \"low\"` or `\"high\"`")
-                        );
-                    }
-                };
-                let level = crate::spec::bounds::level(num_opt("level")?.unwrap_or(0.95))
-                    .map_err(|m| spec.error(span.clone(), m))?;
-                let bootstrap = match str_opt("method")? {
-                    None | Some("t") => {
-                        // The keys checker knows `seed` needs a method, not which.
-                        if let Some(k) = ["seed", "resamples"]
-                            .into_iter()
-                            .find(|k| table.contains_key(*k))
-                        {
-                            return Err(spec.error(
-                                span,
-                                format!("`{k}` does nothing without `method = \"bootstrap\"`"),
-                            ));
-                        }
-                        None
-                    }
-                    Some("bootstrap") => {
-                        let seed = num_opt("seed")?.ok_or_else(|| {
-                            spec.error(
-                                span.clone(),
-                                "a bootstrap needs a fixed `seed` (it is recorded with the number)",
-                            )
-                        })?;
-                        let resamples = num_opt("resamples")?.unwrap_or(10_000.0);
-                        let (resamples, seed) = crate::spec::bounds::bootstrap(resamples, seed)
-                            .map_err(|m| spec.error(span.clone(), m))?;
-                        Some((resamples, seed))
-                    }
-                    Some(other) => {
-                        return Err(spec.error(
-                            span,
-                            format!("unknown interval method `{other}` (t or bootstrap)"),
-                        ));
-                    }
-                };
-                Op::Ci {
-                    level,
-                    bound,
-                    bootstrap,
-                }
-            }
+            "ci95" => opts.ci()?,
             "first" => Op::First,
             "last" => Op::Last,
             "cell" => Op::Cell,
             _ => Op::Expr,
         };
-        let weight = match (op, str_opt("weight")?) {
-            (Op::WeightedMean, Some(w)) => Some(Expr::compile_str(spec, w, span.clone())?),
-            (Op::WeightedMean, None) => {
-                return Err(spec.error(span, "`weighted_mean` needs `weight`"));
-            }
-            (_, Some(_)) => return Err(spec.error(span, "`weight` applies only to weighted_mean")),
-            (_, None) => None,
-        };
+        let weight = opts.weight(op)?;
         Ok(Agg { op, expr, weight })
+    }
+}
+
+/// The one operation `table` names (an error at `span` for an unknown key,
+/// none or several operations, or `cell`/`expr` outside a number).
+fn the_op<'t>(
+    spec: &LoadedSpec,
+    table: &'t toml::Table,
+    span: Range<usize>,
+    for_number: bool,
+) -> Result<&'t str> {
+    let (all_ops, all_options) = (ops(), options());
+    let ops: Vec<&str> = table
+        .keys()
+        .map(String::as_str)
+        .filter(|k| all_ops.contains(k))
+        .collect();
+    if let Some(bad) = table
+        .keys()
+        .find(|k| !all_ops.contains(&k.as_str()) && !all_options.contains(&k.as_str()))
+    {
+        return Err(spec.error(
+            span,
+            format!(
+                "unknown aggregate key `{bad}` (operations: {}; options: {})",
+                all_ops.join(", "),
+                all_options.join(", ")
+            ),
+        ));
+    }
+    let [name] = ops.as_slice() else {
+        return Err(spec.error(
+            span,
+            format!(
+                "an aggregate names exactly one operation, found {}",
+                ops.len()
+            ),
+        ));
+    };
+    let name = *name;
+    if !for_number && (name == "cell" || name == "expr") {
+        return Err(spec.error(
+            span,
+            format!("`{name}` is for numbers, not group aggregates"),
+        ));
+    }
+    Ok(name)
+}
+
+/// An aggregate's options (`q`, `bound`, `level`, `method`, `weight`, ...),
+/// read with their errors at the aggregate's span.
+struct Options<'a, 's> {
+    spec: &'a LoadedSpec,
+    table: &'s toml::Table,
+    span: Range<usize>,
+}
+
+impl<'s> Options<'_, 's> {
+    fn error(&self, message: impl Into<String>) -> crate::error::Error {
+        self.spec.error(self.span.clone(), message)
+    }
+
+    fn str_opt(&self, key: &str) -> Result<Option<&'s str>> {
+        match self.table.get(key) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
+            Some(_) => Err(self.error(format!("`{key}` must be a string"))),
+        }
+    }
+
+    fn num_opt(&self, key: &str) -> Result<Option<f64>> {
+        match self.table.get(key) {
+            None => Ok(None),
+            Some(toml::Value::Float(f)) => Ok(Some(*f)),
+            Some(toml::Value::Integer(i)) => Ok(Some(*i as f64)),
+            Some(_) => Err(self.error(format!("`{key}` must be a number"))),
+        }
+    }
+
+    /// `quantile` at `q`, between 0 and 1.
+    fn quantile(&self) -> Result<Op> {
+        let q = self
+            .num_opt("q")?
+            .ok_or_else(|| self.error("`quantile` needs `q` (0 to 1)"))?;
+        if !(0.0..=1.0).contains(&q) {
+            return Err(self.error("`q` must be between 0 and 1"));
+        }
+        Ok(Op::Quantile(q))
+    }
+
+    /// `ci95`: its `bound`, `level` and `method`.
+    fn ci(&self) -> Result<Op> {
+        let bound = match self.str_opt("bound")? {
+            Some("low") => Bound::Low,
+            Some("high") => Bound::High,
+            _ => return Err(self.error("`ci95` needs `bound = \"low\"` or `\"high\"`")),
+        };
+        let level = crate::spec::bounds::level(self.num_opt("level")?.unwrap_or(0.95))
+            .map_err(|m| self.error(m))?;
+        let bootstrap = self.bootstrap()?;
+        Ok(Op::Ci {
+            level,
+            bound,
+            bootstrap,
+        })
+    }
+
+    /// An interval's `method`: `None` for Student t, or a bootstrap's
+    /// (resamples, seed).
+    fn bootstrap(&self) -> Result<Option<(usize, u64)>> {
+        match self.str_opt("method")? {
+            None | Some("t") => {
+                // The keys checker knows `seed` needs a method, not which.
+                if let Some(k) = ["seed", "resamples"]
+                    .into_iter()
+                    .find(|k| self.table.contains_key(*k))
+                {
+                    return Err(self.error(format!(
+                        "`{k}` does nothing without `method = \"bootstrap\"`"
+                    )));
+                }
+                Ok(None)
+            }
+            Some("bootstrap") => {
+                let seed = self.num_opt("seed")?.ok_or_else(|| {
+                    self.error("a bootstrap needs a fixed `seed` (it is recorded with the number)")
+                })?;
+                let resamples = self.num_opt("resamples")?.unwrap_or(10_000.0);
+                let (resamples, seed) =
+                    crate::spec::bounds::bootstrap(resamples, seed).map_err(|m| self.error(m))?;
+                Ok(Some((resamples, seed)))
+            }
+            Some(other) => Err(self.error(format!(
+                "unknown interval method `{other}` (t or bootstrap)"
+            ))),
+        }
+    }
+
+    /// `weight`: required by `weighted_mean`, an error elsewhere.
+    fn weight(&self, op: Op) -> Result<Option<Expr<'s>>> {
+        match (op, self.str_opt("weight")?) {
+            (Op::WeightedMean, Some(w)) => {
+                Ok(Some(Expr::compile_str(self.spec, w, self.span.clone())?))
+            }
+            (Op::WeightedMean, None) => Err(self.error("`weighted_mean` needs `weight`")),
+            (_, Some(_)) => Err(self.error("`weight` applies only to weighted_mean")),
+            (_, None) => Ok(None),
+        }
     }
 }

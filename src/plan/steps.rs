@@ -4,6 +4,8 @@
 //! is stable), so the output matches what a Python script iterating dicts in
 //! insertion order produces.
 
+use std::ops::Range;
+
 use toml::Spanned;
 
 use super::aggregate::Agg;
@@ -203,7 +205,74 @@ pub fn str_list(spec: &LoadedSpec, raw: &Raw, what: &str) -> Result<Vec<String>>
 pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step<'s>> {
     let s = raw.get_ref();
     let span = raw.span();
-    let verbs: Vec<&str> = [
+    let verb = the_verb(spec, s, span.clone())?;
+    let per = |raw: &Option<Raw>| per_fields(spec, raw);
+    Ok(match verb {
+        "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
+        "require" => Step::Require(Expr::compile(spec, s.require.as_ref().expect("verb"))?),
+        "derive" => Step::Derive(
+            s.derive
+                .as_ref()
+                .expect("verb")
+                .iter()
+                .map(|(k, e)| Ok((k.clone(), Expr::compile(spec, e)?)))
+                .collect::<Result<_>>()?,
+        ),
+        "explode" => Step::Explode {
+            field: s.explode.as_ref().expect("verb").get_ref().clone(),
+            key: s.key.clone().unwrap_or_else(|| "key".into()),
+            value: s.value.clone().unwrap_or_else(|| "value".into()),
+        },
+        "lookup" => compile_lookup(spec, s, span)?,
+        "union" => Step::Union {
+            tables: str_list(spec, s.union.as_ref().expect("verb"), "`union`")?,
+            only_new: s
+                .only_new
+                .as_ref()
+                .map(|r| str_list(spec, r, "`only_new`"))
+                .transpose()?,
+        },
+        "group" | "aggregate" => compile_group(spec, s)?,
+        "sort" => Step::Sort(compile_sort(spec, s.sort.as_ref().expect("verb"))?),
+        "limit" => {
+            let n = s.limit.as_ref().expect("verb");
+            if *n.get_ref() < 0 {
+                return Err(spec.error(n.span(), "`limit` must not be negative"));
+            }
+            Step::Limit {
+                n: *n.get_ref() as usize,
+                per: per(&s.per)?,
+            }
+        }
+        "pareto" => Step::Pareto {
+            maximize: str_list(spec, s.pareto.as_ref().expect("verb"), "`pareto`")?,
+            minimize: s
+                .minimize
+                .as_ref()
+                .map(|r| str_list(spec, r, "`minimize`"))
+                .transpose()?
+                .unwrap_or_default(),
+            as_: s.as_.clone().unwrap_or_else(|| "pareto".into()),
+            per: per(&s.per)?,
+        },
+        "unique" => compile_unique(spec, s)?,
+        "window" => Step::Window(super::window::compile(spec, s, span, per(&s.per)?)?),
+        "joinaggregate" => compile_joinaggregate(spec, s)?,
+        "fold" => compile_fold(spec, s, span)?,
+        "pivot" => Step::Pivot(super::reshape::compile_pivot(spec, s, per(&s.per)?)?),
+        "bin" => Step::Bin(super::bin::compile(spec, s)?),
+        _ => Step::RowNumber {
+            as_: s.row_number.clone().expect("verb"),
+            per: per(&s.per)?,
+        },
+    })
+}
+
+/// The one verb of step `s` (an error at `span` naming those found when
+/// there are none or several). `aggregate` beside `group`, and `sort`
+/// beside `window`, are options, not verbs.
+fn the_verb(spec: &LoadedSpec, s: &StepSpec, span: Range<usize>) -> Result<&'static str> {
+    let verbs: Vec<&'static str> = [
         ("filter", s.filter.is_some()),
         ("require", s.require.is_some()),
         ("derive", s.derive.is_some()),
@@ -237,168 +306,131 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
             ),
         ));
     };
-    let per = |raw: &Option<Raw>| -> Result<Vec<String>> {
-        let Some(r) = raw else { return Ok(Vec::new()) };
-        let per = str_list(spec, r, "`per`")?;
-        if per.is_empty() {
+    Ok(*verb)
+}
+
+/// A step's `per`: none when absent, an error when empty.
+fn per_fields(spec: &LoadedSpec, raw: &Option<Raw>) -> Result<Vec<String>> {
+    let Some(r) = raw else { return Ok(Vec::new()) };
+    let per = str_list(spec, r, "`per`")?;
+    if per.is_empty() {
+        return Err(spec.error(
+            r.span(),
+            "`per = []` groups by nothing: leave `per` out for the whole table, or name the group fields",
+        ));
+    }
+    Ok(per)
+}
+
+/// `lookup`: the other table, the key fields on each side and the policy
+/// for rows without a match.
+fn compile_lookup<'s>(spec: &LoadedSpec, s: &'s StepSpec, span: Range<usize>) -> Result<Step<'s>> {
+    let on = s.on.as_ref().ok_or_else(|| {
+        spec.error(
+            span.clone(),
+            "`lookup` needs `on` (the key field or fields)",
+        )
+    })?;
+    let unmatched = match s.unmatched.as_ref().map(|u| u.get_ref().as_str()) {
+        None | Some("drop") => Unmatched::Drop,
+        Some("keep") => Unmatched::Keep,
+        Some("error") => Unmatched::Error,
+        Some(other) => {
             return Err(spec.error(
-                r.span(),
-                "`per = []` groups by nothing: leave `per` out for the whole table, or name the group fields",
+                s.unmatched.as_ref().expect("some").span(),
+                format!("unknown policy `{other}` (drop, keep or error)"),
             ));
         }
-        Ok(per)
     };
-    Ok(match *verb {
-        "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
-        "require" => Step::Require(Expr::compile(spec, s.require.as_ref().expect("verb"))?),
-        "derive" => Step::Derive(
-            s.derive
-                .as_ref()
-                .expect("verb")
-                .iter()
-                .map(|(k, e)| Ok((k.clone(), Expr::compile(spec, e)?)))
-                .collect::<Result<_>>()?,
-        ),
-        "explode" => Step::Explode {
-            field: s.explode.as_ref().expect("verb").get_ref().clone(),
-            key: s.key.clone().unwrap_or_else(|| "key".into()),
-            value: s.value.clone().unwrap_or_else(|| "value".into()),
-        },
-        "lookup" => {
-            let on = s.on.as_ref().ok_or_else(|| {
-                spec.error(
-                    span.clone(),
-                    "`lookup` needs `on` (the key field or fields)",
-                )
-            })?;
-            let unmatched = match s.unmatched.as_ref().map(|u| u.get_ref().as_str()) {
-                None | Some("drop") => Unmatched::Drop,
-                Some("keep") => Unmatched::Keep,
-                Some("error") => Unmatched::Error,
-                Some(other) => {
-                    return Err(spec.error(
-                        s.unmatched.as_ref().expect("some").span(),
-                        format!("unknown policy `{other}` (drop, keep or error)"),
-                    ));
-                }
-            };
-            let (on, right) = join_keys(spec, on)?;
-            Step::Lookup {
-                table: s.lookup.as_ref().expect("verb").get_ref().clone(),
-                on,
-                right,
-                as_: s.as_.clone(),
-                fields: s.fields.clone(),
-                unmatched,
-            }
-        }
-        "union" => Step::Union {
-            tables: str_list(spec, s.union.as_ref().expect("verb"), "`union`")?,
-            only_new: s
-                .only_new
-                .as_ref()
-                .map(|r| str_list(spec, r, "`only_new`"))
-                .transpose()?,
-        },
-        "group" | "aggregate" => {
-            let aggs = s
-                .aggregate
-                .as_ref()
-                .map(|m| {
-                    m.iter()
-                        .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
-                        .collect::<Result<Vec<_>>>()
-                })
-                .transpose()?
-                .unwrap_or_default();
-            Step::Group {
-                keys: match &s.group {
-                    Some(g) => str_list(spec, g, "`group`")?,
-                    // One row over the whole table.
-                    None => Vec::new(),
-                },
-                aggs,
-            }
-        }
-        "sort" => Step::Sort(compile_sort(spec, s.sort.as_ref().expect("verb"))?),
-        "limit" => {
-            let n = s.limit.as_ref().expect("verb");
-            if *n.get_ref() < 0 {
-                return Err(spec.error(n.span(), "`limit` must not be negative"));
-            }
-            Step::Limit {
-                n: *n.get_ref() as usize,
-                per: per(&s.per)?,
-            }
-        }
-        "pareto" => Step::Pareto {
-            maximize: str_list(spec, s.pareto.as_ref().expect("verb"), "`pareto`")?,
-            minimize: s
-                .minimize
-                .as_ref()
-                .map(|r| str_list(spec, r, "`minimize`"))
-                .transpose()?
-                .unwrap_or_default(),
-            as_: s.as_.clone().unwrap_or_else(|| "pareto".into()),
-            per: per(&s.per)?,
-        },
-        "unique" => {
-            let keep = s.keep.as_ref().map_or("error", |k| k.get_ref().as_str());
-            if !["error", "first", "last"].contains(&keep) {
-                return Err(spec.error(
-                    s.keep.as_ref().expect("some").span(),
-                    "`keep` is error, first or last",
-                ));
-            }
-            Step::Unique {
-                keys: str_list(spec, s.unique.as_ref().expect("verb"), "`unique`")?,
-                keep: keep.to_string(),
-            }
-        }
-        "window" => Step::Window(super::window::compile(spec, s, span, per(&s.per)?)?),
-        "joinaggregate" => {
-            let ja = s.joinaggregate.as_ref().expect("verb");
-            let per = per(&s.per)?;
-            super::window::check_not_per(
-                spec,
-                "joinaggregate",
-                &per,
-                ja.iter().map(|(n, raw)| (n.clone(), raw.span())),
-            )?;
-            Step::JoinAggregate(super::window::JoinAggregate {
-                aggs: ja
-                    .iter()
-                    .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
-                    .collect::<Result<Vec<_>>>()?,
-                per,
-            })
-        }
-        "fold" => {
-            let raw = s.fold.as_ref().expect("verb");
-            let fields = str_list(spec, raw, "`fold`")?;
-            if fields.is_empty() {
-                return Err(spec.error(
-                    raw.span(),
-                    "`fold = []` folds no field (and would leave no rows): name the fields to fold",
-                ));
-            }
-            let key = s.key.clone().unwrap_or_else(|| "key".into());
-            let value = s.value.clone().unwrap_or_else(|| "value".into());
-            if key == value {
-                return Err(spec.error(
-                    span,
-                    format!("fold: `key` and `value` are both `{key}`: the value would overwrite the name; give them different names"),
-                ));
-            }
-            Step::Fold(super::reshape::Fold { fields, key, value })
-        }
-        "pivot" => Step::Pivot(super::reshape::compile_pivot(spec, s, per(&s.per)?)?),
-        "bin" => Step::Bin(super::bin::compile(spec, s)?),
-        _ => Step::RowNumber {
-            as_: s.row_number.clone().expect("verb"),
-            per: per(&s.per)?,
-        },
+    let (on, right) = join_keys(spec, on)?;
+    Ok(Step::Lookup {
+        table: s.lookup.as_ref().expect("verb").get_ref().clone(),
+        on,
+        right,
+        as_: s.as_.clone(),
+        fields: s.fields.clone(),
+        unmatched,
     })
+}
+
+/// `group` (with `aggregate`), or `aggregate` alone: one row over the
+/// whole table.
+fn compile_group<'s>(spec: &LoadedSpec, s: &'s StepSpec) -> Result<Step<'s>> {
+    let aggs = s
+        .aggregate
+        .as_ref()
+        .map(|m| {
+            m.iter()
+                .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
+                .collect::<Result<Vec<_>>>()
+        })
+        .transpose()?
+        .unwrap_or_default();
+    Ok(Step::Group {
+        keys: match &s.group {
+            Some(g) => str_list(spec, g, "`group`")?,
+            // One row over the whole table.
+            None => Vec::new(),
+        },
+        aggs,
+    })
+}
+
+/// `unique` and its `keep` policy.
+fn compile_unique<'s>(spec: &LoadedSpec, s: &'s StepSpec) -> Result<Step<'s>> {
+    let keep = s.keep.as_ref().map_or("error", |k| k.get_ref().as_str());
+    if !["error", "first", "last"].contains(&keep) {
+        return Err(spec.error(
+            s.keep.as_ref().expect("some").span(),
+            "`keep` is error, first or last",
+        ));
+    }
+    Ok(Step::Unique {
+        keys: str_list(spec, s.unique.as_ref().expect("verb"), "`unique`")?,
+        keep: keep.to_string(),
+    })
+}
+
+/// `joinaggregate`: aggregates per group added to every row (an aggregate
+/// may not read its own `per` fields).
+fn compile_joinaggregate<'s>(spec: &LoadedSpec, s: &'s StepSpec) -> Result<Step<'s>> {
+    let ja = s.joinaggregate.as_ref().expect("verb");
+    let per = per_fields(spec, &s.per)?;
+    super::window::check_not_per(
+        spec,
+        "joinaggregate",
+        &per,
+        ja.iter().map(|(n, raw)| (n.clone(), raw.span())),
+    )?;
+    Ok(Step::JoinAggregate(super::window::JoinAggregate {
+        aggs: ja
+            .iter()
+            .map(|(k, raw)| Ok((k.clone(), Agg::compile(spec, raw, false)?)))
+            .collect::<Result<Vec<_>>>()?,
+        per,
+    }))
+}
+
+/// `fold`: the fields folded into `key`/`value` rows (neither empty nor
+/// the two names alike).
+fn compile_fold<'s>(spec: &LoadedSpec, s: &'s StepSpec, span: Range<usize>) -> Result<Step<'s>> {
+    let raw = s.fold.as_ref().expect("verb");
+    let fields = str_list(spec, raw, "`fold`")?;
+    if fields.is_empty() {
+        return Err(spec.error(
+            raw.span(),
+            "`fold = []` folds no field (and would leave no rows): name the fields to fold",
+        ));
+    }
+    let key = s.key.clone().unwrap_or_else(|| "key".into());
+    let value = s.value.clone().unwrap_or_else(|| "value".into());
+    if key == value {
+        return Err(spec.error(
+            span,
+            format!("fold: `key` and `value` are both `{key}`: the value would overwrite the name; give them different names"),
+        ));
+    }
+    Ok(Step::Fold(super::reshape::Fold { fields, key, value }))
 }
 
 /// `on`: a field or fields named alike in both tables, or `{ left, right }`

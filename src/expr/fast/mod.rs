@@ -329,108 +329,9 @@ impl Node {
                 let l = a.eval(row)?;
                 if l.is_true() { Ok(l) } else { b.eval(row) }
             }
-            Node::Compare(op, a, b) => {
-                let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
-                let strict = |v: &Value| matches!(v.kind(), ValueKind::String | ValueKind::None);
-                if !matches!(op, Cmp::Eq | Cmp::Ne)
-                    && ((strict(&l) && r.kind() == ValueKind::Number)
-                        || (l.kind() == ValueKind::Number && strict(&r)))
-                {
-                    let (field, value, spelling) = if strict(&l) {
-                        (path_of(a), &l, spelled(a))
-                    } else {
-                        (path_of(b), &r, spelled(b))
-                    };
-                    let other = if strict(&l) { &r } else { &l };
-                    let what = if value.is_none() {
-                        "null".to_string()
-                    } else {
-                        format!("the string {}", crate::value::show(value))
-                    };
-                    return Err(Stop::Mismatch {
-                        why: format!(
-                            "{what} cannot be ordered against the number {other} (Python raises TypeError here; test the type first, e.g. `{} is number`)",
-                            spelling.as_deref().unwrap_or("x")
-                        ),
-                        field,
-                    });
-                }
-                let ord = match (int(&l), int(&r)) {
-                    (Some(x), Some(y)) => x.cmp(&y),
-                    _ => match (plain(&l), plain(&r), l.as_str(), r.as_str()) {
-                        (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Stop::Fallback)?,
-                        (_, _, Some(x), Some(y)) => x.cmp(y),
-                        _ if matches!(op, Cmp::Eq | Cmp::Ne)
-                            && l.kind() != ValueKind::Number
-                            && r.kind() != ValueKind::Number =>
-                        {
-                            let eq = l == r;
-                            return Ok(Value::from(if *op == Cmp::Eq { eq } else { !eq }));
-                        }
-                        _ => return Err(Stop::Fallback),
-                    },
-                };
-                Ok(Value::from(op.holds(ord)))
-            }
-            Node::In(a, b, negate) => {
-                let Node::List(items) = &**b else {
-                    return Err(Stop::Fallback);
-                };
-                let needle = defined(a.eval(row)?)?;
-                if plain(&needle).is_none() && needle.as_str().is_none() {
-                    return Err(Stop::Fallback);
-                }
-                let mut found = false;
-                for item in items {
-                    let v = item.eval(row)?;
-                    let same = match (
-                        int(&needle),
-                        int(&v),
-                        plain(&needle),
-                        plain(&v),
-                        needle.as_str(),
-                        v.as_str(),
-                    ) {
-                        (Some(x), Some(y), ..) => x == y,
-                        (_, _, Some(x), Some(y), ..) => x == y,
-                        (.., Some(x), Some(y)) => x == y,
-                        (_, _, None, None, None, None) => return Err(Stop::Fallback),
-                        _ => false,
-                    };
-                    if same {
-                        found = true;
-                        break;
-                    }
-                }
-                Ok(Value::from(found != *negate))
-            }
-            Node::Arith(op, a, b) => {
-                let (l, r) = (a.eval(row)?, b.eval(row)?);
-                if let (Some(x), Some(y), false) = (int(&l), int(&r), *op == Arith::Div) {
-                    let v = match op {
-                        Arith::Add => x.checked_add(y),
-                        Arith::Sub => x.checked_sub(y),
-                        _ => x.checked_mul(y),
-                    };
-                    return v.map(Value::from).ok_or(Stop::Fallback);
-                }
-                let (x, y) = (
-                    plain(&l).ok_or(Stop::Fallback)?,
-                    plain(&r).ok_or(Stop::Fallback)?,
-                );
-                let v = match op {
-                    Arith::Add => x + y,
-                    Arith::Sub => x - y,
-                    Arith::Mul => x * y,
-                    Arith::Div if y == 0.0 => return Err(Stop::Fallback),
-                    Arith::Div => x / y,
-                };
-                if v.is_finite() {
-                    Ok(Value::from(v))
-                } else {
-                    Err(Stop::Fallback)
-                }
-            }
+            Node::Compare(op, a, b) => compare(*op, a, b, row),
+            Node::In(a, b, negate) => in_list(a, b, *negate, row),
+            Node::Arith(op, a, b) => arith(*op, a, b, row),
             Node::Neg(x) => {
                 let v = x.eval(row)?;
                 match (int(&v), plain(&v)) {
@@ -439,22 +340,7 @@ impl Node {
                     _ => Err(Stop::Fallback),
                 }
             }
-            Node::Concat(a, b) => {
-                let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
-                let ok = |v: &Value| {
-                    matches!(
-                        v.kind(),
-                        ValueKind::String | ValueKind::Number | ValueKind::Bool | ValueKind::None
-                    )
-                };
-                if !(ok(&l) && ok(&r))
-                    || plain(&l).is_none() && l.kind() == ValueKind::Number
-                    || plain(&r).is_none() && r.kind() == ValueKind::Number
-                {
-                    return Err(Stop::Fallback);
-                }
-                Ok(Value::from(format!("{l}{r}")))
-            }
+            Node::Concat(a, b) => concat(a, b, row),
             Node::Test(x, t, negate) => {
                 let v = x.eval(row)?;
                 let yes = match t {
@@ -479,36 +365,183 @@ impl Node {
                     }
                 }
             }
-            Node::Call(f, args) => {
-                let a = args
-                    .iter()
-                    .map(|x| x.eval(row))
-                    .collect::<Result<Vec<_>, _>>()?;
-                match f {
-                    Func::Max | Func::Min => {
-                        let (x, y) = (
-                            plain(&a[0]).ok_or(Stop::Fallback)?,
-                            plain(&a[1]).ok_or(Stop::Fallback)?,
-                        );
-                        let pick_b = if *f == Func::Max { y > x } else { y < x };
-                        Ok(if pick_b { a[1].clone() } else { a[0].clone() })
-                    }
-                    _ => {
-                        let x = plain(&a[0]).ok_or(Stop::Fallback)?;
-                        let y = match f {
-                            Func::Log => x.ln(),
-                            Func::Log10 => x.log10(),
-                            Func::Log1p => x.ln_1p(),
-                            Func::Sqrt => x.sqrt(),
-                            _ => x.exp(),
-                        };
-                        if y.is_finite() {
-                            Ok(Value::from(y))
-                        } else {
-                            Err(Stop::Fallback)
-                        }
-                    }
-                }
+            Node::Call(f, args) => call(*f, args, row),
+        }
+    }
+}
+
+// The operators of `Node::eval`, one function each (inlined: they run per
+// row, and split only so each reads on its own).
+
+/// `a op b`: numbers and strings ordered as minijinja does; ordering a
+/// string or null against a number is the error Python raises.
+#[inline]
+fn compare(op: Cmp, a: &Node, b: &Node, row: &Row) -> R {
+    let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
+    let strict = |v: &Value| matches!(v.kind(), ValueKind::String | ValueKind::None);
+    if !matches!(op, Cmp::Eq | Cmp::Ne)
+        && ((strict(&l) && r.kind() == ValueKind::Number)
+            || (l.kind() == ValueKind::Number && strict(&r)))
+    {
+        return Err(ordering_mismatch(a, b, &l, &r));
+    }
+    let ord = match (int(&l), int(&r)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => match (plain(&l), plain(&r), l.as_str(), r.as_str()) {
+            (Some(x), Some(y), _, _) => x.partial_cmp(&y).ok_or(Stop::Fallback)?,
+            (_, _, Some(x), Some(y)) => x.cmp(y),
+            _ if matches!(op, Cmp::Eq | Cmp::Ne)
+                && l.kind() != ValueKind::Number
+                && r.kind() != ValueKind::Number =>
+            {
+                let eq = l == r;
+                return Ok(Value::from(if op == Cmp::Eq { eq } else { !eq }));
+            }
+            _ => return Err(Stop::Fallback),
+        },
+    };
+    Ok(Value::from(op.holds(ord)))
+}
+
+/// Why a string or null cannot be ordered against a number (`l` of `a`,
+/// `r` of `b`): the field and its spelling, for the message.
+#[cold]
+fn ordering_mismatch(a: &Node, b: &Node, l: &Value, r: &Value) -> Stop {
+    let strict = |v: &Value| matches!(v.kind(), ValueKind::String | ValueKind::None);
+    let (field, value, spelling) = if strict(l) {
+        (path_of(a), l, spelled(a))
+    } else {
+        (path_of(b), r, spelled(b))
+    };
+    let other = if strict(l) { r } else { l };
+    let what = if value.is_none() {
+        "null".to_string()
+    } else {
+        format!("the string {}", crate::value::show(value))
+    };
+    Stop::Mismatch {
+        why: format!(
+            "{what} cannot be ordered against the number {other} (Python raises TypeError here; test the type first, e.g. `{} is number`)",
+            spelling.as_deref().unwrap_or("x")
+        ),
+        field,
+    }
+}
+
+/// `a in [..]` (`not in` with `negate`): numbers and strings only.
+#[inline]
+fn in_list(a: &Node, b: &Node, negate: bool, row: &Row) -> R {
+    let Node::List(items) = b else {
+        return Err(Stop::Fallback);
+    };
+    let needle = defined(a.eval(row)?)?;
+    if plain(&needle).is_none() && needle.as_str().is_none() {
+        return Err(Stop::Fallback);
+    }
+    let mut found = false;
+    for item in items {
+        let v = item.eval(row)?;
+        let same = match (
+            int(&needle),
+            int(&v),
+            plain(&needle),
+            plain(&v),
+            needle.as_str(),
+            v.as_str(),
+        ) {
+            (Some(x), Some(y), ..) => x == y,
+            (_, _, Some(x), Some(y), ..) => x == y,
+            (.., Some(x), Some(y)) => x == y,
+            (_, _, None, None, None, None) => return Err(Stop::Fallback),
+            _ => false,
+        };
+        if same {
+            found = true;
+            break;
+        }
+    }
+    Ok(Value::from(found != negate))
+}
+
+/// `a op b` for + - * /: integers exactly (declining on overflow), floats
+/// declining on a non-finite result or a division by zero.
+#[inline]
+fn arith(op: Arith, a: &Node, b: &Node, row: &Row) -> R {
+    let (l, r) = (a.eval(row)?, b.eval(row)?);
+    if let (Some(x), Some(y), false) = (int(&l), int(&r), op == Arith::Div) {
+        let v = match op {
+            Arith::Add => x.checked_add(y),
+            Arith::Sub => x.checked_sub(y),
+            _ => x.checked_mul(y),
+        };
+        return v.map(Value::from).ok_or(Stop::Fallback);
+    }
+    let (x, y) = (
+        plain(&l).ok_or(Stop::Fallback)?,
+        plain(&r).ok_or(Stop::Fallback)?,
+    );
+    let v = match op {
+        Arith::Add => x + y,
+        Arith::Sub => x - y,
+        Arith::Mul => x * y,
+        Arith::Div if y == 0.0 => return Err(Stop::Fallback),
+        Arith::Div => x / y,
+    };
+    if v.is_finite() {
+        Ok(Value::from(v))
+    } else {
+        Err(Stop::Fallback)
+    }
+}
+
+/// `a ~ b`: strings, plain numbers, booleans and nulls joined as text.
+#[inline]
+fn concat(a: &Node, b: &Node, row: &Row) -> R {
+    let (l, r) = (defined(a.eval(row)?)?, defined(b.eval(row)?)?);
+    let ok = |v: &Value| {
+        matches!(
+            v.kind(),
+            ValueKind::String | ValueKind::Number | ValueKind::Bool | ValueKind::None
+        )
+    };
+    if !(ok(&l) && ok(&r))
+        || plain(&l).is_none() && l.kind() == ValueKind::Number
+        || plain(&r).is_none() && r.kind() == ValueKind::Number
+    {
+        return Err(Stop::Fallback);
+    }
+    Ok(Value::from(format!("{l}{r}")))
+}
+
+/// `f(args)`: max, min, and the one-argument functions of a number.
+#[inline]
+fn call(f: Func, args: &[Node], row: &Row) -> R {
+    let a = args
+        .iter()
+        .map(|x| x.eval(row))
+        .collect::<Result<Vec<_>, _>>()?;
+    match f {
+        Func::Max | Func::Min => {
+            let (x, y) = (
+                plain(&a[0]).ok_or(Stop::Fallback)?,
+                plain(&a[1]).ok_or(Stop::Fallback)?,
+            );
+            let pick_b = if f == Func::Max { y > x } else { y < x };
+            Ok(if pick_b { a[1].clone() } else { a[0].clone() })
+        }
+        _ => {
+            let x = plain(&a[0]).ok_or(Stop::Fallback)?;
+            let y = match f {
+                Func::Log => x.ln(),
+                Func::Log10 => x.log10(),
+                Func::Log1p => x.ln_1p(),
+                Func::Sqrt => x.sqrt(),
+                _ => x.exp(),
+            };
+            if y.is_finite() {
+                Ok(Value::from(y))
+            } else {
+                Err(Stop::Fallback)
             }
         }
     }
