@@ -299,12 +299,12 @@ impl<'s> Catalog<'s> {
         })();
         self.visiting.borrow_mut().pop();
         deps?;
-        let step_context = step_context(spec, name, &steps);
+        let step_context = step_context(spec, name, steps);
 
         let mut notes = Vec::new();
         let (rows, sources, unavailable, start) =
-            if self.streams(from) && stream::stages(&steps).streams() {
-                let consumer = self.consumer(name, &steps, &step_context);
+            if self.streams(from) && stream::stages(steps).streams() {
+                let consumer = self.consumer(name, steps, &step_context);
                 let start = consumer.rest();
                 let (rows, unavailable) = self.stream(from, consumer, &mut notes)?;
                 (rows, BTreeSet::from([from.to_string()]), unavailable, start)
@@ -318,7 +318,7 @@ impl<'s> Catalog<'s> {
                 )
             };
         let table = self.finish(
-            &steps,
+            steps,
             &step_context,
             rows,
             sources,
@@ -366,7 +366,7 @@ impl<'s> Catalog<'s> {
                 .flat_map(|s| s.dependencies())
                 .map(String::from)
                 .collect();
-            if !stream::stages(&steps).streams()
+            if !stream::stages(steps).streams()
                 || crate::plan::deps::closure(spec, deps.clone()).contains(from)
                 || deps.iter().any(|d| self.table(d).is_err())
             {

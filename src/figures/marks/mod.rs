@@ -1,6 +1,9 @@
-//! Marks that summarise their rows (distributions and uncertainty): each in
-//! its own file, called from the one match of [`super::layers`].
+//! The marks, each in its own file, called from the one match of
+//! [`super::layers`] with the layer's [`Input`]:
 //!
+//! - [`bar`], [`hist`], [`point`], [`line`], [`rule`], [`text`] and
+//!   [`errorbar`] (from given ends): one item per row (or per bin, per
+//!   series), with their CSV records and legend entries;
 //! - [`boxplot`]: Tukey boxes per category, quartiles as numpy's `linear`;
 //! - [`ecdf`]: the empirical CDF (or its complement) as a step line;
 //! - [`area`]: a filled area between `y2` (default 0) and `y`;
@@ -8,22 +11,34 @@
 //!   [`errorband::extent_of`] also serves `errorbar` from raw rows;
 //! - [`violin`]: a mirrored Gaussian KDE per category.
 //!
-//! Rows are split into groups by `series` (or by the key of a `color`
-//! scale); each group has one colour, and is one legend entry.
+//! The summarising marks (boxplot, ecdf, area, errorband, violin) split
+//! rows into groups by `series` (or by the key of a `color` scale); each
+//! group has one colour, and is one legend entry. `rect` lives in
+//! [`super::rect`] with the heatmap logic.
 
 pub mod area;
+pub mod bar;
 pub mod boxplot;
 pub mod ecdf;
 pub mod errorband;
+pub mod errorbar;
+pub mod hist;
+pub mod line;
+pub mod point;
+pub mod rule;
+pub mod text;
 pub mod violin;
 
 use indexmap::IndexMap;
+
+use super::channels::Channel;
+use super::text_source::Text;
 
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, csv_text};
 use super::model::{Dash, LegendEntry, Style, Swatch};
 use crate::color::{self, Color, TAB10};
 use crate::error::Result;
-use crate::value::Row;
+use crate::value::{Row, Value};
 
 /// What every mark of this module gets from [`LayerCtx::build`].
 pub(in crate::figures) struct Input<'r, 'c, 's> {
@@ -39,6 +54,10 @@ pub(in crate::figures) struct Input<'r, 'c, 's> {
     pub horizontal: bool,
     /// The line / outline dash.
     pub dash: Dash,
+    /// The layer's `text` (a bar's value labels, a text mark's template).
+    pub text: Option<&'c Text<'s>>,
+    /// `orient = "diagonal"` (rules only): the line y = x.
+    pub diagonal: bool,
 }
 
 /// The rows of one series (or colour) and its colour.
@@ -97,6 +116,40 @@ pub fn pos_key(p: &Pos) -> String {
 /// The default colour of a mark without `color`.
 pub fn default_color() -> Option<Color> {
     color::parse(TAB10[0]).ok().flatten()
+}
+
+impl<'p, 'x> LayerCtx<'_, '_> {
+    /// The channel `name` a mark cannot do without, or the error that the
+    /// layer needs it.
+    pub(in crate::figures) fn need<'c>(
+        &self,
+        c: &'c Option<Channel<'p, 'x>>,
+        name: &str,
+    ) -> Result<&'c Channel<'p, 'x>> {
+        c.as_ref().ok_or_else(|| {
+            self.err(format!(
+                "a `{}` layer needs `{name}`",
+                self.layer.mark.get_ref()
+            ))
+        })
+    }
+
+    /// Pushes a row's CSV record: the layer's base columns, the mark's
+    /// `extra` cells, then each `detail` field of the row.
+    pub(in crate::figures) fn row_record(
+        &self,
+        inp: &Input<'_, '_, '_>,
+        extra: Vec<(&str, String)>,
+        row: &Row,
+        csv: &mut Vec<CsvRecord>,
+    ) {
+        let mut r = record(inp.base, extra);
+        for f in self.layer.detail.iter().flatten() {
+            let v = row.get(f).cloned().unwrap_or(Value::UNDEFINED);
+            r.insert(f.clone(), csv_text(&v));
+        }
+        csv.push(r);
+    }
 }
 
 impl LayerCtx<'_, '_> {
