@@ -52,16 +52,16 @@ pub enum UncertaintyPlan<'s> {
     /// `value ± u`.
     Symmetric {
         /// The aggregate giving `u`.
-        agg: Agg<'s>,
+        agg: Box<Agg<'s>>,
         /// The setting's span.
         span: Range<usize>,
     },
     /// `[low, high]`.
     Interval {
         /// The aggregate giving the low bound.
-        low: Agg<'s>,
+        low: Box<Agg<'s>>,
         /// The aggregate giving the high bound.
-        high: Agg<'s>,
+        high: Box<Agg<'s>>,
         /// The setting's span.
         span: Range<usize>,
     },
@@ -212,13 +212,13 @@ fn uncertainty<'s>(
     };
     let toml::Value::Table(t) = raw.get_ref() else {
         return Ok(UncertaintyPlan::Symmetric {
-            agg: agg(raw.get_ref())?,
+            agg: Box::new(agg(raw.get_ref())?),
             span,
         });
     };
     if !t.contains_key("low") && !t.contains_key("high") {
         return Ok(UncertaintyPlan::Symmetric {
-            agg: agg(raw.get_ref())?,
+            agg: Box::new(agg(raw.get_ref())?),
             span,
         });
     }
@@ -230,8 +230,8 @@ fn uncertainty<'s>(
         }
     };
     Ok(UncertaintyPlan::Interval {
-        low: bound("low")?,
-        high: bound("high")?,
+        low: Box::new(bound("low")?),
+        high: Box::new(bound("high")?),
         span: span.clone(),
     })
 }
