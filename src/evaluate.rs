@@ -265,7 +265,7 @@ fn refuse_own_files(spec: &LoadedSpec, build: &crate::run::Build, target: &Path)
         if canonical(&root.join(&rel)).as_deref() == Some(t.as_path()) {
             return Err(Error::msg(format!(
                 "--report {}: that is {what} ({rel}); write the report to another file",
-                target.display()
+                crate::error::shown(&target.display().to_string())
             )));
         }
     }

@@ -112,7 +112,7 @@ fn make_parents(root: &Path, rel: &str, created: &mut Vec<PathBuf>) -> Result<Pa
     if !real.starts_with(&real_root) {
         return Err(Error::msg(format!(
             "the folder of {rel} resolves to {} (a symbolic link?), outside the spec's folder; nothing was changed",
-            real.display()
+            crate::error::shown(&real.display().to_string())
         )));
     }
     Ok(dir)

@@ -40,7 +40,7 @@ pub(super) fn first_files(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Vec<Qu
         if queue.is_empty() {
             return Err(Error::msg(format!(
                 "no main.tex or main.typ in {}: name the paper's files (`artifact lint paper.tex`)",
-                spec.root.display()
+                crate::error::shown(&spec.root.display().to_string())
             )));
         }
     } else {
@@ -48,7 +48,7 @@ pub(super) fn first_files(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Vec<Qu
             if kind_of(f).is_none() {
                 return Err(Error::msg(format!(
                     "{}: lint reads LaTeX (.tex) and typst (.typ) files",
-                    f.display()
+                    crate::error::shown(&f.display().to_string())
                 )));
             }
             let base = f.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -138,7 +138,10 @@ fn read_source(
     match crate::output::read_regular(path) {
         Ok(Some(b)) => Ok(Some(b)),
         Ok(None) => match from {
-            None => Err(Error::msg(format!("{}: no such file", path.display()))),
+            None => Err(Error::msg(format!(
+                "{}: no such file",
+                crate::error::shown(&path.display().to_string())
+            ))),
             Some((file, line, column)) => {
                 findings.push(Finding {
                     file,
