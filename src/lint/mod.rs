@@ -52,7 +52,7 @@ pub struct Finding {
     pub column: usize,
     pub severity: Severity,
     /// `typed-number`, `unknown-key`, `unused-number`, `unused-figure`,
-    /// `unused-table`, `missing-file`.
+    /// `unused-table`, `missing-file`, `outside-file`.
     pub kind: &'static str,
     pub message: String,
 }
