@@ -245,7 +245,7 @@ impl<'s> Catalog<'s> {
             notes.push(format!("skip: {reason}"));
         }
         for note in &loaded.notes {
-            notes.push(format!("source `{name}`: {note}"));
+            notes.push(format!("source `{}`: {note}", shown(name)));
         }
         self.files
             .borrow_mut()
