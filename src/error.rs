@@ -44,14 +44,14 @@ pub enum Error {
         source_text: String,
         /// Byte range of the offending text.
         span: std::ops::Range<usize>,
-        /// What is wrong.
+        /// What is wrong: one line (printed [`shown`]).
         message: String,
     },
     /// A problem in a data file: parse errors, type mismatches, missing fields.
     Input {
         /// Where.
         at: InputLocation,
-        /// What is wrong.
+        /// What is wrong: one line (printed [`shown`]).
         message: String,
     },
     /// An I/O failure on a named path.
@@ -231,7 +231,9 @@ impl fmt::Display for Error {
                 let indent = printed(&before).chars().count();
                 let width = printed(spanned).chars().count().max(1);
                 let gutter = line.to_string().len();
-                writeln!(f, "{}:{line}:{col}: {message}", shown(path))?;
+                // A spec error's message is one line: a name or string of the
+                // spec in it cannot start another.
+                writeln!(f, "{}:{line}:{col}: {}", shown(path), shown(message))?;
                 writeln!(f, "{:gutter$} |", "")?;
                 writeln!(f, "{line} | {}", printed(text))?;
                 write!(
@@ -242,7 +244,8 @@ impl fmt::Display for Error {
                     "^".repeat(width)
                 )
             }
-            Error::Input { at, message } => write!(f, "{at}: {message}"),
+            // An input error is one line: data in it cannot start another.
+            Error::Input { at, message } => write!(f, "{at}: {}", shown(message)),
             Error::Io { path, source } => {
                 write!(f, "{}: {source}", shown(&path.to_string_lossy()))
             }
@@ -318,9 +321,9 @@ mod tests {
                 path: format!("{text}.toml"),
                 span: start..start + 2 + text.len(),
                 source_text,
-                message: "unknown source".into(),
+                message: format!("unknown source `{text}`"),
             },
-            Error::input(text, Some(3), Some(text.into()), "expected a number"),
+            Error::input(text, Some(3), Some(text.into()), format!("got `{text}`")),
             Error::io(Path::new(text), std::io::Error::other("gone")),
             Error::msg("bad").context(format!("table `{text}`")),
             Error::Many(vec![Error::msg("one"), Error::msg("two").context(text)]),
@@ -353,14 +356,15 @@ mod tests {
         }
         // A spec's line is printed escaped, the caret under the escaped span.
         let spec = format!(
-            "{ESCAPED}.toml:2:8: unknown source\n  |\n2 | from = \"\\u{{1b}}]0;PWNED\\u{{7}}\\u{{1b}}[2K\n  |        {}",
+            "{ESCAPED}.toml:2:8: unknown source `{ESCAPED}`\n  |\n2 | from = \"\\u{{1b}}]0;PWNED\\u{{7}}\\u{{1b}}[2K\n  |        {}",
             "^".repeat(29)
         );
         assert_eq!(printed[0], spec);
-        // A file, a field and a part's name are one line, whatever they hold.
+        // A file, a field, a part's name, a spec error's and an input
+        // error's message are one line, whatever they hold.
         assert_eq!(
             printed[1],
-            format!("{ESCAPED}:3: field `{ESCAPED}`: expected a number")
+            format!("{ESCAPED}:3: field `{ESCAPED}`: got `{ESCAPED}`")
         );
         assert_eq!(printed[2], format!("{ESCAPED}: gone"));
         assert_eq!(printed[3], format!("table `{ESCAPED}`: bad"));
