@@ -190,12 +190,13 @@ fn escaped(c: char) -> bool {
 /// carriage return reaches the terminal whatever a message was built from;
 /// a line break inside a piece of data is escaped where the piece is put
 /// into the message, by [`shown`].
-pub fn shown_lines(text: &str) -> String {
+pub fn shown_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    // (Most text needs nothing: it is not copied.)
     if !text.chars().any(|c| c != '\n' && escaped(c)) {
-        return text.to_string();
+        return text.into();
     }
     let lines: Vec<String> = text.split('\n').map(shown).collect();
-    lines.join("\n")
+    lines.join("\n").into()
 }
 
 /// 1-based line and column of byte offset `pos` in `text`, plus the line's text.
@@ -349,7 +350,10 @@ mod tests {
         let all = every_variant(HOSTILE);
         let names: Vec<&str> = all.iter().map(variant).collect();
         assert_eq!(names, ["Spec", "Input", "Io", "Context", "Many", "Message"]);
-        let printed: Vec<String> = all.iter().map(|e| shown_lines(&e.to_string())).collect();
+        let printed: Vec<String> = all
+            .iter()
+            .map(|e| shown_lines(&e.to_string()).into_owned())
+            .collect();
         for p in &printed {
             // Nothing but the line breaks of the message's own structure.
             assert!(!p.chars().any(|c| c != '\n' && escaped(c)), "{p:?}");
