@@ -21,12 +21,13 @@ pub struct InputLocation {
 
 impl fmt::Display for InputLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.path)?;
+        // A file and a field are one line each, whatever their names hold.
+        f.write_str(&shown(&self.path))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
         }
         if let Some(field) = &self.field {
-            write!(f, ": field `{field}`")?;
+            write!(f, ": field `{}`", shown(field))?;
         }
         Ok(())
     }
@@ -43,14 +44,14 @@ pub enum Error {
         source_text: String,
         /// Byte range of the offending text.
         span: std::ops::Range<usize>,
-        /// What is wrong.
+        /// What is wrong: one line (printed [`shown`]).
         message: String,
     },
     /// A problem in a data file: parse errors, type mismatches, missing fields.
     Input {
         /// Where.
         at: InputLocation,
-        /// What is wrong.
+        /// What is wrong: one line (printed [`shown`]).
         message: String,
     },
     /// An I/O failure on a named path.
@@ -153,22 +154,49 @@ impl Error {
 /// and whitespace other than a space (plain, no-break or thin) as `\u{...}`, so that the message stays
 /// one line and a name cannot move the cursor, colour the terminal or fake
 /// a line of the report.
+///
+/// The one escape of every piece of text from data, file names or the spec
+/// put into a message; the terminal's sinks apply it to each line of what
+/// they print ([`shown_lines`]). It is idempotent: what it returns it
+/// returns unchanged.
 pub fn shown(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            // Control characters, line and paragraph separators, and the
-            // direction overrides that make a name read backwards.
-            let bidi =
-                matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069 | 0xFEFF);
-            // The spaces numbers print (no-break, thin) stay as they are.
-            let space = matches!(c, ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}');
-            if c.is_control() || (c.is_whitespace() && !space) || bidi {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    if !text.chars().any(escaped) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if escaped(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether [`shown`] escapes `c`: control characters, line and paragraph
+/// separators, and the direction overrides that make a name read
+/// backwards; not the spaces numbers print (no-break, thin).
+fn escaped(c: char) -> bool {
+    let bidi = matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069 | 0xFEFF);
+    let space = matches!(c, ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}');
+    c.is_control() || (c.is_whitespace() && !space) || bidi
+}
+
+/// `text` as the terminal gets it: each line [`shown`], the `\n` between
+/// lines kept (a message's own line structure). Every sink of the command
+/// line (errors, notes, progress, `lint`, `watch`, the text of `show`,
+/// `explain`, `check` and `diff`) prints through it, so no escape, bell or
+/// carriage return reaches the terminal whatever a message was built from;
+/// a line break inside a piece of data is escaped where the piece is put
+/// into the message, by [`shown`].
+pub fn shown_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    // (Most text needs nothing: it is not copied.)
+    if !text.chars().any(|c| c != '\n' && escaped(c)) {
+        return text.into();
+    }
+    let lines: Vec<String> = text.split('\n').map(shown).collect();
+    lines.join("\n").into()
 }
 
 /// 1-based line and column of byte offset `pos` in `text`, plus the line's text.
@@ -191,28 +219,39 @@ impl fmt::Display for Error {
                 message,
             } => {
                 let (line, col, text) = line_col(source_text, span.start);
-                let width = source_text
+                let spanned = source_text
                     [span.start.min(source_text.len())..span.end.min(source_text.len())]
                     .split('\n')
                     .next()
-                    .map_or(1, |s| s.chars().count().max(1));
+                    .unwrap_or("")
+                    .trim_end_matches('\r');
+                // The line as printed (a tab as four spaces, other control
+                // characters escaped), the caret under the span as printed.
+                let printed = |s: &str| shown(&s.replace('\t', "    "));
+                let before: String = text.chars().take(col - 1).collect();
+                let indent = printed(&before).chars().count();
+                let width = printed(spanned).chars().count().max(1);
                 let gutter = line.to_string().len();
-                writeln!(f, "{path}:{line}:{col}: {message}")?;
+                // A spec error's message is one line: a name or string of the
+                // spec in it cannot start another.
+                writeln!(f, "{}:{line}:{col}: {}", shown(path), shown(message))?;
                 writeln!(f, "{:gutter$} |", "")?;
-                writeln!(f, "{line} | {text}")?;
+                writeln!(f, "{line} | {}", printed(text))?;
                 write!(
                     f,
                     "{:gutter$} | {}{}",
                     "",
-                    " ".repeat(col - 1),
+                    " ".repeat(indent),
                     "^".repeat(width)
                 )
             }
-            Error::Input { at, message } => write!(f, "{at}: {message}"),
+            // An input error is one line: data in it cannot start another.
+            Error::Input { at, message } => write!(f, "{at}: {}", shown(message)),
             Error::Io { path, source } => {
                 write!(f, "{}: {source}", shown(&path.to_string_lossy()))
             }
-            Error::Context { what, inner } => write!(f, "{what}: {inner}"),
+            // The part's name is the spec's: one line, whatever it holds.
+            Error::Context { what, inner } => write!(f, "{}: {inner}", shown(what)),
             Error::Many(errors) => {
                 for (i, e) in errors.iter().enumerate() {
                     if i > 0 {
@@ -266,6 +305,113 @@ pub fn codepoint(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 25's sequence: retitles the terminal, rings, clears the line,
+    /// returns the cursor and starts a fake `error:` line.
+    const HOSTILE: &str = "\u{1b}]0;PWNED\u{7}\u{1b}[2K\r\nerror: FAKE";
+    /// It as every message prints it.
+    const ESCAPED: &str = "\\u{1b}]0;PWNED\\u{7}\\u{1b}[2K\\u{d}\\u{a}error: FAKE";
+
+    /// One error of each variant with `text` in every field it has (a
+    /// spec's line, a path, a field, a part's name, a message).
+    fn every_variant(text: &str) -> Vec<Error> {
+        let source_text = format!("[tables.t]\nfrom = \"{text}\"\n");
+        let start = source_text.find('"').unwrap();
+        vec![
+            Error::Spec {
+                path: format!("{text}.toml"),
+                span: start..start + 2 + text.len(),
+                source_text,
+                message: format!("unknown source `{text}`"),
+            },
+            Error::input(text, Some(3), Some(text.into()), format!("got `{text}`")),
+            Error::io(Path::new(text), std::io::Error::other("gone")),
+            Error::msg("bad").context(format!("table `{text}`")),
+            Error::Many(vec![Error::msg("one"), Error::msg("two").context(text)]),
+            Error::msg(format!("value `{text}`")),
+        ]
+    }
+
+    /// The variant's name. No `_` arm: a new variant does not build until
+    /// it is named here, and `every_variant` must then make one.
+    fn variant(e: &Error) -> &'static str {
+        match e {
+            Error::Spec { .. } => "Spec",
+            Error::Input { .. } => "Input",
+            Error::Io { .. } => "Io",
+            Error::Context { .. } => "Context",
+            Error::Many(_) => "Many",
+            Error::Message(_) => "Message",
+        }
+    }
+
+    #[test]
+    fn every_error_variant_prints_a_control_sequence_escaped() {
+        let all = every_variant(HOSTILE);
+        let names: Vec<&str> = all.iter().map(variant).collect();
+        assert_eq!(names, ["Spec", "Input", "Io", "Context", "Many", "Message"]);
+        let printed: Vec<String> = all
+            .iter()
+            .map(|e| shown_lines(&e.to_string()).into_owned())
+            .collect();
+        for p in &printed {
+            // Nothing but the line breaks of the message's own structure.
+            assert!(!p.chars().any(|c| c != '\n' && escaped(c)), "{p:?}");
+        }
+        // A spec's line is printed escaped, the caret under the escaped span.
+        let spec = format!(
+            "{ESCAPED}.toml:2:8: unknown source `{ESCAPED}`\n  |\n2 | from = \"\\u{{1b}}]0;PWNED\\u{{7}}\\u{{1b}}[2K\n  |        {}",
+            "^".repeat(29)
+        );
+        assert_eq!(printed[0], spec);
+        // A file, a field, a part's name, a spec error's and an input
+        // error's message are one line, whatever they hold.
+        assert_eq!(
+            printed[1],
+            format!("{ESCAPED}:3: field `{ESCAPED}`: got `{ESCAPED}`")
+        );
+        assert_eq!(printed[2], format!("{ESCAPED}: gone"));
+        assert_eq!(printed[3], format!("table `{ESCAPED}`: bad"));
+        assert_eq!(printed[4], format!("one\n{ESCAPED}: two"));
+        // A message's own text keeps its line breaks (a piece of data in it
+        // is `shown` where it is put in); nothing else gets through.
+        assert_eq!(
+            printed[5],
+            "value `\\u{1b}]0;PWNED\\u{7}\\u{1b}[2K\\u{d}\nerror: FAKE`"
+        );
+        assert_eq!(
+            shown_lines(&Error::msg(format!("value `{}`", shown(HOSTILE))).to_string()),
+            format!("value `{ESCAPED}`")
+        );
+    }
+
+    #[test]
+    fn shown_is_idempotent_and_keeps_the_spaces_numbers_print() {
+        assert_eq!(shown(HOSTILE), ESCAPED);
+        assert_eq!(shown(ESCAPED), ESCAPED);
+        assert_eq!(shown_lines(ESCAPED), ESCAPED);
+        assert_eq!(
+            shown("1\u{a0}234\u{2009}5 6\u{202f}7"),
+            "1\u{a0}234\u{2009}5 6\u{202f}7"
+        );
+        assert_eq!(shown("a\u{202e}b\tc"), "a\\u{202e}b\\u{9}c");
+    }
+
+    #[test]
+    fn spec_error_with_tabs_prints_them_as_spaces_under_an_aligned_caret() {
+        let text = "[tables.t]\n\tfrom =\t\"nope\"\n";
+        let start = text.find("\"nope\"").unwrap();
+        let e = Error::Spec {
+            path: "artifact.toml".into(),
+            source_text: text.into(),
+            span: start..start + 6,
+            message: "unknown source or table `nope`".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "artifact.toml:2:9: unknown source or table `nope`\n  |\n2 |     from =    \"nope\"\n  |               ^^^^^^"
+        );
+    }
 
     #[test]
     fn spec_error_points_at_the_span_with_a_caret() {

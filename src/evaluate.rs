@@ -13,6 +13,10 @@
 //! cannot be byte-identical (they are listed as differing, to compare by
 //! eye). Without one, the exit code is `check`'s. The report has no
 //! timestamp: the same tree gives the same bytes.
+//!
+//! Its Markdown escapes every text from data or the spec as `NAME.md`
+//! does (`results::markdown::escape`): a file name or a number's text
+//! cannot add markup, HTML or a row to it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,6 +26,7 @@ use serde::Serialize;
 use crate::check::CheckReport;
 use crate::error::{Error, Result};
 use crate::lock::{Lock, LockedNumber, tool};
+use crate::results::markdown::escape;
 use crate::spec::LoadedSpec;
 
 /// How far a recomputed number may be from the committed one.
@@ -265,7 +270,7 @@ fn refuse_own_files(spec: &LoadedSpec, build: &crate::run::Build, target: &Path)
         if canonical(&root.join(&rel)).as_deref() == Some(t.as_path()) {
             return Err(Error::msg(format!(
                 "--report {}: that is {what} ({rel}); write the report to another file",
-                target.display()
+                crate::error::shown(&target.display().to_string())
             )));
         }
     }
@@ -337,11 +342,6 @@ fn significant(v: f64) -> String {
     format!("{:+.*}", (3 - e).max(0) as usize, v)
 }
 
-/// `|` inside a Markdown table cell.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
 impl Evaluation {
     /// The report as JSON (the fields of [`Evaluation`]).
     pub fn to_json(&self) -> String {
@@ -380,7 +380,7 @@ impl Evaluation {
             self.figures.len() + self.results_tables.len(),
         );
         if !numbers_off.is_empty() {
-            let keys: Vec<&str> = numbers_off.iter().map(|n| n.key.as_str()).collect();
+            let keys: Vec<String> = numbers_off.iter().map(|n| escape(&n.key)).collect();
             let _ = writeln!(o, "Not reproduced: {}.\n", keys.join(", "));
         }
         let _ = writeln!(o, "- tool: {}", self.tool);
@@ -410,7 +410,7 @@ impl Evaluation {
             let _ = writeln!(
                 o,
                 "| {} | `{}` | {} |",
-                cell(&i.file),
+                escape(&i.file),
                 i.blake3.as_deref().unwrap_or("-"),
                 i.status
             );
@@ -431,9 +431,9 @@ impl Evaluation {
             let _ = writeln!(
                 o,
                 "| {} | {} | {} | {} | {} |",
-                cell(&n.key),
-                cell(n.committed.as_deref().unwrap_or("-")),
-                cell(n.recomputed.as_deref().unwrap_or("-")),
+                escape(&n.key),
+                escape(n.committed.as_deref().unwrap_or("-")),
+                escape(n.recomputed.as_deref().unwrap_or("-")),
                 diff,
                 if n.reproduced {
                     n.status.to_string()
@@ -457,16 +457,16 @@ impl Evaluation {
                 let _ = writeln!(
                     o,
                     "| {} | {} | {} |",
-                    cell(&f.name),
+                    escape(&f.name),
                     f.status,
-                    cell(&f.files.join(", "))
+                    escape(&f.files.join(", "))
                 );
             }
         }
         if !self.errors.is_empty() {
             let _ = writeln!(o, "\n## Errors\n");
             for e in &self.errors {
-                let _ = writeln!(o, "- {}", cell(e));
+                let _ = writeln!(o, "- {}", escape(e));
             }
         }
         o

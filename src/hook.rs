@@ -293,19 +293,20 @@ pub fn run(start: &Path, spec_dir: &str) -> Result<u8> {
     let _ = std::env::set_current_dir(back);
     let mut report = result?;
     let text = report.render();
-    // Not print!: the output may be a closed pipe.
+    // Not print!: the output may be a closed pipe; and as the terminal
+    // gets it (`console`).
     if !report.errors.is_empty() {
         // What is stale, then the errors (as `artifact check`).
         if report.stale() {
-            let _ = std::io::stderr().write_all(text.as_bytes());
+            crate::console::err(&text);
         }
         return Err(Error::Many(std::mem::take(&mut report.errors)));
     }
     if report.stale() {
-        let _ = std::io::stderr().write_all(text.as_bytes());
+        crate::console::err(&text);
         Ok(1)
     } else {
-        let _ = std::io::stdout().write_all(text.as_bytes());
+        let _ = crate::console::out(&text);
         Ok(0)
     }
 }
@@ -335,7 +336,7 @@ pub fn install(spec_root: &Path, force: bool) -> Result<PathBuf> {
     {
         return Err(Error::msg(format!(
             "{} exists and was not written by artifact; keep it, or replace it with `artifact hook install --force`",
-            path.display()
+            crate::error::shown(&path.display().to_string())
         )));
     }
     let exe = std::env::current_exe()

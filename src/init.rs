@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 use crate::inspect::show::{FieldSummary, fields_of};
 use crate::spec::SPEC_FILE;
 
@@ -114,7 +114,7 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
     if spec_path.symlink_metadata().is_ok() {
         return Err(Error::msg(format!(
             "{} exists: init never overwrites it (edit it, or start in another folder)",
-            spec_path.display()
+            shown(&spec_path.display().to_string())
         )));
     }
     let mut sources = name_sources(&root, data)?;
@@ -162,8 +162,8 @@ fn name_sources(root: &Path, data: &[PathBuf]) -> Result<Vec<(String, String)>> 
         let rel = crate::spec::paths::relative_to(root, &abs).ok_or_else(|| {
             Error::msg(format!(
                 "{}: cannot be named relative to {}",
-                d.display(),
-                root.display()
+                shown(&d.display().to_string()),
+                shown(&root.display().to_string())
             ))
         })?;
         let mut name = source_name(&abs);

@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod color;
+pub mod console;
 pub mod diff;
 pub mod emit;
 pub mod error;

@@ -5,25 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-#[macro_use]
-mod console;
-
+use artifact::console::{self, print_data, print_result};
+use artifact::error::shown;
 use artifact::{check, hook, inspect, lock::Lock, output, run, spec};
-
-/// Prints a command's result: a closed pipe (`artifact show t | head -1`)
-/// is the reader's choice and quiet, any other failure (a full disk) is an
-/// error, since the result is lost.
-fn print_result(text: &str) -> artifact::Result<()> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(artifact::Error::msg(format!(
-            "cannot write to standard output: {}",
-            output::cause(&e)
-        ))),
-        _ => Ok(()),
-    }
-}
+use artifact::{detail, error, info, note, say, warn, warn_raw};
 
 /// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
@@ -244,11 +229,12 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     for (name, why) in &build.rebuilt {
         let table = |r: &run::FigureBuild| artifact::run::results::label(&r.name) == *name;
         if build.figures.iter().any(|f| &f.name == name) || build.results.iter().any(table) {
-            info!("rebuilt {name} ({why})");
+            info!("rebuilt {} ({why})", shown(name));
         }
     }
     if !build.current.is_empty() {
-        info!("current (not rebuilt): {}", build.current.join(", "));
+        let names: Vec<String> = build.current.iter().map(|c| shown(c)).collect();
+        info!("current (not rebuilt): {}", names.join(", "));
     }
     // Numbers whose printed text changed since the last run, and why.
     if old.is_some() {
@@ -296,7 +282,8 @@ fn group_errors(errors: &[artifact::Error]) -> Vec<String> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for e in errors {
         let (what, cause) = match e {
-            artifact::Error::Context { what, inner } => (what.clone(), inner.to_string()),
+            // (The part's name as `Error::Context` prints it: one line.)
+            artifact::Error::Context { what, inner } => (shown(what), inner.to_string()),
             other => (String::new(), other.to_string()),
         };
         match groups.iter_mut().find(|(c, _)| *c == cause) {
@@ -347,7 +334,7 @@ fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
         return Ok(code);
     }
     let path = spec::locate(start)?;
-    detail!("spec: {}", path.display());
+    detail!("spec: {}", shown(&path.display().to_string()));
     // watch outlives a spec that does not load: it reports and waits.
     if let Command::Watch { debounce } = &command {
         return watch(&path, *debounce);
@@ -367,7 +354,7 @@ fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
         } => {
             let _folder = output::FolderLock::shared(&spec.root)?;
             let report = check::check(&spec, fast)?;
-            print_result(&report.to_json())?;
+            print_data(&report.to_json())?;
             Ok(if !report.errors.is_empty() {
                 ExitCode::from(2)
             } else if report.stale() {
@@ -388,7 +375,10 @@ fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
             for n in &shown.notes {
                 note!("{n}");
             }
-            print_result(&shown.output)?;
+            match format {
+                inspect::Format::Text => print_result(&shown.output)?,
+                inspect::Format::Csv | inspect::Format::Json => print_data(&shown.output)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { key, format } => {
@@ -401,16 +391,19 @@ fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
             for n in &e.notes {
                 note!("{n}");
             }
-            print_result(&e.output)?;
+            match format {
+                inspect::Format::Json => print_data(&e.output)?,
+                _ => print_result(&e.output)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Diff { rev, rev2, format } => {
             let d = artifact::diff::diff(&spec, rev.as_deref(), rev2.as_deref())?;
-            print_result(&match format {
-                DiffFormat::Text => d.to_text(),
-                DiffFormat::Md => d.to_markdown(),
-                DiffFormat::Json => d.to_json(),
-            })?;
+            match format {
+                DiffFormat::Text => print_result(&d.to_text())?,
+                DiffFormat::Md => print_result(&d.to_markdown())?,
+                DiffFormat::Json => print_data(&d.to_json())?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Lint { files, format } => lint(&spec, &files, format),
@@ -425,7 +418,7 @@ fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
             action: HookAction::Install { force },
         } => {
             let path = hook::install(&spec.root, force)?;
-            say!("installed {}", path.display());
+            say!("installed {}", shown(&path.display().to_string()));
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -455,17 +448,17 @@ fn without_spec(command: &Command, start: &Path) -> artifact::Result<Option<Exit
             use clap::CommandFactory as _;
             let mut out = Vec::new();
             clap_complete::generate(*shell, &mut Cli::command(), "artifact", &mut out);
-            print_result(&String::from_utf8_lossy(&out))?;
+            print_data(&String::from_utf8_lossy(&out))?;
             Ok(Some(ExitCode::SUCCESS))
         }
         // The schema is the tool's, not a spec's: no spec is needed.
         Command::Schema { markdown } => {
             if *markdown {
-                print_result(&spec::schema_out::markdown())?;
+                print_data(&spec::schema_out::markdown())?;
             } else {
                 let schema = spec::schema_out::json_schema();
                 let text = serde_json::to_string_pretty(&schema).expect("JSON");
-                print_result(&format!("{text}\n"))?;
+                print_data(&format!("{text}\n"))?;
             }
             Ok(Some(ExitCode::SUCCESS))
         }
@@ -478,7 +471,8 @@ fn without_spec(command: &Command, start: &Path) -> artifact::Result<Option<Exit
 fn watch(path: &Path, debounce: u64) -> artifact::Result<ExitCode> {
     let mut rebuild = |changed: &[String]| {
         if !changed.is_empty() {
-            info!("changed: {}", changed.join(", "));
+            let names: Vec<String> = changed.iter().map(|c| shown(c)).collect();
+            info!("changed: {}", names.join(", "));
         }
         match spec::load(path).and_then(|s| run_gen(&s, &[], false)) {
             Ok(_) => {}
@@ -486,7 +480,7 @@ fn watch(path: &Path, debounce: u64) -> artifact::Result<ExitCode> {
         }
         info!(
             "watching {} (Ctrl-C to stop)",
-            path.parent().unwrap_or(path).display()
+            shown(&path.parent().unwrap_or(path).display().to_string())
         );
     };
     artifact::watch::run(
@@ -516,7 +510,9 @@ fn check_report(
     } else {
         eval.to_markdown()
     };
-    if file.as_os_str() == "-" {
+    if file.as_os_str() == "-" && json {
+        print_data(&text)?;
+    } else if file.as_os_str() == "-" {
         print_result(&text)?;
     } else {
         // A bare name is in the current folder (its parent is "").
@@ -529,7 +525,7 @@ fn check_report(
         let off = eval.numbers.iter().filter(|n| !n.reproduced).count();
         info!(
             "wrote {}: {} ({} of {} numbers not reproduced)",
-            file.display(),
+            shown(&file.display().to_string()),
             if eval.reproduced {
                 "reproduced"
             } else {
@@ -583,17 +579,19 @@ fn lint(
     format: ExplainFormat,
 ) -> artifact::Result<ExitCode> {
     let report = artifact::lint::lint(spec, files)?;
-    print_result(&match format {
+    match format {
         // --quiet: the errors only.
-        ExplainFormat::Text if !console::normal() => report
-            .render_text()
-            .lines()
-            .filter(|l| l.contains(": error["))
-            .map(|l| format!("{l}\n"))
-            .collect(),
-        ExplainFormat::Text => report.render_text(),
-        ExplainFormat::Json => report.render_json(),
-    })?;
+        ExplainFormat::Text if !console::normal() => print_result(
+            &report
+                .render_text()
+                .lines()
+                .filter(|l| l.contains(": error["))
+                .map(|l| format!("{l}\n"))
+                .collect::<String>(),
+        )?,
+        ExplainFormat::Text => print_result(&report.render_text())?,
+        ExplainFormat::Json => print_data(&report.render_json())?,
+    }
     Ok(if report.errors > 0 {
         ExitCode::from(1)
     } else {

@@ -112,7 +112,7 @@ fn make_parents(root: &Path, rel: &str, created: &mut Vec<PathBuf>) -> Result<Pa
     if !real.starts_with(&real_root) {
         return Err(Error::msg(format!(
             "the folder of {rel} resolves to {} (a symbolic link?), outside the spec's folder; nothing was changed",
-            real.display()
+            crate::error::shown(&real.display().to_string())
         )));
     }
     Ok(dir)
@@ -442,7 +442,7 @@ pub struct FolderLock {
 
 impl FolderLock {
     /// Waits for the exclusive lock on `root` (saying so on stderr when
-    /// another run holds it).
+    /// another run holds it, unless `--quiet`).
     pub fn exclusive(root: &Path) -> Result<FolderLock> {
         Self::take(root, true)
     }
@@ -462,11 +462,10 @@ impl FolderLock {
         match tried {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                // Not eprintln!: stderr may be a closed pipe.
-                let _ = writeln!(
-                    std::io::stderr(),
+                // Progress: not with --quiet (and stderr may be a closed pipe).
+                crate::info!(
                     "waiting for another `artifact gen` in {} to finish",
-                    root.display()
+                    crate::error::shown(&root.display().to_string())
                 );
                 let r = if exclusive {
                     dir.lock()

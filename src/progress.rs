@@ -1,6 +1,6 @@
 //! Progress on stderr for long reads: an indicatif bar that appears only
 //! after a second of work and only when stderr is a terminal (CI logs and
-//! pipes stay clean).
+//! pipes stay clean), never with `--quiet`.
 
 use std::io::{IsTerminal, Read};
 use std::sync::Arc;
@@ -48,12 +48,13 @@ impl Progress {
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        bar.set_message(label.to_string());
+        // The label is a file's name: as the terminal gets every message.
+        bar.set_message(crate::error::shown(label));
         Progress {
             bar,
             start: Instant::now(),
             shown: false,
-            enabled: std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal() && crate::console::normal(),
         }
     }
 

@@ -534,7 +534,8 @@ impl fmt::Display for Key {
                 KeyPart::Other(s) => s.clone(),
             })
             .collect();
-        write!(f, "{}", parts.join(", "))
+        // A key is printed in messages only: data, so one line, escaped.
+        write!(f, "{}", crate::error::shown(&parts.join(", ")))
     }
 }
 

@@ -62,7 +62,10 @@ pub fn run(spec_path: &Path, debounce: Duration, rebuild: &mut dyn FnMut(&[Strin
         .map_err(|e| Error::io(spec_path, e))?;
     let (tx, rx) = mpsc::channel();
     let fail = |e: notify_debouncer_full::notify::Error| {
-        Error::msg(format!("cannot watch {}: {e}", root.display()))
+        Error::msg(format!(
+            "cannot watch {}: {e}",
+            crate::error::shown(&root.display().to_string())
+        ))
     };
     let mut debouncer = new_debouncer(debounce, None, tx).map_err(fail)?;
     debouncer

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::error::Result;
+use crate::error::{Result, shown};
 use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, hash_bytes, tool};
 use crate::run;
@@ -346,8 +346,8 @@ pub fn fix_command(root: &Path) -> String {
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     match cwd.as_deref().map(|c| root.strip_prefix(c)) {
         Some(Ok(rel)) if rel.as_os_str().is_empty() => "artifact gen".to_string(),
-        Some(Ok(rel)) => format!("artifact gen -C {}", rel.display()),
-        _ => format!("artifact gen -C {}", root.display()),
+        Some(Ok(rel)) => format!("artifact gen -C {}", shown(&rel.display().to_string())),
+        _ => format!("artifact gen -C {}", shown(&root.display().to_string())),
     }
 }
 

@@ -31,7 +31,7 @@ use std::path::{Component, Path, PathBuf};
 
 use scan::What;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 use crate::lock::Lock;
 use crate::spec::LoadedSpec;
 
@@ -52,7 +52,7 @@ pub struct Finding {
     pub column: usize,
     pub severity: Severity,
     /// `typed-number`, `unknown-key`, `unused-number`, `unused-figure`,
-    /// `unused-table`, `missing-file`.
+    /// `unused-table`, `missing-file`, `outside-file`.
     pub kind: &'static str,
     pub message: String,
 }
@@ -106,7 +106,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
     let lock = Lock::read(&spec.root)?.ok_or_else(|| {
         Error::msg(format!(
             "no artifact.lock in {}: run `artifact gen` first (lint compares the paper with the numbers it recorded)",
-            spec.root.display()
+            shown(&spec.root.display().to_string())
         ))
     })?;
     let queue = read::first_files(spec, files)?;
@@ -477,7 +477,8 @@ fn shown_path(root: &Path, path: &Path) -> String {
 
 impl Report {
     /// One line per finding (`file:line:col: severity[kind]: message`),
-    /// then a summary line.
+    /// then a summary line; names and messages [`shown`] (the JSON keeps
+    /// them as they are, escaped as JSON).
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         for f in &self.findings {
@@ -485,18 +486,25 @@ impl Report {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
+            // A finding is one line: its file's name and its message
+            // (quoting the paper) escaped.
             out.push_str(&format!(
                 "{}:{}:{}: {sev}[{}]: {}\n",
-                f.file, f.line, f.column, f.kind, f.message
+                shown(&f.file),
+                f.line,
+                f.column,
+                f.kind,
+                shown(&f.message)
             ));
         }
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        let files: Vec<String> = self.files.iter().map(|f| shown(f)).collect();
         out.push_str(&format!(
             "lint: {}, {} in {} ({})\n",
             plural(self.errors, "error"),
             plural(self.warnings, "warning"),
             plural(self.files.len(), "file"),
-            self.files.join(", ")
+            files.join(", ")
         ));
         out
     }

@@ -2,7 +2,7 @@
 //! include, each scanned once.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::scan::{Scan, What};
 use super::{
@@ -40,7 +40,7 @@ pub(super) fn first_files(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Vec<Qu
         if queue.is_empty() {
             return Err(Error::msg(format!(
                 "no main.tex or main.typ in {}: name the paper's files (`artifact lint paper.tex`)",
-                spec.root.display()
+                crate::error::shown(&spec.root.display().to_string())
             )));
         }
     } else {
@@ -48,7 +48,7 @@ pub(super) fn first_files(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Vec<Qu
             if kind_of(f).is_none() {
                 return Err(Error::msg(format!(
                     "{}: lint reads LaTeX (.tex) and typst (.typ) files",
-                    f.display()
+                    crate::error::shown(&f.display().to_string())
                 )));
             }
             let base = f.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -60,7 +60,8 @@ pub(super) fn first_files(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Vec<Qu
 
 /// Reads and scans the queued files and every file they include (each
 /// once, none of the `generated` ones); an included file that does not
-/// exist is a `missing-file` finding.
+/// exist is a `missing-file` finding, one outside the paper's folder (not
+/// read) an `outside-file` finding.
 pub(super) fn read_sources(
     spec: &LoadedSpec,
     mut queue: Vec<Queued>,
@@ -94,6 +95,17 @@ pub(super) fn read_sources(
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         for f in &s.found {
             if let What::Include(inc) = &f.what {
+                if let Some(why) = outside(kind, &base, &dir, inc) {
+                    findings.push(Finding {
+                        file: shown.clone(),
+                        line: f.line,
+                        column: f.column,
+                        severity: Severity::Warning,
+                        kind: "outside-file",
+                        message: format!("`{inc}` {why}: lint does not read it"),
+                    });
+                    continue;
+                }
                 let mut p = resolve(kind, &base, &dir, inc);
                 if kind == Kind::Latex && p.extension().is_none() {
                     p.set_extension("tex");
@@ -117,6 +129,43 @@ pub(super) fn read_sources(
     Ok(scanned)
 }
 
+/// Why an included `inc` is not followed, if it is not: LaTeX's absolute
+/// paths (`\\input{/etc/passwd}`; typst reads `/x.typ` from the paper's
+/// folder), and paths that leave the paper's folder `base` (`../x`, or a
+/// link inside it to a file outside).
+fn outside(kind: Kind, base: &Path, dir: &Path, inc: &str) -> Option<&'static str> {
+    let absolute = Path::new(inc).is_absolute() || inc.starts_with(['/', '\\', '~']);
+    if kind == Kind::Latex && absolute {
+        return Some("is an absolute path, outside the paper's folder");
+    }
+    let p = resolve(kind, base, dir, inc);
+    // Lexically: no `..` goes above `base`.
+    let mut depth = 0usize;
+    const LEAVES: &str = "leaves the paper's folder";
+    let Ok(rest) = p.strip_prefix(base) else {
+        return Some(LEAVES);
+    };
+    for c in rest.components() {
+        match c {
+            Component::ParentDir if depth == 0 => return Some(LEAVES),
+            Component::ParentDir => depth -= 1,
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::RootDir | Component::Prefix(_) => return Some(LEAVES),
+        }
+    }
+    // And where it really is (a link may point out).
+    let real = |q: &Path| q.canonicalize().ok();
+    let mut file = p.clone();
+    if kind == Kind::Latex && file.extension().is_none() {
+        file.set_extension("tex");
+    }
+    match (real(&file), real(base)) {
+        (Some(f), Some(b)) if !f.starts_with(&b) => Some("is a link out of the paper's folder"),
+        _ => None,
+    }
+}
+
 /// The bytes of one source; `None` (and a finding) when an included file
 /// does not exist. Errors: a file too large, a named file missing, a read
 /// failure.
@@ -138,7 +187,10 @@ fn read_source(
     match crate::output::read_regular(path) {
         Ok(Some(b)) => Ok(Some(b)),
         Ok(None) => match from {
-            None => Err(Error::msg(format!("{}: no such file", path.display()))),
+            None => Err(Error::msg(format!(
+                "{}: no such file",
+                crate::error::shown(&path.display().to_string())
+            ))),
             Some((file, line, column)) => {
                 findings.push(Finding {
                     file,

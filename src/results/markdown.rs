@@ -10,7 +10,11 @@ use crate::error::Result;
 /// The Markdown writer.
 pub struct Markdown;
 
-fn escape(s: &str) -> String {
+/// `s` as text of a Markdown document: Markdown's own characters
+/// escaped with `\\`, `&` as `&amp;`, line breaks and tabs as spaces (the
+/// text stays in its table cell). `NAME.md` and the `check --report`
+/// Markdown print every text from data or the spec through it.
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

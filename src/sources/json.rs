@@ -137,8 +137,10 @@ fn to_parse_error(e: serde_json::Error) -> ParseError {
 
 /// The error for a key repeated in one object (`dotted`: its path).
 fn duplicate_key<E: de::Error>(dotted: &str) -> E {
+    // The key is data: one line, escaped.
     E::custom(format!(
-        "duplicate key `{dotted}` in one JSON object (Python would silently keep the last value)"
+        "duplicate key `{}` in one JSON object (Python would silently keep the last value)",
+        crate::error::shown(dotted)
     ))
 }
 

@@ -414,7 +414,7 @@ pub fn locate(start: &Path) -> Result<PathBuf> {
     }
     Err(Error::msg(format!(
         "no {SPEC_FILE} in {} or any parent folder (use -C DIR to point at the paper's folder)",
-        start.display()
+        crate::error::shown(&start.display().to_string())
     )))
 }
 

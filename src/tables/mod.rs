@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 use crate::expr::Globals;
 use crate::plan::deps::is_document;
 use crate::plan::{Plan, demand, steps};
@@ -245,7 +245,7 @@ impl<'s> Catalog<'s> {
             notes.push(format!("skip: {reason}"));
         }
         for note in &loaded.notes {
-            notes.push(format!("source `{name}`: {note}"));
+            notes.push(format!("source `{}`: {note}", shown(name)));
         }
         self.files
             .borrow_mut()
@@ -326,9 +326,11 @@ impl<'s> Catalog<'s> {
             start,
             &mut notes,
         )?;
-        self.notes
-            .borrow_mut()
-            .extend(notes.into_iter().map(|n| format!("table `{name}`: {n}")));
+        self.notes.borrow_mut().extend(
+            notes
+                .into_iter()
+                .map(|n| format!("table `{}`: {n}", shown(name))),
+        );
         self.built
             .borrow_mut()
             .insert(name.to_string(), Ok(table.clone()));
@@ -438,7 +440,7 @@ impl<'s> Catalog<'s> {
                 self.pending.borrow_mut().insert(
                     c.name.clone(),
                     told.into_iter()
-                        .map(|n| format!("table `{name}`: {n}"))
+                        .map(|n| format!("table `{}`: {n}", shown(name)))
                         .collect(),
                 );
             }

@@ -35,9 +35,10 @@ pub fn draw(
         if !p.conflicts.is_empty() {
             let mut what = p.conflicts.clone();
             what.dedup();
+            // The label is data, and may break lines: one line here.
             notes.push(format!(
                 "label `{}` could not be placed clear of {}",
-                t.text,
+                crate::error::shown(&t.text),
                 what.join(", ")
             ));
         }

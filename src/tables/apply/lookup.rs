@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::error::Error;
+use crate::error::{Error, shown};
 use crate::plan::steps::Unmatched;
 use crate::value::{Key, Origin, Row, Value};
 
@@ -29,7 +29,7 @@ pub fn no_match(row: &Row, k: &Key, table: &str) -> Error {
         row.origin.path.to_string(),
         row.origin.line_opt(),
         None,
-        format!("lookup: key ({k}) has no match in `{table}`"),
+        format!("lookup: key ({k}) has no match in `{}`", shown(table)),
     )
 }
 
@@ -48,8 +48,9 @@ pub fn missed_note(
         "kept with null fields"
     };
     format!(
-        "{missed} row(s) had no match in `{table}` on {} and were {action}: {}{}",
-        on.join(", "),
+        "{missed} row(s) had no match in `{}` on {} and were {action}: {}{}",
+        crate::error::shown(table),
+        crate::error::shown(&on.join(", ")),
         shown.join("; "),
         if missed > shown.len() { "; ..." } else { "" }
     )
