@@ -171,7 +171,7 @@ fn files_to_read(
         if s.optional {
             out.missing = Some(format!(
                 "optional source `{name}`: {} not found",
-                missing.join(", ")
+                crate::error::list_of(&missing, String::clone)
             ));
             if files.is_empty() {
                 return Ok(None);
