@@ -233,9 +233,30 @@ impl std::error::Error for Error {}
 /// quadratic in the length; no one misspells a 300-character name).
 const COMPARED: usize = 256;
 
+/// What looking for the closest name may cost: the product of the
+/// lengths compared, summed over the candidates (2^27, a tenth of a
+/// second). A wide row's 200,000 short names take a fraction of it;
+/// 200,000 names of 250 characters beside a name as long would take ten
+/// seconds, so the candidates past it are not compared.
+pub const COMPARE_BUDGET: usize = 1 << 27;
+
+/// The cost of comparisons so far, against [`COMPARE_BUDGET`].
+#[derive(Debug, Default)]
+pub struct Budget(usize);
+
+impl Budget {
+    /// Counts comparing names of `a` and `b` bytes; `false` once the
+    /// budget is spent (that comparison is not to be made).
+    pub fn spend(&mut self, a: usize, b: usize) -> bool {
+        self.0 = self.0.saturating_add(a.max(1).saturating_mul(b.max(1)));
+        self.0 <= COMPARE_BUDGET
+    }
+}
+
 /// The candidate closest to `name`, if one is close enough to be the name
 /// meant: the same name in another case, or a Jaro-Winkler similarity of
 /// at least 0.8 (`thruput` -> `throughput`). Ties go to the first listed.
+/// One pass, within [`COMPARE_BUDGET`].
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -245,7 +266,11 @@ pub fn did_you_mean<'a>(
     }
     let lower = name.to_lowercase();
     let mut best: Option<(f64, &str)> = None;
+    let mut budget = Budget::default();
     for c in candidates.into_iter().filter(|c| c.len() <= COMPARED) {
+        if !budget.spend(name.len(), c.len()) {
+            break;
+        }
         let score = if c.to_lowercase() == lower {
             2.0
         } else {
@@ -358,6 +383,18 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn the_closest_name_is_looked_for_within_a_budget() {
+        // 256-byte names: 2^27 / 2^16 = 2,048 of them are compared.
+        let name = "a".repeat(255) + "b";
+        let mut many: Vec<String> = (0..10_000).map(|i| format!("{i:0>256}")).collect();
+        many[2_000] = "a".repeat(256);
+        let found = did_you_mean(&name, many.iter().map(String::as_str));
+        assert_eq!(found, Some(many[2_000].as_str()));
+        many.swap(2_000, 2_100);
+        assert_eq!(did_you_mean(&name, many.iter().map(String::as_str)), None);
     }
 
     #[test]

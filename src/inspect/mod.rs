@@ -31,14 +31,16 @@ pub enum Format {
 const COMPARED: usize = 256;
 
 /// ` (did you mean `x`?)` when a candidate is close to `name`, else empty.
-/// One pass over the candidates.
+/// One pass over the candidates, within [`crate::error::COMPARE_BUDGET`].
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     if name.len() > COMPARED {
         return String::new();
     }
+    let mut budget = crate::error::Budget::default();
     let best = candidates
         .into_iter()
         .filter(|c| c.len() <= COMPARED)
+        .take_while(|c| budget.spend(name.len(), c.len()))
         .map(|c| (strsim::normalized_damerau_levenshtein(name, c), c))
         .filter(|(score, _)| *score >= 0.6)
         .fold(None::<(f64, &str)>, |best, (s, c)| match best {
