@@ -135,11 +135,9 @@ pub fn diff(spec: &LoadedSpec, rev: Option<&str>, rev2: Option<&str>) -> Result<
             .iter()
             .filter(|c| {
                 sources.iter().any(|s| {
-                    patterns
-                        .get(s.as_str())
-                        .is_some_and(|ps| {
-                            ps.iter().any(|p| p.matches_with(&c.file, globs::OPTIONS))
-                        })
+                    patterns.get(s.as_str()).is_some_and(|ps| {
+                        ps.iter().any(|p| p.matches_with(&c.file, globs::OPTIONS))
+                    })
                 })
             })
             .map(|c| c.file.clone())

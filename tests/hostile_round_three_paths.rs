@@ -158,12 +158,19 @@ fn a_double_star_glob_through_links_that_loop_back_ends_and_names_them() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
-        format!("{notes}wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n")
+        format!(
+            "{notes}wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\nwrote artifact.lock\n"
+        )
     );
     assert_eq!(numbers(d)["n"]["value"], 15);
     assert_eq!(
         lock_inputs(d),
-        ["data/a.csv", "data/elsewhere/d.csv", "data/one/two/c.csv", "data/sub/b.csv"]
+        [
+            "data/a.csv",
+            "data/elsewhere/d.csv",
+            "data/one/two/c.csv",
+            "data/sub/b.csv"
+        ]
     );
     let out = artifact(d, &["check"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -182,7 +189,10 @@ fn a_glob_matches_files_not_folders_and_a_dangling_link_is_a_missing_file() {
     let d = dir.path();
     write(d, "data/a.csv", "x\n1\n");
     std::fs::create_dir_all(d.join("data/folder.csv")).unwrap();
-    write_spec(d, &format!("[sources.s]\npath = \"data/*.csv\"\n\n{SUM_OF_X}"));
+    write_spec(
+        d,
+        &format!("[sources.s]\npath = \"data/*.csv\"\n\n{SUM_OF_X}"),
+    );
     let out = artifact(d, &["gen"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(numbers(d)["n"]["value"], 1);
@@ -202,7 +212,10 @@ fn a_project_folder_named_with_brackets_reads_its_glob() {
     let d = &dir.path().join("paper [draft]");
     write(d, "data/a.csv", "x\n1\n");
     write(d, "data/b.csv", "x\n2\n");
-    write_spec(d, &format!("[sources.s]\npath = \"data/*.csv\"\n\n{SUM_OF_X}"));
+    write_spec(
+        d,
+        &format!("[sources.s]\npath = \"data/*.csv\"\n\n{SUM_OF_X}"),
+    );
     let out = artifact(d, &["gen"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(numbers(d)["n"]["value"], 3);

@@ -301,7 +301,10 @@ mod tests {
         assert_eq!(did_you_mean("zzz", names), None);
         let long = "x".repeat(300);
         assert_eq!(did_you_mean(&long, [long.as_str()]), None);
-        assert_eq!(listing(["a", long.as_str()]), format!("a, {}...", "x".repeat(80)));
+        assert_eq!(
+            listing(["a", long.as_str()]),
+            format!("a, {}...", "x".repeat(80))
+        );
         assert_eq!(
             did_you_mean("front-prr", ["front-pr", "fig4-ci"]),
             Some("front-pr")

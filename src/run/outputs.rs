@@ -128,7 +128,10 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
                 // matched as written (escaped): only the rest is a glob.
                 let (folder, rest) = globs::split(&p);
                 let literal = lexical(&spec.root.join(folder));
-                let rest: Vec<&str> = rest.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+                let rest: Vec<&str> = rest
+                    .split('/')
+                    .filter(|c| !c.is_empty() && *c != ".")
+                    .collect();
                 if let Ok(pattern) = globs::under(&real_path(&literal, ""), &rest.join("/")) {
                     patterns.push((pattern, name.clone(), p));
                 }
