@@ -75,50 +75,80 @@ pub struct Expanded {
     pub notes: Vec<String>,
 }
 
+/// A glob taken apart: where its walk starts and what it matches there.
+struct Glob {
+    /// The folders before the first wildcard, as a path.
+    base: PathBuf,
+    /// The pattern's parts, one per folder level.
+    parts: Vec<Pattern>,
+    /// The whole pattern below `base`.
+    whole: Pattern,
+    /// How many parts come before the first `**` (all, without one).
+    fixed: usize,
+}
+
+impl Glob {
+    fn parse(root: &Path, rel: &str) -> Result<Glob, String> {
+        let (folder, pattern) = split(rel);
+        Pattern::new(rel).map_err(|e| e.to_string())?;
+        let comps: Vec<&str> = pattern
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .collect();
+        if comps.contains(&"..") {
+            return Err("`..` after a wildcard (write the folder before the pattern)".into());
+        }
+        let parts: Vec<Pattern> = comps
+            .iter()
+            .map(|c| Pattern::new(c))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        // The folders as written (`./` and empty parts dropped, as a path).
+        let start = match folder.starts_with('/') {
+            true => PathBuf::from("/"),
+            false => root.to_path_buf(),
+        };
+        Ok(Glob {
+            base: folder
+                .split('/')
+                .filter(|c| !c.is_empty() && *c != ".")
+                .fold(start, |p, c| p.join(c)),
+            whole: Pattern::new(&comps.join("/")).map_err(|e| e.to_string())?,
+            fixed: comps.iter().position(|c| *c == "**").unwrap_or(comps.len()),
+            parts,
+        })
+    }
+
+    /// Whether a walk's entry `name` at `depth` (1 for the base's own)
+    /// may lead to a match: above the first `**` the folder at depth d
+    /// must match the pattern's d-th part; below it, a name may sit at
+    /// any depth.
+    fn may_match(&self, depth: usize, name: &str) -> bool {
+        depth == 0 || depth > self.fixed || self.parts[depth - 1].matches_with(name, OPTIONS)
+    }
+}
+
+/// `p` as messages show it: relative to `root` (`.` for `root` itself),
+/// `/`-separated; whole when outside it.
+fn show(root: &Path, p: &Path) -> String {
+    match p.strip_prefix(root) {
+        Ok(r) if r.as_os_str().is_empty() => ".".to_string(),
+        Ok(r) => r.to_string_lossy().replace('\\', "/"),
+        Err(_) => p.to_string_lossy().replace('\\', "/"),
+    }
+}
+
 /// The files glob `rel` (relative to the spec's folder `root`) matches.
 /// Errors: the pattern does not parse (`[a-`), or names `..` after a
 /// wildcard; the message says which.
 pub fn expand(root: &Path, rel: &str) -> Result<Expanded, String> {
-    let (folder, pattern) = split(rel);
-    Pattern::new(rel).map_err(|e| e.to_string())?;
-    let comps: Vec<&str> = pattern
-        .split('/')
-        .filter(|c| !c.is_empty() && *c != ".")
-        .collect();
-    if comps.contains(&"..") {
-        return Err("`..` after a wildcard (write the folder before the pattern)".into());
-    }
-    let parts: Vec<Pattern> = comps
-        .iter()
-        .map(|c| Pattern::new(c))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
-    let whole = Pattern::new(&comps.join("/")).map_err(|e| e.to_string())?;
-    // The folders as written (`./` and empty parts dropped, as a path).
-    let base = folder
-        .split('/')
-        .filter(|c| !c.is_empty() && *c != ".")
-        .fold(
-            match folder.starts_with('/') {
-                true => PathBuf::from("/"),
-                false => root.to_path_buf(),
-            },
-            |p, c| p.join(c),
-        );
-    if !base.is_dir() {
+    let glob = Glob::parse(root, rel)?;
+    if !glob.base.is_dir() {
         return Ok(Expanded::default());
     }
-    // Below the first `**` a name may sit at any depth; above it, the
-    // folder at depth d must match the pattern's d-th part.
-    let fixed = comps.iter().position(|c| *c == "**").unwrap_or(comps.len());
-    let depth = match fixed == comps.len() {
-        true => comps.len(),
+    let depth = match glob.fixed == glob.parts.len() {
+        true => glob.parts.len(),
         false => usize::MAX,
-    };
-    let show = |p: &Path| match p.strip_prefix(root) {
-        Ok(r) if r.as_os_str().is_empty() => ".".to_string(),
-        Ok(r) => r.to_string_lossy().replace('\\', "/"),
-        Err(_) => p.to_string_lossy().replace('\\', "/"),
     };
     // A link back up is noted where it is met: by the filter below for a
     // link above the walk's start (`up -> ..`), by walkdir for one to a
@@ -127,39 +157,34 @@ pub fn expand(root: &Path, rel: &str) -> Result<Expanded, String> {
     let looped = |link: &Path, target: &Path| {
         notes.borrow_mut().push(format!(
             "`{}` is not followed: it links back to `{}`, a folder it is in",
-            shown(&show(link)),
-            shown(&show(target))
+            shown(&show(root, link)),
+            shown(&show(root, target))
         ));
     };
     let mut files = Vec::new();
-    let walk = walkdir::WalkDir::new(&base)
+    let walk = walkdir::WalkDir::new(&glob.base)
         .follow_links(true)
         .min_depth(1)
         .max_depth(depth)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
-            let d = e.depth();
-            let named = e.file_name().to_str().is_some_and(|name| {
-                d == 0 || d > fixed || parts[d - 1].matches_with(name, OPTIONS)
-            });
-            if !named {
+            if !e
+                .file_name()
+                .to_str()
+                .is_some_and(|n| glob.may_match(e.depth(), n))
+            {
                 return false;
             }
-            match e.path_is_symlink() && e.file_type().is_dir() {
-                true => match back_up(e.path()) {
-                    Some(target) => {
-                        looped(e.path(), &target);
-                        false
-                    }
-                    None => true,
-                },
-                false => true,
-            }
+            let target = (e.path_is_symlink() && e.file_type().is_dir())
+                .then(|| back_up(e.path()))
+                .flatten();
+            target.inspect(|t| looped(e.path(), t)).is_none()
         });
     for entry in walk {
-        let (path, is_dir) = match entry {
-            Ok(e) => (e.path().to_path_buf(), e.file_type().is_dir()),
+        let path = match entry {
+            Ok(e) if e.file_type().is_dir() => continue,
+            Ok(e) => e.path().to_path_buf(),
             Err(e) => match (e.loop_ancestor(), e.path()) {
                 (Some(ancestor), Some(p)) => {
                     looped(p, ancestor);
@@ -168,10 +193,10 @@ pub fn expand(root: &Path, rel: &str) -> Result<Expanded, String> {
                 // A dangling link is a file the glob names: reading it
                 // fails as a missing file, naming it.
                 (None, Some(p)) if p.symlink_metadata().is_ok_and(|m| m.is_symlink()) => {
-                    (p.to_path_buf(), false)
+                    p.to_path_buf()
                 }
                 (_, p) => {
-                    let at = p.map(show).unwrap_or_else(|| show(&base));
+                    let at = show(root, p.unwrap_or(&glob.base));
                     let why = e.io_error().map_or(e.to_string(), |io| io.to_string());
                     notes
                         .borrow_mut()
@@ -180,15 +205,9 @@ pub fn expand(root: &Path, rel: &str) -> Result<Expanded, String> {
                 }
             },
         };
-        if is_dir {
-            continue;
-        }
-        let Ok(below) = path.strip_prefix(&base) else {
-            continue;
-        };
-        let Some(text) = below.to_str() else { continue };
-        if whole.matches_with(&text.replace('\\', "/"), OPTIONS) {
-            files.push((show(&path), path));
+        let below = path.strip_prefix(&glob.base).ok().and_then(Path::to_str);
+        if below.is_some_and(|b| glob.whole.matches_with(&b.replace('\\', "/"), OPTIONS)) {
+            files.push((show(root, &path), path));
         }
     }
     files.sort();
