@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::lock::{LOCK_FILE, Lock};
+use crate::sources::globs;
 use crate::spec::LoadedSpec;
 
 /// A number whose printed text differs.
@@ -134,9 +135,9 @@ pub fn diff(spec: &LoadedSpec, rev: Option<&str>, rev2: Option<&str>) -> Result<
             .iter()
             .filter(|c| {
                 sources.iter().any(|s| {
-                    patterns
-                        .get(s.as_str())
-                        .is_some_and(|ps| ps.iter().any(|p| p.matches(&c.file)))
+                    patterns.get(s.as_str()).is_some_and(|ps| {
+                        ps.iter().any(|p| p.matches_with(&c.file, globs::OPTIONS))
+                    })
                 })
             })
             .map(|c| c.file.clone())
@@ -200,7 +201,9 @@ pub(crate) fn source_paths(s: &crate::spec::SourceSpec) -> Vec<&str> {
     }
 }
 
-/// Each source's path patterns (relative to the spec's folder).
+/// Each source's path patterns (relative to the spec's folder, as the lock
+/// names its inputs; matched with [`globs::OPTIONS`], as the sources
+/// expand them).
 pub(crate) fn source_patterns(spec: &LoadedSpec) -> BTreeMap<&str, Vec<glob::Pattern>> {
     spec.spec
         .sources

@@ -272,9 +272,30 @@ impl std::error::Error for Error {}
 /// quadratic in the length; no one misspells a 300-character name).
 const COMPARED: usize = 256;
 
+/// What looking for the closest name may cost: the product of the
+/// lengths compared, summed over the candidates (2^27, a tenth of a
+/// second). A wide row's 200,000 short names take a fraction of it;
+/// 200,000 names of 250 characters beside a name as long would take ten
+/// seconds, so the candidates past it are not compared.
+pub const COMPARE_BUDGET: usize = 1 << 27;
+
+/// The cost of comparisons so far, against [`COMPARE_BUDGET`].
+#[derive(Debug, Default)]
+pub struct Budget(usize);
+
+impl Budget {
+    /// Counts comparing names of `a` and `b` bytes; `false` once the
+    /// budget is spent (that comparison is not to be made).
+    pub fn spend(&mut self, a: usize, b: usize) -> bool {
+        self.0 = self.0.saturating_add(a.max(1).saturating_mul(b.max(1)));
+        self.0 <= COMPARE_BUDGET
+    }
+}
+
 /// The candidate closest to `name`, if one is close enough to be the name
 /// meant: the same name in another case, or a Jaro-Winkler similarity of
 /// at least 0.8 (`thruput` -> `throughput`). Ties go to the first listed.
+/// One pass, within [`COMPARE_BUDGET`].
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -284,7 +305,11 @@ pub fn did_you_mean<'a>(
     }
     let lower = name.to_lowercase();
     let mut best: Option<(f64, &str)> = None;
+    let mut budget = Budget::default();
     for c in candidates.into_iter().filter(|c| c.len() <= COMPARED) {
+        if !budget.spend(name.len(), c.len()) {
+            break;
+        }
         let score = if c.to_lowercase() == lower {
             2.0
         } else {
@@ -295,6 +320,68 @@ pub fn did_you_mean<'a>(
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// At most this many names are listed in a message ("fields: ...",
+/// "numbers: ..."): a row of 200,000 fields gives a line, not a page.
+pub const LISTED: usize = 30;
+
+/// A listed name is cut after this many characters (a key of a megabyte
+/// would fill the message; its start is enough).
+const LISTED_CHARS: usize = 80;
+
+/// `names` joined by ", ", at most [`LISTED`] of them, each [`shown`] (a
+/// name holding an escape sequence or a newline may not colour the
+/// terminal or fake a line of the report), cut after 80 characters, and
+/// wrapped in `` ` `` with `quote`; the rest counted, in the same pass,
+/// as " and 199,970 more". `none` when there are none.
+pub fn name_list<'a>(names: impl IntoIterator<Item = &'a str>, quote: bool) -> String {
+    let q = if quote { "`" } else { "" };
+    let listed = list_of(names, |n| match n.char_indices().nth(LISTED_CHARS) {
+        Some((at, _)) => format!("{q}{}...{q}", shown(&n[..at])),
+        None => format!("{q}{}{q}", shown(n)),
+    });
+    if listed.is_empty() {
+        "none".to_string()
+    } else {
+        listed
+    }
+}
+
+/// The first [`LISTED`] of `items`, each as `text` writes it, joined by
+/// ", ", then " and N more" for the rest (counted, not written); empty
+/// when there are none. One pass.
+pub fn list_of<T>(items: impl IntoIterator<Item = T>, mut text: impl FnMut(T) -> String) -> String {
+    let mut out = String::new();
+    let mut more = 0usize;
+    for (i, item) in items.into_iter().enumerate() {
+        if i >= LISTED {
+            more += 1;
+            continue;
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&text(item));
+    }
+    if more > 0 {
+        out.push_str(&format!(" and {} more", thousands(more)));
+    }
+    out
+}
+
+/// `n` with its thousands separated by commas (`199,970`), as counts in
+/// messages print.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `U+001B` notation of a character, as errors print it.
@@ -427,6 +514,33 @@ mod tests {
             e.to_string(),
             "artifact.toml:2:8: unknown source or table `nope`\n  |\n2 | from = \"nope\"\n  |        ^^^^^^"
         );
+    }
+
+    #[test]
+    fn a_list_of_names_is_bounded_and_counts_the_rest() {
+        let many: Vec<String> = (0..200_000).map(|i| format!("k{i}")).collect();
+        let listed = name_list(many.iter().map(String::as_str), false);
+        assert!(listed.starts_with("k0, k1, k2, "));
+        assert!(listed.ends_with(", k28, k29 and 199,970 more"));
+        assert_eq!(listed.matches(", ").count(), LISTED - 1);
+        assert_eq!(name_list(["a", "b\u{1b}"], true), "`a`, `b\\u{1b}`");
+        assert_eq!(name_list([], true), "none");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn the_closest_name_is_looked_for_within_a_budget() {
+        // 256-byte names: 2^27 / 2^16 = 2,048 of them are compared.
+        let name = "a".repeat(255) + "b";
+        let mut many: Vec<String> = (0..10_000).map(|i| format!("{i:0>256}")).collect();
+        many[2_000] = "a".repeat(256);
+        let found = did_you_mean(&name, many.iter().map(String::as_str));
+        assert_eq!(found, Some(many[2_000].as_str()));
+        many.swap(2_000, 2_100);
+        assert_eq!(did_you_mean(&name, many.iter().map(String::as_str)), None);
     }
 
     #[test]

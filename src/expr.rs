@@ -206,14 +206,15 @@ fn field_hint(text: &str, row: &Row, msg: &str) -> String {
     undefined::field_names(row)
         .iter()
         .find(|k| {
+            // (`_` is not a name with a symbol: `_['_']` is only its
+            // spelling.) The text is looked at first: its spelling is
+            // made only for the few names it holds.
+            let k: &str = k;
+            if k.trim() == "" || k == "_" || k.len() > text.len() || !text.contains(k) {
+                return false;
+            }
             let r = reads::field_ref(k);
-            // (`_` is not a name with a symbol: `_['_']` is only its spelling.)
-            k.trim() != ""
-                && k.as_str() != "_"
-                && r != k.as_str()
-                && text.contains(k.as_str())
-                && !text.contains(&r)
-                && !msg.contains(&r)
+            r != k && !text.contains(&r) && !msg.contains(&r)
         })
         .map(|k| reads::hint(k))
         .unwrap_or_default()

@@ -139,7 +139,7 @@ pub fn needed_paths(spec: &LoadedSpec, spec_dir: &str, index: &[String]) -> Vec<
             continue;
         };
         for rel in source_paths(path.get_ref()) {
-            if rel.contains(['*', '?', '[']) {
+            if crate::sources::globs::is_glob(rel) {
                 patterns.extend(
                     from_top(spec_dir, rel, true).and_then(|p| glob::Pattern::new(&p).ok()),
                 );
@@ -148,11 +148,7 @@ pub fn needed_paths(spec: &LoadedSpec, spec_dir: &str, index: &[String]) -> Vec<
             }
         }
     }
-    let opts = glob::MatchOptions {
-        case_sensitive: true,
-        require_literal_separator: true,
-        require_literal_leading_dot: false,
-    };
+    let opts = crate::sources::globs::OPTIONS;
     index
         .iter()
         .filter(|p| {

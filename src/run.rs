@@ -172,10 +172,14 @@ pub(crate) fn changed_inputs(
 pub fn build(spec: &LoadedSpec, only: &[String], lock: Option<&Lock>) -> Result<Build> {
     for name in only {
         if !spec.spec.figures.contains_key(name) {
-            let known: Vec<&str> = spec.spec.figures.keys().map(String::as_str).collect();
+            let known = || spec.spec.figures.keys().map(String::as_str);
+            let close = crate::error::did_you_mean(name, known())
+                .map(|c| format!("; did you mean `{}`?", crate::error::shown(c)))
+                .unwrap_or_default();
             return Err(Error::msg(format!(
-                "no figure named `{name}` (figures: {})",
-                known.join(", ")
+                "no figure named `{}` (figures: {}){close}",
+                crate::error::shown(name),
+                crate::error::name_list(known(), false)
             )));
         }
     }

@@ -16,29 +16,10 @@ use crate::value::{Record, Row, Value, as_record};
 use super::Globals;
 use super::reads::field_ref;
 
-/// At most this many names are listed after "fields:" or "keys:".
-const LISTED: usize = 30;
-
-/// `names` joined by ", ", at most [`LISTED`] of them, each [`shown`]:
-/// a field name holding an escape sequence or a newline may not colour
-/// the terminal or fake a line of the report.
-fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
-    let total = names.len();
-    // A name of a megabyte would fill the message: its start is enough.
-    let mut out: Vec<String> = names
-        .take(LISTED)
-        .map(|n| match n.char_indices().nth(80) {
-            Some((i, _)) => format!("{}...", shown(&n[..i])),
-            None => shown(n),
-        })
-        .collect();
-    let more = total.saturating_sub(out.len());
-    out.extend((more > 0).then(|| format!("... ({more} more)")));
-    if out.is_empty() {
-        "none".to_string()
-    } else {
-        out.join(", ")
-    }
+/// `names` as a message lists them: at most [`crate::error::LISTED`],
+/// each [`shown`], then how many more ([`crate::error::name_list`]).
+fn listing<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    crate::error::name_list(names, false)
 }
 
 /// "no field `thruput` in table `runs` (fields: a, b, throughput); did you
@@ -56,25 +37,26 @@ pub fn no_named_field(name: &str, row: &Row) -> String {
 
 /// The names of `row`'s fields: for a row read in part (a projection), the
 /// whole record's, then those made by steps (`y` of a derive).
-pub fn field_names(row: &Row) -> Vec<String> {
+///
+/// One pass over each record (a name of the row is looked up in the whole
+/// record by hash): a row of 200,000 fields costs what reading it did.
+pub fn field_names(row: &Row) -> Vec<std::sync::Arc<str>> {
     let fields = row.flat_fields();
-    let mut names: Vec<String> = Vec::new();
-    if row.origin.partial
-        && let Some(whole) = crate::value::whole_record(&row.origin)
-    {
-        names.extend(whole.0.keys().map(|k| k.to_string()));
-    }
-    for k in fields.0.keys() {
-        if !names.iter().any(|n| **n == **k) {
-            names.push(k.to_string());
-        }
-    }
+    let whole = match row.origin.partial {
+        true => crate::value::whole_record(&row.origin),
+        false => None,
+    };
+    let Some(whole) = whole else {
+        return fields.0.keys().cloned().collect();
+    };
+    let mut names: Vec<std::sync::Arc<str>> = whole.0.keys().cloned().collect();
+    names.extend(fields.0.keys().filter(|k| whole.get(k).is_none()).cloned());
     names
 }
 
 fn missing_field(name: &str, table: Option<&str>, row: &Row, expr: bool) -> String {
     let fields = field_names(row);
-    let names = fields.iter().map(|k| k.as_str());
+    let names = fields.iter().map(|k| &**k);
     let mut msg = format!("no field `{}`", shown(name));
     if let Some(t) = table {
         msg.push_str(&format!(" in table `{}`", shown(t)));
@@ -320,7 +302,7 @@ mod tests {
         let long = "x".repeat(300);
         assert_eq!(did_you_mean(&long, [long.as_str()]), None);
         assert_eq!(
-            listing(["a", long.as_str()].into_iter()),
+            listing(["a", long.as_str()]),
             format!("a, {}...", "x".repeat(80))
         );
         assert_eq!(

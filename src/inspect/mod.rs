@@ -26,10 +26,21 @@ pub enum Format {
     Json,
 }
 
+/// Names longer than this are not compared (the edit distance takes time
+/// quadratic in the length; no one misspells a 300-character name).
+const COMPARED: usize = 256;
+
 /// ` (did you mean `x`?)` when a candidate is close to `name`, else empty.
+/// One pass over the candidates, within [`crate::error::COMPARE_BUDGET`].
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    if name.len() > COMPARED {
+        return String::new();
+    }
+    let mut budget = crate::error::Budget::default();
     let best = candidates
         .into_iter()
+        .filter(|c| c.len() <= COMPARED)
+        .take_while(|c| budget.spend(name.len(), c.len()))
         .map(|c| (strsim::normalized_damerau_levenshtein(name, c), c))
         .filter(|(score, _)| *score >= 0.6)
         .fold(None::<(f64, &str)>, |best, (s, c)| match best {
@@ -80,17 +91,10 @@ pub fn other_kind(spec: &LoadedSpec, name: &str) -> String {
     String::new()
 }
 
-/// The names of `names`, quoted and comma-separated, or `none`.
+/// The names of `names`, quoted and comma-separated, or `none`: at most
+/// [`crate::error::LISTED`], then how many more.
 pub fn listed<'a>(names: impl IntoIterator<Item = &'a String>) -> String {
-    let all: Vec<String> = names
-        .into_iter()
-        .map(|n| format!("`{}`", shown(n)))
-        .collect();
-    if all.is_empty() {
-        "none".into()
-    } else {
-        all.join(", ")
-    }
+    crate::error::name_list(names.into_iter().map(String::as_str), true)
 }
 
 /// A float as its shortest text that reads back as the same `f64`

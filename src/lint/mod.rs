@@ -416,10 +416,18 @@ fn macro_for(kind: Kind, key: &str) -> String {
 }
 
 /// ` (did you mean `x`?)` for the most similar name (Jaro-Winkler at
-/// least 0.8), if any.
+/// least 0.8), if any. Names over 256 bytes are not compared (the
+/// similarity takes time in the product of the lengths; all within
+/// [`crate::error::COMPARE_BUDGET`]).
 fn did_you_mean(name: &str, names: &[&str]) -> String {
+    if name.len() > 256 {
+        return String::new();
+    }
+    let mut budget = crate::error::Budget::default();
     names
         .iter()
+        .filter(|n| n.len() <= 256)
+        .take_while(|n| budget.spend(name.len(), n.len()))
         .map(|n| (strsim::jaro_winkler(name, n), *n))
         .filter(|(s, _)| *s >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(a.1)))

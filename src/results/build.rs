@@ -160,13 +160,14 @@ fn known_field(spec: &LoadedSpec, from: &str, fields: &[String], field: &Spanned
     }
     let names: Vec<&str> = fields.iter().map(String::as_str).collect();
     let hint = crate::spec::keys::nearest(f, &names)
-        .map(|n| format!("; did you mean `{n}`?"))
+        .map(|n| format!("; did you mean `{}`?", crate::error::shown(n)))
         .unwrap_or_default();
     Err(spec.error(
         field.span(),
         format!(
-            "table `{from}` has no field `{f}`{hint} (its fields: {})",
-            names.join(", ")
+            "table `{from}` has no field `{}`{hint} (its fields: {})",
+            crate::error::shown(f),
+            crate::error::name_list(names, false)
         ),
     ))
 }

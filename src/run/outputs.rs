@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
+use crate::sources::globs;
 use crate::spec::LoadedSpec;
 
 use super::{figure_outputs, rel};
@@ -121,23 +122,17 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
             );
         }
         for p in crate::sources::path_list(spec, raw)? {
-            if p.contains(['*', '?', '[']) {
+            if globs::is_glob(&p) {
                 // The folders before the first wildcard resolved as a
-                // path (a link to the figures folder is that folder).
-                let full = lexical(&spec.root.join(&p));
-                let parts: Vec<String> = full
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                // path (a link to the figures folder is that folder), and
+                // matched as written (escaped): only the rest is a glob.
+                let (folder, rest) = globs::split(&p);
+                let literal = lexical(&spec.root.join(folder));
+                let rest: Vec<&str> = rest
+                    .split('/')
+                    .filter(|c| !c.is_empty() && *c != ".")
                     .collect();
-                let wild = parts
-                    .iter()
-                    .position(|c| c.contains(['*', '?', '[']))
-                    .unwrap_or(parts.len());
-                let literal: std::path::PathBuf = parts[..wild].iter().collect();
-                let full = parts[wild..]
-                    .iter()
-                    .fold(real_path(&literal, ""), |acc, c| acc.join(c));
-                if let Ok(pattern) = glob::Pattern::new(&full.to_string_lossy()) {
+                if let Ok(pattern) = globs::under(&real_path(&literal, ""), &rest.join("/")) {
                     patterns.push((pattern, name.clone(), p));
                 }
             }
@@ -154,12 +149,9 @@ pub fn outputs_apart_from_inputs(spec: &LoadedSpec) -> Result<()> {
         real_path(&spec.root, crate::spec::SPEC_FILE),
         "it is the spec".into(),
     );
-    // As the sources expand globs (glob::glob's options: `*` matches a
-    // leading dot, not a separator).
-    let literal = glob::MatchOptions {
-        require_literal_separator: true,
-        ..glob::MatchOptions::new()
-    };
+    // As the sources expand globs (`*` matches a leading dot, not a
+    // separator).
+    let literal = globs::OPTIONS;
     for out in &outputs {
         let why = inputs
             .get(&real_path(&spec.root, out))

@@ -97,11 +97,7 @@ fn nothing_at(file: &SourceFile, doc: &Value, ptr: &str) -> Error {
     }
     let there = match as_record(&parent) {
         Some(r) => {
-            let keys: Vec<String> =
-                r.0.keys()
-                    .take(20)
-                    .map(|k| crate::error::shown(k))
-                    .collect();
+            let keys = crate::error::name_list(r.0.keys().map(|k| &**k), false);
             let close = tokens
                 .get(base.matches('/').count())
                 .and_then(|t| crate::expr::undefined::did_you_mean(t, r.0.keys().map(|k| &**k)))
@@ -110,7 +106,7 @@ fn nothing_at(file: &SourceFile, doc: &Value, ptr: &str) -> Error {
             format!(
                 " (keys at `{}`: {}){close}",
                 if base.is_empty() { "/" } else { &base },
-                keys.join(", ")
+                keys
             )
         }
         None => String::new(),

@@ -42,6 +42,7 @@ pub mod batches;
 pub mod compress;
 pub mod csvfile;
 mod document;
+pub mod globs;
 pub mod json;
 pub mod limit;
 pub mod parquetcell;
@@ -165,6 +166,16 @@ pub fn resolve(
     spec: &LoadedSpec,
     src: &Spanned<SourceSpec>,
 ) -> Result<(Vec<SourceFile>, Vec<String>)> {
+    resolve_noting(spec, src, &mut Vec::new())
+}
+
+/// [`resolve`], adding to `notes` what a glob's walk skipped (a link back
+/// to a folder it is in, a folder it cannot read; see [`globs`]).
+pub fn resolve_noting(
+    spec: &LoadedSpec,
+    src: &Spanned<SourceSpec>,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<SourceFile>, Vec<String>)> {
     let s = src.get_ref();
     let max_line = limit::max_line(spec, s)?;
     if let (Some(m), Some(_)) = (&s.max_line, &s.rows) {
@@ -195,20 +206,13 @@ pub fn resolve(
     let mut files = Vec::new();
     let mut missing = Vec::new();
     for rel in path_list(spec, raw)? {
-        let rels: Vec<(String, PathBuf)> = if rel.contains(['*', '?', '[']) {
-            let pattern = spec.root.join(&rel);
-            let pattern = pattern.to_string_lossy();
-            let paths = glob::glob(&pattern).map_err(|e| {
+        let rels: Vec<(String, PathBuf)> = if globs::is_glob(&rel) {
+            // Only the pattern is a glob: the spec's folder is as it is.
+            let found = globs::expand(&spec.root, &rel).map_err(|e| {
                 spec.error(raw.span(), format!("invalid glob `{}`: {e}", shown(&rel)))
             })?;
-            let mut found: Vec<(String, PathBuf)> = paths
-                .filter_map(|p| p.ok())
-                .filter_map(|p| {
-                    let rel = p.strip_prefix(&spec.root).ok()?;
-                    Some((rel.to_string_lossy().replace('\\', "/"), p.clone()))
-                })
-                .collect();
-            found.sort();
+            notes.extend(found.notes);
+            let found = found.files;
             if found.is_empty() {
                 missing.push(format!("{} (no file matches)", shown(&rel)));
             }

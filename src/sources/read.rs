@@ -7,7 +7,7 @@ use toml::Spanned;
 
 use super::{
     Format, Loaded, SourceFile, batches, csvfile, document, json, parquetfile, read_in_part,
-    resolve,
+    resolve_noting,
 };
 use crate::error::{Error, Result};
 use crate::spec::{LoadedSpec, SourceSpec};
@@ -166,12 +166,12 @@ fn files_to_read(
             format!("source `{name}` needs `path` or `rows`"),
         ));
     }
-    let (files, missing) = resolve(spec, src)?;
+    let (files, missing) = resolve_noting(spec, src, &mut out.notes)?;
     if !missing.is_empty() {
         if s.optional {
             out.missing = Some(format!(
                 "optional source `{name}`: {} not found",
-                missing.join(", ")
+                crate::error::list_of(&missing, String::clone)
             ));
             if files.is_empty() {
                 return Ok(None);

@@ -79,11 +79,22 @@ pub fn span_of(text: &str, path: &[&str]) -> Option<Range<usize>> {
 }
 
 /// The accepted key nearest to `word` (a typo's likely intent): at most
-/// one edit per three characters, and at least one allowed.
+/// one edit per three characters, and at least one allowed. A candidate
+/// whose length differs by more than that is not compared (its distance
+/// is at least the difference), nor a word of over 256 bytes: the
+/// distance takes time in the product of the lengths (all within
+/// [`crate::error::COMPARE_BUDGET`]).
 pub fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
+    if word.len() > 256 {
+        return None;
+    }
+    let chars = word.chars().count();
+    let limit = (chars / 3).max(1);
+    let mut budget = crate::error::Budget::default();
     candidates
         .iter()
+        .filter(|c| c.len() <= chars * 4 + limit * 4 && c.chars().count().abs_diff(chars) <= limit)
+        .take_while(|c| budget.spend(word.len(), c.len()))
         .map(|c| (strsim::damerau_levenshtein(word, c), *c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
