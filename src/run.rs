@@ -53,8 +53,13 @@ pub struct Build {
     pub rebuilt: Vec<(String, String)>,
     /// Figures the lock shows current (not rebuilt).
     pub current: Vec<String>,
-    /// Figures skipped: (name, reason).
+    /// Figures with nothing to draw in a run where nothing failed: (name,
+    /// reason). Their files go with this run.
     pub skipped: Vec<(String, String)>,
+    /// Figures with nothing to draw in a run where something failed:
+    /// (name, reason). Held as failed parts: their files and records stay
+    /// as they were, since a failed run removes no output.
+    pub held: Vec<(String, String)>,
     /// Independent failures (a figure, a number).
     pub errors: Vec<Error>,
     /// The macro files could not be made (a template failed): the run
@@ -68,6 +73,9 @@ pub struct Build {
     pub results_keys: BTreeMap<String, String>,
     /// Results tables whose table is unavailable (their files go).
     pub results_skipped: Vec<String>,
+    /// Results tables whose table is unavailable in a run where something
+    /// failed: held as failed parts, their files and records stay.
+    pub results_held: Vec<String>,
 }
 
 impl Build {
@@ -221,6 +229,7 @@ fn build_with<'a>(
     let plots = draw::compile(plan, &catalog, &globals, &fp, lock, only, &mut b);
     results::build(plan, &catalog, &globals, &fp, lock, only, &mut b);
     draw::render(spec, plots, &mut b)?;
+    partial::hold_skipped(spec, &mut b);
     b.notes.splice(0..0, catalog.notes());
     b.files = catalog.files();
     b.fingerprint = fp;

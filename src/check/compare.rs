@@ -157,7 +157,13 @@ fn figures(
         };
         r.figures.push((f.name.clone(), differing, why));
     }
-    for (name, why) in &build.skipped {
+    // Held by a failed run, a figure with nothing to draw keeps its files
+    // (see `run::Build::held`): stale all the same.
+    let held = build
+        .held
+        .iter()
+        .map(|(n, w)| (n, w, "; `artifact gen` keeps its files while a part fails"));
+    for (name, why, more) in build.skipped.iter().map(|(n, w)| (n, w, "")).chain(held) {
         let outs: Vec<String> = run::figure_outputs(spec, name)
             .into_iter()
             .filter(|o| spec.root.join(o).exists())
@@ -166,7 +172,7 @@ fn figures(
             r.figures.push((
                 name.clone(),
                 outs,
-                format!("the data no longer draws it: {why}"),
+                format!("the data no longer draws it: {why}{more}"),
             ));
         }
     }

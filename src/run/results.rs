@@ -213,7 +213,14 @@ pub fn stale(
         };
         out.push((r.name.clone(), differing, why));
     }
-    for name in &build.results_skipped {
+    let held = build
+        .results_held
+        .iter()
+        .map(|n| (n, "keeps its files while a part fails"));
+    for (name, what) in (build.results_skipped.iter())
+        .map(|n| (n, "removes its files"))
+        .chain(held)
+    {
         let files: Vec<String> = crate::results::outputs(spec, name)
             .into_iter()
             .filter(|o| spec.root.join(o).exists())
@@ -222,7 +229,7 @@ pub fn stale(
             out.push((
                 name.clone(),
                 files,
-                "its table is unavailable; `artifact gen` removes its files".into(),
+                format!("its table is unavailable; `artifact gen` {what}"),
             ));
         }
     }
