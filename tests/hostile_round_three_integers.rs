@@ -307,8 +307,7 @@ value = { min = "u" }
     write_parquet(&d.join("p.parquet"));
     let out = artifact(d, &["gen"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let json: serde_json::Value =
-        serde_json::from_str(&read(d, "generated/numbers.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&read(d, "generated/numbers.json")).unwrap();
     assert_eq!(json["dgroups"]["text"], "2");
     assert_eq!(json["ugroups"]["text"], "2");
     assert_eq!(json["dmax"]["text"], B);

@@ -291,7 +291,7 @@ impl<'de> Visitor<'de> for SkipSeed<'_, '_> {
             dotted.extend(keys.iter().rev());
             dotted.join(".")
         };
-        super::wide::float(v, field).map(|_| ()).map_err(E::custom)
+        super::wide::skipped(v, field).map_err(E::custom)
     }
     fn visit_str<E>(self, _: &str) -> Result<(), E> {
         Ok(())

@@ -55,13 +55,32 @@ pub(super) fn replay(text: &[u8]) {
 /// the error of an integer wider than `i128`.
 #[inline]
 pub(super) fn float(x: f64, field: impl FnOnce() -> String) -> Result<Value, String> {
+    // 2⁶³: below it, serde_json gives every integer as one.
+    visit(x, 9_223_372_036_854_775_808.0, field)
+}
+
+/// [`float`] for a value the projection skips: only an integer wider than
+/// `i128` matters there (an error, read or skipped), so a line is parsed
+/// again only for a double of 2¹²⁷ or more (`i128::MAX` rounds to it).
+#[inline]
+pub(super) fn skipped(x: f64, field: impl FnOnce() -> String) -> Result<(), String> {
+    visit(
+        x,
+        170_141_183_460_469_231_731_687_303_715_884_105_728.0,
+        field,
+    )
+    .map(|_| ())
+}
+
+#[inline]
+fn visit(x: f64, wide: f64, field: impl FnOnce() -> String) -> Result<Value, String> {
     if !REPLAYING.with(Cell::get) {
-        // 2⁶³: below it, serde_json gives every integer as one.
-        if x.fract() == 0.0 && x.abs() >= 9_223_372_036_854_775_808.0 {
+        if x.fract() == 0.0 && x.abs() >= wide {
             MARKED.with(|m| m.set(true));
         }
         return Ok(Value::from(x));
     }
+    // Every double pops its token, kept or skipped: the order is the line's.
     replayed(x, field)
 }
 
