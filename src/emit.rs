@@ -328,7 +328,7 @@ fn environment(fuel: u64) -> Environment<'static> {
 #[derive(Serialize)]
 struct Entry<'a> {
     key: &'a str,
-    value: serde_json::Value,
+    value: minijinja::Value,
     uncertainty: Option<serde_json::Value>,
     text: &'a str,
     description: Option<&'a str>,
@@ -363,7 +363,14 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 n.key
             )));
         }
-        let value = serde_json::to_value(&n.value).unwrap_or(serde_json::Value::Null);
+        // An integer beyond `u64` as is: a JSON value of serde_json holds
+        // none (it would be null); `| json` prints all its digits.
+        let value = match crate::value::wide_int(&n.value) {
+            Some(_) => n.value.clone(),
+            None => minijinja::Value::from(minijinja::value::Serde(
+                serde_json::to_value(&n.value).unwrap_or(serde_json::Value::Null),
+            )),
+        };
         let provenance = match &n.table {
             Some(t) => format!(
                 "from {} row(s) of table `{t}` (sources: {})",

@@ -302,14 +302,39 @@ pub fn changed_numbers<'a>(
         .collect()
 }
 
-/// The numbers figure `name` quotes (every number when it names one by a
-/// computed key), in spec order.
+/// The numbers figure `name` quotes, itself or through the steps of the
+/// tables it reads (every number when it names one by a computed key), in
+/// spec order: those its key hashes.
 pub fn figure_quotes(spec: &LoadedSpec, name: &str) -> Vec<String> {
-    let q = spec
-        .parts()
-        .get("figure", name)
-        .map(|p| p.quoted.clone())
-        .unwrap_or_default();
+    let part = spec.parts().get("figure", name);
+    let roots = part.map(|p| p.data.iter().cloned().collect());
+    quotes_through(spec, part, roots.unwrap_or_default())
+}
+
+/// The numbers results table `name` quotes, itself or through the steps
+/// of the tables its rows come from, in spec order: those its key hashes.
+pub fn results_table_quotes(spec: &LoadedSpec, name: &str) -> Vec<String> {
+    let part = spec.parts().get("results_table", name);
+    let roots = (spec.spec.results_tables.get(name))
+        .map(|r| r.get_ref().from.get_ref().clone())
+        .into_iter()
+        .collect();
+    quotes_through(spec, part, roots)
+}
+
+/// The numbers `own` quotes or the tables of the closure of `roots` (and
+/// of the documents, when `own` reads `meta`) quote, as `hash_quoted`
+/// hashes them, in spec order.
+fn quotes_through(spec: &LoadedSpec, own: Option<&Part>, mut roots: Vec<String>) -> Vec<String> {
+    if own.is_some_and(|p| p.meta) {
+        roots.extend(document_sources(spec));
+    }
+    let mut q = own.map(|p| p.quoted.clone()).unwrap_or_default();
+    for t in crate::plan::deps::closure(spec, roots) {
+        if let Some(table) = spec.parts().get("table", &t) {
+            q.keys.extend(table.quoted.keys.iter().cloned());
+        }
+    }
     spec.spec
         .numbers
         .keys()

@@ -236,6 +236,8 @@ impl Format {
                 Some(rest) => format!("{MINUS}{}", self.grouped(rest)),
                 None => self.grouped(&t),
             }
+        } else if let Some(exact) = self.exact_int(v) {
+            exact
         } else {
             self.number(x, self.rounding())
         };
@@ -246,6 +248,35 @@ impl Format {
             body.push('%');
         }
         self.with_unit(body)
+    }
+
+    /// An integer beyond 2⁵³ (where doubles skip integers) rounded to
+    /// places or figures from its own digits, signed and grouped: a double
+    /// would print other digits (`9007199254740993` as `...992`). `None`
+    /// for any other value, a percentage or a power of ten.
+    fn exact_int(&self, v: &Value) -> Option<String> {
+        if !v.is_integer()
+            || self.percent
+            || !matches!(self.exponent, Exponent::Auto | Exponent::Fixed)
+        {
+            return None;
+        }
+        let i = i128::try_from(v.clone()).ok()?;
+        if i.unsigned_abs() <= 1 << 53 {
+            return None;
+        }
+        let digits = i.unsigned_abs().to_string();
+        let body = match self.rounding() {
+            Rounding::Places(0) | Rounding::Shortest => digits,
+            Rounding::Places(p) => format!("{digits}.{}", "0".repeat(p as usize)),
+            Rounding::Figures(f) => digits::int_figures(&digits, f as usize),
+        };
+        let body = self.grouped(&body);
+        Some(if i < 0 {
+            format!("{MINUS}{body}")
+        } else {
+            body
+        })
     }
 
     fn rounding(&self) -> Rounding {
@@ -429,6 +460,33 @@ mod tests {
         };
         assert_eq!(fmt(f.clone(), 0.01846305), "+0.0185");
         assert_eq!(fmt(f, -0.002), "\u{2212}0.0020");
+    }
+
+    #[test]
+    fn integers_beyond_two_to_the_53_keep_their_digits_when_rounded() {
+        let big = Value::from(123_456_789_012_345_678_901_234_567_890_i128);
+        let f = |places, figures| Format::new(places, figures, false, false, None);
+        assert_eq!(f(None, None).apply(&big), "123456789012345678901234567890");
+        assert_eq!(
+            f(Some(0), None).apply(&big),
+            "123456789012345678901234567890"
+        );
+        assert_eq!(
+            f(Some(2), None).apply(&big),
+            "123456789012345678901234567890.00"
+        );
+        assert_eq!(
+            f(None, Some(3)).apply(&big),
+            "123000000000000000000000000000"
+        );
+        assert_eq!(
+            f(Some(0), None).apply(&Value::from(9_007_199_254_740_993_i64)),
+            "9007199254740993"
+        );
+        assert_eq!(
+            f(Some(0), None).apply(&Value::from(-9_007_199_254_740_993_i64)),
+            "\u{2212}9007199254740993"
+        );
     }
 
     #[test]

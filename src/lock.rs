@@ -73,9 +73,16 @@ impl LockedNumber {
     pub fn to_number(&self, key: &str) -> Number {
         let json: serde_json::Value =
             serde_json::from_str(&self.value).unwrap_or(serde_json::Value::Null);
+        // serde_json reads an integer beyond `u64` as a double: exact here.
+        let value = match self.value.parse::<i128>() {
+            Ok(i) if crate::value::wide_int(&crate::value::int_value(i)).is_some() => {
+                crate::value::int_value(i)
+            }
+            _ => Value::from(minijinja::value::Serde(json)),
+        };
         Number {
             key: key.to_string(),
-            value: Value::from(minijinja::value::Serde(json)),
+            value,
             text: self.text.clone(),
             uncertainty: self
                 .uncertainty

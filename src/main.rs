@@ -223,7 +223,7 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     for n in &build.notes {
         note!("{n}");
     }
-    for (_, why) in &build.skipped {
+    for (_, why) in build.skipped.iter().chain(&build.held) {
         info!("skip: {why}");
     }
     for (name, why) in &build.rebuilt {

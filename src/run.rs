@@ -53,8 +53,13 @@ pub struct Build {
     pub rebuilt: Vec<(String, String)>,
     /// Figures the lock shows current (not rebuilt).
     pub current: Vec<String>,
-    /// Figures skipped: (name, reason).
+    /// Figures with nothing to draw in a run where nothing failed: (name,
+    /// reason). Their files go with this run.
     pub skipped: Vec<(String, String)>,
+    /// Figures with nothing to draw in a run where something failed:
+    /// (name, reason). Held as failed parts: their files and records stay
+    /// as they were, since a failed run removes no output.
+    pub held: Vec<(String, String)>,
     /// Independent failures (a figure, a number).
     pub errors: Vec<Error>,
     /// The macro files could not be made (a template failed): the run
@@ -68,6 +73,9 @@ pub struct Build {
     pub results_keys: BTreeMap<String, String>,
     /// Results tables whose table is unavailable (their files go).
     pub results_skipped: Vec<String>,
+    /// Results tables whose table is unavailable in a run where something
+    /// failed: held as failed parts, their files and records stay.
+    pub results_held: Vec<String>,
 }
 
 impl Build {
@@ -121,7 +129,7 @@ fn figure_current(
     key: &str,
 ) -> std::result::Result<(), String> {
     let Some(f) = lock.figures.get(name) else {
-        return Err("new".into());
+        return Err(NOT_IN_LOCK.into());
     };
     if f.outputs != figure_outputs(spec, name) {
         return Err("its record in artifact.lock lists other files".into());
@@ -140,6 +148,28 @@ fn figure_current(
 
 /// Why a figure is rebuilt before its inputs and quoted numbers are compared.
 const SPEC_DATA_OR_QUOTES: &str = "its spec, data or quoted numbers changed";
+
+/// Why a part the lock has no record of is rebuilt (or stale): a new one,
+/// or one whose record was deleted.
+pub(crate) const NOT_IN_LOCK: &str = "not in artifact.lock";
+
+/// Why a part whose record in the lock no longer matches is stale, when
+/// neither an input nor a quoted number changed and the spec is the one
+/// the lock hashed: its record was edited (its key, text or value match
+/// nothing the inputs give).
+pub(crate) const RECORD_EDITED: &str = "its record in artifact.lock was edited";
+
+/// Why a part is stale when neither an input nor a quoted number changed:
+/// [`RECORD_EDITED`] when the spec is the one `lock` hashed (and the tool
+/// the one that wrote it: its key then depends on nothing else), else
+/// `spec changed`.
+pub(crate) fn unexplained(fp: &Fingerprint, lock: &Lock) -> &'static str {
+    if lock.spec == fp.spec && lock.tool == tool() {
+        RECORD_EDITED
+    } else {
+        "spec changed"
+    }
+}
 
 /// Why figure `name` changed: the first input file of its sources whose hash
 /// differs from the lock, if any.
@@ -225,6 +255,7 @@ fn build_with<'a>(
     let plots = draw::compile(plan, &catalog, &globals, &fp, lock, only, &mut b);
     results::build(plan, &catalog, &globals, &fp, lock, only, &mut b);
     draw::render(spec, plots, &mut b)?;
+    partial::hold_skipped(spec, &mut b);
     b.notes.splice(0..0, catalog.notes());
     b.files = catalog.files();
     b.fingerprint = fp;

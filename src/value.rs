@@ -17,6 +17,9 @@ use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
 
 pub use minijinja::Value;
 
+mod wide;
+pub use wide::{cmp_ints, exact_pair, int_value, wide_int, wide_parts};
+
 /// The map behind a [`Record`]: insertion-ordered, hashed with FxHash (the
 /// hash never decides an order that is written anywhere).
 pub type FieldMap = IndexMap<Arc<str>, Value, rustc_hash::FxBuildHasher>;
@@ -310,6 +313,10 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
     match ra {
         2 => a.is_true().cmp(&b.is_true()),
         3 => {
+            // Integers compare exactly, not as the doubles they round to.
+            if let Some(o) = cmp_ints(a, b) {
+                return o;
+            }
             let (x, y) = (
                 as_number(a).unwrap_or(f64::NAN),
                 as_number(b).unwrap_or(f64::NAN),
@@ -335,6 +342,9 @@ pub enum KeyPart {
     Bool(bool),
     /// An integer, or a float with an integral value.
     Int(i64),
+    /// An integer beyond `i64` within `i128`, as its high and low words
+    /// ([`wide_parts`]): exact, so distinct big integers are distinct keys.
+    Wide(i64, u64),
     /// Any other float, by its bits (NaN canonical).
     Float(u64),
     /// A string.
@@ -355,6 +365,8 @@ pub enum PartRef<'a> {
     Bool(bool),
     /// An integer, or a float with an integral value ([`integral`]).
     Int(i64),
+    /// An integer beyond `i64` within `i128` ([`wide_parts`]).
+    Wide(i64, u64),
     /// Any other float, by its bits (NaN canonical).
     Float(u64),
     /// A string.
@@ -371,6 +383,7 @@ impl PartRef<'_> {
             PartRef::None => KeyPart::None,
             PartRef::Bool(b) => KeyPart::Bool(*b),
             PartRef::Int(i) => KeyPart::Int(*i),
+            PartRef::Wide(h, l) => KeyPart::Wide(*h, *l),
             PartRef::Float(f) => KeyPart::Float(*f),
             PartRef::Str(s) => KeyPart::Str(Box::from(*s)),
             PartRef::Other(s) => KeyPart::Other(s.clone()),
@@ -395,10 +408,18 @@ fn part_of(v: &Value) -> PartRef<'_> {
         ValueKind::None => PartRef::None,
         ValueKind::Bool => PartRef::Bool(v.is_true()),
         ValueKind::Number => {
-            if v.is_integer()
-                && let Some(i) = v.as_i64()
-            {
-                return PartRef::Int(i);
+            if v.is_integer() {
+                if let Some(i) = v.as_i64() {
+                    return PartRef::Int(i);
+                }
+                // Beyond i64: exact, never the double it rounds to.
+                return match wide_int(v) {
+                    Some(w) => {
+                        let (h, l) = wide_parts(w);
+                        PartRef::Wide(h, l)
+                    }
+                    None => PartRef::Other(v.to_string()),
+                };
             }
             let x = as_number(v).unwrap_or(f64::NAN);
             if let Some(i) = integral(x) {
@@ -421,6 +442,7 @@ fn hash_part<H: std::hash::Hasher>(p: &PartRef<'_>, h: &mut H) {
         PartRef::None => 1u8.hash(h),
         PartRef::Bool(b) => (2u8, b).hash(h),
         PartRef::Int(i) => (3u8, i).hash(h),
+        PartRef::Wide(hi, lo) => (7u8, hi, lo).hash(h),
         PartRef::Float(f) => (4u8, f).hash(h),
         PartRef::Str(s) => (5u8, s).hash(h),
         PartRef::Other(s) => (6u8, s).hash(h),
@@ -434,6 +456,7 @@ impl KeyPart {
             KeyPart::None => PartRef::None,
             KeyPart::Bool(b) => PartRef::Bool(*b),
             KeyPart::Int(i) => PartRef::Int(*i),
+            KeyPart::Wide(h, l) => PartRef::Wide(*h, *l),
             KeyPart::Float(f) => PartRef::Float(*f),
             KeyPart::Str(s) => PartRef::Str(s),
             KeyPart::Other(s) => PartRef::Other(s.clone()),
@@ -511,6 +534,7 @@ impl Key {
                 PartRef::None => KeyPart::None,
                 PartRef::Bool(b) => KeyPart::Bool(b),
                 PartRef::Int(i) => KeyPart::Int(i),
+                PartRef::Wide(h, l) => KeyPart::Wide(h, l),
                 PartRef::Float(f) => KeyPart::Float(f),
                 PartRef::Str(s) => KeyPart::Str(Box::from(s)),
                 PartRef::Other(s) => KeyPart::Other(s),
@@ -529,6 +553,7 @@ impl fmt::Display for Key {
                 KeyPart::None => "null".to_string(),
                 KeyPart::Bool(b) => b.to_string(),
                 KeyPart::Int(i) => i.to_string(),
+                KeyPart::Wide(h, l) => ((i128::from(*h) << 64) | i128::from(*l)).to_string(),
                 KeyPart::Float(b) => f64::from_bits(*b).to_string(),
                 KeyPart::Str(s) => s.to_string(),
                 KeyPart::Other(s) => s.clone(),

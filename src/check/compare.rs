@@ -35,6 +35,9 @@ pub fn compare(
     figures(&mut r, spec, build, lock, &changed_inputs);
     r.results_tables =
         crate::run::results::stale(spec, build, lock, &changed_inputs, &mut r.edited);
+    if let Some(l) = lock {
+        records(&mut r, spec, build, l);
+    }
     orphans(&mut r, spec, fp, lock);
     inputs(&mut r, fp, lock);
     r
@@ -157,7 +160,13 @@ fn figures(
         };
         r.figures.push((f.name.clone(), differing, why));
     }
-    for (name, why) in &build.skipped {
+    // Held by a failed run, a figure with nothing to draw keeps its files
+    // (see `run::Build::held`): stale all the same.
+    let held = build
+        .held
+        .iter()
+        .map(|(n, w)| (n, w, "; `artifact gen` keeps its files while a part fails"));
+    for (name, why, more) in build.skipped.iter().map(|(n, w)| (n, w, "")).chain(held) {
         let outs: Vec<String> = run::figure_outputs(spec, name)
             .into_iter()
             .filter(|o| spec.root.join(o).exists())
@@ -166,9 +175,71 @@ fn figures(
             r.figures.push((
                 name.clone(),
                 outs,
-                format!("the data no longer draws it: {why}"),
+                format!("the data no longer draws it: {why}{more}"),
             ));
         }
+    }
+}
+
+/// A note for each figure and results table whose files match the data
+/// but whose record in the lock is missing or was edited: `gen` writes it
+/// again, and says so (`rebuilt fig1 (not in artifact.lock)`).
+fn records(r: &mut CheckReport, spec: &LoadedSpec, build: &run::Build, l: &Lock) {
+    let fp = &build.fingerprint;
+    let names = |list: &[(String, Vec<String>, String)]| -> BTreeSet<String> {
+        list.iter().map(|(n, _, _)| n.clone()).collect()
+    };
+    let stale = [
+        ("figure", names(&r.figures)),
+        ("results table", names(&r.results_tables)),
+    ];
+    let figures = build.figures.iter().map(|f| {
+        let quoted = crate::fingerprint::figure_quotes(spec, &f.name);
+        let covered = crate::fingerprint::figure_sources(spec, &f.name);
+        let key = build.figure_keys.get(&f.name);
+        (
+            ("figure", &f.name),
+            l.figures.get(&f.name),
+            key,
+            quoted,
+            covered,
+        )
+    });
+    let tables = build.results.iter().map(|t| {
+        let quoted = crate::fingerprint::results_table_quotes(spec, &t.name);
+        let key = build.results_keys.get(&t.name);
+        let rec = l.results_tables.get(&t.name);
+        (
+            ("results table", &t.name),
+            rec,
+            key,
+            quoted,
+            t.sources.clone(),
+        )
+    });
+    for ((kind, name), rec, key, quoted, covered) in figures.chain(tables) {
+        if stale
+            .iter()
+            .any(|(k, set)| *k == kind && set.contains(name))
+        {
+            continue;
+        }
+        let why = match rec {
+            None => run::NOT_IN_LOCK,
+            Some(rec)
+                if Some(&rec.key) != key
+                    && run::changed_inputs(fp, Some(l), &covered).is_empty()
+                    && crate::fingerprint::changed_numbers(l, &build.numbers, &quoted)
+                        .is_empty()
+                    && run::unexplained(fp, l) == run::RECORD_EDITED =>
+            {
+                run::RECORD_EDITED
+            }
+            Some(_) => continue,
+        };
+        r.notes.push(format!(
+            "{kind} `{name}`: {why}; its files match the data, and `artifact gen` records it again"
+        ));
     }
 }
 

@@ -43,12 +43,18 @@ pub struct NumberChange {
     /// Why a number the lock records is gone now (a family no longer gives
     /// it, or nothing declares it); `now` is then `(removed)`.
     pub removed: Option<String>,
+    /// When neither an input nor a quoted number changed: `not in
+    /// artifact.lock` (no record), or that its record there was edited
+    /// (the spec is the one the lock hashed, yet the record matches
+    /// nothing the inputs give); `None`: the spec changed.
+    pub record: Option<&'static str>,
 }
 
 impl NumberChange {
     /// Why it changed: `input changed: FILE`, else `quoted number changed:
-    /// KEY`, else `spec changed`; prefixed by `same text, value A -> B;`
-    /// when only the value changed.
+    /// KEY`, else `not in artifact.lock` or `its record in artifact.lock
+    /// was edited` ([`NumberChange::record`]), else `spec changed`;
+    /// prefixed by `same text, value A -> B;` when only the value changed.
     pub fn why(&self) -> String {
         if let Some(why) = &self.removed {
             return why.clone();
@@ -58,7 +64,7 @@ impl NumberChange {
         } else if !self.quoted.is_empty() {
             format!("quoted number changed: {}", self.quoted.join(", "))
         } else {
-            "spec changed".to_string()
+            self.record.unwrap_or("spec changed").to_string()
         };
         match &self.value {
             Some((old, now)) => format!("same text, value {old} -> {now}; {why}"),
@@ -92,7 +98,7 @@ pub fn number_changes(
             let mut sources = n.sources.clone();
             sources.extend(crate::fingerprint::number_sources(spec, &n.key));
             let reads = crate::numbers::reads(spec, &n.key);
-            out.push(NumberChange {
+            let mut change = NumberChange {
                 key: n.key.clone(),
                 committed,
                 now: n.text.clone(),
@@ -102,7 +108,19 @@ pub fn number_changes(
                 }),
                 value,
                 removed: None,
-            });
+                record: None,
+            };
+            if let Some(l) = lock
+                && change.inputs.is_empty()
+                && change.quoted.is_empty()
+            {
+                change.record = match locked {
+                    None => Some(run::NOT_IN_LOCK),
+                    Some(_) => Some(run::unexplained(&build.fingerprint, l))
+                        .filter(|why| *why == run::RECORD_EDITED),
+                };
+            }
+            out.push(change);
         }
     }
     // Numbers the lock records that are gone now (not failed: what fails
@@ -132,6 +150,7 @@ pub fn number_changes(
                 quoted: Vec::new(),
                 value: None,
                 removed: Some(why),
+                record: None,
             });
         }
     }

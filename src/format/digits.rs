@@ -104,6 +104,52 @@ fn figures(x: f64, figures: u32) -> String {
     format!("{rounded:.decimals$}")
 }
 
+/// The digits of a non-negative integer (`digits`, no sign) rounded to
+/// `figures` significant figures, half to even, as `figures` rounds a
+/// double; more figures than digits add decimal places (`123` to 5 is
+/// `123.00`).
+pub fn int_figures(digits: &str, figures: usize) -> String {
+    let n = digits.len();
+    if figures >= n {
+        return match figures - n {
+            0 => digits.to_string(),
+            extra => format!("{digits}.{}", "0".repeat(extra)),
+        };
+    }
+    let (head, rest) = digits.split_at(figures.max(1));
+    let half =
+        rest.as_bytes()[0]
+            .cmp(&b'5')
+            .then_with(|| match rest[1..].bytes().any(|b| b != b'0') {
+                true => std::cmp::Ordering::Greater,
+                false => std::cmp::Ordering::Equal,
+            });
+    let odd = head.as_bytes()[head.len() - 1] % 2 == 1;
+    let up = half.is_gt() || (half.is_eq() && odd);
+    let mut head: Vec<u8> = head.bytes().collect();
+    if up {
+        let mut k = head.len();
+        loop {
+            if k == 0 {
+                head.insert(0, b'1');
+                break;
+            }
+            k -= 1;
+            if head[k] == b'9' {
+                head[k] = b'0';
+            } else {
+                head[k] += 1;
+                break;
+            }
+        }
+    }
+    // A carry (`99` to `100`) scales the head, not the zeros after it.
+    let zeros = n - figures.max(1);
+    let mut out = String::from_utf8(head).unwrap_or_default();
+    out.push_str(&"0".repeat(zeros));
+    out
+}
+
 fn split(sci: &str) -> (&str, i32) {
     let (m, e) = sci.split_once('e').unwrap_or((sci, "0"));
     (m, e.parse().unwrap_or(0))
@@ -197,6 +243,20 @@ mod tests {
     fn text(x: f64, r: Rounding, m: Exponent) -> (String, bool, Option<i32>) {
         let d = digits(x, r, m);
         (d.mantissa, d.negative, d.exponent)
+    }
+
+    #[test]
+    fn integer_figures_round_half_to_even_from_the_digits() {
+        assert_eq!(
+            int_figures("123456789012345678901234567890", 3),
+            "123000000000000000000000000000"
+        );
+        assert_eq!(int_figures("125", 2), "120");
+        assert_eq!(int_figures("135", 2), "140");
+        assert_eq!(int_figures("1251", 2), "1300");
+        assert_eq!(int_figures("9999", 2), "10000");
+        assert_eq!(int_figures("123", 5), "123.00");
+        assert_eq!(int_figures("123", 3), "123");
     }
 
     #[test]

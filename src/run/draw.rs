@@ -84,12 +84,16 @@ fn refine_reason(
     {
         let quoted = crate::fingerprint::figure_quotes(spec, name);
         let changed = crate::fingerprint::changed_numbers(l, &b.numbers, &quoted);
-        last.1 = match changed_input(fp, l, &f.sources) {
+        // The files it read first, then any its key covers (an optional
+        // file gone is no longer read).
+        let input = changed_input(fp, l, &f.sources)
+            .or_else(|| changed_input(fp, l, &crate::fingerprint::figure_sources(spec, name)));
+        last.1 = match input {
             Some(input) => format!("input changed: {input}"),
             None if !changed.is_empty() => {
                 format!("quoted number changed: {}", changed.join(", "))
             }
-            None => "spec changed".into(),
+            None => crate::run::unexplained(fp, l).into(),
         };
     }
 }

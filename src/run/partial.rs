@@ -12,8 +12,10 @@ use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, hash_bytes};
 use crate::spec::LoadedSpec;
 
-/// The numbers, number families and figures that failed in `build`, as
-/// `number.KEY`, `family.NAME` and `figure.NAME` (sorted).
+/// The numbers, number families, figures and results tables that failed
+/// in `build`, as `number.KEY`, `family.NAME`, `figure.NAME` and
+/// `results_table.NAME` (sorted); a figure or results table held by a
+/// failed run ([`Build::held`]) counts as failed.
 pub fn failed_parts(build: &Build) -> Vec<String> {
     let mut parts: Vec<String> = build
         .errors
@@ -32,9 +34,49 @@ pub fn failed_parts(build: &Build) -> Vec<String> {
             _ => None,
         })
         .collect();
+    parts.extend(build.held.iter().map(|(name, _)| format!("figure.{name}")));
+    parts.extend((build.results_held.iter()).map(|name| format!("results_table.{name}")));
     parts.sort();
     parts.dedup();
     parts
+}
+
+/// In a run where a part failed, what has nothing to draw (a figure, a
+/// results table whose table is unavailable) is held as a failed part: its
+/// previous files and lock record stay, with a note naming them. A failed
+/// run removes no output: what failed may be why there is nothing to draw
+/// (an empty log fails a number and empties a figure), and the paper must
+/// still compile. In a run where nothing failed, they go (`run::write`).
+pub(super) fn hold_skipped(spec: &LoadedSpec, b: &mut Build) {
+    if b.errors.is_empty() {
+        return;
+    }
+    let on_disk = |files: Vec<String>| -> Vec<String> {
+        files
+            .into_iter()
+            .filter(|f| spec.root.join(f).is_file())
+            .collect()
+    };
+    for (name, why) in std::mem::take(&mut b.skipped) {
+        let kept = on_disk(super::figure_outputs(spec, &name));
+        if !kept.is_empty() {
+            b.notes.push(format!(
+                "figure `{name}` keeps its previous files ({}): it has nothing to draw in a run where a part failed, and a failed run removes no figure (`artifact check` names it stale)",
+                kept.join(", ")
+            ));
+        }
+        b.held.push((name, why));
+    }
+    for name in std::mem::take(&mut b.results_skipped) {
+        let kept = on_disk(crate::results::outputs(spec, &name));
+        if !kept.is_empty() {
+            b.notes.push(format!(
+                "results table `{name}` keeps its previous files ({}): its table is unavailable in a run where a part failed, and a failed run removes no output (`artifact check` names it stale)",
+                kept.join(", ")
+            ));
+        }
+        b.results_held.push(name);
+    }
 }
 
 /// Outputs the old lock lists that the spec no longer writes (a figure

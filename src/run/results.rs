@@ -31,7 +31,7 @@ fn current(
     key: &str,
 ) -> std::result::Result<(), String> {
     let Some(r) = lock.results_tables.get(name) else {
-        return Err("new".into());
+        return Err(crate::run::NOT_IN_LOCK.into());
     };
     if r.outputs != crate::results::outputs(spec, name) {
         return Err("its record in artifact.lock lists other files".into());
@@ -45,7 +45,7 @@ fn current(
     if r.key == key {
         return Ok(());
     }
-    Err("its spec, data or quoted numbers changed".into())
+    Err(SPEC_DATA_OR_QUOTES.into())
 }
 
 /// Builds every results table of `plan` that is not current (none when
@@ -91,10 +91,7 @@ pub fn build(
         match built {
             Ok(Some((files, sources))) => {
                 if let (Some(l), Some(why)) = (lock, why) {
-                    let why = match crate::run::changed_input(fp, l, &sources) {
-                        Some(input) => format!("input changed: {input}"),
-                        None => why,
-                    };
+                    let why = refined(spec, l, fp, name, &sources, &b.numbers, why);
                     b.rebuilt.push((label(name), why));
                 }
                 let generated = spec.spec.output.generated.get_ref();
@@ -116,6 +113,53 @@ pub fn build(
         }
     }
 }
+
+/// Why results table `name`, built from `sources`, is rebuilt: `why` from
+/// [`current`], or when that is its key changing, which of its inputs,
+/// quoted numbers, spec or record in the lock changed.
+fn refined(
+    spec: &LoadedSpec,
+    l: &Lock,
+    fp: &Fingerprint,
+    name: &str,
+    sources: &BTreeSet<String>,
+    numbers: &[Number],
+    why: String,
+) -> String {
+    if why != SPEC_DATA_OR_QUOTES {
+        return why;
+    }
+    // The sources its key covers: its table's, and the documents' when its
+    // text reads `meta`.
+    let covered = || {
+        let from = spec.spec.results_tables.get(name);
+        let mut roots: Vec<String> = from
+            .map(|r| r.get_ref().from.get_ref().clone())
+            .into_iter()
+            .collect();
+        if spec
+            .parts()
+            .get("results_table", name)
+            .is_some_and(|p| p.meta)
+        {
+            roots.extend(crate::plan::deps::document_sources(spec));
+        }
+        Fingerprint::sources_of(spec, roots)
+    };
+    let quoted = crate::fingerprint::results_table_quotes(spec, name);
+    let changed = crate::fingerprint::changed_numbers(l, numbers, &quoted);
+    match crate::run::changed_input(fp, l, sources)
+        .or_else(|| crate::run::changed_input(fp, l, &covered()))
+    {
+        Some(input) => format!("input changed: {input}"),
+        None if !changed.is_empty() => format!("quoted number changed: {}", changed.join(", ")),
+        None => crate::run::unexplained(fp, l).into(),
+    }
+}
+
+/// Why a results table is rebuilt before its inputs and quoted numbers are
+/// compared.
+const SPEC_DATA_OR_QUOTES: &str = "its spec, data or quoted numbers changed";
 
 /// Records the results tables of `build` in `lock`, keeping the old lock's
 /// records (and output hashes) of those current, failed or not requested.
@@ -213,7 +257,14 @@ pub fn stale(
         };
         out.push((r.name.clone(), differing, why));
     }
-    for name in &build.results_skipped {
+    let held = build
+        .results_held
+        .iter()
+        .map(|n| (n, "keeps its files while a part fails"));
+    for (name, what) in (build.results_skipped.iter())
+        .map(|n| (n, "removes its files"))
+        .chain(held)
+    {
         let files: Vec<String> = crate::results::outputs(spec, name)
             .into_iter()
             .filter(|o| spec.root.join(o).exists())
@@ -222,7 +273,7 @@ pub fn stale(
             out.push((
                 name.clone(),
                 files,
-                "its table is unavailable; `artifact gen` removes its files".into(),
+                format!("its table is unavailable; `artifact gen` {what}"),
             ));
         }
     }

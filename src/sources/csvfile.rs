@@ -192,6 +192,14 @@ pub(super) fn csv_cell(cell: &str) -> Value {
     if let Ok(i) = t.parse::<i64>() {
         return Value::from(i);
     }
+    // An integer beyond i64 keeps its digits: exact up to i128, text past
+    // that (as pandas keeps it, an object column), never a rounded double.
+    if digits.bytes().all(|b| b.is_ascii_digit()) {
+        return match t.parse::<i128>() {
+            Ok(i) => crate::value::int_value(i),
+            Err(_) => Value::from(cell),
+        };
+    }
     if let Ok(f) = t.parse::<f64>() {
         return Value::from(f);
     }
@@ -215,6 +223,13 @@ mod tests {
         assert_eq!(csv_cell("007"), Value::from("007"));
         assert_eq!(csv_cell("0.5"), Value::from(0.5));
         assert_eq!(csv_cell("0"), Value::from(0));
+        // Beyond i64: exact, and text past i128.
+        let big = "123456789012345678901234567890";
+        assert_eq!(csv_cell(big).to_string(), big);
+        assert!(csv_cell(big).is_integer());
+        assert_eq!(csv_cell(&format!("-{big}")).to_string(), format!("-{big}"));
+        let huge = "9".repeat(40);
+        assert_eq!(csv_cell(&huge), Value::from(huge.as_str()));
     }
 
     #[test]

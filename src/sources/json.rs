@@ -11,7 +11,10 @@
 //!   validates the rest as the whole parse does (UTF-8 of every string,
 //!   nesting depth, repeated keys at any depth), with the same error at
 //!   the same column: a line's validity never depends on what is read;
-//! - repeats are checked in time linear in the number of keys.
+//! - repeats are checked in time linear in the number of keys;
+//! - an integer beyond `u64` is read exact, up to `i128` (serde_json gives
+//!   the double it rounds to); a wider one is an error naming its field
+//!   ([`wide`]).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -22,6 +25,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use crate::value::{Record, Value};
 
 mod projected;
+mod wide;
 pub use projected::{Projection, parse_projected};
 
 // Strings that stand in for the non-standard tokens after rewriting. A NUL
@@ -151,12 +155,30 @@ fn duplicate_key<E: de::Error>(dotted: &str) -> E {
 pub fn parse(text: &[u8]) -> Result<Value, ParseError> {
     let rewritten = rewrite_nonfinite(text);
     let bytes = rewritten.as_deref().unwrap_or(text);
-    let path = RefCell::new(Vec::new());
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let result = CellSeed { path: &path }
-        .deserialize(&mut de)
-        .and_then(|v| de.end().map(|_| v));
-    result.map_err(to_parse_error)
+    exact(bytes, |bytes| {
+        let path = RefCell::new(Vec::new());
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        CellSeed { path: &path }
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|_| v))
+    })
+}
+
+/// Runs `parse` on `bytes`, and again replaying its number tokens when a
+/// double it read may have been an integer beyond `u64` ([`wide`]).
+fn exact(
+    bytes: &[u8],
+    parse: impl Fn(&[u8]) -> serde_json::Result<Value>,
+) -> Result<Value, ParseError> {
+    wide::watch();
+    let first = parse(bytes);
+    if !wide::done() || first.is_err() {
+        return first.map_err(to_parse_error);
+    }
+    wide::replay(bytes);
+    let second = parse(bytes);
+    wide::done();
+    second.map_err(to_parse_error)
 }
 
 /// An object key, borrowed from the input when it has no escapes (serde's
@@ -216,8 +238,8 @@ impl<'de> Visitor<'de> for CellSeed<'_> {
         Ok(Value::from(v))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        wide::float(v, || self.path.borrow().join(".")).map_err(E::custom)
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {

@@ -8,7 +8,7 @@
 //! | INT32, INT64 (signed or unsigned, any width) | integer |
 //! | DOUBLE | float |
 //! | FLOAT, FLOAT16 | float: the shortest decimal that rounds back to the value (`0.1f32` is `0.1`, not `0.10000000149011612`) |
-//! | DECIMAL(p, s) | float: the decimal text `unscaled e-s`, correctly rounded; wider than 128 bits is an error |
+//! | DECIMAL(p, s) | float: the decimal text `unscaled e-s`, correctly rounded; with scale 0, an integer, exact (all its digits); wider than 128 bits is an error |
 //! | STRING, ENUM, JSON | string (invalid UTF-8 is an error) |
 //! | UUID | string `12345678-1234-5678-1234-567812345678` |
 //! | other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY | string: the bytes as text when they are UTF-8 (writers such as Impala and old Spark leave strings unannotated), else `0x` and the bytes in hex (never raw bytes: they would reach the terminal in messages) |
@@ -113,7 +113,7 @@ fn cell(field: &Field, ty: Option<&Type>) -> CellResult {
         Field::Float16(v) => Value::from(shortest(f32::from(*v))),
         Field::Float(v) => Value::from(shortest(*v)),
         Field::Double(v) => Value::from(*v),
-        Field::Decimal(d) => Value::from(decimal(d)?),
+        Field::Decimal(d) => decimal(d)?,
         Field::Str(s) => Value::from(s.as_str()),
         Field::Bytes(b) => Value::from(binary(b.data(), logical)),
         Field::Date(days) => Value::from(date(i64::from(*days))),
@@ -246,8 +246,9 @@ fn shortest(v: f32) -> f64 {
 }
 
 /// A decimal's value: its unscaled integer (big-endian two's complement)
-/// times ten to minus its scale, correctly rounded to a double.
-fn decimal(d: &Decimal) -> std::result::Result<f64, CellError> {
+/// times ten to minus its scale, correctly rounded to a double; with scale
+/// 0, that integer exact (a `DECIMAL(38, 0)` id keeps its digits).
+fn decimal(d: &Decimal) -> CellResult {
     let bytes = d.data();
     if bytes.len() > 16 {
         return Err(CellError::new(format!(
@@ -259,8 +260,12 @@ fn decimal(d: &Decimal) -> std::result::Result<f64, CellError> {
     let mut be = [if negative { 0xff } else { 0 }; 16];
     be[16 - bytes.len()..].copy_from_slice(bytes);
     let unscaled = i128::from_be_bytes(be);
+    if d.scale() == 0 {
+        return Ok(crate::value::int_value(unscaled));
+    }
     let scale = -i64::from(d.scale());
-    Ok(format!("{unscaled}e{scale}").parse().unwrap_or(f64::NAN))
+    let x: f64 = format!("{unscaled}e{scale}").parse().unwrap_or(f64::NAN);
+    Ok(Value::from(x))
 }
 
 /// Days since 1970-01-01 as `YYYY-MM-DD` (proleptic Gregorian; Howard
@@ -343,9 +348,16 @@ mod tests {
     #[test]
     fn decimals_floats_and_bytes_are_the_values_written() {
         let d = Decimal::from_i64(-12_345, 10, 2);
-        assert_eq!(decimal(&d), Ok(-123.45));
+        assert_eq!(decimal(&d), Ok(Value::from(-123.45)));
         let wide = Decimal::from_bytes(vec![0x01, 0x00].into(), 5, 0);
-        assert_eq!(decimal(&wide), Ok(256.0));
+        assert_eq!(decimal(&wide).unwrap().to_string(), "256");
+        // DECIMAL(38, 0): exact, not the double it rounds to.
+        let id: i128 = 123_456_789_012_345_678_901_234_567_890;
+        let big = Decimal::from_bytes(id.to_be_bytes().to_vec().into(), 38, 0);
+        assert_eq!(
+            decimal(&big).unwrap().to_string(),
+            "123456789012345678901234567890"
+        );
         let too_wide = Decimal::from_bytes(vec![0u8; 17].into(), 40, 0);
         assert_eq!(
             decimal(&too_wide).unwrap_err().message,

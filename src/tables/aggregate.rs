@@ -208,11 +208,16 @@ impl Acc<'_, '_> {
                     (_, None) | (Op::Last, _) => true,
                     (Op::First, _) => false,
                     (op, Some(b)) => {
-                        let (x, y) = (
-                            as_number(b).unwrap_or(f64::NAN),
-                            as_number(v).unwrap_or(f64::NAN),
-                        );
-                        (op == Op::Min && y < x) || (op == Op::Max && y > x)
+                        // Integers exactly (two may round to one double).
+                        if let Some(o) = crate::value::cmp_ints(v, b) {
+                            (op == Op::Min && o.is_lt()) || (op == Op::Max && o.is_gt())
+                        } else {
+                            let (x, y) = (
+                                as_number(b).unwrap_or(f64::NAN),
+                                as_number(v).unwrap_or(f64::NAN),
+                            );
+                            (op == Op::Min && y < x) || (op == Op::Max && y > x)
+                        }
                     }
                 };
                 if replace {

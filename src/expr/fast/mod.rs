@@ -280,9 +280,12 @@ fn spelled(n: &Node) -> Option<String> {
     }
 }
 
-/// A number that is plain: an integer, or a float that is not NaN.
+/// A number that is plain: an integer within `i64`, or a float that is
+/// not NaN. A wider integer is minijinja's to compare and compute (exact
+/// in `i128`; as a double two would be equal): the fast path declines.
 fn plain(v: &Value) -> Option<f64> {
-    as_number(v).filter(|x| !x.is_nan())
+    as_number(v)
+        .filter(|x| !x.is_nan() && (x.abs() < 9.2e18 || crate::value::wide_int(v).is_none()))
 }
 
 fn int(v: &Value) -> Option<i64> {

@@ -264,3 +264,39 @@ fn the_type_test_hint_spells_a_name_with_a_symbol_as_read() {
         "the string \"a\" cannot be ordered against the number 1 (Python raises TypeError here; test the type first, e.g. `_['p50 (ms)'] is number`)"
     );
 }
+
+#[test]
+fn integers_beyond_i64_are_left_to_minijinja_which_keeps_them_exact() {
+    // As doubles, w and w1 are one number: the fast path declines, and
+    // minijinja compares and adds them exactly (in i128).
+    let big: i128 = 123_456_789_012_345_678_901_234_567_890;
+    let mut rec = Record::default();
+    rec.insert("w", Value::from(big));
+    rec.insert("w1", Value::from(big + 1));
+    rec.insert("u", Value::from(u64::MAX));
+    rec.insert("u1", Value::from(u64::MAX - 1));
+    let row = Row {
+        extra: Default::default(),
+        fields: Arc::new(rec),
+        origin: Origin::line(Arc::from("t.jsonl"), 1),
+    };
+    let spec = crate::spec::parse("", std::path::Path::new("artifact.toml")).unwrap();
+    let g = Arc::new(Globals::default());
+    for (src, want) in [
+        ("w == w1", "False"),
+        ("w < w1", "True"),
+        ("u != u1", "True"),
+        ("w + 1", "123456789012345678901234567891"),
+        ("w1 - w", "1"),
+        ("-w", "-123456789012345678901234567890"),
+        ("w in [w1]", "False"),
+        ("w ~ ''", "123456789012345678901234567890"),
+        ("u ~ ''", "18446744073709551615"),
+        ("max(w, w1)", "123456789012345678901234567891"),
+    ] {
+        let node = compile(src).unwrap();
+        assert_eq!(node.eval(&row), Err(Stop::Fallback), "{src}");
+        let e = Expr::compile_str(&spec, src, 0..0).unwrap();
+        assert_eq!(e.eval_slow(&g, &row).unwrap().to_string(), want, "{src}");
+    }
+}

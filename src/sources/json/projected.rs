@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use super::{
-    CellSeed, JsonKey, ParseError, duplicate_key, intern, rewrite_nonfinite, to_parse_error,
-};
+use super::{CellSeed, JsonKey, ParseError, duplicate_key, intern, rewrite_nonfinite};
 use crate::value::{Record, Value};
 
 /// Which parts of a JSONL record a table reads: only these top-level fields
@@ -28,15 +26,16 @@ pub struct Projection {
 pub fn parse_projected(text: &[u8], projection: &Projection) -> Result<Value, ParseError> {
     let rewritten = rewrite_nonfinite(text);
     let bytes = rewritten.as_deref().unwrap_or(text);
-    let path = RefCell::new(Vec::new());
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let result = TopSeed {
-        path: &path,
-        projection,
-    }
-    .deserialize(&mut de)
-    .and_then(|v| de.end().map(|_| v));
-    result.map_err(to_parse_error)
+    super::exact(bytes, |bytes| {
+        let path = RefCell::new(Vec::new());
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        TopSeed {
+            path: &path,
+            projection,
+        }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|_| v))
+    })
 }
 
 /// The visits every projecting seed answers as the full parser does:
@@ -55,8 +54,8 @@ macro_rules! plain_visits {
         fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
             Ok(Value::from(v))
         }
-        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-            Ok(Value::from(v))
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+            CellSeed { path: self.path }.visit_f64(v)
         }
         fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
             Ok(Value::from(v))
@@ -277,8 +276,22 @@ impl<'de> Visitor<'de> for SkipSeed<'_, '_> {
     fn visit_u64<E>(self, _: u64) -> Result<(), E> {
         Ok(())
     }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        // Read as a kept value is: an integer wider than 128 bits is an
+        // error here too.
+        let field = || {
+            let mut keys = vec![];
+            let mut link = Some(self.at);
+            while let Some(l) = link {
+                keys.push(l.key);
+                link = l.up;
+            }
+            let kept = self.path.borrow();
+            let mut dotted: Vec<&str> = kept.iter().map(|k| &**k).collect();
+            dotted.extend(keys.iter().rev());
+            dotted.join(".")
+        };
+        super::wide::skipped(v, field).map_err(E::custom)
     }
     fn visit_str<E>(self, _: &str) -> Result<(), E> {
         Ok(())

@@ -5,7 +5,8 @@
 //! It is an accelerator, not a second definition of JSON: whenever a line
 //! holds anything it does not read exactly as [`super::json`] does (an
 //! escape in a key or a kept string, a `NaN` token, an integer outside
-//! `i64`, `-0`, a syntax error, a repeated key, invalid UTF-8, deep nesting)
+//! `i64` (skipped: of 39 digits or more, which may be wider than `i128`),
+//! `-0`, a syntax error, a repeated key, invalid UTF-8, deep nesting)
 //! it answers `None`, and the caller parses that line with the full parser,
 //! which gives the same value or the canonical error. The differential test
 //! below checks that both agree wherever this reader answers.

@@ -295,14 +295,21 @@ impl<'a> Scanner<'a, '_> {
         // Whether the number may be beyond f64: only one with an exponent
         // or over 300 digits can be.
         let mut big = false;
+        // An integer of 39 digits or more may be wider than `i128`: an
+        // error of the full parser, read or skipped (`json::wide`).
+        let mut wide = false;
         match b.get(i)? {
             b'0' => i += 1,
             b'1'..=b'9' => {
                 let n = digit_run(b, i);
                 i += n;
                 big = n > 300;
+                wide = n > 38;
             }
             _ => return None,
+        }
+        if wide && !matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
+            return None;
         }
         if b.get(i) == Some(&b'.') {
             i += 1;
