@@ -18,8 +18,7 @@ pub(super) fn unused(
     let mut out = Vec::new();
     let place = |section: &str, name: &str, span: std::ops::Range<usize>| {
         let span = crate::spec::paths::key_span(spec, section, name, span);
-        let (line, column, _) = crate::error::line_col(&spec.text, span.start);
-        (line, column)
+        spec.line_col(span.start)
     };
     for (name, n) in &spec.spec.numbers {
         let members: Vec<&str> = lock

@@ -372,6 +372,12 @@ pub struct LoadedSpec {
     /// Its parts in canonical form, found on first use by
     /// [`LoadedSpec::parts`].
     parts: std::sync::OnceLock<parts::Parts>,
+    /// The span of each key of each top-level table, found on first use
+    /// by [`paths::key_span`].
+    key_spans: std::sync::OnceLock<paths::KeySpans>,
+    /// The byte offset of each line's start, found on first use by
+    /// [`LoadedSpec::line_col`].
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl LoadedSpec {
@@ -390,6 +396,29 @@ impl LoadedSpec {
             let empty = toml::Table::new();
             parts::Parts::of(self.doc().unwrap_or(&empty))
         })
+    }
+
+    /// The span of each key of each top-level table, found once (see
+    /// [`paths::key_span`]).
+    pub fn key_spans(&self) -> &paths::KeySpans {
+        self.key_spans.get_or_init(|| paths::key_spans(&self.text))
+    }
+
+    /// The 1-based line and column (in characters) of byte offset `pos` of
+    /// the spec, as [`crate::error::line_col`] gives them, in O(log lines)
+    /// (a line per table, number or figure would otherwise read the text
+    /// from its start each time).
+    pub fn line_col(&self, pos: usize) -> (usize, usize) {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        let pos = pos.min(self.text.len());
+        let line = starts.partition_point(|s| *s <= pos);
+        let start = starts[line - 1];
+        let col = self.text.get(start..pos).map_or(0, |t| t.chars().count()) + 1;
+        (line, col)
     }
 
     /// An error pointing at `span` of the spec.
@@ -454,6 +483,8 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
         root,
         doc: Default::default(),
         parts: Default::default(),
+        key_spans: Default::default(),
+        line_starts: Default::default(),
     })
 }
 
@@ -489,6 +520,17 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("3 | formt = \"csv\"\n  | ^^^^^"), "{e}");
+    }
+
+    #[test]
+    fn line_col_agrees_with_scanning_the_text() {
+        let text = "# é\n[sources.a]\n\nrows = [{ a = \"ü\" }]\n";
+        let s = parse(text, Path::new("artifact.toml")).unwrap();
+        for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+            let (line, col, _) = crate::error::line_col(text, pos);
+            assert_eq!(s.line_col(pos), (line, col), "at byte {pos}");
+        }
+        assert_eq!(s.line_col(text.len() + 5), (5, 1));
     }
 
     #[test]

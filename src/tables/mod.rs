@@ -91,7 +91,7 @@ fn step_context(
         .zip(steps)
         .map(|(raw, s)| {
             (
-                crate::error::line_col(&spec.text, raw.span().start).0,
+                spec.line_col(raw.span().start).0,
                 s.verb(),
             )
         })
