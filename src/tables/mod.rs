@@ -131,14 +131,14 @@ impl<'s> Catalog<'s> {
                 .load_source(name)
                 .unwrap_or_else(|e| Some(crate::expr::broken_meta(&e.to_string())));
             if let Some(meta) = loaded {
-                globals.meta.insert(name.as_str(), meta);
+                Arc::make_mut(&mut globals.meta).insert(name.as_str(), meta);
                 let first = cat.files.borrow().get(name.as_str()).and_then(|files| {
                     files
                         .iter()
                         .find(|f| f.format == sources::Format::Json)
                         .map(|f| f.rel.clone())
                 });
-                globals.meta_files.extend(first.map(|f| (name.clone(), f)));
+                Arc::make_mut(&mut globals.meta_files).extend(first.map(|f| (name.clone(), f)));
             }
         }
         cat.globals = Arc::new(globals);
