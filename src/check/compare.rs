@@ -144,7 +144,7 @@ fn figures(
         let inputs = changed_inputs(&f.sources);
         let quoted = lock.map_or_else(Vec::new, |l| {
             let q = crate::fingerprint::figure_quotes(spec, &f.name);
-            crate::fingerprint::changed_numbers(l, &build.numbers, &q)
+            crate::fingerprint::changed_numbers(l, build.earlier(), &q)
         });
         let why = if differing.iter().all(|d| disk_hash(spec, d).is_none()) {
             "missing".to_string()

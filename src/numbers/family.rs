@@ -58,7 +58,7 @@ pub fn compute(
     globals: &Arc<Globals>,
     name: &str,
     raw: &Spanned<NumberSpec>,
-    earlier: &[Number],
+    earlier: super::Earlier<'_>,
 ) -> Result<Members> {
     let n = raw.get_ref();
     let Some(t) = &n.table else {

@@ -36,7 +36,7 @@ pub(super) fn compile(
         if !only.is_empty() && !only.contains(name) {
             continue;
         }
-        let key = fp.figure_key(spec, name, &b.numbers);
+        let key = fp.figure_key(spec, name, b.earlier());
         if let Some(l) = lock {
             match figure_current(spec, l, name, &key) {
                 Ok(()) => {
@@ -78,19 +78,26 @@ fn refine_reason(
     f: &Figure,
     b: &mut Build,
 ) {
-    if let Some(last) = b.rebuilt.last_mut()
-        && last.0 == *name
-        && last.1 == SPEC_DATA_OR_QUOTES
+    if !b
+        .rebuilt
+        .last()
+        .is_some_and(|last| last.0 == *name && last.1 == SPEC_DATA_OR_QUOTES)
+    {
+        return;
+    }
     {
         let quoted = crate::fingerprint::figure_quotes(spec, name);
-        let changed = crate::fingerprint::changed_numbers(l, &b.numbers, &quoted);
-        last.1 = match changed_input(fp, l, &f.sources) {
+        let changed = crate::fingerprint::changed_numbers(l, b.earlier(), &quoted);
+        let reason = match changed_input(fp, l, &f.sources) {
             Some(input) => format!("input changed: {input}"),
             None if !changed.is_empty() => {
                 format!("quoted number changed: {}", changed.join(", "))
             }
             None => "spec changed".into(),
         };
+        if let Some(last) = b.rebuilt.last_mut() {
+            last.1 = reason;
+        }
     }
 }
 

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use crate::expr::Globals;
 use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, LockedFigure, hash_bytes};
-use crate::numbers::Number;
 use crate::output::OutputFile;
 use crate::plan::Plan;
 use crate::run::{Build, FigureBuild};
@@ -64,7 +63,7 @@ pub fn build(
     }
     let spec = plan.spec;
     for (name, planned) in &plan.results {
-        let key = fp.results_table_key(spec, name, &b.numbers);
+        let key = fp.results_table_key(spec, name, b.earlier());
         let mut why = None;
         if let Some(l) = lock {
             match current(spec, l, name, &key) {
@@ -157,7 +156,7 @@ pub fn fast_outputs(
     spec: &LoadedSpec,
     lock: &Lock,
     fp: &Fingerprint,
-    numbers: &[Number],
+    numbers: crate::numbers::Earlier<'_>,
 ) -> Option<Vec<String>> {
     let mut all = Vec::new();
     for name in spec.spec.results_tables.keys() {
