@@ -229,12 +229,7 @@ impl Fingerprint {
     /// spec and `[output]`, the closure of its table (and the documents'
     /// `meta` when its text reads `meta`), the numbers its texts or its
     /// tables' steps quote.
-    pub fn results_table_key(
-        &self,
-        spec: &LoadedSpec,
-        name: &str,
-        numbers: Earlier<'_>,
-    ) -> String {
+    pub fn results_table_key(&self, spec: &LoadedSpec, name: &str, numbers: Earlier<'_>) -> String {
         let mut h = blake3::Hasher::new();
         h.update(tool().as_bytes());
         h.update(

@@ -41,11 +41,7 @@ impl SoFar {
 
     /// The keys this copy has, in the order they were added.
     pub fn keys(&self) -> Vec<Arc<str>> {
-        self.entries()
-            .keys()
-            .take(self.len)
-            .cloned()
-            .collect()
+        self.entries().keys().take(self.len).cloned().collect()
     }
 
     /// How many entries this copy has.

@@ -413,8 +413,7 @@ mod tests {
         doc.insert("loader", Value::from(4));
         doc.insert("t_read_ms", Value::from(1.5));
         Arc::make_mut(&mut g.meta).insert("sim_main", doc.into_value());
-        Arc::make_mut(&mut g.meta_files)
-            .insert("sim_main".into(), "data/x/sim.json".into());
+        Arc::make_mut(&mut g.meta_files).insert("sim_main".into(), "data/x/sim.json".into());
         Arc::new(g)
     }
 

@@ -38,17 +38,17 @@ impl ByKey {
 
     /// `list` (the indexed list or a prefix of it) with this index.
     pub fn over<'a>(&'a self, list: &'a [Number]) -> Earlier<'a> {
-        Earlier {
-            list,
-            by_key: self,
-        }
+        Earlier { list, by_key: self }
     }
 
     /// The number with key `key` in `list` (the indexed list or a prefix
     /// of it), if it has one. Numbers of `list` past those indexed (it
     /// grew since) are read one by one.
     pub fn get<'n>(&self, list: &'n [Number], key: &str) -> Option<&'n Number> {
-        if let Some(n) = list.get(self.len..).and_then(|new| new.iter().rev().find(|n| n.key == key)) {
+        if let Some(n) = list
+            .get(self.len..)
+            .and_then(|new| new.iter().rev().find(|n| n.key == key))
+        {
             return Some(n);
         }
         let i = *self.at.get(key)?;

@@ -10,9 +10,9 @@
 
 mod by_key;
 pub mod family;
-pub use by_key::{ByKey, Earlier};
 use crate::format;
 use crate::plan::order;
+pub use by_key::{ByKey, Earlier};
 pub mod uncertainty;
 
 use std::collections::BTreeSet;

@@ -40,8 +40,9 @@ pub(super) fn flush(files: Vec<(String, File)>) -> Result<()> {
         workers
             .into_iter()
             .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Some(("", std::io::Error::other("a flushing thread failed"))))
+                w.join().unwrap_or_else(|_| {
+                    Some(("", std::io::Error::other("a flushing thread failed")))
+                })
             })
             .collect()
     });

@@ -91,12 +91,7 @@ fn step_context(
         .steps
         .iter()
         .zip(steps)
-        .map(|(raw, s)| {
-            (
-                spec.line_col(raw.span().start).0,
-                s.verb(),
-            )
-        })
+        .map(|(raw, s)| (spec.line_col(raw.span().start).0, s.verb()))
         .collect();
     let name = name.to_string();
     move |i: usize, e: Error| {
