@@ -111,7 +111,7 @@ pub fn number_changes(
     if let Some(l) = lock {
         let failed = run::failed_parts(build);
         for (k, locked) in &l.numbers {
-            if build.numbers.iter().any(|n| &n.key == k) {
+            if build.earlier().get(k).is_some() {
                 continue;
             }
             let why = match locked.family.as_deref() {
@@ -404,7 +404,7 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
         }
     }
     // An output the spec no longer writes (orphaned) is looked at in full.
-    let all = run::all_outputs(spec);
+    let all: std::collections::HashSet<String> = run::all_outputs(spec).into_iter().collect();
     if lock.outputs.keys().any(|o| !all.contains(o)) {
         return Ok(false);
     }

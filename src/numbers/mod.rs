@@ -178,11 +178,11 @@ pub fn compute_selected(
 /// error by then: [`order::order`]; here it reads all numbers before it).
 /// Empty for an unknown key.
 pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
-    let keys: Vec<&String> = spec.spec.numbers.keys().collect();
+    let numbers = &spec.spec.numbers;
     let mut wanted = BTreeSet::new();
     let mut stack = vec![key.to_string()];
     while let Some(k) = stack.pop() {
-        let Some(pos) = keys.iter().position(|x| **x == k) else {
+        let Some(pos) = numbers.get_index_of(&k) else {
             continue;
         };
         let tables: Vec<String> = spec.spec.numbers[pos]
@@ -193,7 +193,7 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
             .collect();
         let (q, _) = quotes(spec, &k, tables);
         let read: Vec<String> = if q.all {
-            keys[..pos].iter().map(|s| s.to_string()).collect()
+            numbers.keys().take(pos).cloned().collect()
         } else {
             q.keys
                 .iter()
@@ -207,8 +207,17 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
             }
         }
     }
-    let order = order::order(spec).unwrap_or_else(|_| keys.iter().map(|k| k.to_string()).collect());
-    order.into_iter().filter(|k| wanted.contains(k)).collect()
+    // In the order computed (in spec order when that is an error).
+    let place = |k: &String| match order::placed(spec) {
+        Some(o) => o.place(k),
+        None => numbers.get_index_of(k),
+    };
+    let mut placed: Vec<(usize, String)> = wanted
+        .into_iter()
+        .filter_map(|k| Some((place(&k)?, k)))
+        .collect();
+    placed.sort_unstable();
+    placed.into_iter().map(|(_, k)| k).collect()
 }
 
 /// The number declarations table `table`'s steps read (and those of the
@@ -227,8 +236,15 @@ pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
             }
         }
     }
-    let order = order::order(spec).unwrap_or_default();
-    order.into_iter().filter(|k| wanted.contains(k)).collect()
+    let Some(order) = order::placed(spec) else {
+        return Vec::new();
+    };
+    let mut placed: Vec<(usize, String)> = wanted
+        .into_iter()
+        .filter_map(|k| Some((order.place(&k)?, k)))
+        .collect();
+    placed.sort_unstable();
+    placed.into_iter().map(|(_, k)| k).collect()
 }
 
 /// The sources behind the numbers number `key` reads (in its part of the

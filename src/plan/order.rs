@@ -239,6 +239,12 @@ fn number_reads<'a>(spec: &'a LoadedSpec, index: usize, key: &'a str) -> Vec<Nod
     out
 }
 
+/// [`order`], found once per spec, with each declaration's place in it
+/// (`None` when it is an error).
+pub fn placed(spec: &LoadedSpec) -> Option<&crate::spec::NumbersOrder> {
+    spec.numbers_order(|| order(spec).ok())
+}
+
 /// The number declarations (keys and family names) in the order they are
 /// computed: each after the tables and numbers it reads, ties in spec
 /// order. A cycle is an error at the first declaration on it, naming the

@@ -378,6 +378,35 @@ pub struct LoadedSpec {
     /// The byte offset of each line's start, found on first use by
     /// [`LoadedSpec::line_col`].
     line_starts: std::sync::OnceLock<Vec<usize>>,
+    /// The numbers' order (`plan::order::order`), found on first use by
+    /// [`LoadedSpec::numbers_order`]; `None` when it is an error.
+    numbers_order: std::sync::OnceLock<Option<NumbersOrder>>,
+}
+
+/// The number declarations in the order they are computed, with each
+/// one's place in it.
+#[derive(Debug, Clone, Default)]
+pub struct NumbersOrder {
+    /// The declarations (keys and family names), in the order computed.
+    pub keys: Vec<String>,
+    place: std::collections::HashMap<String, usize>,
+}
+
+impl NumbersOrder {
+    /// `keys` with each one's place.
+    pub fn new(keys: Vec<String>) -> NumbersOrder {
+        let place = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.clone(), i))
+            .collect();
+        NumbersOrder { keys, place }
+    }
+
+    /// The place of declaration `key` in the order, if it is one.
+    pub fn place(&self, key: &str) -> Option<usize> {
+        self.place.get(key).copied()
+    }
 }
 
 impl LoadedSpec {
@@ -419,6 +448,19 @@ impl LoadedSpec {
         let start = starts[line - 1];
         let col = self.text.get(start..pos).map_or(0, |t| t.chars().count()) + 1;
         (line, col)
+    }
+
+    /// The numbers' order, found once by `compute` (the first caller's;
+    /// `plan::order::placed` is the one caller): `None` when it is an
+    /// error. Every number's report reads it, so it is not found again
+    /// for each.
+    pub fn numbers_order(
+        &self,
+        compute: impl FnOnce() -> Option<Vec<String>>,
+    ) -> Option<&NumbersOrder> {
+        self.numbers_order
+            .get_or_init(|| compute().map(NumbersOrder::new))
+            .as_ref()
     }
 
     /// An error pointing at `span` of the spec.
@@ -485,6 +527,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
         parts: Default::default(),
         key_spans: Default::default(),
         line_starts: Default::default(),
+        numbers_order: Default::default(),
     })
 }
 
