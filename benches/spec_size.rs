@@ -6,19 +6,23 @@
 //! `--figures F` caps the figures at F (each figure renders, so their cost
 //! is per figure; the default is N), `--formats svg,pdf` sets the figures'
 //! files (default `svg`), `--write DIR` only writes the spec of the first
-//! size to DIR (to profile one command, e.g. under callgrind).
+//! size to DIR (to profile one command, e.g. under callgrind), and
+//! `--write DIR --shift 1` only its data, changed.
 //!
 //! For each N it writes the spec into a temporary folder and times the
 //! release binary, one run each: `gen` (everything to build), `gen` again
-//! (everything current), `check --fast`, `show` of a table, `explain` of a
-//! number and of a family member. The table printed is wall time in
-//! seconds; the last column is the largest resident set of those runs.
+//! (everything current), `gen` after the data changed (every number and
+//! figure rebuilt and reported as changed), `check --fast`, `show` of a
+//! table, `explain` of a number and of a family member. The table printed
+//! is wall time in seconds; the last column is the largest resident set
+//! of those runs.
 //!
 //! The spec: one shared CSV source of 10 rows; N tables, a third from an
 //! inline source of their own, a third from the shared source with a
 //! filter, a third from the previous table with a lookup into the shared
 //! source; N numbers over them (a count, a sum whose `where` reads the
-//! previous number, every fifth an `expr` over two numbers); N figures of
+//! previous number or, every tenth, a family member, every fifth an
+//! `expr` over two numbers); N figures of
 //! one point layer, every other one's title quoting its number; a family
 //! `member` of one number per row of an N-row CSV.
 
@@ -30,18 +34,7 @@ use std::time::Instant;
 /// The spec and its data files for `n` tables, numbers, members and
 /// `figures` figures, written into `dir`.
 fn write_spec(dir: &Path, n: usize, figures: usize, formats: &str) {
-    let data = dir.join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    let mut shared = String::from("k,x,y\n");
-    for k in 0..10 {
-        writeln!(shared, "{k},{}.5,{}", k + 1, 10 - k).unwrap();
-    }
-    std::fs::write(data.join("shared.csv"), shared).unwrap();
-    let mut members = String::from("k,x\n");
-    for k in 0..n {
-        writeln!(members, "{k},{}", k % 97).unwrap();
-    }
-    std::fs::write(data.join("members.csv"), members).unwrap();
+    write_data(dir, n, 0);
 
     let formats: Vec<String> = formats.split(',').map(|f| format!("\"{f}\"")).collect();
     let mut s = String::with_capacity(n * 600);
@@ -88,10 +81,13 @@ fn write_spec(dir: &Path, n: usize, figures: usize, formats: &str) {
             )
             .unwrap();
         } else if i % 2 == 1 {
+            let read = match i % 10 {
+                3 => format!("m{i}"),
+                _ => format!("n{}", i - 1),
+            };
             writeln!(
                 s,
-                "[numbers.n{i}]\ntable = \"t{i}\"\nwhere = \"x <= v['n{}'] + 10\"\nvalue = {{ sum = \"x\" }}\nformat = {{ places = 1 }}\n",
-                i - 1
+                "[numbers.n{i}]\ntable = \"t{i}\"\nwhere = \"x <= v['{read}'] + 10\"\nvalue = {{ sum = \"x\" }}\nformat = {{ places = 1 }}\n"
             )
             .unwrap();
         } else {
@@ -113,6 +109,23 @@ fn write_spec(dir: &Path, n: usize, figures: usize, formats: &str) {
         .unwrap();
     }
     std::fs::write(dir.join("artifact.toml"), s).unwrap();
+}
+
+/// The data files for `n` members, their values shifted by `shift` (a
+/// new run of the experiments: every number and figure changes).
+fn write_data(dir: &Path, n: usize, shift: usize) {
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let mut shared = String::from("k,x,y\n");
+    for k in 0..10 {
+        writeln!(shared, "{k},{}.5,{}", k + 1 + shift, 10 - k).unwrap();
+    }
+    std::fs::write(data.join("shared.csv"), shared).unwrap();
+    let mut members = String::from("k,x\n");
+    for k in 0..n {
+        writeln!(members, "{k},{}", k % 97 + shift).unwrap();
+    }
+    std::fs::write(data.join("members.csv"), members).unwrap();
 }
 
 /// Runs the binary in `dir` with `args`: its wall time in seconds.
@@ -147,6 +160,7 @@ fn main() {
     let mut figures = None;
     let mut formats = "svg".to_string();
     let mut write = None;
+    let mut shift = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -154,6 +168,7 @@ fn main() {
             "--figures" => figures = args.next().and_then(|f| f.parse::<usize>().ok()),
             "--formats" => formats = args.next().expect("--formats svg,pdf"),
             "--write" => write = args.next(),
+            "--shift" => shift = args.next().and_then(|s| s.parse::<usize>().ok()),
             n => sizes.push(n.replace('_', "").parse::<usize>().expect("a size")),
         }
     }
@@ -162,12 +177,25 @@ fn main() {
     }
     if let Some(dir) = write {
         let n = sizes[0];
+        if let Some(shift) = shift {
+            write_data(Path::new(&dir), n, shift);
+            return;
+        }
         write_spec(Path::new(&dir), n, figures.unwrap_or(n).min(n), &formats);
         return;
     }
     println!(
-        "{:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9}",
-        "N", "figures", "gen", "gen again", "check -f", "show", "explain", "member", "max MiB"
+        "{:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "N",
+        "figures",
+        "gen",
+        "gen again",
+        "gen data",
+        "check -f",
+        "show",
+        "explain",
+        "member",
+        "max MiB"
     );
     for n in sizes {
         let f = figures.unwrap_or(n).min(n);
@@ -175,23 +203,16 @@ fn main() {
         write_spec(dir.path(), n, f, &formats);
         let mid = n / 2 + 1;
         let (t, num, m) = (format!("t{mid}"), format!("n{mid}"), format!("m{mid}"));
-        let times = [
-            time(dir.path(), &["gen"]),
+        let mut times = vec![time(dir.path(), &["gen"]), time(dir.path(), &["gen"])];
+        write_data(dir.path(), n, 1);
+        times.extend([
             time(dir.path(), &["gen"]),
             time(dir.path(), &["check", "--fast"]),
             time(dir.path(), &["show", &t]),
             time(dir.path(), &["explain", &num]),
             time(dir.path(), &["explain", &m]),
-        ];
-        println!(
-            "{n:>8} {f:>8} {:>9.2} {:>9.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9.0}",
-            times[0],
-            times[1],
-            times[2],
-            times[3],
-            times[4],
-            times[5],
-            max_rss_mib()
-        );
+        ]);
+        let cells: Vec<String> = times.iter().map(|t| format!("{t:>9.2}")).collect();
+        println!("{n:>8} {f:>8} {} {:>9.0}", cells.join(" "), max_rss_mib());
     }
 }
