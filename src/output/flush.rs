@@ -4,7 +4,7 @@
 //! One `fsync` after another waits on the disk once per file (10⁵
 //! figures' files took minutes), and keeping every temporary file open
 //! until the renames runs out of file descriptors (the soft limit is
-//! often 1,024). So files are flushed in batches of [`BATCH`] by
+//! often 1,024, 256 on macOS). So files are flushed in batches of [`BATCH`] by
 //! [`THREADS`] threads, and closed once flushed.
 
 use std::fs::File;
@@ -12,7 +12,7 @@ use std::fs::File;
 use crate::error::Result;
 
 /// Temporary files written before they are flushed and closed together.
-pub(super) const BATCH: usize = 256;
+pub(super) const BATCH: usize = 64;
 
 /// Threads that flush one batch: a flush waits on the disk, not on a
 /// core, and a disk takes many at once.

@@ -78,9 +78,9 @@ pub fn declarations_of<'a>(spec: &'a LoadedSpec, key: &str) -> Vec<&'a str> {
     {
         return vec![k.as_str()];
     }
-    spec.spec
-        .numbers
+    spec.families()
         .iter()
+        .filter_map(|i| spec.spec.numbers.get_index(*i))
         .filter(|(_, n)| {
             n.get_ref()
                 .each

@@ -381,6 +381,9 @@ pub struct LoadedSpec {
     /// The numbers' order (`plan::order::order`), found on first use by
     /// [`LoadedSpec::numbers_order`]; `None` when it is an error.
     numbers_order: std::sync::OnceLock<Option<NumbersOrder>>,
+    /// The families' places in `spec.numbers`, found on first use by
+    /// [`LoadedSpec::families`].
+    families: std::sync::OnceLock<Vec<usize>>,
 }
 
 /// The number declarations in the order they are computed, with each
@@ -463,6 +466,18 @@ impl LoadedSpec {
             .as_ref()
     }
 
+    /// The number families (`[numbers.NAME]` with `each`), as places in
+    /// `spec.numbers`, in spec order: what a quoted key that no number
+    /// declares may be, looked up for each without reading every number.
+    pub fn families(&self) -> &[usize] {
+        self.families.get_or_init(|| {
+            (self.spec.numbers.values().enumerate())
+                .filter(|(_, n)| n.get_ref().each.is_some())
+                .map(|(i, _)| i)
+                .collect()
+        })
+    }
+
     /// An error pointing at `span` of the spec.
     pub fn error(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> Error {
         Error::Spec {
@@ -528,6 +543,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
         key_spans: Default::default(),
         line_starts: Default::default(),
         numbers_order: Default::default(),
+        families: Default::default(),
     })
 }
 
