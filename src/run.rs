@@ -215,10 +215,11 @@ fn build_with<'a>(
         .then(|| scope.spawn(|| Fingerprint::compute(spec)));
     let catalog = Catalog::new(plan)?.trimming();
     let mut b = Build::default();
-
+    let families = lock.map(crate::lock::Families::of);
     let reuse = |key: &str, earlier: numbers::Earlier<'_>| -> Option<Vec<Number>> {
         let (l, fp) = (lock?, early.as_ref()?);
-        crate::lock::reuse(spec, l, key, &fp.number_key(spec, key, earlier))
+        let families = families.as_ref()?;
+        crate::lock::reuse(spec, l, families, key, &fp.number_key(spec, key, earlier))
     };
     let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
     let fp = match (early, later) {

@@ -368,12 +368,13 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     // record still holds the key of the data it was drawn from.
     let mut earlier = Vec::new();
     let mut by_key = crate::numbers::ByKey::default();
+    let families = crate::lock::Families::of(lock);
     for key in crate::plan::order::order(spec)? {
         // A number skipped by the last run has no record; it is skipped
         // again unless its data changed, which the input hashes show.
         by_key.grow(&earlier);
         let dependencies = fp.number_key(spec, &key, by_key.over(&earlier));
-        match crate::lock::reuse(spec, lock, &key, &dependencies) {
+        match crate::lock::reuse(spec, lock, &families, &key, &dependencies) {
             Some(list) => earlier.extend(list),
             None if lock.numbers.contains_key(&key) => return Ok(false),
             None if crate::numbers::family::is_family(spec, &key) => return Ok(false),
