@@ -80,3 +80,41 @@ impl<'a> Earlier<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(key: &str) -> Number {
+        Number {
+            key: key.into(),
+            value: crate::value::Value::from(1),
+            text: "1".into(),
+            uncertainty: None,
+            description: None,
+            table: None,
+            rows: 0,
+            sources: Default::default(),
+            family: None,
+        }
+    }
+
+    #[test]
+    fn a_prefix_and_a_grown_list_are_answered() {
+        let mut list: Vec<Number> = ["a", "b", "c"].map(number).into();
+        let mut by_key = ByKey::of(&list);
+        let all = by_key.over(&list);
+        assert_eq!(all.get("c").map(|n| n.key.as_str()), Some("c"));
+        // A prefix does not see the numbers after it.
+        assert!(all.prefix(2).get("c").is_none());
+        assert!(all.prefix(2).get("b").is_some());
+        // Numbers added since the index was built are found too, and once
+        // it grows, through the index.
+        list.push(number("d"));
+        assert!(by_key.over(&list).get("d").is_some());
+        by_key.grow(&list);
+        assert_eq!(by_key.at.len(), 4);
+        assert!(by_key.over(&list).get("d").is_some());
+        assert!(by_key.over(&list).get("e").is_none());
+    }
+}
