@@ -7,24 +7,29 @@
 //! is per figure; the default is N), `--formats svg,pdf` sets the figures'
 //! files (default `svg`), `--write DIR` only writes the spec of the first
 //! size to DIR (to profile one command, e.g. under callgrind), and
-//! `--write DIR --shift 1` only its data, changed.
+//! `--write DIR --shift 1` only its data, changed; `--timeout S` stops a
+//! run after S seconds (shown as `>S`, default 600). `ARTIFACT_BIN=PATH`
+//! times another build of the binary (an older one, to compare).
 //!
 //! For each N it writes the spec into a temporary folder and times the
 //! release binary, one run each: `gen` (everything to build), `gen` again
 //! (everything current), `gen` after the data changed (every number and
 //! figure rebuilt and reported as changed), `check --fast`, `show` of a
-//! table, `explain` of a number and of a family member. The table printed
-//! is wall time in seconds; the last column is the largest resident set
-//! of those runs.
+//! table, `explain` of a number and of a family member. Each cell is
+//! `wall/cpu`: the wall time and the processor time (user and system) in
+//! seconds, the second less at the mercy of a shared disk's flushes; a run
+//! past the timeout shows `>S` (the runs after a `gen` that ran past it
+//! are not made). The last column is the largest resident set of the
+//! runs so far, in MiB.
 //!
 //! The spec: one shared CSV source of 10 rows; N tables, a third from an
 //! inline source of their own, a third from the shared source with a
 //! filter, a third from the previous table with a lookup into the shared
 //! source; N numbers over them (a count, a sum whose `where` reads the
 //! previous number or, every tenth, a family member, every fifth an
-//! `expr` over two numbers); N figures of
-//! one point layer, every other one's title quoting its number; a family
-//! `member` of one number per row of an N-row CSV.
+//! `expr` over two numbers); N figures of one point layer, every other
+//! one's title quoting its number; a family `member` of one number per row
+//! of an N-row CSV.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -128,23 +133,56 @@ fn write_data(dir: &Path, n: usize, shift: usize) {
     std::fs::write(data.join("members.csv"), members).unwrap();
 }
 
-/// Runs the binary in `dir` with `args`: its wall time in seconds.
-fn time(dir: &Path, args: &[&str]) -> f64 {
+/// The processor time (user and system) of the children waited for so
+/// far, in seconds.
+fn children_cpu() -> f64 {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+/// Runs the binary in `dir` with `args`: its wall and processor time in
+/// seconds, or `None` when it ran past `timeout` seconds (it is then
+/// stopped).
+fn time(dir: &Path, args: &[&str], timeout: f64) -> Option<(f64, f64)> {
+    let bin = std::env::var("ARTIFACT_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_artifact").to_string());
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_artifact"))
+    let cpu = children_cpu();
+    let mut child = Command::new(bin)
         .args(args)
         .current_dir(dir)
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    let secs = start.elapsed().as_secs_f64();
-    if !out.status.success() {
-        panic!(
-            "artifact {} failed:\n{}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        );
+    // Its stderr read meanwhile, so a long report cannot fill the pipe.
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).ok();
+        text
+    });
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let secs = start.elapsed().as_secs_f64();
+            let err = reader.join().unwrap();
+            assert!(
+                status.success(),
+                "artifact {} failed:\n{err}",
+                args.join(" ")
+            );
+            return Some((secs, children_cpu() - cpu));
+        }
+        if start.elapsed().as_secs_f64() > timeout {
+            child.kill().ok();
+            child.wait().ok();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    secs
 }
 
 /// The largest resident set of the children run so far, in MiB.
@@ -161,6 +199,7 @@ fn main() {
     let mut formats = "svg".to_string();
     let mut write = None;
     let mut shift = None;
+    let mut timeout = 600.0;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -169,6 +208,7 @@ fn main() {
             "--formats" => formats = args.next().expect("--formats svg,pdf"),
             "--write" => write = args.next(),
             "--shift" => shift = args.next().and_then(|s| s.parse::<usize>().ok()),
+            "--timeout" => timeout = args.next().and_then(|s| s.parse().ok()).expect("seconds"),
             n => sizes.push(n.replace('_', "").parse::<usize>().expect("a size")),
         }
     }
@@ -185,7 +225,7 @@ fn main() {
         return;
     }
     println!(
-        "{:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "{:>8} {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9}",
         "N",
         "figures",
         "gen",
@@ -203,16 +243,25 @@ fn main() {
         write_spec(dir.path(), n, f, &formats);
         let mid = n / 2 + 1;
         let (t, num, m) = (format!("t{mid}"), format!("n{mid}"), format!("m{mid}"));
-        let mut times = vec![time(dir.path(), &["gen"]), time(dir.path(), &["gen"])];
+        let mut times = Vec::new();
+        let first = time(dir.path(), &["gen"], timeout);
+        times.push(first);
+        // These need the first `gen` done (skipped when it ran too long).
+        let after_gen = |args: &[&str]| first.and_then(|_| time(dir.path(), args, timeout));
+        times.push(after_gen(&["gen"]));
         write_data(dir.path(), n, 1);
-        times.extend([
-            time(dir.path(), &["gen"]),
-            time(dir.path(), &["check", "--fast"]),
-            time(dir.path(), &["show", &t]),
-            time(dir.path(), &["explain", &num]),
-            time(dir.path(), &["explain", &m]),
-        ]);
-        let cells: Vec<String> = times.iter().map(|t| format!("{t:>9.2}")).collect();
+        times.push(after_gen(&["gen"]));
+        times.push(after_gen(&["check", "--fast"]));
+        for args in [["show", &t], ["explain", &num], ["explain", &m]] {
+            times.push(time(dir.path(), &args, timeout));
+        }
+        let cells: Vec<String> = times
+            .iter()
+            .map(|t| match t {
+                Some((wall, cpu)) => format!("{:>11}", format!("{wall:.2}/{cpu:.2}")),
+                None => format!("{:>11}", format!(">{timeout}")),
+            })
+            .collect();
         println!("{n:>8} {f:>8} {} {:>9.0}", cells.join(" "), max_rss_mib());
     }
 }
