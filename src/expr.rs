@@ -50,6 +50,8 @@ pub use source::{broken_meta, several_documents};
 mod env;
 mod format;
 pub mod reads;
+mod so_far;
+pub use so_far::SoFar;
 mod template;
 pub mod undefined;
 
@@ -70,14 +72,16 @@ fn too_deep() -> String {
 /// The numbers and document metadata every expression and template can read.
 #[derive(Debug, Clone, Default)]
 pub struct Globals {
-    /// `n`: key -> printed text.
-    pub n: Record,
-    /// `v`: key -> full-precision value.
-    pub v: Record,
-    /// `meta`: source name -> document metadata.
-    pub meta: Record,
+    /// `n`: key -> printed text, shared with the copies made before (a
+    /// copy per number costs nothing).
+    pub n: SoFar,
+    /// `v`: key -> full-precision value, shared as `n` is.
+    pub v: SoFar,
+    /// `meta`: source name -> document metadata (shared: read, never
+    /// copied, by every expression that names `meta`).
+    pub meta: Arc<Record>,
     /// Source name -> the file its metadata is from (for messages).
-    pub meta_files: std::collections::BTreeMap<String, String>,
+    pub meta_files: Arc<std::collections::BTreeMap<String, String>>,
 }
 
 impl Globals {
@@ -146,7 +150,7 @@ impl Object for Ctx {
                 .map(|o| Value::from_object(SourceObj(o.clone()))),
             "n" => Some(Value::from_object(self.globals.n.clone())),
             "v" => Some(Value::from_object(self.globals.v.clone())),
-            "meta" => Some(Value::from_object(self.globals.meta.clone())),
+            "meta" => Some(Value::from_dyn_object(self.globals.meta.clone())),
             _ => None,
         }
     }

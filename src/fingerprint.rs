@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::Result;
 use crate::lock::{hash_bytes, hash_file, tool};
-use crate::numbers::Number;
+use crate::numbers::{Earlier, Number};
 use crate::plan::deps::document_sources;
 use crate::sources;
 use crate::spec::LoadedSpec;
@@ -33,6 +33,9 @@ pub struct Fingerprint {
     /// The `[templates]` files (relative path, hash): inputs of the macro
     /// files, so editing one makes `check --fast` look again.
     pub templates: Vec<(String, String)>,
+    /// The JSON-document sources ([`document_sources`]), found once: what
+    /// every key reading `meta` adds.
+    pub documents: Vec<String>,
 }
 
 impl Fingerprint {
@@ -40,6 +43,7 @@ impl Fingerprint {
     pub fn compute(spec: &LoadedSpec) -> Result<Fingerprint> {
         let mut fp = Fingerprint {
             spec: hash_bytes(spec.text.as_bytes()),
+            documents: document_sources(spec),
             ..Fingerprint::default()
         };
         for (name, part) in spec.parts().iter() {
@@ -109,7 +113,7 @@ impl Fingerprint {
     /// the numbers computed before it: its part of the spec, its table's
     /// closure and the numbers quoted there or by it (all of `earlier` for
     /// a computed key), and for an `expr` the documents' `meta`.
-    pub fn number_key(&self, spec: &LoadedSpec, key: &str, earlier: &[Number]) -> String {
+    pub fn number_key(&self, spec: &LoadedSpec, key: &str, earlier: Earlier<'_>) -> String {
         let mut h = blake3::Hasher::new();
         h.update(tool().as_bytes());
         h.update(
@@ -128,7 +132,7 @@ impl Fingerprint {
             .collect();
         if n.get_ref().table.is_none() {
             // An expression over the globals: documents' meta and numbers.
-            roots.extend(document_sources(spec));
+            roots.extend(self.documents.iter().cloned());
         }
         let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
@@ -152,7 +156,7 @@ impl Fingerprint {
         spec: &LoadedSpec,
         own: Option<&Part>,
         closure: &BTreeSet<String>,
-        numbers: &[Number],
+        numbers: Earlier<'_>,
     ) {
         let mut all = own.map(|p| p.quoted.clone()).unwrap_or_default();
         for t in closure {
@@ -160,11 +164,16 @@ impl Fingerprint {
                 all.keys.extend(table.quoted.keys.iter().cloned());
             }
         }
-        let quoted: BTreeMap<&str, &Number> = numbers
-            .iter()
-            .filter(|n| all.all || all.keys.contains(&n.key))
-            .map(|n| (n.key.as_str(), n))
-            .collect();
+        // By key: the quoted ones found, not every number read.
+        let quoted: BTreeMap<&str, &Number> = match all.all {
+            true => numbers.list.iter().map(|n| (n.key.as_str(), n)).collect(),
+            false => all
+                .keys
+                .iter()
+                .filter_map(|k| numbers.get(k))
+                .map(|n| (n.key.as_str(), n))
+                .collect(),
+        };
         for (key, n) in quoted {
             h.update(
                 format!(
@@ -178,7 +187,7 @@ impl Fingerprint {
     }
 
     /// The key of figure `name`, given all numbers.
-    pub fn figure_key(&self, spec: &LoadedSpec, name: &str, numbers: &[Number]) -> String {
+    pub fn figure_key(&self, spec: &LoadedSpec, name: &str, numbers: Earlier<'_>) -> String {
         let mut h = blake3::Hasher::new();
         h.update(tool().as_bytes());
         let part = self
@@ -206,7 +215,7 @@ impl Fingerprint {
         let part = spec.parts().get("figure", name);
         let mut roots = part.map(|p| p.data.clone()).unwrap_or_default();
         if part.is_some_and(|p| p.meta) {
-            roots.extend(document_sources(spec));
+            roots.extend(self.documents.iter().cloned());
         }
         let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
@@ -220,7 +229,7 @@ impl Fingerprint {
     /// spec and `[output]`, the closure of its table (and the documents'
     /// `meta` when its text reads `meta`), the numbers its texts or its
     /// tables' steps quote.
-    pub fn results_table_key(&self, spec: &LoadedSpec, name: &str, numbers: &[Number]) -> String {
+    pub fn results_table_key(&self, spec: &LoadedSpec, name: &str, numbers: Earlier<'_>) -> String {
         let mut h = blake3::Hasher::new();
         h.update(tool().as_bytes());
         h.update(
@@ -242,7 +251,7 @@ impl Fingerprint {
             .into_iter()
             .collect();
         if part.is_some_and(|p| p.meta) {
-            roots.extend(document_sources(spec));
+            roots.extend(self.documents.iter().cloned());
         }
         let closure = crate::plan::deps::closure(spec, roots);
         self.hash_closure(&mut h, &closure);
@@ -285,12 +294,12 @@ pub fn number_sources(spec: &LoadedSpec, key: &str) -> BTreeSet<String> {
 /// what `lock` recorded (a number that failed now is not named).
 pub fn changed_numbers<'a>(
     lock: &crate::lock::Lock,
-    now: &[Number],
+    now: Earlier<'_>,
     keys: impl IntoIterator<Item = &'a String>,
 ) -> Vec<String> {
     keys.into_iter()
         .filter(|k| {
-            let Some(n) = now.iter().find(|n| &n.key == *k) else {
+            let Some(n) = now.get(k) else {
                 return false;
             };
             let value = serde_json::to_string(&n.value).unwrap_or_else(|_| "null".into());
@@ -335,12 +344,17 @@ fn quotes_through(spec: &LoadedSpec, own: Option<&Part>, mut roots: Vec<String>)
             q.keys.extend(table.quoted.keys.iter().cloned());
         }
     }
-    spec.spec
-        .numbers
-        .keys()
-        .filter(|k| q.all || q.keys.contains(*k))
-        .cloned()
-        .collect()
+    if q.all {
+        return spec.spec.numbers.keys().cloned().collect();
+    }
+    // The quoted keys declared, in spec order (not a scan of every number).
+    let mut at: Vec<(usize, &String)> = q
+        .keys
+        .iter()
+        .filter_map(|k| Some((spec.spec.numbers.get_index_of(k)?, k)))
+        .collect();
+    at.sort_unstable();
+    at.into_iter().map(|(_, k)| k.clone()).collect()
 }
 
 /// The sources figure `name` reads: the tables it names, and the JSON

@@ -235,19 +235,45 @@ impl Lock {
     }
 }
 
+/// The members a lock records, by family, each family's in key order:
+/// what [`reuse`] reads of a family (not the whole lock for each).
+#[derive(Debug, Default)]
+pub struct Families<'l>(std::collections::HashMap<&'l str, Vec<(&'l str, &'l LockedNumber)>>);
+
+impl<'l> Families<'l> {
+    /// The members `lock` records.
+    pub fn of(lock: &'l Lock) -> Families<'l> {
+        let mut by = std::collections::HashMap::<_, Vec<_>>::new();
+        for (k, n) in &lock.numbers {
+            if let Some(f) = n.family.as_deref() {
+                by.entry(f).or_default().push((k.as_str(), n));
+            }
+        }
+        Families(by)
+    }
+}
+
 /// Declaration `name`'s numbers as `lock` recorded them when they were
 /// computed from what hashes to `key` now (a family's members, in key
-/// order), or `None` to compute them again (a family without members is
-/// computed again: its table decides whether it has any).
-pub fn reuse(spec: &LoadedSpec, lock: &Lock, name: &str, key: &str) -> Option<Vec<Number>> {
+/// order, from `families`, the lock's), or `None` to compute them again (a
+/// family without members is computed again: its table decides whether it
+/// has any).
+pub fn reuse(
+    spec: &LoadedSpec,
+    lock: &Lock,
+    families: &Families<'_>,
+    name: &str,
+    key: &str,
+) -> Option<Vec<Number>> {
     if !crate::numbers::family::is_family(spec, name) {
         let locked = lock.numbers.get(name)?;
         return locked.matches(key).then(|| vec![locked.to_number(name)]);
     }
-    let members: Vec<Number> = lock
-        .numbers
-        .iter()
-        .filter(|(_, n)| n.family.as_deref() == Some(name))
+    let members: Vec<Number> = families
+        .0
+        .get(name)
+        .into_iter()
+        .flatten()
         .map(|(k, n)| n.matches(key).then(|| n.to_number(k)))
         .collect::<Option<_>>()?;
     (!members.is_empty()).then_some(members)

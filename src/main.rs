@@ -226,9 +226,20 @@ fn run_gen(spec: &spec::LoadedSpec, names: &[String], force: bool) -> artifact::
     for (_, why) in build.skipped.iter().chain(&build.held) {
         info!("skip: {why}");
     }
+    // Names drawn, looked up for each rebuilt one (not a scan of all).
+    let drawn: std::collections::HashSet<String> = build
+        .figures
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(
+            build
+                .results
+                .iter()
+                .map(|r| artifact::run::results::label(&r.name)),
+        )
+        .collect();
     for (name, why) in &build.rebuilt {
-        let table = |r: &run::FigureBuild| artifact::run::results::label(&r.name) == *name;
-        if build.figures.iter().any(|f| &f.name == name) || build.results.iter().any(table) {
+        if drawn.contains(name) {
             info!("rebuilt {} ({why})", shown(name));
         }
     }

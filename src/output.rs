@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+mod flush;
+
 /// One output file: its path relative to the spec's folder and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputFile {
@@ -71,7 +73,7 @@ pub fn read_output(root: &Path, rel: &str) -> Option<Vec<u8>> {
 struct Staged {
     rel: String,
     path: PathBuf,
-    tmp: Option<tempfile::NamedTempFile>,
+    tmp: Option<tempfile::TempPath>,
     old: Option<Vec<u8>>,
 }
 
@@ -172,21 +174,26 @@ fn tmp_prefix(path: &Path) -> String {
     format!(".{name}{TMP_MARK}")
 }
 
+/// `rel` staged: its new bytes written to a temporary file, which is
+/// returned open for [`flush::flush`] (`None` for a removal).
 fn stage(
     root: &Path,
     rel: &str,
     bytes: Option<&[u8]>,
     old: Option<Vec<u8>>,
     created: &mut Vec<PathBuf>,
-) -> Result<Staged> {
+) -> Result<(Staged, Option<std::fs::File>)> {
     let path = root.join(rel);
     let Some(bytes) = bytes else {
-        return Ok(Staged {
-            rel: rel.to_string(),
-            path,
-            tmp: None,
-            old,
-        });
+        return Ok((
+            Staged {
+                rel: rel.to_string(),
+                path,
+                tmp: None,
+                old,
+            },
+            None,
+        ));
     };
     let dir = make_parents(root, rel, created)?;
     let prefix = tmp_prefix(&path);
@@ -194,14 +201,17 @@ fn stage(
         .tempfile_in(&dir)
         .map_err(|e| failed("writing", rel, &e))?;
     tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| failed("writing", rel, &e))?;
-    Ok(Staged {
-        rel: rel.to_string(),
-        path,
-        tmp: Some(tmp),
-        old,
-    })
+    let (file, tmp) = tmp.into_parts();
+    Ok((
+        Staged {
+            rel: rel.to_string(),
+            path,
+            tmp: Some(tmp),
+            old,
+        },
+        Some(file),
+    ))
 }
 
 /// What a step replaced or removed, to put back on failure: a hard link to
@@ -280,25 +290,40 @@ fn commit_with(
     let mut report = Committed::default();
     let mut staged = Vec::new();
     let mut created = Vec::new();
+    // Written but not yet flushed: flushed a batch at a time, then closed.
+    let mut open = Vec::new();
+    let mut last = changes.len();
     for (rel, bytes) in changes {
+        last -= 1;
         let staged_one = read_old(root, rel).and_then(|old| {
             if old.as_deref() == *bytes {
                 return Ok(None);
             }
             stage(root, rel, *bytes, old, &mut created).map(Some)
         });
-        match staged_one {
+        let result = match staged_one {
             Ok(None) => {
                 if bytes.is_some() {
                     report.unchanged.push(rel.to_string());
                 }
+                Ok(())
             }
-            Ok(Some(s)) => staged.push(s),
-            Err(e) => {
-                drop(staged); // removes the temporary files
-                remove_created(&created);
-                return Err(e);
+            Ok(Some((s, file))) => {
+                open.extend(file.map(|f| (s.rel.clone(), f)));
+                staged.push(s);
+                Ok(())
             }
+            Err(e) => Err(e),
+        };
+        let result = result.and_then(|()| match open.len() >= flush::BATCH || last == 0 {
+            true => flush::flush(std::mem::take(&mut open)),
+            false => Ok(()),
+        });
+        if let Err(e) = result {
+            drop(open); // closes the files before they are removed
+            drop(staged); // removes the temporary files
+            remove_created(&created);
+            return Err(e);
         }
     }
     let mut done: Vec<(String, PathBuf, Backup)> = Vec::new();

@@ -41,6 +41,8 @@ pub struct Build {
     pub files: indexmap::IndexMap<String, Vec<crate::sources::SourceFile>>,
     /// The numbers (computed, or reused from the lock), in the order computed.
     pub numbers: Vec<Number>,
+    /// Where each of `numbers` is, by key ([`Build::earlier`]).
+    pub numbers_by_key: numbers::ByKey,
     /// Dependency key of each number.
     pub number_keys: BTreeMap<String, String>,
     /// Files of the numbers (macros.tex, macros.typ, numbers.json), if all numbers succeeded.
@@ -79,6 +81,15 @@ pub struct Build {
 }
 
 impl Build {
+    /// The numbers with their index: what keys and reports read the
+    /// numbers they quote from.
+    pub fn earlier(&self) -> numbers::Earlier<'_> {
+        numbers::Earlier {
+            list: &self.numbers,
+            by_key: &self.numbers_by_key,
+        }
+    }
+
     /// Every output file computed.
     pub fn outputs(&self) -> impl Iterator<Item = &OutputFile> {
         self.number_outputs
@@ -238,10 +249,11 @@ fn build_with<'a>(
         .then(|| scope.spawn(|| Fingerprint::compute(spec)));
     let catalog = Catalog::new(plan)?.trimming();
     let mut b = Build::default();
-
-    let reuse = |key: &str, earlier: &[Number]| -> Option<Vec<Number>> {
+    let families = lock.map(crate::lock::Families::of);
+    let reuse = |key: &str, earlier: numbers::Earlier<'_>| -> Option<Vec<Number>> {
         let (l, fp) = (lock?, early.as_ref()?);
-        crate::lock::reuse(spec, l, key, &fp.number_key(spec, key, earlier))
+        let families = families.as_ref()?;
+        crate::lock::reuse(spec, l, families, key, &fp.number_key(spec, key, earlier))
     };
     let (nums, globals) = numbers::compute(spec, &catalog, &reuse);
     let fp = match (early, later) {

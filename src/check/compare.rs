@@ -147,7 +147,7 @@ fn figures(
         let inputs = changed_inputs(&f.sources);
         let quoted = lock.map_or_else(Vec::new, |l| {
             let q = crate::fingerprint::figure_quotes(spec, &f.name);
-            crate::fingerprint::changed_numbers(l, &build.numbers, &q)
+            crate::fingerprint::changed_numbers(l, build.earlier(), &q)
         });
         let why = if differing.iter().all(|d| disk_hash(spec, d).is_none()) {
             "missing".to_string()
@@ -229,7 +229,7 @@ fn records(r: &mut CheckReport, spec: &LoadedSpec, build: &run::Build, l: &Lock)
             Some(rec)
                 if Some(&rec.key) != key
                     && run::changed_inputs(fp, Some(l), &covered).is_empty()
-                    && crate::fingerprint::changed_numbers(l, &build.numbers, &quoted)
+                    && crate::fingerprint::changed_numbers(l, build.earlier(), &quoted)
                         .is_empty()
                     && run::unexplained(fp, l) == run::RECORD_EDITED =>
             {

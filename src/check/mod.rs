@@ -104,7 +104,7 @@ pub fn number_changes(
                 now: n.text.clone(),
                 inputs: changed_inputs(&sources),
                 quoted: lock.map_or_else(Vec::new, |l| {
-                    crate::fingerprint::changed_numbers(l, &build.numbers, &reads)
+                    crate::fingerprint::changed_numbers(l, build.earlier(), &reads)
                 }),
                 value,
                 removed: None,
@@ -129,7 +129,7 @@ pub fn number_changes(
     if let Some(l) = lock {
         let failed = run::failed_parts(build);
         for (k, locked) in &l.numbers {
-            if build.numbers.iter().any(|n| &n.key == k) {
+            if build.earlier().get(k).is_some() {
                 continue;
             }
             let why = match locked.family.as_deref() {
@@ -386,29 +386,35 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     // `gen fig1`, the hashes of the spec and inputs are new while fig2's
     // record still holds the key of the data it was drawn from.
     let mut earlier = Vec::new();
+    let mut by_key = crate::numbers::ByKey::default();
+    let families = crate::lock::Families::of(lock);
     for key in crate::plan::order::order(spec)? {
         // A number skipped by the last run has no record; it is skipped
         // again unless its data changed, which the input hashes show.
-        let dependencies = fp.number_key(spec, &key, &earlier);
-        match crate::lock::reuse(spec, lock, &key, &dependencies) {
+        by_key.grow(&earlier);
+        let dependencies = fp.number_key(spec, &key, by_key.over(&earlier));
+        match crate::lock::reuse(spec, lock, &families, &key, &dependencies) {
             Some(list) => earlier.extend(list),
             None if lock.numbers.contains_key(&key) => return Ok(false),
             None if crate::numbers::family::is_family(spec, &key) => return Ok(false),
             None => {}
         }
     }
+    by_key.grow(&earlier);
     // The outputs are the spec's, not the lock's list of them: a record
     // deleted from the lock must not hide an output edited by hand.
     let mut outputs: Vec<String> = run::number_files(spec);
     for name in spec.spec.figures.keys() {
         let wanted = run::figure_outputs(spec, name);
         match lock.figures.get(name) {
-            Some(f) if f.key == fp.figure_key(spec, name, &earlier) && f.outputs == wanted => {}
+            Some(f)
+                if f.key == fp.figure_key(spec, name, by_key.over(&earlier))
+                    && f.outputs == wanted => {}
             _ => return Ok(false),
         }
         outputs.extend(wanted);
     }
-    match crate::run::results::fast_outputs(spec, lock, &fp, &earlier) {
+    match crate::run::results::fast_outputs(spec, lock, &fp, by_key.over(&earlier)) {
         Some(files) => outputs.extend(files),
         None => return Ok(false),
     }
@@ -418,7 +424,7 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
         }
     }
     // An output the spec no longer writes (orphaned) is looked at in full.
-    let all = run::all_outputs(spec);
+    let all: std::collections::HashSet<String> = run::all_outputs(spec).into_iter().collect();
     if lock.outputs.keys().any(|o| !all.contains(o)) {
         return Ok(false);
     }

@@ -167,7 +167,8 @@ fn explain_path(head: String, keys: Vec<String>, scope: &Scope) -> Option<String
             }
             let k = shown(key);
             let mut msg = format!("no number `{k}` (`{head}['{k}']`)");
-            if let Some(close) = did_you_mean(key, numbers.0.keys().map(|k| &**k)) {
+            let keys = numbers.keys();
+            if let Some(close) = did_you_mean(key, keys.iter().map(|k| &**k)) {
                 msg.push_str(&format!("; did you mean `{}`?", shown(close)));
             }
             Some(msg)
@@ -210,8 +211,8 @@ fn explain_path(head: String, keys: Vec<String>, scope: &Scope) -> Option<String
                 "`{}` is not defined here: without a row, an expression reads numbers as n['KEY'] or v['KEY'] and document metadata as meta.SOURCE",
                 shown(&head)
             );
-            let keys = scope.globals.n.0.keys().map(|k| &**k);
-            if let Some(close) = did_you_mean(&head, keys) {
+            let keys = scope.globals.n.keys();
+            if let Some(close) = did_you_mean(&head, keys.iter().map(|k| &**k)) {
                 msg.push_str(&format!("; did you mean `n['{}']`?", shown(close)));
             }
             Some(msg)
@@ -393,9 +394,8 @@ mod tests {
         let mut doc = Record::default();
         doc.insert("loader", Value::from(4));
         doc.insert("t_read_ms", Value::from(1.5));
-        g.meta.insert("sim_main", doc.into_value());
-        g.meta_files
-            .insert("sim_main".into(), "data/x/sim.json".into());
+        Arc::make_mut(&mut g.meta).insert("sim_main", doc.into_value());
+        Arc::make_mut(&mut g.meta_files).insert("sim_main".into(), "data/x/sim.json".into());
         Arc::new(g)
     }
 

@@ -175,7 +175,7 @@ pub fn cell_text(v: &Value) -> String {
 
 /// The 1-based line of byte offset `pos` of the spec.
 pub fn spec_line(spec: &LoadedSpec, pos: usize) -> usize {
-    crate::error::line_col(&spec.text, pos).0
+    spec.line_col(pos).0
 }
 
 /// `[section.NAME]`'s block of the spec: its line and its text, from the

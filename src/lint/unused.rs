@@ -18,18 +18,19 @@ pub(super) fn unused(
     let mut out = Vec::new();
     let place = |section: &str, name: &str, span: std::ops::Range<usize>| {
         let span = crate::spec::paths::key_span(spec, section, name, span);
-        let (line, column, _) = crate::error::line_col(&spec.text, span.start);
-        (line, column)
+        spec.line_col(span.start)
     };
+    // The lock's numbers by declaration (a family's name for its members),
+    // in key order: found once, not by reading the lock for each number.
+    let mut by_decl: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    for (k, l) in &lock.numbers {
+        by_decl
+            .entry(l.family.as_deref().unwrap_or(k))
+            .or_default()
+            .push(k);
+    }
     for (name, n) in &spec.spec.numbers {
-        let members: Vec<&str> = lock
-            .numbers
-            .iter()
-            .filter(|(k, l)| {
-                l.family.as_deref() == Some(name.as_str()) || (l.family.is_none() && *k == name)
-            })
-            .map(|(k, _)| k.as_str())
-            .collect();
+        let members = by_decl.get(name.as_str()).cloned().unwrap_or_default();
         if members.is_empty() || members.iter().any(|k| used_keys.contains(k)) {
             continue;
         }

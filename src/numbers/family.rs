@@ -58,7 +58,7 @@ pub fn compute(
     globals: &Arc<Globals>,
     name: &str,
     raw: &Spanned<NumberSpec>,
-    earlier: &[Number],
+    earlier: super::Earlier<'_>,
 ) -> Result<Members> {
     let n = raw.get_ref();
     let Some(t) = &n.table else {
@@ -355,7 +355,7 @@ pub fn is_family(spec: &LoadedSpec, name: &str) -> bool {
 pub fn declared_line(spec: &LoadedSpec, key: &str) -> String {
     let line = spec.spec.numbers.get(key).map_or(0, |n| {
         let span = crate::spec::paths::key_span(spec, "numbers", key, n.span());
-        crate::error::line_col(&spec.text, span.start).0
+        spec.line_col(span.start).0
     });
     format!("{} line {line}", crate::spec::SPEC_FILE)
 }

@@ -8,9 +8,11 @@
 //! figure titles and legends print through `n['KEY']`: the figure and the
 //! prose cannot disagree.
 
+mod by_key;
 pub mod family;
 use crate::format;
 use crate::plan::order;
+pub use by_key::{ByKey, Earlier};
 pub mod uncertainty;
 
 use std::collections::BTreeSet;
@@ -66,7 +68,7 @@ pub struct Numbers {
 /// Takes a declaration's numbers from the last run: `reuse(name, earlier)`
 /// gives the number (or a family's members) unchanged since then, given
 /// the numbers computed before it, or `None` to compute it.
-pub type Reuse<'a> = dyn Fn(&str, &[Number]) -> Option<Vec<Number>> + 'a;
+pub type Reuse<'a> = dyn Fn(&str, Earlier<'_>) -> Option<Vec<Number>> + 'a;
 
 /// Computes every number; returns them and the globals extended with
 /// `n` (texts) and `v` (values) of those that succeeded. A failing number
@@ -90,13 +92,19 @@ pub fn compute_selected(
 ) -> (Numbers, Arc<Globals>) {
     let mut globals = (*cat.globals).clone();
     let mut out = Numbers::default();
+    let mut by_key = ByKey::default();
     // The plan's order: each after what it reads (a plan of the tables
     // alone has none, and computes no number).
     let order = &cat.plan().order;
     // (Keys are checked as typst and LaTeX names by validation.)
     for key in order.iter().filter(|k| want(k)) {
         let raw = &spec.spec.numbers[key.as_str()];
-        if let Some(list) = reuse(key, &out.list) {
+        by_key.grow(&out.list);
+        let earlier = Earlier {
+            list: &out.list,
+            by_key: &by_key,
+        };
+        if let Some(list) = reuse(key, earlier) {
             for n in list {
                 globals
                     .n
@@ -110,7 +118,7 @@ pub fn compute_selected(
         cat.set_globals(g.clone());
         if raw.get_ref().each.is_some() {
             let context = format!("number family `{key}`");
-            match family::compute(spec, cat, &g, key, raw, &out.list) {
+            match family::compute(spec, cat, &g, key, raw, earlier) {
                 Ok(m) => {
                     if let Some(reason) = m.unavailable {
                         out.skipped.push((key.clone(), reason));
@@ -142,7 +150,7 @@ pub fn compute_selected(
             }
             continue;
         }
-        match compute_one(spec, cat, &g, key, raw, &out.list) {
+        match compute_one(spec, cat, &g, key, raw, earlier) {
             Ok(Some(n)) => {
                 globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
                 globals.v.insert(key.as_str(), n.value.clone());
@@ -170,11 +178,11 @@ pub fn compute_selected(
 /// error by then: [`order::order`]; here it reads all numbers before it).
 /// Empty for an unknown key.
 pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
-    let keys: Vec<&String> = spec.spec.numbers.keys().collect();
+    let numbers = &spec.spec.numbers;
     let mut wanted = BTreeSet::new();
     let mut stack = vec![key.to_string()];
     while let Some(k) = stack.pop() {
-        let Some(pos) = keys.iter().position(|x| **x == k) else {
+        let Some(pos) = numbers.get_index_of(&k) else {
             continue;
         };
         let tables: Vec<String> = spec.spec.numbers[pos]
@@ -185,7 +193,7 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
             .collect();
         let (q, _) = quotes(spec, &k, tables);
         let read: Vec<String> = if q.all {
-            keys[..pos].iter().map(|s| s.to_string()).collect()
+            numbers.keys().take(pos).cloned().collect()
         } else {
             q.keys
                 .iter()
@@ -199,8 +207,17 @@ pub fn reads(spec: &LoadedSpec, key: &str) -> Vec<String> {
             }
         }
     }
-    let order = order::order(spec).unwrap_or_else(|_| keys.iter().map(|k| k.to_string()).collect());
-    order.into_iter().filter(|k| wanted.contains(k)).collect()
+    // In the order computed (in spec order when that is an error).
+    let place = |k: &String| match order::placed(spec) {
+        Some(o) => o.place(k),
+        None => numbers.get_index_of(k),
+    };
+    let mut placed: Vec<(usize, String)> = wanted
+        .into_iter()
+        .filter_map(|k| Some((place(&k)?, k)))
+        .collect();
+    placed.sort_unstable();
+    placed.into_iter().map(|(_, k)| k).collect()
 }
 
 /// The number declarations table `table`'s steps read (and those of the
@@ -219,8 +236,15 @@ pub fn table_reads(spec: &LoadedSpec, table: &str) -> Vec<String> {
             }
         }
     }
-    let order = order::order(spec).unwrap_or_default();
-    order.into_iter().filter(|k| wanted.contains(k)).collect()
+    let Some(order) = order::placed(spec) else {
+        return Vec::new();
+    };
+    let mut placed: Vec<(usize, String)> = wanted
+        .into_iter()
+        .filter_map(|k| Some((order.place(&k)?, k)))
+        .collect();
+    placed.sort_unstable();
+    placed.into_iter().map(|(_, k)| k).collect()
 }
 
 /// The sources behind the numbers number `key` reads (in its part of the
@@ -231,13 +255,16 @@ fn read_sources(
     spec: &LoadedSpec,
     key: &str,
     tables: &[String],
-    earlier: &[Number],
+    earlier: Earlier<'_>,
     meta: bool,
 ) -> BTreeSet<String> {
     let (q, mentions_meta) = quotes(spec, key, tables.iter().cloned());
-    let mut out: BTreeSet<String> = earlier
-        .iter()
-        .filter(|n| q.all || q.keys.contains(&n.key))
+    let quoted: Vec<&Number> = match q.all {
+        true => earlier.list.iter().collect(),
+        false => q.keys.iter().filter_map(|k| earlier.get(k)).collect(),
+    };
+    let mut out: BTreeSet<String> = quoted
+        .into_iter()
         .flat_map(|n| n.sources.iter().cloned())
         .collect();
     if meta && mentions_meta {
@@ -274,7 +301,7 @@ fn compute_one(
     globals: &Arc<Globals>,
     key: &str,
     raw: &toml::Spanned<crate::spec::NumberSpec>,
-    earlier: &[Number],
+    earlier: Earlier<'_>,
 ) -> Result<Option<Number>> {
     let n = raw.get_ref();
     let plan = planned(cat, key)?;

@@ -13,7 +13,8 @@
 //! `dictsort`, `debug`) or a name with a backslash escape makes the demand
 //! unknown: every field is kept.
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::spec::LoadedSpec;
 
@@ -28,96 +29,235 @@ const WHOLE_ROW: [&str; 5] = ["tojson", "items", "dictsort", "debug", "pprint"];
 
 /// The demand of table or source `name` in `spec` (see the module docs).
 pub fn demand(spec: &LoadedSpec, name: &str) -> Demand {
-    let doc = spec.doc()?;
-    if nested_whole(doc, name) {
-        return None;
-    }
-    let mut tokens = BTreeSet::new();
-    let mut seen = BTreeSet::new();
-    collect(doc, name, &mut tokens, &mut seen)?;
-    Some(tokens)
+    Readers::of(spec).demand(spec, name)
 }
 
-/// Whether any part of the spec other than table `name` itself reads it
-/// (a table nothing reads is built only when asked for by name).
-pub fn is_read(spec: &LoadedSpec, name: &str) -> bool {
-    let Some(doc) = spec.doc() else {
-        return true;
-    };
-    SECTIONS.iter().any(|section| {
-        doc.get(*section)
-            .and_then(toml::Value::as_table)
-            .is_some_and(|parts| {
-                parts.iter().any(|(part, value)| {
-                    let mut strings = Vec::new();
-                    strings_of(value, &mut strings);
-                    !(*section == "tables" && part == name)
-                        && strings.iter().any(|s| mentions(s, name))
-                })
-            })
-    })
+/// One part of the spec that may read a table: its section, its name and
+/// its strings ([`strings_of`]).
+struct Part {
+    section: &'static str,
+    name: String,
+    strings: Vec<String>,
 }
 
-/// The fields the rows of table `name` keep once its steps before `from`
-/// have run: what its steps from `from` on and everything after the table
-/// may read (`None`: every field).
-pub fn keep(spec: &LoadedSpec, name: &str, from: usize) -> Demand {
-    let mut tokens = demand(spec, name)?;
-    let doc = spec.doc()?;
-    let steps = doc
-        .get("tables")?
-        .get(name)?
-        .get("steps")
-        .and_then(toml::Value::as_array)?;
-    for step in steps.iter().skip(from) {
-        let mut strings = Vec::new();
-        made_by_steps(step, &mut strings);
-        for s in strings {
-            words(&s, &mut tokens)?;
+/// Which parts of the spec name which table, found once for a spec: the
+/// parts are indexed by the words of their strings, so the readers of a
+/// table are found among the parts that have its name's first word, not
+/// by reading the whole spec for each table (quadratic in the tables).
+pub struct Readers {
+    /// The parts of [`SECTIONS`], in that order, each in spec order.
+    parts: Vec<Part>,
+    /// The parts (ascending) whose strings have a word, by word.
+    by_word: HashMap<String, Vec<usize>>,
+    /// The strings of every part, as (part, index in its strings), by word.
+    strings_by_word: HashMap<String, Vec<(usize, usize)>>,
+    /// The `as` of every `lookup` step naming a table, by that table.
+    lookups: HashMap<String, Vec<String>>,
+    /// How many strings of the whole spec read each `as` name whole
+    /// (`nested_whole`), counted once per name.
+    whole: std::cell::RefCell<HashMap<String, usize>>,
+    /// Whether a part is named `steps` (its section reads it as steps):
+    /// the spec's strings then differ from its parts', so `nested_whole`
+    /// reads the spec.
+    steps_part: bool,
+    /// Whether the spec's text parsed as TOML (else anything may read any
+    /// table, and any field).
+    parsed: bool,
+}
+
+/// Adds `at` to `word`'s list in `index`, once.
+fn add<T: PartialEq>(index: &mut HashMap<String, Vec<T>>, word: &str, at: T) {
+    match index.get_mut(word) {
+        Some(list) if list.last() == Some(&at) => {}
+        Some(list) => list.push(at),
+        None => {
+            index.insert(word.to_string(), vec![at]);
         }
     }
-    Some(tokens)
 }
 
-/// Adds the words of every part reading `name` (and of their readers) to
-/// `tokens`; `None` when one may read a row whole.
-fn collect(
-    doc: &toml::Table,
-    name: &str,
-    tokens: &mut BTreeSet<String>,
-    seen: &mut BTreeSet<String>,
-) -> Option<()> {
-    if !seen.insert(name.to_string()) {
-        return Some(());
-    }
-    for section in SECTIONS {
-        let Some(parts) = doc.get(section).and_then(toml::Value::as_table) else {
-            continue;
+/// The maximal runs of word characters of `s` ([`is_word`]).
+fn tokens(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !is_word(c)).filter(|t| !t.is_empty())
+}
+
+impl Readers {
+    /// The index of `spec` (empty when its text does not parse as TOML,
+    /// which a loaded spec's always does).
+    pub fn of(spec: &LoadedSpec) -> Readers {
+        let mut r = Readers {
+            parts: Vec::new(),
+            by_word: HashMap::new(),
+            strings_by_word: HashMap::new(),
+            lookups: HashMap::new(),
+            whole: Default::default(),
+            steps_part: false,
+            parsed: false,
         };
-        for (part, value) in parts {
-            if section == "tables" && part == name {
+        let Some(doc) = spec.doc() else {
+            return r;
+        };
+        r.parsed = true;
+        for section in SECTIONS {
+            let Some(parts) = doc.get(section).and_then(toml::Value::as_table) else {
                 continue;
+            };
+            for (name, value) in parts {
+                r.steps_part |= name == "steps";
+                let mut strings = Vec::new();
+                strings_of(value, &mut strings);
+                r.parts.push(Part {
+                    section,
+                    name: name.clone(),
+                    strings: strings.into_iter().map(Cow::into_owned).collect(),
+                });
             }
+        }
+        for (i, part) in r.parts.iter().enumerate() {
+            for (j, s) in part.strings.iter().enumerate() {
+                for t in tokens(s) {
+                    add(&mut r.by_word, t, i);
+                    add(&mut r.strings_by_word, t, (i, j));
+                }
+            }
+        }
+        if let Some(tables) = doc.get("tables").and_then(toml::Value::as_table) {
+            for t in tables.values() {
+                let steps = t.get("steps").and_then(toml::Value::as_array);
+                for step in steps.into_iter().flatten() {
+                    if let (Some(toml::Value::String(l)), Some(toml::Value::String(x))) =
+                        (step.get("lookup"), step.get("as"))
+                    {
+                        r.lookups.entry(l.clone()).or_default().push(x.clone());
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    /// The parts other than table `name` itself whose strings name it
+    /// ([`mentions`]), in order.
+    fn readers(&self, name: &str) -> impl Iterator<Item = &Part> {
+        // A name's first word is a word of every string naming it: the
+        // characters around the name are not word characters.
+        let candidates: Box<dyn Iterator<Item = usize>> = match tokens(name).next() {
+            Some(t) => Box::new(self.by_word.get(t).into_iter().flatten().copied()),
+            None => Box::new(0..self.parts.len()),
+        };
+        candidates.map(|i| &self.parts[i]).filter(move |p| {
+            !(p.section == "tables" && p.name == name)
+                && p.strings.iter().any(|s| mentions(s, name))
+        })
+    }
+
+    /// Whether any part of the spec other than table `name` itself reads
+    /// it (a table nothing reads is built only when asked for by name).
+    pub fn is_read(&self, name: &str) -> bool {
+        !self.parsed || self.readers(name).next().is_some()
+    }
+
+    /// The demand of table or source `name` of `spec` (the spec indexed;
+    /// see the module docs).
+    pub fn demand(&self, spec: &LoadedSpec, name: &str) -> Demand {
+        if !self.parsed || self.nested_whole(spec, name) {
+            return None;
+        }
+        let mut tokens = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        self.collect(name, &mut tokens, &mut seen)?;
+        Some(tokens)
+    }
+
+    /// The fields the rows of table `name` keep once its steps before
+    /// `from` have run: what its steps from `from` on and everything after
+    /// the table may read (`None`: every field).
+    pub fn keep(&self, spec: &LoadedSpec, name: &str, from: usize) -> Demand {
+        let mut tokens = self.demand(spec, name)?;
+        let doc = spec.doc()?;
+        let steps = doc
+            .get("tables")?
+            .get(name)?
+            .get("steps")
+            .and_then(toml::Value::as_array)?;
+        for step in steps.iter().skip(from) {
             let mut strings = Vec::new();
-            strings_of(value, &mut strings);
-            if !strings.iter().any(|s| mentions(s, name)) {
-                continue;
+            made_by_steps(step, &mut strings);
+            for s in strings {
+                words(&s, &mut tokens)?;
             }
-            for s in &strings {
+        }
+        Some(tokens)
+    }
+
+    /// Adds the words of every part reading `name` (and of their readers)
+    /// to `tokens`; `None` when one may read a row whole.
+    fn collect(
+        &self,
+        name: &str,
+        tokens: &mut BTreeSet<String>,
+        seen: &mut BTreeSet<String>,
+    ) -> Option<()> {
+        if !seen.insert(name.to_string()) {
+            return Some(());
+        }
+        for part in self.readers(name) {
+            for s in &part.strings {
                 words(s, tokens)?;
             }
-            if section == "tables" {
-                collect(doc, part, tokens, seen)?;
+            if part.section == "tables" {
+                self.collect(&part.name, tokens, seen)?;
             }
         }
+        Some(())
     }
-    Some(())
+
+    /// Whether a lookup nests `name`'s rows under a field (`as = "c"`)
+    /// that some part reads other than through its fields (`c.x`,
+    /// `c['x']`): `c | length`, `c.keys()`, `{{ c }}`, `explode = "c"` see
+    /// every field of the nested row. The lookups' own `as` values are
+    /// not such reads: of the strings reading `c` whole, those (and the
+    /// word `as` of their keys) are taken off the count.
+    fn nested_whole(&self, spec: &LoadedSpec, name: &str) -> bool {
+        let Some(names) = self.lookups.get(name) else {
+            return false;
+        };
+        if self.steps_part {
+            return spec.doc().is_some_and(|doc| nested_whole(doc, name));
+        }
+        names.iter().any(|x| {
+            let own: usize = names
+                .iter()
+                .map(|y| usize::from(reads_whole("as", x)) + usize::from(reads_whole(y, x)))
+                .sum();
+            self.whole_count(x) > own
+        })
+    }
+
+    /// How many strings of the spec's parts read `x` whole ([`reads_whole`]).
+    fn whole_count(&self, x: &str) -> usize {
+        if let Some(n) = self.whole.borrow().get(x) {
+            return *n;
+        }
+        let reads = |&(i, j): &(usize, usize)| reads_whole(&self.parts[i].strings[j], x);
+        // As for a table's name: a string reading `x` has its first word.
+        let n = match tokens(x).next() {
+            Some(t) => self
+                .strings_by_word
+                .get(t)
+                .map_or(0, |at| at.iter().filter(|at| reads(at)).count()),
+            None => (0..self.parts.len())
+                .flat_map(|i| (0..self.parts[i].strings.len()).map(move |j| (i, j)))
+                .filter(|at| reads(at))
+                .count(),
+        };
+        self.whole.borrow_mut().insert(x.to_string(), n);
+        n
+    }
 }
 
-/// Whether a lookup nests `name`'s rows under a field (`as = "c"`) that
-/// some part reads other than through its fields (`c.x`, `c['x']`): `c |
-/// length`, `c.keys()`, `{{ c }}`, `explode = "c"` see every field of the
-/// nested row.
+/// [`Readers::nested_whole`] reading the spec itself (for a spec with a
+/// part named `steps`, which its section reads as steps).
 fn nested_whole(doc: &toml::Table, name: &str) -> bool {
     let mut names = Vec::new();
     // The spec without the `as` values themselves (each a bare use).
@@ -187,7 +327,7 @@ fn reads_whole(s: &str, x: &str) -> bool {
 /// read. Of prose (a title, a description, a column header) only the
 /// template parts (`{{ ... }}`, `{% ... %}`): its other words are the
 /// paper's, not fields.
-fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<std::borrow::Cow<'a, str>>) {
+fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<Cow<'a, str>>) {
     match v {
         toml::Value::String(s) => out.push(s.as_str().into()),
         toml::Value::Array(a) => a.iter().for_each(|v| strings_of(v, out)),
@@ -214,7 +354,7 @@ fn strings_of<'a>(v: &'a toml::Value, out: &mut Vec<std::borrow::Cow<'a, str>>) 
 /// `..._end`): a field of the rows by such a name makes the step an error,
 /// so it is kept for the step to see. No prose inside steps (`derive = {
 /// title = "name" }` is an expression).
-fn made_by_steps<'a>(v: &'a toml::Value, out: &mut Vec<std::borrow::Cow<'a, str>>) {
+fn made_by_steps<'a>(v: &'a toml::Value, out: &mut Vec<Cow<'a, str>>) {
     match v {
         toml::Value::String(s) => out.push(s.as_str().into()),
         toml::Value::Array(a) => a.iter().for_each(|v| made_by_steps(v, out)),

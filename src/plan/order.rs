@@ -78,9 +78,9 @@ pub fn declarations_of<'a>(spec: &'a LoadedSpec, key: &str) -> Vec<&'a str> {
     {
         return vec![k.as_str()];
     }
-    spec.spec
-        .numbers
+    spec.families()
         .iter()
+        .filter_map(|i| spec.spec.numbers.get_index(*i))
         .filter(|(_, n)| {
             n.get_ref()
                 .each
@@ -237,6 +237,12 @@ fn number_reads<'a>(spec: &'a LoadedSpec, index: usize, key: &'a str) -> Vec<Nod
     read.dedup();
     out.extend(read.into_iter().map(Node::Number));
     out
+}
+
+/// [`order`], found once per spec, with each declaration's place in it
+/// (`None` when it is an error).
+pub fn placed(spec: &LoadedSpec) -> Option<&crate::spec::NumbersOrder> {
+    spec.numbers_order(|| order(spec).ok())
 }
 
 /// The number declarations (keys and family names) in the order they are

@@ -36,7 +36,7 @@ pub(super) fn compile(
         if !only.is_empty() && !only.contains(name) {
             continue;
         }
-        let key = fp.figure_key(spec, name, &b.numbers);
+        let key = fp.figure_key(spec, name, b.earlier());
         if let Some(l) = lock {
             match figure_current(spec, l, name, &key) {
                 Ok(()) => {
@@ -78,23 +78,30 @@ fn refine_reason(
     f: &Figure,
     b: &mut Build,
 ) {
-    if let Some(last) = b.rebuilt.last_mut()
-        && last.0 == *name
-        && last.1 == SPEC_DATA_OR_QUOTES
+    if !b
+        .rebuilt
+        .last()
+        .is_some_and(|last| last.0 == *name && last.1 == SPEC_DATA_OR_QUOTES)
+    {
+        return;
+    }
     {
         let quoted = crate::fingerprint::figure_quotes(spec, name);
-        let changed = crate::fingerprint::changed_numbers(l, &b.numbers, &quoted);
+        let changed = crate::fingerprint::changed_numbers(l, b.earlier(), &quoted);
         // The files it read first, then any its key covers (an optional
         // file gone is no longer read).
         let input = changed_input(fp, l, &f.sources)
             .or_else(|| changed_input(fp, l, &crate::fingerprint::figure_sources(spec, name)));
-        last.1 = match input {
+        let reason = match input {
             Some(input) => format!("input changed: {input}"),
             None if !changed.is_empty() => {
                 format!("quoted number changed: {}", changed.join(", "))
             }
             None => crate::run::unexplained(fp, l).into(),
         };
+        if let Some(last) = b.rebuilt.last_mut() {
+            last.1 = reason;
+        }
     }
 }
 

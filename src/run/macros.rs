@@ -28,6 +28,7 @@ pub(super) fn record(
     number_keys(spec, &nums, fp, b);
     b.notes.extend(nums.notes.iter().cloned());
     b.numbers = nums.list.clone();
+    b.numbers_by_key = crate::numbers::ByKey::of(&b.numbers);
     let emitted = emitted(spec, &nums);
     let globals = quoting_kept(&nums, globals, &emitted);
     match crate::emit::emit(spec, &emitted) {
@@ -53,11 +54,16 @@ pub(super) fn record(
 /// before its first member).
 fn number_keys(spec: &LoadedSpec, nums: &Numbers, fp: &Fingerprint, b: &mut Build) {
     let mut decl_keys: BTreeMap<&str, String> = BTreeMap::new();
+    let by_key = crate::numbers::ByKey::of(&nums.list);
+    let all = crate::numbers::Earlier {
+        list: &nums.list,
+        by_key: &by_key,
+    };
     for (i, n) in nums.list.iter().enumerate() {
         let decl = n.family.as_deref().unwrap_or(&n.key);
         let key = decl_keys
             .entry(decl)
-            .or_insert_with(|| fp.number_key(spec, decl, &nums.list[..i]));
+            .or_insert_with(|| fp.number_key(spec, decl, all.prefix(i)));
         b.number_keys.insert(n.key.clone(), key.clone());
     }
 }

@@ -85,7 +85,7 @@ pub(super) fn hold_skipped(spec: &LoadedSpec, b: &mut Build) {
 /// edited since (kept). A file the lock does not list, or that the spec
 /// now reads, is never among them.
 pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>, Vec<String>) {
-    let now = all_outputs(spec);
+    let now: std::collections::HashSet<String> = all_outputs(spec).into_iter().collect();
     let inputs = fp.inputs();
     let root = spec
         .root

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use crate::expr::Globals;
 use crate::fingerprint::Fingerprint;
 use crate::lock::{Lock, LockedFigure, hash_bytes};
-use crate::numbers::Number;
 use crate::output::OutputFile;
 use crate::plan::Plan;
 use crate::run::{Build, FigureBuild};
@@ -64,7 +63,7 @@ pub fn build(
     }
     let spec = plan.spec;
     for (name, planned) in &plan.results {
-        let key = fp.results_table_key(spec, name, &b.numbers);
+        let key = fp.results_table_key(spec, name, b.earlier());
         let mut why = None;
         if let Some(l) = lock {
             match current(spec, l, name, &key) {
@@ -91,7 +90,7 @@ pub fn build(
         match built {
             Ok(Some((files, sources))) => {
                 if let (Some(l), Some(why)) = (lock, why) {
-                    let why = refined(spec, l, fp, name, &sources, &b.numbers, why);
+                    let why = refined(spec, l, fp, name, &sources, b.earlier(), why);
                     b.rebuilt.push((label(name), why));
                 }
                 let generated = spec.spec.output.generated.get_ref();
@@ -123,7 +122,7 @@ fn refined(
     fp: &Fingerprint,
     name: &str,
     sources: &BTreeSet<String>,
-    numbers: &[Number],
+    numbers: crate::numbers::Earlier<'_>,
     why: String,
 ) -> String {
     if why != SPEC_DATA_OR_QUOTES {
@@ -201,7 +200,7 @@ pub fn fast_outputs(
     spec: &LoadedSpec,
     lock: &Lock,
     fp: &Fingerprint,
-    numbers: &[Number],
+    numbers: crate::numbers::Earlier<'_>,
 ) -> Option<Vec<String>> {
     let mut all = Vec::new();
     for name in spec.spec.results_tables.keys() {

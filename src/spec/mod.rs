@@ -372,6 +372,44 @@ pub struct LoadedSpec {
     /// Its parts in canonical form, found on first use by
     /// [`LoadedSpec::parts`].
     parts: std::sync::OnceLock<parts::Parts>,
+    /// The span of each key of each top-level table, found on first use
+    /// by [`paths::key_span`].
+    key_spans: std::sync::OnceLock<paths::KeySpans>,
+    /// The byte offset of each line's start, found on first use by
+    /// [`LoadedSpec::line_col`].
+    line_starts: std::sync::OnceLock<Vec<usize>>,
+    /// The numbers' order (`plan::order::order`), found on first use by
+    /// [`LoadedSpec::numbers_order`]; `None` when it is an error.
+    numbers_order: std::sync::OnceLock<Option<NumbersOrder>>,
+    /// The families' places in `spec.numbers`, found on first use by
+    /// [`LoadedSpec::families`].
+    families: std::sync::OnceLock<Vec<usize>>,
+}
+
+/// The number declarations in the order they are computed, with each
+/// one's place in it.
+#[derive(Debug, Clone, Default)]
+pub struct NumbersOrder {
+    /// The declarations (keys and family names), in the order computed.
+    pub keys: Vec<String>,
+    place: std::collections::HashMap<String, usize>,
+}
+
+impl NumbersOrder {
+    /// `keys` with each one's place.
+    pub fn new(keys: Vec<String>) -> NumbersOrder {
+        let place = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.clone(), i))
+            .collect();
+        NumbersOrder { keys, place }
+    }
+
+    /// The place of declaration `key` in the order, if it is one.
+    pub fn place(&self, key: &str) -> Option<usize> {
+        self.place.get(key).copied()
+    }
 }
 
 impl LoadedSpec {
@@ -389,6 +427,54 @@ impl LoadedSpec {
         self.parts.get_or_init(|| {
             let empty = toml::Table::new();
             parts::Parts::of(self.doc().unwrap_or(&empty))
+        })
+    }
+
+    /// The span of each key of each top-level table, found once (see
+    /// [`paths::key_span`]).
+    pub fn key_spans(&self) -> &paths::KeySpans {
+        self.key_spans.get_or_init(|| paths::key_spans(&self.text))
+    }
+
+    /// The 1-based line and column (in characters) of byte offset `pos` of
+    /// the spec, as [`crate::error::line_col`] gives them, in O(log lines)
+    /// (a line per table, number or figure would otherwise read the text
+    /// from its start each time).
+    pub fn line_col(&self, pos: usize) -> (usize, usize) {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        let pos = pos.min(self.text.len());
+        let line = starts.partition_point(|s| *s <= pos);
+        let start = starts[line - 1];
+        let col = self.text.get(start..pos).map_or(0, |t| t.chars().count()) + 1;
+        (line, col)
+    }
+
+    /// The numbers' order, found once by `compute` (the first caller's;
+    /// `plan::order::placed` is the one caller): `None` when it is an
+    /// error. Every number's report reads it, so it is not found again
+    /// for each.
+    pub fn numbers_order(
+        &self,
+        compute: impl FnOnce() -> Option<Vec<String>>,
+    ) -> Option<&NumbersOrder> {
+        self.numbers_order
+            .get_or_init(|| compute().map(NumbersOrder::new))
+            .as_ref()
+    }
+
+    /// The number families (`[numbers.NAME]` with `each`), as places in
+    /// `spec.numbers`, in spec order: what a quoted key that no number
+    /// declares may be, looked up for each without reading every number.
+    pub fn families(&self) -> &[usize] {
+        self.families.get_or_init(|| {
+            (self.spec.numbers.values().enumerate())
+                .filter(|(_, n)| n.get_ref().each.is_some())
+                .map(|(i, _)| i)
+                .collect()
         })
     }
 
@@ -454,6 +540,10 @@ pub fn parse(text: &str, path: &Path) -> Result<LoadedSpec> {
         root,
         doc: Default::default(),
         parts: Default::default(),
+        key_spans: Default::default(),
+        line_starts: Default::default(),
+        numbers_order: Default::default(),
+        families: Default::default(),
     })
 }
 
@@ -489,6 +579,17 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("3 | formt = \"csv\"\n  | ^^^^^"), "{e}");
+    }
+
+    #[test]
+    fn line_col_agrees_with_scanning_the_text() {
+        let text = "# é\n[sources.a]\n\nrows = [{ a = \"ü\" }]\n";
+        let s = parse(text, Path::new("artifact.toml")).unwrap();
+        for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+            let (line, col, _) = crate::error::line_col(text, pos);
+            assert_eq!(s.line_col(pos), (line, col), "at byte {pos}");
+        }
+        assert_eq!(s.line_col(text.len() + 5), (5, 1));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! symbolic link stays inside the spec's folder when it is written
 //! (`output::commit`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Component, Path};
 
@@ -120,25 +120,42 @@ fn shown(c: char) -> String {
     format!("U+{:04X}", c as u32)
 }
 
+/// The byte span of each key of each top-level table of a spec's text, by
+/// section and key (`["figures"]["fig1"]`).
+pub type KeySpans = HashMap<String, HashMap<String, Range<usize>>>;
+
+/// The spans of the keys of every top-level table of `text` (empty when it
+/// does not parse, which a loaded spec always does).
+pub(crate) fn key_spans(text: &str) -> KeySpans {
+    let Ok(doc) = toml::de::DeTable::parse(text) else {
+        return KeySpans::new();
+    };
+    let mut out = KeySpans::new();
+    for (section, v) in doc.get_ref() {
+        if let toml::de::DeValue::Table(items) = v.get_ref() {
+            let keys = out.entry(section.get_ref().to_string()).or_default();
+            for k in items.keys() {
+                keys.entry(k.get_ref().to_string()).or_insert(k.span());
+            }
+        }
+    }
+    out
+}
+
 /// The byte span of key `name` in table `[section]` of the spec (the
-/// `NAME` of `[figures.NAME]`), or `fallback`.
+/// `NAME` of `[figures.NAME]`), or `fallback`. The spec's keys are found
+/// once (a lookup per figure or number would otherwise parse the whole
+/// spec each time).
 pub fn key_span(
     spec: &LoadedSpec,
     section: &str,
     name: &str,
     fallback: Range<usize>,
 ) -> Range<usize> {
-    let Ok(doc) = toml::de::DeTable::parse(&spec.text) else {
-        return fallback;
-    };
-    let Some(toml::de::DeValue::Table(items)) = doc.get_ref().get(section).map(|v| v.get_ref())
-    else {
-        return fallback;
-    };
-    items
-        .keys()
-        .find(|k| k.get_ref().as_ref() == name)
-        .map(|k| k.span())
+    spec.key_spans()
+        .get(section)
+        .and_then(|keys| keys.get(name))
+        .cloned()
         .unwrap_or(fallback)
 }
 

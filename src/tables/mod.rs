@@ -70,6 +70,8 @@ pub struct Catalog<'s> {
     /// What a table's steps see: the `meta` above plus the numbers computed
     /// so far (`v['total']` in a derive), set by [`Catalog::set_globals`].
     step_globals: RefCell<Option<Arc<Globals>>>,
+    /// Which parts of the spec read which table, found on first use.
+    readers: std::cell::OnceCell<demand::Readers>,
 }
 
 impl std::fmt::Debug for Catalog<'_> {
@@ -89,12 +91,7 @@ fn step_context(
         .steps
         .iter()
         .zip(steps)
-        .map(|(raw, s)| {
-            (
-                crate::error::line_col(&spec.text, raw.span().start).0,
-                s.verb(),
-            )
-        })
+        .map(|(raw, s)| (spec.line_col(raw.span().start).0, s.verb()))
         .collect();
     let name = name.to_string();
     move |i: usize, e: Error| {
@@ -121,6 +118,7 @@ impl<'s> Catalog<'s> {
             trim: false,
             globals: Arc::new(Globals::default()),
             step_globals: RefCell::new(None),
+            readers: Default::default(),
         };
         let mut globals = Globals::default();
         for name in spec.spec.sources.keys().filter(|n| is_document(spec, n)) {
@@ -131,14 +129,14 @@ impl<'s> Catalog<'s> {
                 .load_source(name)
                 .unwrap_or_else(|e| Some(crate::expr::broken_meta(&e.to_string())));
             if let Some(meta) = loaded {
-                globals.meta.insert(name.as_str(), meta);
+                Arc::make_mut(&mut globals.meta).insert(name.as_str(), meta);
                 let first = cat.files.borrow().get(name.as_str()).and_then(|files| {
                     files
                         .iter()
                         .find(|f| f.format == sources::Format::Json)
                         .map(|f| f.rel.clone())
                 });
-                globals.meta_files.extend(first.map(|f| (name.clone(), f)));
+                Arc::make_mut(&mut globals.meta_files).extend(first.map(|f| (name.clone(), f)));
             }
         }
         cat.globals = Arc::new(globals);
@@ -163,6 +161,11 @@ impl<'s> Catalog<'s> {
     /// steps quote; a table already built keeps its rows.
     pub fn set_globals(&self, globals: Arc<Globals>) {
         *self.step_globals.borrow_mut() = Some(globals);
+    }
+
+    /// Which parts of the spec read which table ([`demand::Readers`]).
+    fn readers(&self) -> &demand::Readers {
+        self.readers.get_or_init(|| demand::Readers::of(self.spec))
     }
 
     /// The globals a table's steps read: the last [`Catalog::set_globals`],
@@ -350,7 +353,7 @@ impl<'s> Catalog<'s> {
                 || t.from != from
                 || self.built.borrow().contains_key(other)
                 || self.visiting.borrow().contains(other)
-                || !demand::is_read(spec, other)
+                || !self.readers().is_read(other)
             {
                 continue;
             }
@@ -487,7 +490,7 @@ impl<'s> Catalog<'s> {
         };
         let keep = match sink && par == ser || !self.trim || !jsonl() {
             true => None,
-            false => demand::keep(self.spec, name, par),
+            false => self.readers().keep(self.spec, name, par),
         };
         stream::Consumer {
             name: name.to_string(),
