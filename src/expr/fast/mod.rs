@@ -89,6 +89,20 @@ pub enum Test {
     Finite,
 }
 
+/// `f` (log, log10, log1p, sqrt or exp) of `x`, or `None` when the result
+/// is not finite (minijinja then gives the answer or the error). Shared by
+/// both fast evaluators, rows and cells alike.
+pub fn math(f: Func, x: f64) -> Option<f64> {
+    let y = match f {
+        Func::Log => x.ln(),
+        Func::Log10 => x.log10(),
+        Func::Log1p => x.ln_1p(),
+        Func::Sqrt => x.sqrt(),
+        _ => x.exp(),
+    };
+    y.is_finite().then_some(y)
+}
+
 /// A function.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Func {
@@ -534,18 +548,7 @@ fn call(f: Func, args: &[Node], row: &Row) -> R {
         }
         _ => {
             let x = plain(&a[0]).ok_or(Stop::Fallback)?;
-            let y = match f {
-                Func::Log => x.ln(),
-                Func::Log10 => x.log10(),
-                Func::Log1p => x.ln_1p(),
-                Func::Sqrt => x.sqrt(),
-                _ => x.exp(),
-            };
-            if y.is_finite() {
-                Ok(Value::from(y))
-            } else {
-                Err(Stop::Fallback)
-            }
+            math(f, x).map(Value::from).ok_or(Stop::Fallback)
         }
     }
 }

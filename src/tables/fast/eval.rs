@@ -434,18 +434,9 @@ impl FNode {
                     }
                     _ => {
                         let x = plain(a0).ok_or(Fallback)?;
-                        let y = match f {
-                            Func::Log => x.ln(),
-                            Func::Log10 => x.log10(),
-                            Func::Log1p => x.ln_1p(),
-                            Func::Sqrt => x.sqrt(),
-                            _ => x.exp(),
-                        };
-                        if y.is_finite() {
-                            Ok(Cell::Float(y))
-                        } else {
-                            Err(Fallback)
-                        }
+                        crate::expr::fast::math(*f, x)
+                            .map(Cell::Float)
+                            .ok_or(Fallback)
                     }
                 }
             }
