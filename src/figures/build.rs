@@ -589,6 +589,7 @@ fn shared(built: &[Built], pick: fn(&PanelState) -> &Extent) -> Extent {
         };
         e.range = union(e.range, x.range);
         e.data = union(e.data, x.data);
+        e.fractional |= x.fractional;
         for v in &x.sticky {
             if !e.sticky.contains(v) {
                 e.sticky.push(*v);

@@ -58,6 +58,8 @@ pub struct Extent {
     /// Smallest and largest value seen, without implicit bases
     /// ([`Extent::add_base`]): what a log axis must show.
     pub data: Option<(f64, f64)>,
+    /// Some value added was not a whole number.
+    pub fractional: bool,
 }
 
 impl Extent {
@@ -68,6 +70,12 @@ impl Extent {
         }
         self.range = Some(grow(self.range, v));
         self.data = Some(grow(self.data, v));
+        self.fractional |= v.fract() != 0.0;
+    }
+
+    /// Whether values were seen and every one is a whole number.
+    pub fn integer(&self) -> bool {
+        self.range.is_some() && !self.fractional
     }
 
     /// Includes an implicit base `v` (a bar's or a bin's 0), where the
@@ -78,6 +86,7 @@ impl Extent {
             return;
         }
         self.range = Some(grow(self.range, v));
+        self.fractional |= v.fract() != 0.0;
         if !self.sticky.contains(&v) {
             self.sticky.push(v);
         }

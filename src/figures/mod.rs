@@ -222,6 +222,8 @@ fn resolve_axis(
         },
         format,
         label_angle,
+        // Categories sit at whole slot indices; their ticks are given.
+        integer: kind == scales::ScaleKind::Linear && ext.integer(),
     })
 }
 

@@ -340,6 +340,10 @@ pub struct Axis {
     /// Tick label rotation in degrees, clockwise; `None` lets layout turn
     /// colliding categorical labels.
     pub label_angle: Option<f64>,
+    /// Every value drawn on this (linear) axis is a whole number: its
+    /// automatic ticks step by whole numbers (matplotlib's
+    /// `MaxNLocator(integer=True)`).
+    pub integer: bool,
 }
 
 /// One panel (matplotlib's axes).

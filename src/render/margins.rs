@@ -13,9 +13,24 @@ pub(super) fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     axis::ticks_for(axis, length, vertical)
 }
 
-/// How far turned or level x tick labels reach below their base line,
-/// and how far their anchors sit below it.
+/// The height a factored power of ten (`×10⁶`) takes at an axis's end,
+/// with its gap to the tick labels (y: to the plot); 0 without one.
+pub(super) fn offset_height(t: &TickSet, size: f64) -> f64 {
+    t.offset
+        .as_ref()
+        .map_or(0.0, |o| text::block(o, size).1 + TICK_PAD)
+}
+
+/// How far turned or level x tick labels (and a factored power below
+/// them) reach below their base line, and how far their anchors sit
+/// below it.
 pub(super) fn x_label_depth(t: &TickSet, size: f64) -> (f64, f64) {
+    let (depth, lift) = x_labels_only_depth(t, size);
+    (depth + offset_height(t, size), lift)
+}
+
+/// [`x_label_depth`] of the tick labels alone.
+pub(super) fn x_labels_only_depth(t: &TickSet, size: f64) -> (f64, f64) {
     let boxes: Vec<_> = t
         .major
         .iter()
@@ -127,9 +142,10 @@ pub(super) fn margins(
     let mut m = Margins {
         left: ylab_w + TICK + TICK_PAD + ytitle,
         bottom: xlab_h + TICK + TICK_PAD + xtitle,
+        // A factored power above the y axis: below the panel title.
         top: tt.panel.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
             text::block(t, plot.title_size).1 + TITLE_PAD
-        }),
+        }) + offset_height(&yt, p.y.tick_font_size),
         right: 0.5 * p.x.tick_font_size,
     };
     // x tick labels may stick out beyond the plot's edges (a little into

@@ -4,7 +4,9 @@
 
 use super::super::axis::{self, TickSet};
 use super::super::labels;
-use super::super::margins::{Titles, axis_ticks, x_label_depth, y_label_width};
+use super::super::margins::{
+    Titles, axis_ticks, offset_height, x_label_depth, x_labels_only_depth, y_label_width,
+};
 use super::super::place;
 use super::super::scene::{Prim, Stroke};
 use super::marks::{Drawn, draw_layers};
@@ -60,7 +62,8 @@ pub(super) fn draw_panel(
     let ylab_w = draw_y_ticks(out, p, &f, &yset);
 
     // Axis titles and the panel title.
-    draw_titles(out, plot, p, tt, (area, cell), xdepth, ylab_w);
+    let y_off = offset_height(&yset, p.y.tick_font_size);
+    draw_titles(out, plot, p, tt, (area, cell), (xdepth, ylab_w, y_off));
     if let Some(la) = legend_area {
         place::draw_legend(out, &tt.legend, la);
     }
@@ -301,6 +304,20 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
             });
         }
     }
+    // A factored power of ten: once, right-aligned at the axis's end,
+    // below the tick labels (matplotlib's offset text).
+    if let Some(o) = xset.offset.as_ref().filter(|_| p.x.labels) {
+        let top = area.y1 + TICK + TICK_PAD + x_labels_only_depth(xset, p.x.tick_font_size).0;
+        push_text(
+            out,
+            area.x1,
+            top + TICK_PAD,
+            o,
+            p.x.tick_font_size,
+            black,
+            Align::Right,
+        );
+    }
     xdepth
 }
 
@@ -353,6 +370,13 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
             });
         }
     }
+    // A factored power of ten: once, above the axis's top end, starting at
+    // the axis (matplotlib's offset text).
+    if let Some(o) = yset.offset.as_ref().filter(|_| p.y.labels) {
+        let size = p.y.tick_font_size;
+        let top = area.y0 - offset_height(yset, size);
+        push_text(out, area.x0, top, o, size, black, Align::Left);
+    }
     ylab_w
 }
 
@@ -363,8 +387,7 @@ fn draw_titles(
     p: &Panel,
     tt: &Titles,
     (area, cell): (Area, Area),
-    xdepth: f64,
-    ylab_w: f64,
+    (xdepth, ylab_w, y_off): (f64, f64, f64),
 ) {
     let (fs, black) = (plot.font_size, Color::BLACK);
     if let Some(t) = tt.x.as_ref().filter(|_| p.x.labels) {
@@ -399,7 +422,7 @@ fn draw_titles(
     }
     if let Some(t) = &tt.panel {
         let size = plot.title_size;
-        let top = area.y0 - TITLE_PAD - text::block(t, size).1;
+        let top = area.y0 - TITLE_PAD - y_off - text::block(t, size).1;
         // Centred over the plot, but inside its cell (titles are wrapped
         // to the cell's width): never over a neighbour's or the edge.
         let half = text::block(t, size).0 / 2.0;
