@@ -88,7 +88,7 @@ impl<'a, 's> Build<'a, 's> {
         let Resolved {
             rows: mut resolved,
             sources,
-            notes,
+            mut notes,
             drawn,
         } = self.resolve_rows(panel_specs.len())?;
         let has_data_layers = (0..panel_specs.len()).any(|pi| {
@@ -144,7 +144,7 @@ impl<'a, 's> Build<'a, 's> {
         };
         let mut csv_rows: Vec<CsvRecord> = Vec::new();
         let built = self.build_panels(&ctx, &panel_specs, resolved, &mut csv_rows)?;
-        let (panels, legend) = self.finish_panels(&ctx, &panel_specs, built)?;
+        let (panels, legend) = self.finish_panels(&ctx, &panel_specs, built, &mut notes)?;
         Ok(Outcome::Drawn(Box::new(Figure {
             plot: Plot {
                 width: sizes.width,
@@ -413,6 +413,8 @@ impl<'a, 's> Build<'a, 's> {
         let (l, li) = (ctx.layer, ctx.index.1);
         let before = (st.xext.data, st.yext.data, csv_rows.len());
         let z = value(&l.z).unwrap_or(li as f64);
+        let fixed = (ps.x.domain.is_some(), ps.y.domain.is_some());
+        super::outside::record(ctx, rows, fixed, st)?;
         if let Some(m) = ctx.build(rows, st, csv_rows)? {
             marks.extend(m.flatten().into_iter().map(|m| (z, m)));
             // Hatches and cell texts right above their layer (the sort is stable).
@@ -454,6 +456,7 @@ impl<'a, 's> Build<'a, 's> {
         ctx: &Panels,
         panel_specs: &[(&PanelSpec, std::ops::Range<usize>)],
         (mut built, carry): (Vec<Built>, [Categories; 2]),
+        notes: &mut Vec<String>,
     ) -> Result<(Vec<Panel>, Option<Legend>)> {
         let spec = self.spec;
         let facets = ctx.facets;
@@ -524,6 +527,8 @@ impl<'a, 's> Build<'a, 's> {
                 small,
                 pspan.clone(),
             )?;
+            let many = (panel_specs.len() > 1).then_some(pi + 1);
+            notes.extend(super::outside::notes(&st.outside, [&x, &y], many));
             let entries = match facets {
                 Some(p) if pi == p.legend_panel() && !outside => std::mem::take(&mut merged),
                 _ => st.legend,

@@ -127,6 +127,10 @@ pub struct PanelState {
     pub xband: Option<f64>,
     /// See `xband`, for `yOffset`.
     pub yband: Option<f64>,
+    /// Whether x and y have a log scale (a bar grows from 1 there).
+    pub log: (bool, bool),
+    /// Each layer's positions on axes with a fixed `domain`.
+    pub outside: Vec<super::outside::Positions>,
 }
 
 /// One CSV record: column -> text.

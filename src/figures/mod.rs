@@ -19,6 +19,7 @@ mod grouped;
 pub mod layers;
 mod marks;
 pub mod model;
+pub mod outside;
 mod rect;
 pub mod scales;
 pub mod text_marks;
@@ -47,7 +48,7 @@ pub struct Figure {
     pub csv: Vec<u8>,
     /// Sources the figure depends on.
     pub sources: BTreeSet<String>,
-    /// Layers skipped, with the reason.
+    /// Layers skipped, with the reason; rows outside a fixed domain.
     pub notes: Vec<String>,
 }
 
