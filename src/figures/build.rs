@@ -354,6 +354,10 @@ impl<'a, 's> Build<'a, 's> {
                 scales::ScaleKind::of(self.spec, &ps.x)?,
                 scales::ScaleKind::of(self.spec, &ps.y)?,
             );
+            st.log = (
+                kinds.0 == scales::ScaleKind::Log,
+                kinds.1 == scales::ScaleKind::Log,
+            );
             for (li, lp) in layer_list.iter().enumerate() {
                 let Some(rows) = resolved[pi][li].take() else {
                     continue;
