@@ -79,8 +79,8 @@ impl Extent {
     }
 
     /// Includes an implicit base `v` (a bar's or a bin's 0), where the
-    /// automatic margin stops. A log axis has no 0: there such bars start
-    /// at the axis's low end, as matplotlib and Vega-Lite draw them.
+    /// automatic margin stops. A log axis has no 0: there a bar's base is
+    /// 1 (`marks::bar`), a bin's 0 starts at the axis's low end.
     pub fn add_base(&mut self, v: f64) {
         if !v.is_finite() {
             return;
