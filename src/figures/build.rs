@@ -354,10 +354,7 @@ impl<'a, 's> Build<'a, 's> {
                 scales::ScaleKind::of(self.spec, &ps.x)?,
                 scales::ScaleKind::of(self.spec, &ps.y)?,
             );
-            st.log = (
-                kinds.0 == scales::ScaleKind::Log,
-                kinds.1 == scales::ScaleKind::Log,
-            );
+            st.log = scales::logs(kinds);
             for (li, lp) in layer_list.iter().enumerate() {
                 let Some(rows) = resolved[pi][li].take() else {
                     continue;
@@ -417,8 +414,7 @@ impl<'a, 's> Build<'a, 's> {
         let (l, li) = (ctx.layer, ctx.index.1);
         let before = (st.xext.data, st.yext.data, csv_rows.len());
         let z = value(&l.z).unwrap_or(li as f64);
-        let fixed = (ps.x.domain.is_some(), ps.y.domain.is_some());
-        super::outside::record(ctx, rows, fixed, st)?;
+        super::outside::record(ctx, ps, rows, st)?;
         if let Some(m) = ctx.build(rows, st, csv_rows)? {
             marks.extend(m.flatten().into_iter().map(|m| (z, m)));
             // Hatches and cell texts right above their layer (the sort is stable).

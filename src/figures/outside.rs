@@ -6,6 +6,7 @@ use super::channels::Chan;
 use super::encode::{LayerCtx, PanelState};
 use super::model::Axis;
 use crate::error::Result;
+use crate::spec::PanelSpec;
 use crate::value::{Row, as_number};
 
 /// One layer's per-row positions on the axes whose `domain` is fixed
@@ -20,14 +21,15 @@ pub struct Positions {
     pub xy: [Option<Vec<f64>>; 2],
 }
 
-/// Records in `st` the positions of `rows` on the axes with a fixed
-/// domain (`fixed`: x's, y's), for [`notes`] once the domains are known.
+/// Records in `st` the positions of `rows` on the axes of panel `ps`
+/// with a fixed domain, for [`notes`] once the domains are known.
 pub(super) fn record(
     ctx: &LayerCtx,
+    ps: &PanelSpec,
     rows: &[Row],
-    fixed: (bool, bool),
     st: &mut PanelState,
 ) -> Result<()> {
+    let fixed = (ps.x.domain.is_some(), ps.y.domain.is_some());
     if !(fixed.0 || fixed.1) || rows.is_empty() {
         return Ok(());
     }
