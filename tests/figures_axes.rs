@@ -254,3 +254,16 @@ fn integer_data_gets_integer_ticks() {
     assert!(!plot.panels[0].x.integer);
     assert_eq!(x_labels(&s, &area), ["0.0", "2.5", "5.0", "7.5", "10.0"]);
 }
+
+#[test]
+fn one_integer_value_gets_one_whole_tick_not_halves() {
+    // One value: the axis is 4.45..5.55; the fewest-ticks rule gave 4.5
+    // and 5.5.
+    let (_, s, area) = laid_out(
+        "{ a = 1, n = 5 }, { a = 2, n = 5 }",
+        "size = [3, 2]
+layers = [{ mark = \"point\", data = \"s\", x = \"a\", y = \"n\" }]
+",
+    );
+    assert_eq!(y_labels(&s, &area), ["5"]);
+}

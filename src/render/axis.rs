@@ -318,7 +318,13 @@ fn linear_ticks(
     }
     // Never fewer than two labelled ticks while two fit: the ends of the
     // largest 1-2-5 step with two ticks inside, level or else turned.
-    let (major, offset) = label(ticks::two_ticks(lo, hi));
+    let mut two = ticks::two_ticks(lo, hi);
+    // Integer data never gets a fractional tick, though one whole tick is
+    // all there is (one value: 4.45..5.55 shows 5, not 4.5 and 5.5).
+    if axis.integer && two.iter().any(|t| t.fract() != 0.0) {
+        two = ticks::linear_steps(lo, hi, 9, true);
+    }
+    let (major, offset) = label(two);
     let turns: &[f64] = if vertical || axis.label_angle.is_some() {
         &[]
     } else {
