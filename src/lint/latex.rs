@@ -242,6 +242,12 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
                 out.push(lines, *at, What::Key(arg.trim().to_string()));
             } else if PATHS.contains(&name.as_str()) {
                 out.push(lines, *at, What::Path(arg.trim().to_string()));
+                if name == "includegraphics"
+                    && let Some(width) = option_width(chars, j)
+                {
+                    let path = arg.trim().to_string();
+                    out.push(lines, *at, What::Scaled { path, width });
+                }
             }
         }
         return end;
@@ -281,6 +287,24 @@ fn arguments(chars: &[char], mut j: usize, n: usize) -> (Vec<(usize, String)>, u
             _ => return (args, j),
         }
     }
+}
+
+/// The `width=` of the `[..]` options at `chars[j]` (after a `*`), as
+/// written (`0.7\linewidth`); none without options or without a width.
+fn option_width(chars: &[char], j: usize) -> Option<String> {
+    let j = j + usize::from(chars.get(j) == Some(&'*'));
+    let k = (j..chars.len()).find(|&k| chars[k] != ' ' && chars[k] != '\t')?;
+    if chars[k] != '[' {
+        return None;
+    }
+    let end = group(chars, k, '[', ']');
+    let inner: String = chars[k + 1..end.saturating_sub(1).max(k + 1)]
+        .iter()
+        .collect();
+    inner.split(',').find_map(|kv| {
+        let (key, value) = kv.split_once('=')?;
+        (key.trim() == "width").then(|| value.trim().to_string())
+    })
 }
 
 /// The index after the group opened at `chars[k]`, nesting and escapes
@@ -382,6 +406,25 @@ mod tests {
         );
         assert_eq!(s.found.len(), 1);
         assert!(s.ignored.contains(&4));
+    }
+
+    #[test]
+    fn an_includegraphics_width_is_read_with_its_path() {
+        let found = found(
+            "\\includegraphics[width=0.7\\linewidth, trim=1 2 3 4]{figures/fig2.pdf}\n\\includegraphics*[scale=2]{a}\n",
+        );
+        let scaled: Vec<&What> = found
+            .iter()
+            .map(|f| &f.2)
+            .filter(|w| matches!(w, What::Scaled { .. }))
+            .collect();
+        assert_eq!(
+            scaled,
+            [&What::Scaled {
+                path: "figures/fig2.pdf".into(),
+                width: "0.7\\linewidth".into()
+            }]
+        );
     }
 
     #[test]

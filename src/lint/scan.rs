@@ -36,6 +36,9 @@ pub enum What {
     Include(String),
     /// A name the file defines (`\newcommand{\x}`, `#let x`).
     Defines(String),
+    /// An image included at a width: `\includegraphics[width=0.7\linewidth]{p}`
+    /// or typst `image("p", width: 70%)` (the width as written).
+    Scaled { path: String, width: String },
 }
 
 /// A scanned file: what it holds and the lines its comments exempt.
