@@ -279,3 +279,66 @@ mod tests {
         assert!(covers("−0.2 10³ ≤ µ"));
     }
 }
+
+#[cfg(test)]
+mod face_tests {
+    use super::*;
+
+    /// The height of `x` over the em.
+    fn x_height(face: Face) -> f64 {
+        let f = face.font();
+        let b = f.outline(f.glyph_id('x')).expect("x has an outline").bounds;
+        f64::from(b.min.y - b.max.y).abs() / f64::from(f.units_per_em().unwrap())
+    }
+
+    #[test]
+    fn dejavu_sans_is_a_quarter_taller_than_latin_modern_and_termes() {
+        // The numbers: 0.547 em against 0.431 (Computer Modern)
+        // and 0.450 (Times).
+        let x: Vec<String> = Face::ALL
+            .iter()
+            .map(|f| format!("{:.3}", x_height(*f)))
+            .collect();
+        assert_eq!(x, ["0.547", "0.450", "0.433", "0.431"]);
+    }
+
+    #[test]
+    fn each_face_parses_and_measures_text_its_own_way() {
+        let w: Vec<String> = Face::ALL
+            .iter()
+            .map(|f| format!("{:.2}", width_in(*f, "median", 10.0)))
+            .collect();
+        assert_eq!(w, ["37.49", "29.44", "30.13", "31.67"]);
+    }
+
+    #[test]
+    fn a_character_the_face_lacks_is_measured_in_dejavu_sans() {
+        // TeX Gyre Termes has no superscript four; DejaVu Sans draws it.
+        assert_eq!(Face::Termes.font().glyph_id('⁴').0, 0);
+        assert_eq!(
+            width_in(Face::Termes, "⁴", 10.0),
+            width_in(Face::DejaVuSans, "⁴", 10.0)
+        );
+        for f in Face::ALL {
+            assert!(with_face(f, || covers("−0.2 10³ ≤ µ 10⁻⁴")), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn with_face_sets_the_face_for_its_call_only() {
+        assert_eq!(current(), Face::DejaVuSans);
+        let w = with_face(Face::LatinModern, || width("median", 10.0));
+        assert_eq!(w, width_in(Face::LatinModern, "median", 10.0));
+        assert_eq!(current(), Face::DejaVuSans);
+    }
+
+    #[test]
+    fn font_names_round_trip_and_svg_lists_end_in_a_generic_family() {
+        for f in Face::ALL {
+            assert_eq!(Face::named(f.name()), Some(f));
+            let generic = if f.serif() { ", serif" } else { ", sans-serif" };
+            assert!(f.css().starts_with(f.family()) && f.css().ends_with(generic));
+        }
+        assert_eq!(Face::Termes.css(), "TeX Gyre Termes, Times, serif");
+    }
+}

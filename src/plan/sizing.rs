@@ -449,7 +449,7 @@ mod tests {
 
     #[test]
     fn a_style_no_figure_reads_is_an_error() {
-        let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nsize = [3, 2]\n");
+        let s = parse("[style]\ncolumn_width = 300\n[figures.f]\nsize = [3, 2]\n");
         assert_eq!(
             check_read(&s)
                 .unwrap_err()
@@ -457,10 +457,47 @@ mod tests {
                 .lines()
                 .next()
                 .unwrap(),
+            "artifact.toml:2:16: `[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")"
+        );
+        // A preset gives every figure its typeface; with `font`, only
+        // figures with `width` read it.
+        let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nsize = [3, 2]\n");
+        assert!(check_read(&s).is_ok());
+        let s = parse("[style]\npreset = \"lncs\"\nfont = \"times\"\n[figures.f]\nsize = [3, 2]\n");
+        assert_eq!(
+            check_read(&s).unwrap_err().to_string().lines().next().unwrap(),
             "artifact.toml:2:10: `[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")"
+        );
+        let s = parse("[style]\nfont = \"times\"\n");
+        assert_eq!(
+            check_read(&s).unwrap_err().to_string().lines().next().unwrap(),
+            "artifact.toml:2:8: `[style]` does nothing: there is no figure"
         );
         let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nwidth = \"text\"\n");
         assert!(check_read(&s).is_ok());
+    }
+
+    #[test]
+    fn each_preset_sets_its_typeface_and_font_overrides_it() {
+        let face = |t: &str| style(&parse(t)).map(|s| s.face).map_err(|e| e.to_string());
+        assert_eq!(face("[style]\npreset = \"acmart\"\n"), Ok(Face::Libertine));
+        assert_eq!(face("[style]\npreset = \"ieeetran\"\n"), Ok(Face::Termes));
+        assert_eq!(face("[style]\npreset = \"neurips\"\n"), Ok(Face::Termes));
+        assert_eq!(face("[style]\npreset = \"icml\"\n"), Ok(Face::Termes));
+        assert_eq!(face("[style]\npreset = \"lncs\"\n"), Ok(Face::LatinModern));
+        assert_eq!(face("[style]\npreset = \"article\"\n"), Ok(Face::LatinModern));
+        assert_eq!(face("[style]\ncolumn_width = 300\n"), Ok(Face::DejaVuSans));
+        assert_eq!(
+            face("[style]\npreset = \"acmart\"\nfont = \"sans\"\n"),
+            Ok(Face::DejaVuSans)
+        );
+        assert_eq!(
+            face("[style]\nfont = \"latin-modren\"\n").unwrap_err().lines().next().unwrap(),
+            "artifact.toml:2:8: unknown font `latin-modren` (sans, times, libertine, latin-modern); did you mean `latin-modern`?"
+        );
+        let st = style(&parse("[style]\npreset = \"article\"\n")).unwrap();
+        assert!((st.text.unwrap() - 345.0 * BP_PER_TEX_PT).abs() < 1e-9);
+        assert_eq!(st.column, st.text);
     }
 
     #[test]
@@ -471,7 +508,7 @@ mod tests {
                 .lines()
                 .next()
                 .unwrap(),
-            "artifact.toml:2:9: `width = \"column\"` needs the document's column width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs) or `column_width`"
+            "artifact.toml:2:9: `width = \"column\"` needs the document's column width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs, article) or `column_width`"
         );
         assert_eq!(
             size("[style]\npreset = \"acmrt\"\n[figures.f]\nwidth = \"column\"\n")
@@ -479,7 +516,7 @@ mod tests {
                 .lines()
                 .next()
                 .unwrap(),
-            "artifact.toml:2:10: unknown preset `acmrt` (acmart, ieeetran, neurips, icml, usenix, lncs); did you mean `acmart`?"
+            "artifact.toml:2:10: unknown preset `acmrt` (acmart, ieeetran, neurips, icml, usenix, lncs, article); did you mean `acmart`?"
         );
         assert_eq!(
             size("[style]\npreset = \"icml\"\n[figures.f]\nwidth = \"1.5 text\"\n")

@@ -399,6 +399,7 @@ mod tests {
                 x1: 40.0,
                 y1: 35.0,
             }],
+            ..Scene::default()
         };
         assert_eq!(problems(&scene), ["the legend covers text \"10.1\""]);
     }

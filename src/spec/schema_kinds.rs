@@ -55,7 +55,7 @@ pub const KINDS: &[Kind] = &[
         variant_list: &[],
         keys: &[
             key("preset", Ty::Enum(&["acmart", "ieeetran", "neurips", "icml", "usenix", "lncs", "article"]), "a document class whose widths, font size and typeface are the defaults: acmart (sigconf; Linux Libertine), ieeetran (conference), neurips, icml, usenix (Times), lncs, article (10pt; Latin Modern)"),
-            key("font", Ty::Enum(&["sans", "times", "libertine", "latin-modern"]), "the typeface of every figure's text, bundled and embedded in the PDF: `sans` (DejaVu Sans), `times` (TeX Gyre Termes), `libertine` (Linux Libertine), `latin-modern` (Latin Modern Roman); the SVG names it with a generic fallback").default("the preset's, else `sans`"),
+            key("font", Ty::Enum(&["sans", "times", "libertine", "latin-modern"]), "the typeface of every figure's text, bundled and embedded in the PDF: `sans` (DejaVu Sans), `times` (TeX Gyre Termes), `libertine` (Linux Libertine), `latin-modern` (Latin Modern Roman); the SVG names it with a generic fallback (default the preset's, else `sans`)"),
             key("column_width", Ty::Length, "`\\columnwidth` (default the preset's)"),
             key("text_width", Ty::Length, "`\\textwidth` (default the preset's)"),
             key("font_size", Ty::Num, "the body text's size in points, 1 to 200 (default the preset's)"),
