@@ -272,3 +272,30 @@ fn the_demo_paper_has_no_figure_printing_under_7_pt() {
     assert!(!text.contains("figure-text-size"), "{text}");
     assert!(text.contains("lint: 0 errors, 0 warnings"), "{text}");
 }
+
+#[test]
+fn a_superscript_termes_lacks_is_drawn_and_embedded_in_dejavu_sans() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.csv"), "name,v\n10⁻⁴,1\nb,2\n").unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        "[style]\nfont = \"times\"\n[sources.d]\npath = \"d.csv\"\n[figures.f]\nsize = [3, 2]\nlayers = [{ mark = \"bar\", data = \"d\", x = \"name\", y = \"v\" }]\n",
+    )
+    .unwrap();
+    gen_ok(dir.path());
+    let pdf = read(dir.path(), "figures/f.pdf");
+    assert!(contains(&pdf, "+TeXGyreTermes-Regular") && contains(&pdf, "+DejaVuSans"));
+    // The label is measured as drawn: "10" in Termes, "⁻⁴" in DejaVu Sans.
+    let scene = layout(&plot_of(dir.path()));
+    let (x0, x1) = text_box(&scene, "10⁻⁴");
+    let size = match scene.prims.iter().find_map(|p| match p {
+        Prim::Text { text, size, .. } if text == "10⁻⁴" => Some(*size),
+        _ => None,
+    }) {
+        Some(s) => s,
+        None => panic!("the label is drawn"),
+    };
+    let want = artifact::font::width_in(Face::Termes, "10", size)
+        + artifact::font::width_in(Face::DejaVuSans, "⁻⁴", size);
+    assert!((x1 - x0 - want).abs() < 1e-9, "{} vs {want}", x1 - x0);
+}
