@@ -76,6 +76,9 @@ const PATHS: [&str; 5] = [
     "csvreader",
 ];
 
+/// Floats as wide as the text in a two-column document.
+const WIDE: [&str; 2] = ["figure*", "table*"];
+
 /// Environments whose body is not prose.
 const VERBATIM: [&str; 6] = [
     "verbatim",
@@ -171,6 +174,20 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
                 let close = find(chars, end, &format!("\\end{{{env}}}"));
                 return close;
             }
+            if let Some((_, env)) = args.first()
+                && WIDE.contains(&env.trim())
+            {
+                out.wide += 1;
+            }
+            return end;
+        }
+        "end" => {
+            let (args, end) = arguments(chars, j, 1);
+            if let Some((_, env)) = args.first()
+                && WIDE.contains(&env.trim())
+            {
+                out.wide = out.wide.saturating_sub(1);
+            }
             return end;
         }
         "newcommand"
@@ -246,7 +263,8 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
                     && let Some(width) = option_width(chars, j)
                 {
                     let path = arg.trim().to_string();
-                    out.push(lines, *at, What::Scaled { path, width });
+                    let wide = out.wide > 0;
+                    out.push(lines, *at, What::Scaled { path, width, wide });
                 }
             }
         }
@@ -411,7 +429,7 @@ mod tests {
     #[test]
     fn an_includegraphics_width_is_read_with_its_path() {
         let found = found(
-            "\\includegraphics[width=0.7\\linewidth, trim=1 2 3 4]{figures/fig2.pdf}\n\\includegraphics*[scale=2]{a}\n",
+            "\\includegraphics[width=0.7\\linewidth, trim=1 2 3 4]{figures/fig2.pdf}\n\\includegraphics*[scale=2]{a}\n\\begin{figure*}\\includegraphics[width=\\linewidth]{b}\\end{figure*}\\includegraphics[width=3in]{c}\n",
         );
         let scaled: Vec<&What> = found
             .iter()
@@ -420,10 +438,23 @@ mod tests {
             .collect();
         assert_eq!(
             scaled,
-            [&What::Scaled {
-                path: "figures/fig2.pdf".into(),
-                width: "0.7\\linewidth".into()
-            }]
+            [
+                &What::Scaled {
+                    path: "figures/fig2.pdf".into(),
+                    width: "0.7\\linewidth".into(),
+                    wide: false
+                },
+                &What::Scaled {
+                    path: "b".into(),
+                    width: "\\linewidth".into(),
+                    wide: true
+                },
+                &What::Scaled {
+                    path: "c".into(),
+                    width: "3in".into(),
+                    wide: false
+                }
+            ]
         );
     }
 

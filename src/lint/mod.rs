@@ -231,7 +231,7 @@ struct Used<'a> {
     names: BTreeSet<String>,
     /// Images included at a width: the source, where, the path (relative
     /// to the spec's folder, without extension) and the width as written.
-    scaled: Vec<(&'a read::Source, &'a scan::Found, String, &'a str)>,
+    scaled: Vec<(&'a read::Source, &'a scan::Found, String, &'a str, bool)>,
 }
 
 /// A finding at `f` in `file`.
@@ -317,9 +317,9 @@ fn check_found<'a>(
                 used.names.insert(stem(p));
             }
         }
-        What::Scaled { path, width } => {
+        What::Scaled { path, width, wide } => {
             if let Some(rel) = relative(&spec.root, &resolve(kind, &src.base, &src.dir, path)) {
-                used.scaled.push((src, f, stem(&rel), width));
+                used.scaled.push((src, f, stem(&rel), width, *wide));
             }
         }
         What::Defines(_) => {}
@@ -342,7 +342,7 @@ fn printed_sizes(spec: &LoadedSpec, lock: &Lock, used: &Used) -> Vec<Finding> {
         }
     }
     let mut out = Vec::new();
-    for (src, f, path, written) in &used.scaled {
+    for (src, f, path, written, wide) in &used.scaled {
         let Some(&name) = by_stem.get(path) else {
             continue;
         };
@@ -351,7 +351,7 @@ fn printed_sizes(spec: &LoadedSpec, lock: &Lock, used: &Used) -> Vec<Finding> {
         };
         let (Some(drawn), Some(included)) = (
             printed::drawn(spec, name, fig),
-            printed::include_width(&style, written),
+            printed::include_width(&style, written, *wide),
         ) else {
             continue;
         };

@@ -38,11 +38,16 @@ pub(super) fn drawn(spec: &LoadedSpec, name: &str, fig: &toml::Spanned<FigureSpe
 }
 
 /// The width `written` in an include, in PostScript points: `0.7\linewidth`,
-/// `\columnwidth`, `.5\textwidth`, `70%` (typst), `3in`, `8cm`. None when it
-/// is none of them or names a width `[style]` does not give.
-pub(super) fn include_width(style: &Style, written: &str) -> Option<f64> {
+/// `\columnwidth`, `.5\textwidth`, `70%` (typst), `3in`, `8cm`; a line is
+/// a column's width, or the text's in a `wide` float (`figure*`). None when
+/// it is none of them or names a width `[style]` does not give.
+pub(super) fn include_width(style: &Style, written: &str, wide: bool) -> Option<f64> {
     let w = written.trim();
-    let line = style.column.or(style.text);
+    let line = if wide {
+        style.text
+    } else {
+        style.column.or(style.text)
+    };
     if let Some(pct) = w.strip_suffix('%') {
         return Some(pct.trim().parse::<f64>().ok()? / 100.0 * line?);
     }
@@ -121,21 +126,27 @@ mod tests {
     fn include_widths_in_each_form() {
         let st = style(175.9);
         let text = 175.9 * 72.0 / 25.4;
-        let w = |s: &str| include_width(&st, s).unwrap();
+        let w = |s: &str| include_width(&st, s, false).unwrap();
         assert!((w("0.7\\linewidth") - 0.7 * text).abs() < 1e-9);
         assert!((w(".5\\textwidth") - 0.5 * text).abs() < 1e-9);
         assert!((w("\\columnwidth") - text).abs() < 1e-9);
         assert!((w("70%") - 0.7 * text).abs() < 1e-9);
         assert!((w("3in") - 216.0).abs() < 1e-9);
         assert!((w("72.27pt") - 72.0).abs() < 1e-9);
-        assert_eq!(include_width(&st, "\\figwidth"), None);
+        assert_eq!(include_width(&st, "\\figwidth", false), None);
+        let two = Style {
+            column: Some(240.0),
+            ..st
+        };
+        assert_eq!(include_width(&two, "\\linewidth", false), Some(240.0));
+        assert_eq!(include_width(&two, "\\linewidth", true), two.text);
         let none = Style {
             column: None,
             text: None,
             font_size: None,
             face: crate::font::Face::DejaVuSans,
         };
-        assert_eq!(include_width(&none, "0.7\\linewidth"), None);
+        assert_eq!(include_width(&none, "0.7\\linewidth", false), None);
     }
 
     #[test]

@@ -214,7 +214,9 @@ impl State {
                     && let Some(width) = call_width(chars, k + 1)
                 {
                     let path = s.clone();
-                    out.push(lines, i + 1, What::Scaled { path, width });
+                    // A typst float spans the page only when placed so.
+                    let wide = false;
+                    out.push(lines, i + 1, What::Scaled { path, width, wide });
                 }
                 let what = match last.as_str() {
                     "artnum" => What::Key(s),
@@ -409,7 +411,8 @@ mod tests {
             scaled,
             [&What::Scaled {
                 path: "figures/fig2.pdf".into(),
-                width: "70%".into()
+                width: "70%".into(),
+                wide: false
             }]
         );
     }
