@@ -299,3 +299,25 @@ fn a_superscript_termes_lacks_is_drawn_and_embedded_in_dejavu_sans() {
         + artifact::font::width_in(Face::DejaVuSans, "⁻⁴", size);
     assert!((x1 - x0 - want).abs() < 1e-9, "{} vs {want}", x1 - x0);
 }
+
+#[test]
+fn a_width_sized_colour_bar_ticks_at_half_a_point() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.csv"), "x,y,z\n1,1,0.5\n2,2,1.5\n3,1,3\n").unwrap();
+    let spec = |size: &str| {
+        format!(
+            "[style]\npreset = \"lncs\"\n[sources.d]\npath = \"d.csv\"\n[figures.f]\n{size}\nlayers = [{{ mark = \"point\", data = \"d\", x = \"x\", y = \"y\", color = {{ field = \"z\", scale = {{ scheme = \"viridis\" }} }} }}]\n"
+        )
+    };
+    let widths = |size: &str| {
+        std::fs::write(dir.path().join("artifact.toml"), spec(size)).unwrap();
+        let mut w: Vec<f64> = black_segments(&layout(&plot_of(dir.path())))
+            .into_iter()
+            .map(|s| s.0)
+            .collect();
+        w.dedup();
+        w
+    };
+    assert_eq!(widths("width = \"text\""), [0.5]);
+    assert_eq!(widths("size = [4, 3]"), [0.8]);
+}
