@@ -202,10 +202,12 @@ impl Fingerprint {
             )
             .as_bytes(),
         );
-        // `[style]` sizes figures with `width`; a spec without it keeps
+        // `[style]` sizes figures with `width` and sets every figure's
+        // typeface; a spec without it keeps
         // the keys it had before `[style]` existed.
         let st = &spec.spec.style;
         let styled = st.preset.is_some()
+            || st.font.is_some()
             || st.column_width.is_some()
             || st.text_width.is_some()
             || st.font_size.is_some();

@@ -156,6 +156,13 @@ impl<'a, 's> Build<'a, 's> {
                 layout,
                 panels,
                 legend,
+                face: self.fp.face,
+                // tueplots' thinner lines go with its sizing: a figure
+                // drawn at the width it prints at.
+                look: match self.fp.sized {
+                    Some(_) => Look::TUEPLOTS,
+                    None => Look::MATPLOTLIB,
+                },
             },
             csv: data_csv::write_csv(&csv_rows)?,
             sources,

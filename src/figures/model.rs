@@ -400,4 +400,59 @@ pub struct Plot {
     /// One legend for the whole figure, right of or below the panel grid
     /// (a faceted figure's outside legend); `None`: each panel has its own.
     pub legend: Option<Legend>,
+    /// The typeface of every text.
+    pub face: crate::font::Face,
+    /// The widths of the frame, ticks and grid, the tick lengths and the
+    /// paddings.
+    pub look: Look,
+}
+
+/// A figure's frame, tick and grid lines and paddings, in points (the
+/// names are matplotlib's rcParams they stand for).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    /// `axes.linewidth` and `xtick.major.width`: the frame and major ticks.
+    pub axis_width: f64,
+    /// `xtick.minor.width`.
+    pub minor_width: f64,
+    /// `xtick.major.size`: a major tick's length.
+    pub tick_size: f64,
+    /// `xtick.minor.size`.
+    pub minor_size: f64,
+    /// `grid.linewidth`.
+    pub grid_width: f64,
+    /// `savefig.pad_inches` (in points): blank space at the figure's edge.
+    pub edge_pad: f64,
+}
+
+impl Look {
+    /// matplotlib's defaults (a figure given a `size` in inches), except
+    /// the grid, drawn solid and light (0.6 pt) instead of dotted.
+    pub const MATPLOTLIB: Look = Look {
+        axis_width: 0.8,
+        minor_width: 0.6,
+        tick_size: 3.5,
+        minor_size: 2.0,
+        grid_width: 0.6,
+        edge_pad: 6.0,
+    };
+
+    /// tueplots' for a figure sized in the document's terms: `axes.lines()`
+    /// (base_width 0.5: frame, major ticks and grid 0.5 pt, minor ticks
+    /// 0.25 pt, major ticks max(3.0, 3 x 0.5) = 3 pt long, minor 2 pt) and
+    /// `figsizes`' `pad_inches = 0.015` (1.08 pt) round the figure.
+    pub const TUEPLOTS: Look = Look {
+        axis_width: 0.5,
+        minor_width: 0.25,
+        tick_size: 3.0,
+        minor_size: 2.0,
+        grid_width: 0.5,
+        edge_pad: 0.015 * 72.0,
+    };
+}
+
+impl Default for Look {
+    fn default() -> Look {
+        Look::MATPLOTLIB
+    }
 }

@@ -3,7 +3,7 @@
 //! wrapping of titles and legend labels to the room they have.
 
 use super::axis::{self, TickSet};
-use super::layout::{LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD};
+use super::layout::{LABEL_PAD, Scale, TICK_PAD, TITLE_PAD, look};
 use super::place;
 use crate::figures::model::*;
 use crate::font as text;
@@ -140,17 +140,17 @@ pub(super) fn margins(
         (0.0, 0.0, (0.0, 0.0))
     };
     let mut m = Margins {
-        left: ylab_w + TICK + TICK_PAD + ytitle,
-        bottom: xlab_h + TICK + TICK_PAD + xtitle,
+        left: ylab_w + look().tick_size + TICK_PAD + ytitle,
+        bottom: xlab_h + look().tick_size + TICK_PAD + xtitle,
         // A factored power above the y axis: below the panel title.
         top: tt.panel.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
             text::block(t, plot.title_size).1 + TITLE_PAD
         }) + offset_height(&yt, p.y.tick_font_size),
         right: 0.5 * p.x.tick_font_size,
     };
-    // x tick labels may stick out beyond the plot's edges (a little into
-    // the figure's edge padding on the right, as before).
-    m.right = m.right.max(after - 2.0);
+    // x tick labels may stick out beyond the plot's edges (a third into
+    // the figure's edge padding on the right: 2 pt of matplotlib's 6).
+    m.right = m.right.max(after - look().edge_pad / 3.0);
     m.left = m.left.max(before);
     match tt.legend.position {
         LegendPos::Right if !tt.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,

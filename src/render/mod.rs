@@ -90,11 +90,14 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
     if f.pdf {
         out.push((
             "pdf",
-            pdf::render(&svg, plot.width, plot.height, &opts.title)?,
+            pdf::render(&svg, plot.width, plot.height, &opts.title, plot.face)?,
         ));
     }
     if f.png {
-        out.push(("png", png::render(&svg, plot.width, plot.height, f.dpi)?));
+        out.push((
+            "png",
+            png::render(&svg, plot.width, plot.height, f.dpi, plot.face)?,
+        ));
     }
     if f.svg {
         out.insert(0, ("svg", svg.into_bytes()));

@@ -109,4 +109,6 @@ pub struct Scene {
     /// The legends' boxes, in points (for the lint: a text under a legend
     /// is hidden by it).
     pub legends: Vec<super::geometry::Area>,
+    /// The typeface of its texts.
+    pub face: crate::font::Face,
 }

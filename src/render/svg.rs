@@ -46,6 +46,7 @@ fn paint(c: Color, width_pt: f64) -> Paint {
 }
 
 struct Font {
+    face: text::Face,
     size: f64,
     color: BackendColor,
     anchor: Pos,
@@ -68,13 +69,13 @@ impl BackendTextStyle for Font {
         self.anchor
     }
     fn family(&self) -> FontFamily<'_> {
-        FontFamily::Name(text::FAMILY)
+        FontFamily::Name(self.face.css())
     }
     fn layout_box(
         &self,
         s: &str,
     ) -> std::result::Result<((i32, i32), (i32, i32)), Self::FontError> {
-        let w = text::width(s, self.size / 1.24);
+        let w = text::width_in(self.face, s, self.size / 1.24);
         Ok((
             (0, 0),
             (w.round() as i32, (self.size / 1.24).round() as i32),
@@ -158,7 +159,7 @@ pub fn render(scene: &Scene) -> Result<String> {
     {
         let mut b = SVGBackend::with_string(&mut buf, (w, h));
         for prim in &scene.prims {
-            draw_prim(&mut b, prim, &mut angles)?;
+            draw_prim(&mut b, prim, scene.face, &mut angles)?;
         }
         b.present().map_err(err)?;
     }
@@ -175,7 +176,12 @@ pub fn render(scene: &Scene) -> Result<String> {
 
 /// Draws one primitive; a turned text's angle goes to `angles` (written
 /// into the SVG afterwards).
-fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<()> {
+fn draw_prim(
+    b: &mut SVGBackend,
+    prim: &Prim,
+    face: text::Face,
+    angles: &mut Vec<f64>,
+) -> Result<()> {
     match prim {
         Prim::Rect {
             x,
@@ -247,7 +253,7 @@ fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<(
             } else {
                 FontTransform::None
             };
-            let font = font(*size, *color, *align, transform);
+            let font = font(face, *size, *color, *align, transform);
             b.draw_text(t, &font, pt((*x, *y))).map_err(err)?;
         }
         Prim::TextRotated {
@@ -266,7 +272,7 @@ fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<(
             let top = (x + r.sin() * size / 2.0, y - r.cos() * size / 2.0);
             // Rewritten to the angle later (the backend knows only
             // quarter turns; nothing else uses this one).
-            let font = font(*size, *color, *align, FontTransform::Rotate90);
+            let font = font(face, *size, *color, *align, FontTransform::Rotate90);
             angles.push(*angle);
             b.draw_text(t, &font, pt(top)).map_err(err)?;
         }
@@ -286,14 +292,22 @@ fn drawable(t: &str) -> Result<()> {
     }
 }
 
-/// The backend's font for a text of `size` points, anchored at its top.
-fn font(size: f64, color: Color, align: Align, transform: FontTransform) -> Font {
+/// The backend's font for a text of `size` points in `face`, anchored at
+/// its top.
+fn font(
+    face: text::Face,
+    size: f64,
+    color: Color,
+    align: Align,
+    transform: FontTransform,
+) -> Font {
     let h = match align {
         Align::Left => HPos::Left,
         Align::Center => HPos::Center,
         Align::Right => HPos::Right,
     };
     Font {
+        face,
         // The backend writes font-size = size / 1.24.
         size: size * UNITS_PER_PT * 1.24,
         color: BackendColor {

@@ -11,7 +11,7 @@ use super::super::place;
 use super::super::scene::{Prim, Stroke};
 use super::marks::{Drawn, draw_layers};
 use super::{
-    AXIS_WIDTH, Area, EDGE_PAD, LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD, lines_of, push_text,
+    Area, LABEL_PAD, Scale, TICK_PAD, TITLE_PAD, lines_of, look, push_text,
     top_centered,
 };
 use crate::color::Color;
@@ -85,7 +85,7 @@ fn draw_grid(out: &mut Vec<Prim>, minor: bool, f: &Frame, xset: &TickSet, yset: 
     // element each (a dotted line is drawn as hundreds of segments).
     let grid = Stroke {
         color: Color::rgb(0xe3, 0xe3, 0xe3),
-        width: 0.6,
+        width: look().grid_width,
         dash: None,
     };
     let xs = xset
@@ -168,7 +168,7 @@ fn draw_texts(
     let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
     if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
         // Below the x axis's labels and title, in the room margins keep.
-        let mut below = TICK + TICK_PAD;
+        let mut below = look().tick_size + TICK_PAD;
         if p.x.labels {
             below += x_label_depth(xset, p.x.tick_font_size).0;
             if let Some(t) = &tt.x {
@@ -221,7 +221,7 @@ fn draw_texts(
 fn axis_stroke() -> Stroke {
     Stroke {
         color: Color::BLACK,
-        width: AXIS_WIDTH,
+        width: look().axis_width,
         dash: None,
     }
 }
@@ -230,7 +230,7 @@ fn axis_stroke() -> Stroke {
 fn minor_stroke() -> Stroke {
     Stroke {
         color: Color::BLACK,
-        width: 0.6,
+        width: look().minor_width,
         dash: None,
     }
 }
@@ -263,7 +263,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
     for v in &xset.minor {
         let px = f.sx.map(*v);
         out.push(Prim::Path {
-            pts: vec![(px, area.y1), (px, area.y1 + 2.0)],
+            pts: vec![(px, area.y1), (px, area.y1 + look().minor_size)],
             closed: false,
             fill: None,
             stroke: Some(minor_stroke.clone()),
@@ -273,7 +273,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
     for (v, label) in &xset.major {
         let px = f.sx.map(*v);
         out.push(Prim::Path {
-            pts: vec![(px, area.y1), (px, area.y1 + TICK)],
+            pts: vec![(px, area.y1), (px, area.y1 + look().tick_size)],
             closed: false,
             fill: None,
             stroke: Some(axis_stroke.clone()),
@@ -281,7 +281,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
         if !p.x.labels {
             continue;
         }
-        let base = area.y1 + TICK + TICK_PAD;
+        let base = area.y1 + look().tick_size + TICK_PAD;
         if xset.angle == 0.0 {
             push_text(
                 out,
@@ -307,7 +307,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
     // A factored power of ten: once, right-aligned at the axis's end,
     // below the tick labels (matplotlib's offset text).
     if let Some(o) = xset.offset.as_ref().filter(|_| p.x.labels) {
-        let top = area.y1 + TICK + TICK_PAD + x_labels_only_depth(xset, p.x.tick_font_size).0;
+        let top = area.y1 + look().tick_size + TICK_PAD + x_labels_only_depth(xset, p.x.tick_font_size).0;
         push_text(
             out,
             area.x1,
@@ -329,7 +329,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
     for v in &yset.minor {
         let py = f.sy.map(*v);
         out.push(Prim::Path {
-            pts: vec![(area.x0 - 2.0, py), (area.x0, py)],
+            pts: vec![(area.x0 - look().minor_size, py), (area.x0, py)],
             closed: false,
             fill: None,
             stroke: Some(minor_stroke.clone()),
@@ -339,7 +339,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
     for (v, label) in &yset.major {
         let py = f.sy.map(*v);
         out.push(Prim::Path {
-            pts: vec![(area.x0 - TICK, py), (area.x0, py)],
+            pts: vec![(area.x0 - look().tick_size, py), (area.x0, py)],
             closed: false,
             fill: None,
             stroke: Some(axis_stroke.clone()),
@@ -351,7 +351,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
         if yset.angle == 0.0 {
             push_text(
                 out,
-                area.x0 - TICK - TICK_PAD,
+                area.x0 - look().tick_size - TICK_PAD,
                 top_centered(py, n, p.y.tick_font_size),
                 label,
                 p.y.tick_font_size,
@@ -360,7 +360,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
             );
         } else {
             out.push(Prim::TextRotated {
-                x: area.x0 - TICK - TICK_PAD - shift,
+                x: area.x0 - look().tick_size - TICK_PAD - shift,
                 y: py,
                 text: label.replace(['\n', '\r'], " "),
                 size: p.y.tick_font_size,
@@ -391,7 +391,7 @@ fn draw_titles(
 ) {
     let (fs, black) = (plot.font_size, Color::BLACK);
     if let Some(t) = tt.x.as_ref().filter(|_| p.x.labels) {
-        let top = area.y1 + TICK + TICK_PAD + xdepth + LABEL_PAD;
+        let top = area.y1 + look().tick_size + TICK_PAD + xdepth + LABEL_PAD;
         push_text(
             out,
             (area.x0 + area.x1) / 2.0,
@@ -403,13 +403,13 @@ fn draw_titles(
         );
     }
     if let Some(t) = p.y.title.as_ref().filter(|_| p.y.labels) {
-        let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
+        let x = area.x0 - look().tick_size - TICK_PAD - ylab_w - LABEL_PAD - fs;
         // Centred on the plot, but kept on the canvas when the plot is
         // shorter than the title.
         let half = text::width(t, fs) / 2.0;
         let cy = ((area.y0 + area.y1) / 2.0)
-            .min(plot.height - EDGE_PAD - half)
-            .max(EDGE_PAD + half);
+            .min(plot.height - look().edge_pad - half)
+            .max(look().edge_pad + half);
         out.push(Prim::Text {
             x,
             y: cy,
