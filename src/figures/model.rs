@@ -310,6 +310,11 @@ pub enum Grid {
     Major,
     /// At major and minor ticks.
     Both,
+    /// At the x axis's major ticks only: vertical lines (matplotlib's
+    /// `ax.grid(axis="x")`).
+    X,
+    /// At the y axis's major ticks only: horizontal lines.
+    Y,
 }
 
 /// An axis after data has been seen.
