@@ -174,6 +174,7 @@ impl LayerCtx<'_, '_> {
             stroke_width: 1.0,
             dash,
         };
+        let legend_from = st.legend.len();
         match &dodge {
             Some(d) if by_offset => {
                 let cats = std::mem::take(if horizontal {
@@ -189,6 +190,11 @@ impl LayerCtx<'_, '_> {
                 }) = cats;
             }
             _ => self.legend_for(ch, label.as_deref(), st, Swatch::Patch, first),
+        }
+        if stack != Stack::Off && !horizontal {
+            // A vertical stack's legend reads top-down, as the stack does
+            // (Vega-Lite, ggplot2): the last row stacked, the top, first.
+            st.legend[legend_from..].reverse();
         }
         if !hatches.is_empty() {
             st.extra.push(Mark::Hatches(hatches));
