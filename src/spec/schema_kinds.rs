@@ -7,7 +7,7 @@ use super::schema::{Kind, Ty, Variant, Variants, key};
 mod variants;
 
 pub use variants::STEP_COMPANIONS;
-use variants::{LEGEND_MARKS, MARKS, OPS, VERBS, WINDOW_OPS};
+use variants::{LEGEND_MARKS, MARKS, OPS, VERBS, WINDOW_OPS, XY_MARKS};
 
 /// Every kind, in the order `docs/spec.md` documents them.
 pub const KINDS: &[Kind] = &[
@@ -482,22 +482,22 @@ pub const KINDS: &[Kind] = &[
         variants: Variants::ByValue("mark"),
         variant_list: MARKS,
         keys: &[
-            key("mark", Ty::Enum(&["bar", "hist", "point", "line", "rule", "rect", "text", "errorbar", "boxplot", "ecdf", "area", "errorband", "violin"]), "what is drawn"),
+            key("mark", Ty::Enum(&["bar", "hist", "point", "line", "rule", "rect", "text", "errorbar", "boxplot", "ecdf", "area", "errorband", "violin", "arc"]), "what is drawn"),
             key("data", Ty::Str, "the table drawn (without it, the mark is drawn once, from constants)"),
             key("where", Ty::Expr, "only the rows where this is true").needs("data"),
-            key("x", Ty::Channel, "x position (a category when a string value)"),
+            key("x", Ty::Channel, "x position (a category when a string value)").only(XY_MARKS),
             key("y", Ty::Channel, "y position (boxplot, violin: the raw values)").only(&["bar", "point", "line", "rule", "rect", "text", "errorbar", "boxplot", "area", "errorband", "violin"]),
-            key("x2", Ty::Channel, "second x: a horizontal bar's base, a rect's or horizontal errorbar's end").only(&["bar", "rect", "errorbar"]),
-            key("y2", Ty::Channel, "second y: a vertical bar's or an area's base, a rect's, errorbar's or errorband's end").only(&["bar", "rect", "errorbar", "area", "errorband"]),
+            key("x2", Ty::Channel, "second x: a horizontal bar's base, a rect's or horizontal errorbar's end; a rule's segment end (from `x` to `x2` at `y`)").only(&["bar", "rect", "errorbar", "rule"]),
+            key("y2", Ty::Channel, "second y: a vertical bar's or an area's base, a rect's, errorbar's or errorband's end; a rule's segment end (from `y` to `y2` at `x`: a lollipop's stem)").only(&["bar", "rect", "errorbar", "area", "errorband", "rule"]),
             key("color", Ty::Channel, "fill (a line's or rule's stroke): `\"#1f77b4\"`, a name, an expression or a scale"),
-            key("stroke", Ty::Channel, "outline colour (`\"none\"`: no outline)").only(&["bar", "hist", "point", "rect", "area", "errorband", "violin"]),
+            key("stroke", Ty::Channel, "outline colour (`\"none\"`: no outline; an arc's default white, between its wedges)").only(&["bar", "hist", "point", "rect", "area", "errorband", "violin", "arc"]),
             key("shape", Ty::Channel, "`circle`, `square`, `triangle` or `diamond`").default("\"circle\"").only(&["point"]),
             key("size", Ty::Channel, "marker area in pt² (matplotlib's `s`), 0 to 10,000").default("36").only(&["point"]),
-            key("opacity", Ty::Channel, "opacity, 0 to 1").default("1").only(&["bar", "hist", "point", "line", "rule", "rect", "text", "boxplot", "ecdf", "area", "errorband", "violin"]),
-            key("stroke_width", Ty::Channel, "line or outline width in points, 0 to 100 (default 1; a line's 1.5)").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar", "boxplot", "ecdf", "area", "errorband", "violin"]),
+            key("opacity", Ty::Channel, "opacity, 0 to 1").default("1").only(&["bar", "hist", "point", "line", "rule", "rect", "text", "boxplot", "ecdf", "area", "errorband", "violin", "arc"]),
+            key("stroke_width", Ty::Channel, "line or outline width in points, 0 to 100 (default 1; a line's 1.5)").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar", "boxplot", "ecdf", "area", "errorband", "violin", "arc"]),
             key("dash", Ty::Enum(&["solid", "dashed", "dotted", "dashdot"]), "the line's or outline's dash").default("\"solid\"").only(&["bar", "hist", "point", "line", "rule", "rect", "errorbar", "ecdf", "area", "errorband"]),
             key("series", Ty::Expr, "one line (area, band, step line; hist: one histogram over shared bins) per value of this expression (each a legend entry)").only(&["line", "ecdf", "area", "errorband", "hist"]),
-            key("text", Ty::Template, "the text, a template over the row, `n` and `v`; on a bar, its value label (`\"{{ speedup | fmt(places=1) }}×\"`); on a rect, each cell's text, centred, black or white by contrast; or `{ field = \"speedup\", format = { places = 1, unit = \"×\" } }` (a number's format words)").only(&["text", "bar", "rect"]),
+            key("text", Ty::Template, "the text, a template over the row, `n` and `v`; on a bar, its value label (`\"{{ speedup | fmt(places=1) }}×\"`); on a rect, each cell's text, centred, black or white by contrast; on an arc, each wedge's, at its middle (the row's `share` is its fraction of the total); or `{ field = \"speedup\", format = { places = 1, unit = \"×\" } }` (a number's format words)").only(&["text", "bar", "rect", "arc"]),
             key("text_position", Ty::Enum(&["outside", "inside"]), "where a bar's value label sits: beyond the bar's end (the axis grows to fit it), or within the bar near its end in black or white for contrast").default("\"outside\"").only(&["bar"]).needs("text"),
             key("end_labels", Ty::Bool, "label each line at its last point with its series (or `label`), right of the point, moved apart vertically").default("false").only(&["line"]),
             key("label", Ty::Template, "the legend entry's text (a template over `n`, `v`, `meta`); a line with `series` takes its entries' texts from the series").only(LEGEND_MARKS).excludes("series"),
@@ -513,13 +513,16 @@ pub const KINDS: &[Kind] = &[
             key("baseline", Ty::Enum(&["bottom", "middle", "top"]), "vertical alignment (`bottom`: the text sits above its point)").default("\"bottom\"").only(&["text"]),
             key("dx", Ty::Num, "offset to the right in points, -7,200 to 7,200").default("0").only(&["text"]),
             key("dy", Ty::Num, "offset upwards in points, -7,200 to 7,200").default("0").only(&["text"]),
-            key("font_size", Ty::Num, "font size in points, 1 to 200 (default the figure's `font_size`); a rect's cell texts, a bar's value labels, a line's end labels").only(&["text", "rect", "bar", "line"]),
+            key("font_size", Ty::Num, "font size in points, 1 to 200 (default the figure's `font_size`); a rect's cell texts, a bar's value labels, a line's end labels, an arc's labels").only(&["text", "rect", "bar", "line", "arc"]),
             key("avoid_overlap", Ty::Bool, "move texts off each other, the points and the legend (at most 1000 texts in a panel)").default("false").only(&["text"]),
-            key("detail", Ty::StrList, "more fields of each row written to the figure's CSV").only(&["bar", "point", "line", "rule", "rect", "text", "errorbar"]).needs("data"),
+            key("detail", Ty::StrList, "more fields of each row written to the figure's CSV").only(&["bar", "point", "line", "rule", "rect", "text", "errorbar", "arc"]).needs("data"),
             key("z", Ty::Num, "drawing order (matplotlib's zorder), -10⁶ to 10⁶; the legend keeps the written order (default the layer's position)"),
             key("xOffset", Ty::Channel, "dodge within each x category (Vega-Lite's): one sub-band of the `band` per value of this expression, in first-seen order or the scale's `domain`; a missing value leaves a gap; without `color` and `label`, colours by it with a legend").only(&["bar", "point", "errorbar", "text", "hist"]),
             key("yOffset", Ty::Channel, "dodge within each y category, as `xOffset` (horizontal bars and errorbars, points, texts)").only(&["bar", "point", "errorbar", "text"]),
             key("stack", Ty::Any, "`true` (or `\"zero\"`): stack the bars of a category (and offset) from 0 in row order, negative ones downwards; `\"normalize\"`: as shares of the stack's total, summing to 1 (values must not be negative); hist: stack the groups").default("false").only(&["bar", "hist"]),
+            key("theta", Ty::Channel, "an arc's angle: each row's share of the rows' total (Vega-Lite's `theta`), a number or an expression, at least 0").only(&["arc"]),
+            key("innerRadius", Ty::Num, "an arc's hole, in points, 0 to 7,200: a donut (Vega-Lite's `innerRadius`)").default("0").only(&["arc"]),
+            key("outerRadius", Ty::Num, "an arc's radius in points, 0 to 7,200 (default half the plot's smaller side)").only(&["arc"]),
             key("padding", Ty::Num, "with an offset: the fraction of each sub-band left empty between neighbours, 0 to below 1 (Vega-Lite's `paddingInner`; default 0.1, a hist's 0)").only(&["bar", "hist"]),
         ],
         example: "[figures.f]\nsize = [6, 4]\nlayers = [\n  { mark = \"line\", data = \"sim\", x = \"capacity\", y = \"hit_rate\", series = \"predictor\", marker = \"circle\", marker_size = 3 },\n  { mark = \"rule\", y = 0.5, dash = \"dashed\", label = \"half\" },\n]\n",

@@ -54,8 +54,12 @@ pub(super) fn draw_panel(
     let drawn = draw_layers(out, p, &f);
     let legend_area = draw_texts(out, notes, plot, p, tt, &f, &xset, legend_size, drawn);
 
-    // Frame, ticks and tick labels.
-    draw_spines(out, plot.spines, &area);
+    // Frame, ticks and tick labels (a pie has none: its axes have no
+    // ticks, and its frame is not drawn).
+    let pie = p.layers.iter().any(|m| matches!(m, Mark::Arcs(_)));
+    if !pie {
+        draw_spines(out, plot.spines, &area);
+    }
     let xdepth = draw_x_ticks(out, p, &f, &xset);
     let ylab_w = draw_y_ticks(out, p, &f, &yset);
 
