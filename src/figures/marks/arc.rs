@@ -11,7 +11,9 @@ use crate::error::Result;
 use crate::figures::encode::{CsvRecord, LayerCtx, PanelState, check_row_label, num_text};
 use crate::figures::model::*;
 use crate::figures::text_marks::contrast;
-use crate::spec::{LoadedSpec, PanelSpec, value};
+use std::ops::Range;
+
+use crate::spec::{LayerSpec, LoadedSpec, PanelSpec, value};
 use crate::value::Value;
 
 /// The field an arc's `text` reads for the wedge's fraction of the total.
@@ -104,27 +106,24 @@ impl LayerCtx<'_, '_> {
     }
 }
 
-/// A panel whose layers are arcs is drawn without axes: no ticks, tick
-/// labels or axis titles (and layout draws no frame). A panel that mixes
-/// arcs with marks on x and y, or that sets `grid` or an axis title, is an
-/// error at that key: it would do nothing.
-pub(in crate::figures) fn no_axes(
+/// A panel whose layers are arcs (`has_arcs`, its `layers` as written
+/// with their spans) is drawn without axes: no ticks, tick labels or axis
+/// titles (and layout draws no frame). A panel that mixes arcs with marks
+/// on x and y, or that sets `grid` or an axis title, is an error at that
+/// layer or key: it would do nothing.
+pub(in crate::figures) fn no_axes<'s>(
     spec: &LoadedSpec,
     ps: &PanelSpec,
-    has_arcs: bool,
+    (has_arcs, mut layers): (bool, impl Iterator<Item = (&'s LayerSpec, Range<usize>)>),
     (x, y): (&mut Axis, &mut Axis),
 ) -> Result<()> {
     if !has_arcs {
         return Ok(());
     }
-    if let Some(other) = ps
-        .layers
-        .iter()
-        .find(|l| l.get_ref().mark.get_ref() != "arc")
-    {
-        let mark = other.get_ref().mark.get_ref();
+    if let Some((other, span)) = layers.find(|(l, _)| l.mark.get_ref() != "arc") {
+        let mark = other.mark.get_ref();
         return Err(spec.error(
-            other.span(),
+            span,
             format!(
                 "{} `{mark}` layer needs x and y axes, which a panel of `arc`s does not have: draw it in a panel of its own",
                 super::article(mark)
