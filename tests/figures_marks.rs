@@ -383,3 +383,40 @@ fn a_horizontal_stack_s_legend_keeps_the_base_first() {
     // Read left to right, as the stack grows.
     assert_eq!(labels, vec!["load", "compute"]);
 }
+
+#[test]
+fn an_inner_radius_at_or_above_the_outer_is_an_error_at_inner_radius() {
+    let dir = project(
+        SHARES,
+        "[figures.f]\nsize = [4, 3]\nlayers = [{ mark = \"arc\", data = \"data\", theta = \"n\", innerRadius = 50, outerRadius = 50 }]\n",
+    );
+    let err = common::stderr(&common::artifact(dir.path(), &["gen"]));
+    assert!(
+        err.contains("artifact.toml:6:69: an arc's `innerRadius` (50) must be below its `outerRadius` (50): the hole would cover the ring"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_thin_wedge_s_label_goes_outside_the_pie_clear_of_its_neighbour() {
+    let dir = project(
+        "part,n\na,96\nb,3\nc,1\n",
+        "[figures.f]\nsize = [4, 3]\nlegend = { position = \"none\" }\nlayers = [{ mark = \"arc\", data = \"data\", theta = \"n\", color = { field = \"part\" }, text = { field = \"share\", format = { places = 0, percent = true } } }]\n",
+    );
+    common::gen_ok(dir.path());
+    let scene = layout(&plot_of(dir.path(), "f"));
+    let w = wedges(&scene);
+    let (c, outer) = (w[0].0, w[0].2);
+    let labels = labels_util::texts(&scene, 10.0);
+    let words: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(words, vec!["96%", "3%", "1%"]);
+    // The big wedge's label inside, at 0.6 of the radius.
+    let (x, y) = labels[0].bx.centre();
+    assert!(((x - c.0).hypot(y - c.1) - 0.6 * outer).abs() < 1e-6);
+    // The thin ones outside the circle, off each other, on the canvas.
+    for l in &labels[1..] {
+        assert!(l.bx.dist(c) > outer, "{} {:?}", l.text, l.bx);
+        assert!(l.bx.y0 >= 0.0, "{} {:?}", l.text, l.bx);
+    }
+    assert!(!labels[1].bx.overlaps(&labels[2].bx));
+}

@@ -49,6 +49,14 @@ impl LayerCtx<'_, '_> {
         }
         let inner = value(&self.layer.inner_radius).unwrap_or(0.0);
         let outer = value(&self.layer.outer_radius);
+        if let (Some(o), Some(r)) = (outer, &self.layer.inner_radius)
+            && inner >= o
+        {
+            return Err(self.spec.error(
+                r.span(),
+                format!("an arc's `innerRadius` ({inner}) must be below its `outerRadius` ({o}): the hole would cover the ring"),
+            ));
+        }
         let size = value(&self.layer.font_size).unwrap_or(self.font_size);
         let mut items = Vec::with_capacity(values.len());
         let mut before = 0.0;

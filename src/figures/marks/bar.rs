@@ -191,7 +191,8 @@ impl LayerCtx<'_, '_> {
             }
             _ => self.legend_for(ch, label.as_deref(), st, Swatch::Patch, first),
         }
-        if stack != Stack::Off && !horizontal {
+        // (Colours by offset are side by side, not stacked: kept in order.)
+        if stack != Stack::Off && !horizontal && !(dodge.is_some() && by_offset) {
             // A vertical stack's legend reads top-down, as the stack does
             // (Vega-Lite, ggplot2): the last row stacked, the top, first.
             st.legend[legend_from..].reverse();

@@ -39,7 +39,22 @@ struct Placed {
 /// else outside the pie on that angle, aligned away from it. The pie's
 /// square is what the legend keeps off.
 pub(super) fn arcs(out: &mut Vec<Prim>, d: &mut Drawn, items: &[ArcItem], f: &Frame) {
-    let (c, fit) = pie_frame(&f.area);
+    let (c, mut fit) = pie_frame(&f.area);
+    // Labels outside a pie of the default size need room above and below
+    // it: the pie shrinks by the tallest of them (matplotlib keeps the size
+    // and lets such labels leave the figure).
+    let room = items
+        .iter()
+        .filter(|a| a.outer.is_none())
+        .filter_map(|a| {
+            let (t, size, _) = a.label.as_ref()?;
+            let inner = a.inner.clamp(0.0, fit);
+            (!fits(a, (inner, fit), t, *size)).then(|| text::block(t, *size).1)
+        })
+        .fold(0.0, f64::max);
+    if room > 0.0 {
+        fit = (fit - room - OUTSIDE_PAD).max(fit / 2.0);
+    }
     let mut labels: Vec<(Placed, &str, f64, Color)> = Vec::new();
     let mut outside: Vec<Area> = Vec::new();
     for a in items {
@@ -75,6 +90,25 @@ pub(super) fn arcs(out: &mut Vec<Prim>, d: &mut Drawn, items: &[ArcItem], f: &Fr
     }
 }
 
+/// Where an inside label's centre sits from the pie's centre: halfway
+/// across a donut's ring, at 0.6 of a pie's radius.
+fn label_radius(inner: f64, outer: f64) -> f64 {
+    if inner > 0.0 {
+        (inner + outer) / 2.0
+    } else {
+        0.6 * outer
+    }
+}
+
+/// Whether label `t` at `size` fits inside wedge `a`: its block within the
+/// chord of the wedge at the label's radius, and within a donut's ring.
+fn fits(a: &ArcItem, (inner, outer): (f64, f64), t: &str, size: f64) -> bool {
+    let (w, h) = text::block(t, size);
+    let sweep = (a.end - a.start).to_radians().min(std::f64::consts::PI);
+    let chord = 2.0 * label_radius(inner, outer) * (sweep / 2.0).sin();
+    w <= chord && h <= chord && h <= outer - inner
+}
+
 /// A wedge's label: inside when its box fits the chord of the wedge at the
 /// label's radius (and a donut's ring), else outside (returned `false`),
 /// moved away from the pie's centre line past the outside labels `taken`.
@@ -88,16 +122,9 @@ fn place_label(
 ) -> (Placed, bool) {
     let (w, h) = text::block(t, size);
     let mid = ((a.start + a.end) / 2.0).to_radians();
-    let sweep = (a.end - a.start).to_radians().min(std::f64::consts::PI);
-    let r = if inner > 0.0 {
-        (inner + outer) / 2.0
-    } else {
-        0.6 * outer
-    };
-    let chord = 2.0 * r * (sweep / 2.0).sin();
-    let ring = outer - inner;
+    let r = label_radius(inner, outer);
     let at = |r: f64| (c.0 + r * mid.sin(), c.1 - r * mid.cos());
-    if w <= chord && h <= ring && h <= chord {
+    if fits(a, (inner, outer), t, size) {
         let (x, y) = at(r);
         let top = y - h / 2.0;
         let bx = place::block_area((w, h), x, top, Align::Center);
@@ -111,12 +138,22 @@ fn place_label(
             true,
         );
     }
-    let (x, y) = at(outer + OUTSIDE_PAD);
     let align = if mid.sin() >= 0.0 {
         Align::Left
     } else {
         Align::Right
     };
+    // On the wedge's angle, far enough out that no corner of the block
+    // reaches into the pie (a block beside the top reaches back towards
+    // the centre by half its height).
+    let (mut x, mut y) = at(outer + OUTSIDE_PAD);
+    for k in 1..=100 {
+        let bx = place::block_area((w, h), x, y - h / 2.0, align);
+        if distance(&bx, c) >= outer + OUTSIDE_PAD / 2.0 {
+            break;
+        }
+        (x, y) = at(outer + OUTSIDE_PAD + k as f64);
+    }
     // Centred on the angle's height; above the centre, moved up past
     // earlier outside labels, below it, down.
     let mut top = y - h / 2.0;
@@ -131,4 +168,11 @@ fn place_label(
     }
     taken.push(bx);
     (Placed { x, top, align, bx }, false)
+}
+
+/// The distance from point `p` to box `b` (0 inside it).
+fn distance(b: &Area, p: (f64, f64)) -> f64 {
+    let dx = (b.x0 - p.0).max(0.0).max(p.0 - b.x1);
+    let dy = (b.y0 - p.1).max(0.0).max(p.1 - b.y1);
+    dx.hypot(dy)
 }

@@ -54,12 +54,12 @@ pub(super) const MARKS: &[Variant] = &[
         doc: "a band from `y` to `y2` along `x`, or with `extent` computed from the rows at each `x` (mean ± ci, stderr, stdev; iqr; min-max), one per `series`",
     },
     Variant {
-        name: "arc",
-        doc: "a pie (or with `innerRadius` a donut; Vega-Lite's arc): one wedge per row, its angle the row's `theta` as a share of the total, starting at 12 o'clock and running clockwise in row order, filled by `color` (a scale: a legend of its values); `text` labels each wedge at its middle, with the row's `share` (0 to 1) to print (`{ field = \"share\", format = { places = 0, percent = true } }`); no x or y axis",
-    },
-    Variant {
         name: "violin",
         doc: "a mirrored Gaussian KDE (Scott's bandwidth, as scipy) of the raw values `y` per `x` category, with the median marked; several colours at one category stand side by side",
+    },
+    Variant {
+        name: "arc",
+        doc: "a pie (or with `innerRadius` a donut; Vega-Lite's arc): one wedge per row, its angle the row's `theta` as a share of the total, starting at 12 o'clock and running clockwise in row order, filled by `color` (a scale: a legend of its values); `text` labels each wedge at its middle, with the row's `share` (0 to 1) to print (`{ field = \"share\", format = { places = 0, percent = true } }`); no x or y axis",
     },
 ];
 
