@@ -192,7 +192,10 @@ fn a_rule_with_y2_is_a_stem_from_y_to_y2_at_x() {
     use artifact::figures::model::RuleKind::Segment;
     assert_eq!(
         kinds,
-        vec![Segment((0.0, 0.0), (0.0, 2.0)), Segment((1.0, 0.0), (1.0, 3.0))]
+        vec![
+            Segment((0.0, 0.0), (0.0, 2.0)),
+            Segment((1.0, 0.0), (1.0, 3.0))
+        ]
     );
     // Laid out: vertical, from the y = 0 edge up to 2 and 3 (of 4).
     let scene = layout(&plot);
@@ -207,7 +210,12 @@ fn a_rule_with_y2_is_a_stem_from_y_to_y2_at_x() {
     assert!((len(&stems[0]) / len(&stems[1]) - 2.0 / 3.0).abs() < 1e-9);
     let csv = common::csv(dir.path(), "f");
     assert_eq!(
-        (csv[1]["x"].as_str(), csv[1]["y"].as_str(), csv[1]["x2"].as_str(), csv[1]["y2"].as_str()),
+        (
+            csv[1]["x"].as_str(),
+            csv[1]["y"].as_str(),
+            csv[1]["x2"].as_str(),
+            csv[1]["y2"].as_str()
+        ),
         ("1", "0", "1", "3")
     );
 }
@@ -337,10 +345,7 @@ fn a_png_is_opaque_white_by_default_and_transparent_with_background_none() {
         common::gen_ok(dir.path());
         seen.push(corner(&dir.path().join("figures/f.png")));
     }
-    assert_eq!(
-        seen,
-        vec![[255, 255, 255, 255], [0, 0, 0, 0], [0, 0, 0, 0]]
-    );
+    assert_eq!(seen, vec![[255, 255, 255, 255], [0, 0, 0, 0], [0, 0, 0, 0]]);
 }
 
 #[test]

@@ -112,7 +112,10 @@ fn cloc_donut_has_its_hole_and_its_labels_on_the_ring() {
     }
     let drawn = rows(&dir.path().join("figures/cloc_donut.csv"));
     for r in &drawn {
-        assert_eq!(r["text"], format!("{}%", (num(&r["share"]) * 100.0).round()));
+        assert_eq!(
+            r["text"],
+            format!("{}%", (num(&r["share"]) * 100.0).round())
+        );
     }
 }
 

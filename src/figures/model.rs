@@ -235,7 +235,8 @@ pub enum Mark {
     EndLabels(Vec<TextItem>),
     /// Hatch patterns over filled areas (the `greys` scheme), drawn above
     /// the layer that made them.
-    Hatches(Vec<HatchItem>),    /// Wedges of a pie or donut (`arc`): the panel has no x or y axis.
+    Hatches(Vec<HatchItem>),
+    /// Wedges of a pie or donut (`arc`): the panel has no x or y axis.
     Arcs(Vec<ArcItem>),
 }
 

@@ -97,12 +97,10 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
         ));
     }
     if f.png {
-        out.push(("png", png::render(
-                &svg,
-                (plot.width, plot.height),
-                f.dpi,
-                opts.png_background,
-            )?));
+        out.push((
+            "png",
+            png::render(&svg, (plot.width, plot.height), f.dpi, opts.png_background)?,
+        ));
     }
     if f.svg {
         out.insert(0, ("svg", svg.into_bytes()));

@@ -269,10 +269,13 @@ fn dashed_polyline(pts: &[(f64, f64)], s: &Stroke) -> Vec<String> {
     if s.color.a <= 0.0 || pts.len() < 2 {
         return Vec::new();
     }
-    let points: String = pts.iter().map(|p| pt(*p)).fold(String::new(), |mut a, (x, y)| {
-        a.push_str(&format!("{x},{y} "));
-        a
-    });
+    let points: String = pts
+        .iter()
+        .map(|p| pt(*p))
+        .fold(String::new(), |mut a, (x, y)| {
+            a.push_str(&format!("{x},{y} "));
+            a
+        });
     vec![format!(
         "<polyline fill=\"none\" opacity=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{points}\"/>\n",
         s.color.a,

@@ -88,7 +88,9 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::Ticks => {
             json!({ "anyOf": [{ "type": "array", "items": { "type": "number" } }, reference("ticks")] })
         }
-        Ty::Grid => json!({ "anyOf": [{ "type": "boolean" }, { "enum": ["major", "both", "x", "y"] }] }),
+        Ty::Grid => {
+            json!({ "anyOf": [{ "type": "boolean" }, { "enum": ["major", "both", "x", "y"] }] })
+        }
         Ty::Any => json!({}),
     }
 }

@@ -36,13 +36,16 @@ impl LayerCtx<'_, '_> {
                 return Err(crate::tables::aggregate::field_error(
                     row,
                     "theta",
-                    format!("an `arc`'s `theta` is a share of the total; it is {v} here: a wedge cannot be negative"),
+                    format!(
+                        "an `arc`'s `theta` is a share of the total; it is {v} here: a wedge cannot be negative"
+                    ),
                 ));
             }
             values.push(v);
         }
         let total: f64 = values.iter().sum();
-        if !values.is_empty() && !(total > 0.0 && total.is_finite()) {
+        let whole = total > 0.0 && total.is_finite();
+        if !values.is_empty() && !whole {
             return Err(self.err(format!(
                 "an `arc`'s `theta` values sum to {total}: there is no whole to share"
             )));
@@ -139,7 +142,10 @@ pub(in crate::figures) fn no_axes<'s>(
         ));
     }
     if let Some(g) = &ps.grid {
-        return Err(spec.error(g.span(), "`grid` does nothing on a panel of `arc`s (it has no axes)"));
+        return Err(spec.error(
+            g.span(),
+            "`grid` does nothing on a panel of `arc`s (it has no axes)",
+        ));
     }
     for (name, a) in [("x", &ps.x), ("y", &ps.y)] {
         if let Some(t) = &a.title {
