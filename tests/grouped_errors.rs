@@ -120,7 +120,7 @@ fn pareto_per_a_missing_field_is_an_error_not_one_pooled_front() {
 fn xoffset_on_a_rule_is_an_error_at_the_key() {
     assert_eq!(
         gen_error(r#"{ mark = "rule", data = "s", x = "a", xOffset = "cat" }"#),
-        "error: artifact.toml:6:49: `xOffset` does not apply to a `rule` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `rule` layer takes: mark, data, where, x, y, color, opacity, stroke_width, dash, label, legend, orient, detail, z"
+        "error: artifact.toml:6:49: `xOffset` does not apply to a `rule` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `rule` layer takes: mark, data, where, x, y, x2, y2, color, opacity, stroke_width, dash, label, legend, orient, detail, z"
     );
 }
 

@@ -558,6 +558,13 @@ impl<'a, 's> Build<'a, 's> {
             } else {
                 resolve_legend(spec, ps.legend.as_ref(), entries, small)?
             };
+            let arcs = marks.iter().any(|(_, m)| matches!(m, Mark::Arcs(_)));
+            let kinds = self
+                .fp
+                .panel_layers(pi)
+                .iter()
+                .map(|l| (l.spec, l.span.clone()));
+            super::marks::arc::no_axes(spec, ps, (arcs, kinds), (&mut x, &mut y))?;
             let grid = super::grid(spec, ps)?;
             marks.sort_by(|a, b| a.0.total_cmp(&b.0));
             let layers = marks.into_iter().map(|(_, m)| m).collect();

@@ -197,6 +197,7 @@ pub(super) struct Chans<'p, 's> {
     pub(super) size: Option<Channel<'p, 's>>,
     pub(super) opacity: Option<Channel<'p, 's>>,
     pub(super) stroke_width: Option<Channel<'p, 's>>,
+    pub(super) theta: Option<Channel<'p, 's>>,
     pub(super) x_offset: Option<Channel<'p, 's>>,
     pub(super) y_offset: Option<Channel<'p, 's>>,
 }
@@ -252,6 +253,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             size: c(&p.size),
             opacity: c(&p.opacity),
             stroke_width: c(&p.stroke_width),
+            theta: c(&p.theta),
             x_offset: later(&p.x_offset)?,
             y_offset: later(&p.y_offset)?,
         };

@@ -568,6 +568,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             1.0,
         )?;
         let n = dodge.as_ref().map_or(1, |d| d.n);
+        let legend_from = st.legend.len();
         let mut tops = vec![0.0f64; bins];
         let mut items = Vec::new();
         for (key, (vals, col, slot_i)) in &groups {
@@ -625,6 +626,10 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     },
                 );
             }
+        }
+        if stack != Stack::Off {
+            // The top group first, as the stack reads (see `bar`).
+            st.legend[legend_from..].reverse();
         }
         st.yext.sticky.push(0.0);
         Ok(Some(Mark::Rects(items)))

@@ -77,6 +77,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             "point" => self.point(&inp, st, csv)?,
             "line" => self.line(&inp, st, csv)?,
             "rule" => self.rule(&inp, st, csv)?,
+            "arc" => self.arc(&inp, st, csv)?,
             "rect" => {
                 let record = |extra: Vec<(&str, String)>, row: &Row, csv: &mut Vec<CsvRecord>| {
                     self.row_record(&inp, extra, row, csv)
@@ -88,7 +89,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             other => {
                 return Err(self.spec.error(
                     l.mark.span(),
-                    format!("unknown mark `{other}` (bar, point, line, rule, rect, text, errorbar, hist, boxplot, ecdf, area, errorband, violin)"),
+                    format!("unknown mark `{other}` (bar, point, line, rule, rect, text, errorbar, hist, boxplot, ecdf, area, errorband, violin, arc)"),
                 ));
             }
         };

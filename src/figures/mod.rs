@@ -373,10 +373,12 @@ fn grid(spec: &LoadedSpec, ps: &PanelSpec) -> Result<Grid> {
         Some(toml::Value::Boolean(true)) => Grid::Major,
         Some(toml::Value::String(s)) if s == "major" => Grid::Major,
         Some(toml::Value::String(s)) if s == "both" => Grid::Both,
+        Some(toml::Value::String(s)) if s == "x" => Grid::X,
+        Some(toml::Value::String(s)) if s == "y" => Grid::Y,
         Some(_) => {
             return Err(spec.error(
                 ps.grid.as_ref().expect("some").span(),
-                "grid is true, false, \"major\" or \"both\"",
+                "grid is true, false, \"major\", \"both\", \"x\" or \"y\"",
             ));
         }
     })

@@ -106,6 +106,9 @@ pub enum RuleKind {
     Y(f64),
     /// The diagonal y = x across the plot.
     Diagonal,
+    /// A segment between two points in data units (a rule with `x2` or
+    /// `y2`: a lollipop's stem).
+    Segment((f64, f64), (f64, f64)),
 }
 
 /// A reference line with its paint.
@@ -182,6 +185,26 @@ pub struct AreaItem {
     pub style: Style,
 }
 
+/// A wedge of a pie or donut (an `arc` layer's row): angles in degrees
+/// clockwise from 12 o'clock, radii in points, centred in the plot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArcItem {
+    /// Start angle, degrees clockwise from 12 o'clock, 0 to 360.
+    pub start: f64,
+    /// End angle, degrees clockwise from 12 o'clock, `start` to 360.
+    pub end: f64,
+    /// The hole's radius in points (0: a pie).
+    pub inner: f64,
+    /// The radius in points; `None`: half the plot's smaller side.
+    pub outer: Option<f64>,
+    /// Paint: the fill, and the outline between wedges.
+    pub style: Style,
+    /// The wedge's label, drawn centred at its middle angle, halfway
+    /// across the ring (a pie's at 0.6 of the radius, matplotlib's
+    /// `pctdistance`): text, size in points, colour.
+    pub label: Option<(String, f64, Color)>,
+}
+
 /// What a layer draws.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mark {
@@ -213,6 +236,8 @@ pub enum Mark {
     /// Hatch patterns over filled areas (the `greys` scheme), drawn above
     /// the layer that made them.
     Hatches(Vec<HatchItem>),
+    /// Wedges of a pie or donut (`arc`): the panel has no x or y axis.
+    Arcs(Vec<ArcItem>),
 }
 
 impl Mark {
@@ -310,6 +335,11 @@ pub enum Grid {
     Major,
     /// At major and minor ticks.
     Both,
+    /// At the x axis's major ticks only: vertical lines (matplotlib's
+    /// `ax.grid(axis="x")`).
+    X,
+    /// At the y axis's major ticks only: horizontal lines.
+    Y,
 }
 
 /// An axis after data has been seen.

@@ -6,6 +6,7 @@
 //! asks for. Everything is clipped to the plot area: a value outside the
 //! axis is not drawn (plotters would clamp it to the edge).
 
+mod arcs;
 mod marks;
 mod panel;
 

@@ -57,6 +57,28 @@ pub enum Prim {
         /// Outline.
         stroke: Option<Stroke>,
     },
+    /// A pie or donut wedge (an `arc` mark): the ring between radii `inner`
+    /// and `outer` around (cx, cy), from angle `start` to `end` in degrees,
+    /// clockwise from 12 o'clock (Vega-Lite's `theta`); `end - start` of
+    /// 360 is the whole ring.
+    Wedge {
+        /// Centre.
+        cx: f64,
+        /// Centre.
+        cy: f64,
+        /// Inner radius in points (0: a pie slice).
+        inner: f64,
+        /// Outer radius in points.
+        outer: f64,
+        /// Start angle, degrees clockwise from 12 o'clock.
+        start: f64,
+        /// End angle, degrees clockwise from 12 o'clock (at least `start`).
+        end: f64,
+        /// Fill.
+        fill: Option<Color>,
+        /// Outline.
+        stroke: Option<Stroke>,
+    },
     /// One line of text; `y` is the top of the capitals.
     Text {
         /// Anchor x.

@@ -164,13 +164,16 @@ pub(super) fn render(
     let mut opts = BTreeMap::new();
     for (name, f) in &plots {
         let fig = spec.spec.figures[name.as_str()].get_ref();
-        match crate::plan::formats::background(spec, fig) {
-            Ok(background) => {
+        let both = crate::plan::formats::background(spec, fig)
+            .and_then(|bg| Ok((bg, crate::plan::formats::png_background(spec, fig)?)));
+        match both {
+            Ok((background, png_background)) => {
                 opts.insert(
                     name.clone(),
                     crate::render::Options {
                         formats,
                         background,
+                        png_background,
                         title: f.plot.title.clone().unwrap_or_else(|| name.clone()),
                     },
                 );

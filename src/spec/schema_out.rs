@@ -88,7 +88,9 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::Ticks => {
             json!({ "anyOf": [{ "type": "array", "items": { "type": "number" } }, reference("ticks")] })
         }
-        Ty::Grid => json!({ "anyOf": [{ "type": "boolean" }, { "enum": ["major", "both"] }] }),
+        Ty::Grid => {
+            json!({ "anyOf": [{ "type": "boolean" }, { "enum": ["major", "both", "x", "y"] }] })
+        }
         Ty::Any => json!({}),
     }
 }
@@ -232,7 +234,7 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Rows => "list of tables".into(),
         Ty::Sort => format!("expression, {} or a list of them", link("sort_key")),
         Ty::Ticks => format!("list of numbers or {}", link("ticks")),
-        Ty::Grid => "`true`, `false`, `\"major\"`, `\"both\"`".into(),
+        Ty::Grid => "`true`, `false`, `\"major\"`, `\"both\"`, `\"x\"`, `\"y\"`".into(),
         Ty::Any => "any value".into(),
     }
 }

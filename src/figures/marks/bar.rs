@@ -185,6 +185,7 @@ impl LayerCtx<'_, '_> {
             stroke_width: 1.0,
             dash,
         };
+        let legend_from = st.legend.len();
         match &dodge {
             Some(d) if by_offset => {
                 let cats = std::mem::take(if horizontal {
@@ -200,6 +201,12 @@ impl LayerCtx<'_, '_> {
                 }) = cats;
             }
             _ => self.legend_for(ch, label.as_deref(), st, Swatch::Patch, first),
+        }
+        // (Colours by offset are side by side, not stacked: kept in order.)
+        if stack != Stack::Off && !horizontal && !(dodge.is_some() && by_offset) {
+            // A vertical stack's legend reads top-down, as the stack does
+            // (Vega-Lite, ggplot2): the last row stacked, the top, first.
+            st.legend[legend_from..].reverse();
         }
         if !hatches.is_empty() {
             st.extra.push(Mark::Hatches(hatches));

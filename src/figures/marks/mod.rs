@@ -9,13 +9,15 @@
 //! - [`area`]: a filled area between `y2` (default 0) and `y`;
 //! - [`errorband`]: a band from `y`/`y2`, or computed per x (`extent`);
 //!   [`errorband::extent_of`] also serves `errorbar` from raw rows;
-//! - [`violin`]: a mirrored Gaussian KDE per category.
+//! - [`violin`]: a mirrored Gaussian KDE per category;
+//! - [`arc`]: a pie or donut, one wedge per row (a panel without axes).
 //!
 //! The summarising marks (boxplot, ecdf, area, errorband, violin) split
 //! rows into groups by `series` (or by the key of a `color` scale); each
 //! group has one colour, and is one legend entry. `rect` lives in
 //! [`super::rect`] with the heatmap logic.
 
+pub mod arc;
 pub mod area;
 pub mod bar;
 pub mod boxplot;

@@ -50,14 +50,18 @@ pub(super) fn draw_panel(
 
     // Grid below everything.
     if p.grid != Grid::Off {
-        draw_grid(out, p.grid == Grid::Both, &f, &xset, &yset);
+        draw_grid(out, p.grid, &f, &xset, &yset);
     }
     // Layers, with obstacles remembered for the legend and label placement.
     let drawn = draw_layers(out, p, &f);
     let legend_area = draw_texts(out, notes, plot, p, tt, &f, &xset, legend_size, drawn);
 
-    // Frame, ticks and tick labels.
-    draw_spines(out, plot.spines, &area);
+    // Frame, ticks and tick labels (a pie has none: its axes have no
+    // ticks, and its frame is not drawn).
+    let pie = p.layers.iter().any(|m| matches!(m, Mark::Arcs(_)));
+    if !pie {
+        draw_spines(out, plot.spines, &area);
+    }
     let xdepth = draw_x_ticks(out, p, &f, &xset);
     let ylab_w = draw_y_ticks(out, p, &f, &yset);
 
@@ -78,9 +82,13 @@ pub(super) fn draw_panel(
     legend_area
 }
 
-/// The grid lines at the major ticks (and the minor ones with `minor`).
-fn draw_grid(out: &mut Vec<Prim>, minor: bool, f: &Frame, xset: &TickSet, yset: &TickSet) {
+/// The grid lines at the major ticks (and the minor ones with
+/// [`Grid::Both`]), of both axes or of the one [`Grid::X`] or [`Grid::Y`]
+/// names.
+fn draw_grid(out: &mut Vec<Prim>, grid: Grid, f: &Frame, xset: &TickSet, yset: &TickSet) {
     let area = f.area;
+    let minor = grid == Grid::Both;
+    let (on_x, on_y) = (grid != Grid::Y, grid != Grid::X);
     // Solid light lines: as quiet as matplotlib's dotted ones, and one
     // element each (a dotted line is drawn as hundreds of segments).
     let grid = Stroke {
@@ -92,7 +100,8 @@ fn draw_grid(out: &mut Vec<Prim>, minor: bool, f: &Frame, xset: &TickSet, yset: 
         .major
         .iter()
         .map(|(v, _)| *v)
-        .chain(xset.minor.iter().copied().filter(|_| minor));
+        .chain(xset.minor.iter().copied().filter(|_| minor))
+        .filter(|_| on_x);
     for v in xs {
         let px = f.sx.map(v);
         out.push(Prim::Path {
@@ -106,7 +115,8 @@ fn draw_grid(out: &mut Vec<Prim>, minor: bool, f: &Frame, xset: &TickSet, yset: 
         .major
         .iter()
         .map(|(v, _)| *v)
-        .chain(yset.minor.iter().copied().filter(|_| minor));
+        .chain(yset.minor.iter().copied().filter(|_| minor))
+        .filter(|_| on_y);
     for v in ys {
         let py = f.sy.map(v);
         out.push(Prim::Path {
