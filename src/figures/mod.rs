@@ -19,6 +19,7 @@ mod grouped;
 pub mod layers;
 mod marks;
 pub mod model;
+pub mod palette;
 mod rect;
 pub mod scales;
 pub mod text_marks;
@@ -116,14 +117,21 @@ pub fn label(spec: &LoadedSpec, t: &Template, globals: &Arc<Globals>) -> Result<
     }
 }
 
-/// Builds figure `fp` against the built tables and numbers.
-pub fn compile(fp: &FigurePlan<'_>, cat: &Catalog<'_>, globals: &Arc<Globals>) -> Result<Outcome> {
+/// Builds figure `fp` against the built tables and numbers; `palette`
+/// gives the colours of the values it shares with other figures.
+pub fn compile<'a, 's>(
+    fp: &'a FigurePlan<'s>,
+    cat: &'a Catalog<'a>,
+    globals: &'a Arc<Globals>,
+    palette: &'a palette::Palette<'a, 's>,
+) -> Result<Outcome> {
     let b = build::Build {
         fp,
         spec: fp.spec,
         f: fp.figure.get_ref(),
         cat,
         globals,
+        palette,
     };
     b.run()
 }

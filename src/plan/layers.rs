@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::Later;
 use super::channels::{Chan, Kind, SHAPES, check_range};
 use super::text::Text;
-use crate::color::TAB10;
+use crate::color::scheme::DEFAULT;
 use crate::error::Result;
 use crate::expr::{Expr, Template};
 use crate::spec::{LayerSpec, LoadedSpec, Raw, no_table};
@@ -25,7 +25,7 @@ pub struct Chans<'s> {
     /// Second position.
     pub y2: Option<Chan<'s>>,
     /// Fill (or stroke, on a stroked mark); its scale's default range is
-    /// the figure's `scheme` (tab10 without one).
+    /// the figure's `scheme` (okabe-ito without one).
     pub color: Option<Chan<'s>>,
     /// Outline colour.
     pub stroke: Option<Chan<'s>>,
@@ -150,7 +150,7 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
     );
     let (default_colors, hatch) = scheme
         .and_then(crate::color::scheme::categorical)
-        .unwrap_or_else(|| (TAB10.iter().map(|s| s.to_string()).collect(), false));
+        .unwrap_or_else(|| (DEFAULT.iter().map(|s| s.to_string()).collect(), false));
     let color = l
         .color
         .as_ref()
@@ -163,7 +163,7 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
             Ok::<_, crate::error::Error>(c)
         })
         .transpose()?;
-    let stroke = c(&l.stroke, Kind::Style, &TAB10)?;
+    let stroke = c(&l.stroke, Kind::Style, &DEFAULT)?;
     let shape = c(&l.shape, Kind::Style, &SHAPES)?;
     for (raw, shape) in [(&l.color, false), (&l.stroke, false), (&l.shape, true)] {
         if let Some(raw) = raw {

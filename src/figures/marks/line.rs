@@ -27,6 +27,13 @@ impl LayerCtx<'_, '_> {
         let (xc, yc) = (self.need(&ch.x, "x")?, self.need(&ch.y, "y")?);
         let series_expr = self.plan.series.as_ref().map(|s| s.get()).transpose()?;
         let mut series: IndexMap<String, SeriesPoints> = IndexMap::new();
+        // A `shape` picks each series' marker (a second cue beside colour).
+        let mut shapes: IndexMap<String, Shape> = IndexMap::new();
+        if ch.shape.is_some() && l.marker.is_none() {
+            return Err(self.err(
+                "`shape` on a `line` picks each series' marker: give `marker` (and `marker_size`) to draw markers",
+            ));
+        }
         self.constant_only(
             ch.stroke_width.as_ref(),
             &l.stroke_width,
@@ -47,8 +54,16 @@ impl LayerCtx<'_, '_> {
             };
             let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
             let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
+            // Without `color`, each series takes its value's colour.
+            let own = match (&series_expr, &ch.color) {
+                (Some(_), None) => {
+                    let i = series.get_index_of(&key).unwrap_or(series.len());
+                    self.group_colour(&key, i)
+                }
+                _ => default_fill,
+            };
             let col = self
-                .color(&ch.color, row, default_fill)?
+                .color(&ch.color, row, own)?
                 .map(|c| c.with_alpha(opacity));
             st.xext.add(x);
             st.yext.add(y);
@@ -63,7 +78,7 @@ impl LayerCtx<'_, '_> {
                 row,
                 csv,
             );
-            let entry = series.entry(key).or_insert_with(|| (Vec::new(), col));
+            let entry = series.entry(key.clone()).or_insert_with(|| (Vec::new(), col));
             // One line is one stroke: a colour that changes along a
             // series would be drawn as its first row's.
             if entry.1 != col {
@@ -77,6 +92,16 @@ impl LayerCtx<'_, '_> {
                 ));
             }
             entry.0.push((x, y));
+            if ch.shape.is_some() {
+                let s = self.shape(&ch.shape, row)?;
+                if *shapes.entry(key.clone()).or_insert(s) != s {
+                    return Err(crate::tables::aggregate::field_error(
+                        row,
+                        "shape",
+                        format!("a line has one marker shape per series; series `{}` changes shape here", crate::error::shown(&key)),
+                    ));
+                }
+            }
         }
         let marker = match l.marker.as_deref() {
             None => None,
@@ -87,6 +112,7 @@ impl LayerCtx<'_, '_> {
         };
         let mut out = Vec::new();
         for (key, (mut pts, col)) in series {
+            let marker = marker.map(|(s, d)| (shapes.get(&key).copied().unwrap_or(s), d));
             // Connect points in x order, as Vega-Lite's line mark does.
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             let style = Style {
