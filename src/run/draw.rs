@@ -49,7 +49,7 @@ pub(super) fn compile(
                 Err(reason) => b.rebuilt.push((name.clone(), reason)),
             }
         }
-        match figures::compile(figure, catalog, globals, &palette) {
+        match figures::compile_with(figure, catalog, globals, &palette) {
             Ok(Outcome::Drawn(f)) => {
                 for n in &f.notes {
                     b.notes.push(format!("figure `{name}`: {n}"));
