@@ -170,7 +170,7 @@ layers = [{ mark = "line", data = "s", x = "x", y = "y", series = "k", color = {
     std::fs::write(dir.path().join("data/s.csv"), &data).unwrap();
     assert_eq!(
         error_of(dir.path()),
-        "error: figure `f`: artifact.toml:6:80: `color` colours by `k`, which has 9 values across the paper's figures so far (v0, v1, v2, v3, v4, v5, v6, v7, v8); okabe-ito has 8 colours: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or a second cue (`shape`)\n  |\n6 | layers = [{ mark = \"line\", data = \"s\", x = \"x\", y = \"y\", series = \"k\", color = { field = \"k\" } }]\n  |                                                                                ^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
+        "error: figure `f`: artifact.toml:6:80: `color` colours by `k`, which has 9 values across the paper's figures so far (v0, v1, v2, v3, v4, v5, v6, v7, v8); okabe-ito has 8 colours: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or fewer values\n  |\n6 | layers = [{ mark = \"line\", data = \"s\", x = \"x\", y = \"y\", series = \"k\", color = { field = \"k\" } }]\n  |                                                                                ^^^^^^^^^^^^^^^\n1 part(s) failed; their previous outputs are left as they were\n"
     );
 }
 
@@ -367,5 +367,37 @@ layers = [{ mark = "line", data = "s", x = "x", y = "y", series = "k", shape = {
     assert_eq!(
         error_of(dir.path()).lines().next().unwrap(),
         "error: figure `f`: artifact.toml:6:11: `shape` on a `line` picks each series' marker: give `marker` (and `marker_size`) to draw markers"
+    );
+}
+
+#[test]
+fn an_offset_without_colour_or_legend_cycles_the_scheme_past_its_colours() {
+    // Nine sub-bands, no `color`, no legend: nothing names the colours,
+    // so the ninth repeats the first rather than failing the figure.
+    let spec = r#"[sources.s]
+path = "data/s.csv"
+
+[figures.f]
+size = [4, 3]
+layers = [{ mark = "bar", data = "s", x = "'all'", y = "v", xOffset = "k", legend = false }]
+"#;
+    let mut data = String::from("k,v\n");
+    for i in 0..9 {
+        data.push_str(&format!("v{i},{i}\n"));
+    }
+    let dir = project(spec, &[("s.csv", &data)]);
+    gen_ok(dir.path());
+    let got = colours(dir.path(), "f", "0", "xOffset");
+    assert_eq!(got["v0"], OKABE_ITO[0]);
+    assert_eq!(got["v7"], OKABE_ITO[7]);
+    assert_eq!(got["v8"], OKABE_ITO[0]);
+    // With its legend, the same figure is an error at the offset.
+    let dir = project(&spec.replace(", legend = false", ""), &[("s.csv", &data)]);
+    assert!(
+        error_of(dir.path()).starts_with(
+            "error: figure `f`: artifact.toml:6:71: `xOffset` colours by `k`, which has 9 values"
+        ),
+        "{}",
+        error_of(dir.path())
     );
 }

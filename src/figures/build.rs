@@ -384,7 +384,7 @@ impl<'a, 's> Build<'a, 's> {
         index: (usize, usize),
         scale_rows: Option<&'c [Row]>,
     ) -> Result<LayerCtx<'c, 's>> {
-        let shared = super::palette::shared_for(self.palette, self.fp.name, lp)?;
+        let shared = super::palette::shared_for(self.palette, (self.fp.name, ctx.scheme), lp)?;
         Ok(LayerCtx {
             spec: self.spec,
             globals: self.globals,

@@ -173,10 +173,11 @@ pub fn key_text(v: &Value, scale: bool) -> String {
 /// values `[style] colors` fixes; `None` when its colours are its own.
 /// More values than the scheme's colours is an error at the channel that
 /// colours (`color`, `series`, the offset) naming the scheme, its size
-/// and the values.
+/// and the values, except on a layer without `color` and with `legend =
+/// false`, whose colours then cycle.
 pub fn shared_for(
     palette: &Palette,
-    figure: &str,
+    (figure, figure_scheme): (&str, Option<&str>),
     lp: &LayerPlan,
 ) -> Result<Option<(Via, IndexMap<String, String>)>> {
     let Some((field, via)) = colour_field(lp.spec) else {
@@ -189,14 +190,20 @@ pub fn shared_for(
         (Via::Color, _) => return Ok(None),
         _ => (&default, false),
     };
-    let pairs = if hatch {
+    // Colours no `color` asked for and no legend names (an offset's or a
+    // series' with `legend = false`) may repeat past the scheme: they
+    // label nothing.
+    let unlabelled = via != Via::Color && lp.spec.legend == Some(false);
+    let pairs = if unlabelled {
+        usize::MAX
+    } else if hatch {
         range.len().max(HATCHES.len())
     } else {
         range.len()
     };
     match assign(&keys, range, &palette.fixed, pairs) {
         Ok(colours) => Ok(Some((via, keys.into_iter().zip(colours).collect()))),
-        Err(short) => Err(shortfall(palette, lp, (&field, via), &keys, short)),
+        Err(short) => Err(shortfall(palette, lp, (&field, via, figure_scheme), &keys, short)),
     }
 }
 
@@ -204,7 +211,7 @@ pub fn shared_for(
 fn shortfall(
     palette: &Palette,
     lp: &LayerPlan,
-    (field, via): (&str, Via),
+    (field, via, figure_scheme): (&str, Via, Option<&str>),
     keys: &[String],
     short: crate::color::assign::Shortfall,
 ) -> crate::error::Error {
@@ -224,6 +231,7 @@ fn shortfall(
             .and_then(|c| c.get_ref().get("scale"))
             .and_then(|s| s.get("scheme"))
             .and_then(|s| s.as_str())
+            .or(figure_scheme)
             .unwrap_or(DEFAULT_SCHEME),
         _ => DEFAULT_SCHEME,
     };
@@ -243,7 +251,7 @@ fn shortfall(
         .map(String::as_str)
         .collect();
     let msg = format!(
-        "`{chan}` colours by `{field}`, which has {} values across the paper's figures so far ({}); {scheme} has {} {noun}{fixed}: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or a second cue (`shape`)",
+        "`{chan}` colours by `{field}`, which has {} values across the paper's figures so far ({}); {scheme} has {} {noun}{fixed}: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or fewer values",
         short.values,
         crate::error::name_list(unfixed, false),
         short.size,
