@@ -51,7 +51,8 @@ fn error_of(dir: &Path) -> String {
     e[e.find("error: ").expect("an error")..].to_string()
 }
 
-const SYSTEMS: &str = "bench,system,speedup\nbfs,Baseline,1\nbfs,Ligra,1.7\nbfs,GraphIt,1.8\nbfs,Ours,2.6\n";
+const SYSTEMS: &str =
+    "bench,system,speedup\nbfs,Baseline,1\nbfs,Ligra,1.7\nbfs,GraphIt,1.8\nbfs,Ours,2.6\n";
 
 /// `grouped/speedup` and `grouped/speedup_horizontal`: the first colours
 /// its bars by their `xOffset` (first-seen order), the second by a
@@ -83,7 +84,10 @@ fn the_same_value_has_the_same_colour_in_two_figures() {
     assert_eq!(a["Ligra"], OKABE_ITO[1]);
     assert_eq!(a["GraphIt"], OKABE_ITO[2]);
     assert_eq!(a["Ours"], OKABE_ITO[3]);
-    assert_eq!(a, b, "the reversed domain reorders the sub-bands, not the colours");
+    assert_eq!(
+        a, b,
+        "the reversed domain reorders the sub-bands, not the colours"
+    );
     // A `color` scale over the same field, with one value filtered out:
     // the others keep their colours (no shift into Ligra's).
     let pts = csv(dir.path(), "points");
@@ -99,7 +103,11 @@ fn the_same_value_has_the_same_colour_in_two_figures() {
     let svg = std::fs::read_to_string(dir.path().join("figures/speedup_horizontal.svg")).unwrap();
     for c in &OKABE_ITO[..4] {
         let fill = format!("fill=\"{}\"", c.to_uppercase());
-        assert_eq!(svg.matches(&fill).count(), 2, "{c}: a bar and a legend swatch");
+        assert_eq!(
+            svg.matches(&fill).count(),
+            2,
+            "{c}: a bar and a legend swatch"
+        );
     }
 }
 
@@ -196,7 +204,11 @@ layers = [{ mark = "point", data = "s", where = "x < 2", x = "x", y = "x", color
     let dir = project(spec, &[("s.csv", &data)]);
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("error: figure `many`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error: figure `many`"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!stderr(&out).contains("figure `few`"), "{}", stderr(&out));
     let few = csv(dir.path(), "few");
     let got: Vec<&str> = few.iter().map(|r| r["color"].as_str()).collect();
@@ -363,7 +375,10 @@ layers = [{ mark = "line", data = "s", x = "x", y = "y", series = "k", shape = {
     assert_eq!(svg.matches("<circle").count(), 3, "{svg}");
     assert_eq!(svg.matches("<polygon").count(), 3, "{svg}");
     // Without `marker` there is nothing for `shape` to pick.
-    let dir = project(&spec.replace(", marker = \"circle\"", ""), &[("s.csv", data)]);
+    let dir = project(
+        &spec.replace(", marker = \"circle\"", ""),
+        &[("s.csv", data)],
+    );
     assert_eq!(
         error_of(dir.path()).lines().next().unwrap(),
         "error: figure `f`: artifact.toml:6:11: `shape` on a `line` picks each series' marker: give `marker` (and `marker_size`) to draw markers"

@@ -408,9 +408,7 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     for name in spec.spec.figures.keys() {
         let wanted = run::figure_outputs(spec, name);
         match lock.figures.get(name) {
-            Some(f)
-                if keys.get(name) == Some(&f.key)
-                    && f.outputs == wanted => {}
+            Some(f) if keys.get(name) == Some(&f.key) && f.outputs == wanted => {}
             _ => return Ok(false),
         }
         outputs.extend(wanted);

@@ -173,7 +173,10 @@ pub struct LayerCtx<'a, 's> {
     /// What the layer's categorical colours follow and the paper's colour
     /// of each value of that field up to this figure's last
     /// ([`crate::plan::palette`]); `None` when its colours are its own.
-    pub shared: Option<(crate::plan::palette::Via, indexmap::IndexMap<String, String>)>,
+    pub shared: Option<(
+        crate::plan::palette::Via,
+        indexmap::IndexMap<String, String>,
+    )>,
 }
 
 /// A layer's channels while it is built.

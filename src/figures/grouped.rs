@@ -358,10 +358,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
             keys.push((key, i as usize));
         }
-        let colours = keys
-            .iter()
-            .map(|(k, i)| self.group_colour(k, *i))
-            .collect();
+        let colours = keys.iter().map(|(k, i)| self.group_colour(k, *i)).collect();
         Ok(Some(Dodge {
             keys,
             n: cats.names.len(),

@@ -78,7 +78,12 @@ impl<'a, 's> Palette<'a, 's> {
 
     /// Reads figure `fp`'s layers colouring by `field` into `seen`; gives
     /// the number of values up to the last one it draws.
-    fn read_figure(&self, fp: &FigurePlan<'s>, field: &str, seen: &mut IndexMap<String, ()>) -> usize {
+    fn read_figure(
+        &self,
+        fp: &FigurePlan<'s>,
+        field: &str,
+        seen: &mut IndexMap<String, ()>,
+    ) -> usize {
         let panels = fp.panels.len().max(1);
         let mut last = 0;
         for pi in 0..panels {
@@ -203,7 +208,13 @@ pub fn shared_for(
     };
     match assign(&keys, range, &palette.fixed, pairs) {
         Ok(colours) => Ok(Some((via, keys.into_iter().zip(colours).collect()))),
-        Err(short) => Err(shortfall(palette, lp, (&field, via, figure_scheme), &keys, short)),
+        Err(short) => Err(shortfall(
+            palette,
+            lp,
+            (&field, via, figure_scheme),
+            &keys,
+            short,
+        )),
     }
 }
 
@@ -240,7 +251,13 @@ fn shortfall(
     } else {
         " besides those `[style] colors` takes".to_string()
     };
-    let noun = if short.size > 0 && lp.chans.color.as_ref().is_some_and(|c| matches!(c, Chan::Scale { hatch: true, .. })) {
+    let noun = if short.size > 0
+        && lp
+            .chans
+            .color
+            .as_ref()
+            .is_some_and(|c| matches!(c, Chan::Scale { hatch: true, .. }))
+    {
         "grey and hatch pairs"
     } else {
         "colours"

@@ -109,7 +109,10 @@ pub fn fixed(spec: &LoadedSpec) -> Result<Vec<(String, String)>> {
         ));
     };
     if t.is_empty() {
-        return Err(spec.error(raw.span(), "`colors` is empty: give a colour per value, or drop it"));
+        return Err(spec.error(
+            raw.span(),
+            "`colors` is empty: give a colour per value, or drop it",
+        ));
     }
     let mut out: Vec<(String, String)> = Vec::with_capacity(t.len());
     let mut hexes: Vec<String> = Vec::with_capacity(t.len());
@@ -126,7 +129,9 @@ pub fn fixed(spec: &LoadedSpec) -> Result<Vec<(String, String)>> {
             Ok(None) => {
                 return Err(spec.error(
                     raw.span(),
-                    format!("`colors`: `{shown}` is `{text}`: a value is drawn in a colour, not `none`"),
+                    format!(
+                        "`colors`: `{shown}` is `{text}`: a value is drawn in a colour, not `none`"
+                    ),
                 ));
             }
             Err(e) => return Err(spec.error(raw.span(), format!("`colors`: `{shown}`: {e}"))),
