@@ -40,7 +40,13 @@ pub fn assign(
         .iter()
         .filter(|k| !fixed.iter().any(|(f, _)| f == *k))
         .count();
-    if unfixed > size || (unfixed > 0 && free.is_empty()) {
+    if unfixed > 0 && free.is_empty() {
+        return Err(Shortfall {
+            values: unfixed,
+            size: 0,
+        });
+    }
+    if unfixed > size {
         return Err(Shortfall {
             values: unfixed,
             size,
@@ -91,6 +97,17 @@ mod tests {
         assert_eq!(
             assign(&keys, &range, &fixed, 2).unwrap_err(),
             Shortfall { values: 2, size: 1 }
+        );
+    }
+
+    #[test]
+    fn a_scheme_the_fixed_colours_take_whole_has_none_left_even_cycling() {
+        let keys = s(&["a", "b"]);
+        let range = s(&["#111111"]);
+        let fixed = vec![("a".to_string(), "#111111".to_string())];
+        assert_eq!(
+            assign(&keys, &range, &fixed, usize::MAX).unwrap_err(),
+            Shortfall { values: 1, size: 0 }
         );
     }
 
