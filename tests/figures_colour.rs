@@ -416,3 +416,27 @@ layers = [{ mark = "bar", data = "s", x = "'all'", y = "v", xOffset = "k", legen
         error_of(dir.path())
     );
 }
+
+#[test]
+fn fixed_colours_taken_from_the_scheme_leave_fewer_for_the_other_values() {
+    // Two of okabe-ito's colours fixed: 6 left for 7 other values.
+    let spec = r##"[style]
+colors = { v0 = "#0072b2", v1 = "#e69f00" }
+
+[sources.s]
+path = "data/s.csv"
+
+[figures.f]
+size = [4, 3]
+layers = [{ mark = "point", data = "s", x = "x", y = "x", color = { field = "k" } }]
+"##;
+    let mut data = String::from("x,k\n");
+    for i in 0..9 {
+        data.push_str(&format!("{i},v{i}\n"));
+    }
+    let dir = project(spec, &[("s.csv", &data)]);
+    assert_eq!(
+        error_of(dir.path()).lines().next().unwrap(),
+        "error: figure `f`: artifact.toml:9:67: `color` colours by `k`, which has 7 values besides those `[style] colors` fixes across the paper's figures so far (v2, v3, v4, v5, v6, v7, v8); okabe-ito has 6 colours left: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or fewer values"
+    );
+}

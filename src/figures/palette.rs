@@ -246,10 +246,10 @@ fn shortfall(
             .unwrap_or(DEFAULT_SCHEME),
         _ => DEFAULT_SCHEME,
     };
-    let fixed = if palette.fixed.is_empty() {
-        String::new()
+    let (besides, left) = if palette.fixed.is_empty() {
+        ("", "")
     } else {
-        " besides those `[style] colors` takes".to_string()
+        (" besides those `[style] colors` fixes", " left")
     };
     let noun = if short.size > 0
         && lp
@@ -268,7 +268,7 @@ fn shortfall(
         .map(String::as_str)
         .collect();
     let msg = format!(
-        "`{chan}` colours by `{field}`, which has {} values across the paper's figures so far ({}); {scheme} has {} {noun}{fixed}: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or fewer values",
+        "`{chan}` colours by `{field}`, which has {} values{besides} across the paper's figures so far ({}); {scheme} has {} {noun}{left}: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or fewer values",
         short.values,
         crate::error::name_list(unfixed, false),
         short.size,
