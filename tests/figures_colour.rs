@@ -440,3 +440,35 @@ layers = [{ mark = "point", data = "s", x = "x", y = "x", color = { field = "k" 
         "error: figure `f`: artifact.toml:9:67: `color` colours by `k`, which has 7 values besides those `[style] colors` fixes across the paper's figures so far (v2, v3, v4, v5, v6, v7, v8); okabe-ito has 6 colours left: give the values colours in `[style] colors`, a scheme with more colours (`scheme = \"tab20\"`), or fewer values"
     );
 }
+
+#[test]
+fn hatch_gives_each_bar_a_pattern_of_its_colours_place_as_a_second_cue() {
+    let spec = r#"[sources.s]
+path = "data/s.csv"
+
+[figures.f]
+size = [4, 3]
+layers = [{ mark = "bar", data = "s", x = "k", y = "v", color = { field = "k", scale = { hatch = true } } }]
+"#;
+    let dir = project(spec, &[("s.csv", "k,v\na,1\nb,2\nc,3\n")]);
+    gen_ok(dir.path());
+    let rows = csv(dir.path(), "f");
+    let cues: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["color"].as_str(), r["hatch"].as_str()))
+        .collect();
+    assert_eq!(
+        cues,
+        [
+            (OKABE_ITO[0], "diagonal"),
+            (OKABE_ITO[1], "back-diagonal"),
+            (OKABE_ITO[2], "crossed-diagonal"),
+        ]
+    );
+    // On a line there is nothing to hatch.
+    let dir = project(&spec.replace("\"bar\"", "\"line\""), &[("s.csv", "k,v\na,1\n")]);
+    assert_eq!(
+        error_of(dir.path()).lines().next().unwrap(),
+        "error: artifact.toml:6:66: `hatch` patterns the bars or cells it fills (`bar`, `rect`); a `line` layer has none"
+    );
+}

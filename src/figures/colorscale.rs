@@ -68,8 +68,10 @@ pub fn check_scheme_size(
         ));
     }
     let name = scheme.or(ctx.scheme).unwrap_or(DEFAULT_SCHEME);
-    let (noun, instead) = if *hatch {
+    let (noun, instead) = if *hatch && name == "greys" {
         ("grey and hatch pairs", "use tab20 or fewer groups")
+    } else if *hatch {
+        ("colour and hatch pairs", "use tab20 or fewer groups")
     } else if size < 20 {
         ("colours", "use tab20 or fewer groups")
     } else {

@@ -258,7 +258,11 @@ fn shortfall(
             .as_ref()
             .is_some_and(|c| matches!(c, Chan::Scale { hatch: true, .. }))
     {
-        "grey and hatch pairs"
+        if scheme == "greys" {
+            "grey and hatch pairs"
+        } else {
+            "colour and hatch pairs"
+        }
     } else {
         "colours"
     };

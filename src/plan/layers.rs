@@ -151,6 +151,7 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
     let (default_colors, hatch) = scheme
         .and_then(crate::color::scheme::categorical)
         .unwrap_or_else(|| (DEFAULT.iter().map(|s| s.to_string()).collect(), false));
+    hatch_on_fills(spec, l)?;
     let color = l
         .color
         .as_ref()
@@ -188,6 +189,21 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
         x_offset: later(&l.x_offset),
         y_offset: later(&l.y_offset),
     })
+}
+
+/// A colour scale's `hatch` patterns the bars or cells it fills; on any
+/// other mark it would do nothing, so it is an error at the channel.
+fn hatch_on_fills(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
+    let Some(c) = &l.color else { return Ok(()) };
+    let hatch = c.get_ref().get("scale").and_then(|s| s.get("hatch"));
+    let mark = l.mark.get_ref().as_str();
+    if hatch == Some(&toml::Value::Boolean(true)) && !["bar", "rect"].contains(&mark) {
+        return Err(spec.error(
+            c.span(),
+            format!("`hatch` patterns the bars or cells it fills (`bar`, `rect`); a `{mark}` layer has none"),
+        ));
+    }
+    Ok(())
 }
 
 /// The keys a layer's orientation leaves unread are errors: a vertical
