@@ -466,7 +466,10 @@ layers = [{ mark = "bar", data = "s", x = "k", y = "v", color = { field = "k", s
         ]
     );
     // On a line there is nothing to hatch.
-    let dir = project(&spec.replace("\"bar\"", "\"line\""), &[("s.csv", "k,v\na,1\n")]);
+    let dir = project(
+        &spec.replace("\"bar\"", "\"line\""),
+        &[("s.csv", "k,v\na,1\n")],
+    );
     assert_eq!(
         error_of(dir.path()).lines().next().unwrap(),
         "error: artifact.toml:6:66: `hatch` patterns the bars or cells it fills (`bar`, `rect`); a `line` layer has none"
