@@ -26,6 +26,7 @@ pub(super) struct Build<'a, 's> {
     pub(super) f: &'s FigureSpec,
     pub(super) cat: &'a Catalog<'a>,
     pub(super) globals: &'a Arc<Globals>,
+    pub(super) palette: &'a super::palette::Palette<'a, 's>,
 }
 
 /// A figure's sizes in points: width, height, base font, small font (tick
@@ -352,7 +353,7 @@ impl<'a, 's> Build<'a, 's> {
             // Offset values first: all layers split their bands alike.
             for (li, lp) in layer_list.iter().enumerate() {
                 if let Some(rows) = &resolved[pi][li] {
-                    self.layer_ctx(ctx, lp, (pi, li), None)
+                    self.layer_ctx(ctx, lp, (pi, li), None)?
                         .register_offsets(rows, &mut st)?;
                 }
             }
@@ -367,7 +368,7 @@ impl<'a, 's> Build<'a, 's> {
                     continue;
                 };
                 let scale_rows = ctx.all_rows.get(li).and_then(|r| r.as_deref());
-                let lctx = self.layer_ctx(ctx, lp, (pi, li), scale_rows);
+                let lctx = self.layer_ctx(ctx, lp, (pi, li), scale_rows)?;
                 self.build_layer(&lctx, ps, kinds, &rows, &mut st, &mut marks, csv_rows)?;
             }
             if let Some(p) = ctx.facets {
@@ -390,8 +391,9 @@ impl<'a, 's> Build<'a, 's> {
         lp: &'c LayerPlan<'s>,
         index: (usize, usize),
         scale_rows: Option<&'c [Row]>,
-    ) -> LayerCtx<'c, 's> {
-        LayerCtx {
+    ) -> Result<LayerCtx<'c, 's>> {
+        let shared = super::palette::shared_for(self.palette, (self.fp.name, ctx.scheme), lp)?;
+        Ok(LayerCtx {
             spec: self.spec,
             globals: self.globals,
             layer: lp.spec,
@@ -401,7 +403,8 @@ impl<'a, 's> Build<'a, 's> {
             index,
             scale_rows,
             scheme: ctx.scheme,
-        }
+            shared,
+        })
     }
 
     /// One layer's marks into `marks`, then the checks of what it drew

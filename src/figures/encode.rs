@@ -181,8 +181,15 @@ pub struct LayerCtx<'a, 's> {
     /// key has the same colour and shape in every panel); `None`: its own.
     pub scale_rows: Option<&'a [Row]>,
     /// The figure's `scheme`: the categorical scheme of a colour scale
-    /// without its own `range` or `scheme` (default tab10).
+    /// without its own `range` or `scheme` (default okabe-ito).
     pub scheme: Option<&'a str>,
+    /// What the layer's categorical colours follow and the paper's colour
+    /// of each value of that field up to this figure's last
+    /// ([`crate::plan::palette`]); `None` when its colours are its own.
+    pub shared: Option<(
+        crate::plan::palette::Via,
+        indexmap::IndexMap<String, String>,
+    )>,
 }
 
 /// A layer's channels while it is built.
@@ -205,6 +212,18 @@ pub(super) struct Chans<'p, 's> {
 impl<'a, 's> LayerCtx<'a, 's> {
     pub(super) fn err(&self, msg: impl Into<String>) -> Error {
         self.spec.error(self.span.clone(), msg)
+    }
+
+    /// The colour of group `key` (the `i`-th of the layer's groups) of a
+    /// layer coloured by its `series` or offset: the paper's colour of the
+    /// value, else the default scheme's `i`-th.
+    pub(super) fn group_colour(&self, key: &str, i: usize) -> Option<Color> {
+        let hex = match &self.shared {
+            Some((_, map)) => map.get(key).map(String::as_str),
+            None => None,
+        };
+        let d = &crate::color::scheme::DEFAULT;
+        color::parse(hex.unwrap_or(d[i % d.len()])).ok().flatten()
     }
 
     /// Checks that a channel the mark draws once for all its rows (a line's
@@ -242,14 +261,26 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let later = |c: &'a Option<crate::plan::Later<Chan<'s>>>| {
             c.as_ref().map(|l| l.get().map(Channel::new)).transpose()
         };
+        let color = match (&p.color, &self.shared) {
+            (Some(col), Some((crate::plan::palette::Via::Color, map))) => {
+                Some(Channel::shared(col, map))
+            }
+            (col, _) => c(col),
+        };
+        let shape = match (&p.shape, &self.shared) {
+            (Some(s), Some((_, map))) if crate::plan::palette::shape_follows(self.layer) => {
+                Some(Channel::seeded(s, map.keys()))
+            }
+            (s, _) => c(s),
+        };
         let chans = Chans {
             x: c(&p.x),
             y: c(&p.y),
             x2: c(&p.x2),
             y2: c(&p.y2),
-            color: c(&p.color),
+            color,
             stroke: c(&p.stroke),
-            shape: c(&p.shape),
+            shape,
             size: c(&p.size),
             opacity: c(&p.opacity),
             stroke_width: c(&p.stroke_width),

@@ -5,7 +5,7 @@
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
 use super::marks::Input;
 use super::model::*;
-use crate::color::{self, TAB10};
+use crate::color::{self, scheme::DEFAULT};
 use crate::error::Result;
 use crate::value::Row;
 
@@ -54,7 +54,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         if let Some(lbl) = &label {
             base.insert("label".into(), lbl.clone());
         }
-        let default_fill = color::parse(TAB10[0]).ok().flatten();
+        let default_fill = color::parse(DEFAULT[0]).ok().flatten();
         let inp = Input {
             ch: &ch,
             rows,

@@ -20,6 +20,7 @@ pub mod layers;
 mod marks;
 pub mod model;
 pub mod outside;
+pub mod palette;
 mod rect;
 pub mod scales;
 pub mod text_marks;
@@ -117,14 +118,29 @@ pub fn label(spec: &LoadedSpec, t: &Template, globals: &Arc<Globals>) -> Result<
     }
 }
 
-/// Builds figure `fp` against the built tables and numbers.
+/// Builds figure `fp` against the built tables and numbers, its colours
+/// found over the figures of `cat`'s plan (see [`compile_with`]).
 pub fn compile(fp: &FigurePlan<'_>, cat: &Catalog<'_>, globals: &Arc<Globals>) -> Result<Outcome> {
+    let palette = palette::Palette::new(cat.plan(), cat, globals);
+    compile_with(fp, cat, globals, &palette)
+}
+
+/// Builds figure `fp` against the built tables and numbers; `palette`
+/// gives the colours of the values it shares with other figures (one
+/// palette for every figure of a run).
+pub fn compile_with<'a, 's>(
+    fp: &'a FigurePlan<'s>,
+    cat: &'a Catalog<'a>,
+    globals: &'a Arc<Globals>,
+    palette: &'a palette::Palette<'a, 's>,
+) -> Result<Outcome> {
     let b = build::Build {
         fp,
         spec: fp.spec,
         f: fp.figure.get_ref(),
         cat,
         globals,
+        palette,
     };
     b.run()
 }

@@ -79,6 +79,7 @@ impl<'s> FigurePlan<'s> {
 pub fn compile(spec: &LoadedSpec) -> Result<IndexMap<String, FigurePlan<'_>>> {
     sizing::style(spec)?;
     sizing::check_read(spec)?;
+    super::palette::fixed(spec)?;
     super::formats::Formats::of(spec)?;
     let mut out = IndexMap::new();
     for (name, fig) in &spec.spec.figures {

@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::Later;
 use super::channels::{Chan, Kind, SHAPES, check_range};
 use super::text::Text;
-use crate::color::TAB10;
+use crate::color::scheme::DEFAULT;
 use crate::error::Result;
 use crate::expr::{Expr, Template};
 use crate::spec::{LayerSpec, LoadedSpec, Raw, no_table};
@@ -25,7 +25,7 @@ pub struct Chans<'s> {
     /// Second position.
     pub y2: Option<Chan<'s>>,
     /// Fill (or stroke, on a stroked mark); its scale's default range is
-    /// the figure's `scheme` (tab10 without one).
+    /// the figure's `scheme` (okabe-ito without one).
     pub color: Option<Chan<'s>>,
     /// Outline colour.
     pub stroke: Option<Chan<'s>>,
@@ -153,7 +153,8 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
     );
     let (default_colors, hatch) = scheme
         .and_then(crate::color::scheme::categorical)
-        .unwrap_or_else(|| (TAB10.iter().map(|s| s.to_string()).collect(), false));
+        .unwrap_or_else(|| (DEFAULT.iter().map(|s| s.to_string()).collect(), false));
+    hatch_on_fills(spec, l)?;
     let color = l
         .color
         .as_ref()
@@ -166,7 +167,7 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
             Ok::<_, crate::error::Error>(c)
         })
         .transpose()?;
-    let stroke = c(&l.stroke, Kind::Style, &TAB10)?;
+    let stroke = c(&l.stroke, Kind::Style, &DEFAULT)?;
     let shape = c(&l.shape, Kind::Style, &SHAPES)?;
     for (raw, shape) in [(&l.color, false), (&l.stroke, false), (&l.shape, true)] {
         if let Some(raw) = raw {
@@ -192,6 +193,21 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
         x_offset: later(&l.x_offset),
         y_offset: later(&l.y_offset),
     })
+}
+
+/// A colour scale's `hatch` patterns the bars or cells it fills; on any
+/// other mark it would do nothing, so it is an error at the channel.
+fn hatch_on_fills(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
+    let Some(c) = &l.color else { return Ok(()) };
+    let hatch = c.get_ref().get("scale").and_then(|s| s.get("hatch"));
+    let mark = l.mark.get_ref().as_str();
+    if hatch == Some(&toml::Value::Boolean(true)) && !["bar", "rect"].contains(&mark) {
+        return Err(spec.error(
+            c.span(),
+            format!("`hatch` patterns the bars or cells it fills (`bar`, `rect`); a `{mark}` layer has none"),
+        ));
+    }
+    Ok(())
 }
 
 /// The keys a layer's orientation leaves unread are errors: a vertical

@@ -391,7 +391,7 @@ impl Walk {
                     w.table(t, sub(k));
                 }
             }),
-            (Ty::NamedExprs, _) => self.names(v, &mut |_, _| {}),
+            (Ty::NamedExprs | Ty::NamedColors, _) => self.names(v, &mut |_, _| {}),
             (Ty::NamedAggregates, _) => self.names(v, &mut |w, item| w.value(item, Ty::Aggregate)),
             (Ty::Aggregate, DeValue::Table(t)) => self.table(t, sub("aggregate")),
             (Ty::NamedWindowOps, _) => self.names(v, &mut |w, item| {

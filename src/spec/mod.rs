@@ -124,6 +124,9 @@ pub struct StyleSpec {
     pub text_width: Option<Raw>,
     /// The body text's size in points (1 to 200).
     pub font_size: Option<Spanned<f64>>,
+    /// One colour per value, for every figure: `{ Baseline = "#4477aa" }`
+    /// (checked by `plan::palette`).
+    pub colors: Option<Raw>,
 }
 
 fn default_figures_dir() -> SpannedStr {
