@@ -3,8 +3,7 @@
 //! `tab:blue` ... `tab:cyan` and `C0` ... `C9` (its default cycle, tab10).
 
 pub mod assign;
-#[cfg(test)]
-mod cvd;
+pub mod cvd;
 pub mod scheme;
 
 /// An sRGB colour with opacity.

@@ -3,9 +3,55 @@
 //! vision simulated with Machado, Oliveira & Fernandes (2009) at severity
 //! 1.0 (on linear sRGB), distances in CIEDE2000 (ΔE00; about 2 is "just
 //! told apart" side by side, far less on a line in a legend).
+//!
+//! [`closest_pair`] tells whether a figure's colours stay apart: the
+//! gallery's table of figures (`tests/figures_layout.rs`) reports it.
 
+use super::Color;
+#[cfg(test)]
 use super::scheme::{DEFAULT, OKABE_ITO};
+#[cfg(test)]
 use super::{TAB10, parse};
+
+/// How far apart a figure's closest colours are, under which deficiency.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Closest {
+    /// ΔE00 between the two colours as the deficiency sees them.
+    pub distance: f64,
+    /// `protanopia`, `deuteranopia` or `tritanopia`.
+    pub deficiency: &'static str,
+    /// The two colours, `#rrggbb`.
+    pub pair: (String, String),
+}
+
+/// Colours this far apart (ΔE00) under every deficiency count as told
+/// apart in a legend: Okabe–Ito's closest pair is 10.9, tab10's 1.3.
+pub const SAFE_DISTANCE: f64 = 10.0;
+
+/// The closest pair of `colors` (opacity ignored, duplicates dropped) under
+/// any of the three deficiencies; `None` with fewer than two colours.
+pub fn closest_pair(colors: &[Color]) -> Option<Closest> {
+    let mut hexes: Vec<String> = colors.iter().map(|c| c.hex()).collect();
+    hexes.sort();
+    hexes.dedup();
+    let mut best: Option<Closest> = None;
+    for (name, m) in &MACHADO {
+        let lab: Vec<[f64; 3]> = hexes.iter().map(|h| seen(h, m)).collect();
+        for i in 0..hexes.len() {
+            for j in i + 1..hexes.len() {
+                let d = de2000(lab[i], lab[j]);
+                if best.as_ref().is_none_or(|b| d < b.distance) {
+                    best = Some(Closest {
+                        distance: d,
+                        deficiency: name,
+                        pair: (hexes[i].clone(), hexes[j].clone()),
+                    });
+                }
+            }
+        }
+    }
+    best
+}
 
 /// Machado (2009), severity 1.0: protanopia, deuteranopia, tritanopia.
 const MACHADO: [(&str, [[f64; 3]; 3]); 3] = [
@@ -37,7 +83,7 @@ const MACHADO: [(&str, [[f64; 3]; 3]); 3] = [
 
 /// CIELAB (D65) of `hex` as seen under deficiency matrix `m`.
 fn seen(hex: &str, m: &[[f64; 3]; 3]) -> [f64; 3] {
-    let c = parse(hex).unwrap().unwrap();
+    let c = super::parse(hex).ok().flatten().unwrap_or(Color::BLACK);
     let lin = |u: u8| {
         let s = u as f64 / 255.0;
         if s <= 0.04045 {
@@ -117,6 +163,7 @@ fn de2000(a: [f64; 3], b: [f64; 3]) -> f64 {
 }
 
 /// The closest pair of `palette` under each deficiency: (ΔE00, a, b).
+#[cfg(test)]
 fn closest(palette: &[&'static str]) -> Vec<(f64, &'static str, &'static str)> {
     MACHADO
         .iter()
@@ -156,4 +203,17 @@ fn the_default_scheme_stays_apart_under_colour_blindness_where_tab10_does_not() 
     let (d, a, b) = closest(&TAB10)[0];
     assert_eq!((a, b), ("#ff7f0e", "#2ca02c"));
     assert!((d - 1.25).abs() < 0.05, "{d}");
+}
+
+#[test]
+fn closest_pair_names_tab10s_orange_and_green_under_protanopia() {
+    let colors: Vec<Color> = ["#1f77b4", "#ff7f0e", "#2ca02c", "#ff7f0e"]
+        .iter()
+        .map(|h| parse(h).unwrap().unwrap())
+        .collect();
+    let c = closest_pair(&colors).unwrap();
+    assert_eq!(c.deficiency, "protanopia");
+    assert_eq!(c.pair, ("#2ca02c".to_string(), "#ff7f0e".to_string()));
+    assert!((c.distance - 1.25).abs() < 0.05, "{}", c.distance);
+    assert!(closest_pair(&colors[..1]).is_none());
 }
