@@ -4,9 +4,10 @@
 
 use super::super::axis::{self, TickSet};
 use super::super::labels;
+use super::super::lint;
 use super::super::margins::{Titles, axis_ticks, x_label_depth, y_label_width};
 use super::super::place;
-use super::super::scene::{Prim, Stroke};
+use super::super::scene::{MarkShape, Prim, Stroke};
 use super::marks::{Drawn, draw_layers};
 use super::{
     AXIS_WIDTH, Area, EDGE_PAD, LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD, lines_of, push_text,
@@ -24,11 +25,14 @@ pub(super) struct Frame {
     pub sy: Scale,
 }
 
-/// Draws panel `p` in `area` (its cell is `cell`); returns where its
-/// legend went, if it has one.
+/// Draws panel `p` in `area` (its cell is `cell`), adding its marks'
+/// geometry to `marks`; returns where its legend went, if it has one
+/// (none for a `best` legend that found no free place inside).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn draw_panel(
     out: &mut Vec<Prim>,
     notes: &mut Vec<String>,
+    marks: &mut Vec<MarkShape>,
     plot: &Plot,
     p: &Panel,
     tt: &Titles,
@@ -51,8 +55,20 @@ pub(super) fn draw_panel(
         draw_grid(out, p.grid == Grid::Both, &f, &xset, &yset);
     }
     // Layers, with obstacles remembered for the legend and label placement.
-    let drawn = draw_layers(out, p, &f);
-    let legend_area = draw_texts(out, notes, plot, p, tt, &f, &xset, legend_size, drawn);
+    let mut drawn = draw_layers(out, p, &f);
+    let panel_marks = std::mem::take(&mut drawn.marks);
+    let legend_area = draw_texts(
+        out,
+        notes,
+        plot,
+        p,
+        tt,
+        &f,
+        &xset,
+        legend_size,
+        (drawn, &panel_marks),
+    );
+    marks.extend(panel_marks);
 
     // Frame, ticks and tick labels.
     draw_spines(out, plot.spines, &area);
@@ -128,10 +144,10 @@ fn draw_texts(
     f: &Frame,
     xset: &TickSet,
     legend_size: (f64, f64),
-    drawn: Drawn,
+    (drawn, marks): (Drawn, &[MarkShape]),
 ) -> Option<Area> {
     let Drawn {
-        obstacles,
+        marks: _,
         mut avoid,
         texts,
         deferred_text_layers,
@@ -148,7 +164,7 @@ fn draw_texts(
         .filter(|(li, _)| !deferred_text_layers.contains(li))
         .filter(|(_, t)| in_plot((sx.map(t.x), sy.map(t.y))))
         .map(|(_, t)| {
-            let (x, top, align) = place::text_anchor(t, (sx.map(t.x), sy.map(t.y)));
+            let (x, top, align) = place::fixed_anchor(t, (sx.map(t.x), sy.map(t.y)), &area, marks);
             place::text_area(&t.text, t.size, x, top, align)
         })
         .collect();
@@ -162,7 +178,18 @@ fn draw_texts(
     fixed.extend(end_boxes.iter().copied());
     fixed.extend(avoid.markers.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
-    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
+    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, marks, &fixed);
+    if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
+        // Kept where the spec asks, but said.
+        let covered = lint::covered(&la, marks, lint::TOUCH);
+        if !covered.is_empty() {
+            notes.push(format!(
+                "the legend at {} covers {}; `best` (the default) finds a free place",
+                place::inside_name(fx, fy),
+                lint::describe(&covered)
+            ));
+        }
+    }
     if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
         // Below the x axis's labels and title, in the room margins keep.
         let mut below = TICK + TICK_PAD;
@@ -173,10 +200,16 @@ fn draw_texts(
             }
         }
         let y0 = area.y1 + below + 1.5 * LABEL_PAD;
+        // Centred below the plot, but on the canvas.
+        let x0 = la
+            .x0
+            .min(plot.width - EDGE_PAD - legend_size.0)
+            .max(EDGE_PAD);
         *la = Area {
+            x0,
             y0,
+            x1: x0 + legend_size.0,
             y1: y0 + legend_size.1,
-            ..*la
         };
     }
     // Texts: fixed ones where asked, then movable ones by their markers.
@@ -197,7 +230,7 @@ fn draw_texts(
             });
             continue;
         }
-        let (x, top, align) = place::text_anchor(t, (ax, ay));
+        let (x, top, align) = place::fixed_anchor(t, (ax, ay), &area, marks);
         avoid
             .boxes
             .push(place::text_area(&t.text, t.size, x, top, align));

@@ -1,0 +1,227 @@
+//! Texts on marks: a legend, a value label, a point label, an annotation
+//! or a title whose box lies on a bar, an error bar, a line, a rule, an
+//! area or a point, as the scene draws them ([`Scene::marks`]).
+
+use std::collections::HashMap;
+
+use super::super::geometry::Area;
+use super::super::scene::{MarkShape, Scene, Shape};
+use super::{bounds, text_boxes};
+
+/// How near (points) a text's box may come to a mark before it touches it:
+/// half a point, so a box at 0 pt clearance is on the mark.
+pub const TOUCH: f64 = 0.5;
+
+/// Past this much work (segments and polygon vertices tested)
+/// [`text_on_marks`] stops looking, and says so.
+pub const MAX_WORK: usize = 5_000_000;
+
+/// A text, or a legend, that lies on marks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnMarks {
+    /// The text, or `the legend`.
+    pub text: String,
+    /// Whether it is a legend's box (its own texts are not listed).
+    pub legend: bool,
+    /// How many marks of each kind it covers, kinds in the order drawn.
+    pub covered: Vec<(&'static str, usize)>,
+}
+
+impl OnMarks {
+    /// How many marks it covers.
+    pub fn count(&self) -> usize {
+        self.covered.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// What `covered` lists, in words: `45 bars and an error bar`.
+pub fn describe(covered: &[(&str, usize)]) -> String {
+    let parts: Vec<String> = covered
+        .iter()
+        .map(|&(kind, n)| match n {
+            1 if kind.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {kind}"),
+            1 => format!("a {kind}"),
+            n => format!("{n} {kind}s"),
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// How many of `marks` of each kind the box `a` comes within `clear`
+/// points of (kinds in first-drawn order). A bar that wholly holds the box
+/// (a cell's value, a label inside its bar) does not count: it is the
+/// text's own ground.
+pub fn covered(a: &Area, marks: &[MarkShape], clear: f64) -> Vec<(&'static str, usize)> {
+    let mut out: Vec<(&'static str, usize)> = Vec::new();
+    for m in marks {
+        if holds(m, a) || !m.shape.hits(a, clear) {
+            continue;
+        }
+        match out.iter_mut().find(|(k, _)| *k == m.kind) {
+            Some((_, n)) => *n += 1,
+            None => out.push((m.kind, 1)),
+        }
+    }
+    out
+}
+
+fn holds(m: &MarkShape, a: &Area) -> bool {
+    matches!(&m.shape, Shape::Box(b) if m.kind == "bar" && b.contains(a))
+}
+
+/// A piece of a mark for the index: a polyline's segment, or a whole box
+/// or polygon.
+struct Piece {
+    mark: usize,
+    shape: Shape,
+    bbox: Area,
+}
+
+fn pieces(marks: &[MarkShape]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for (i, m) in marks.iter().enumerate() {
+        match &m.shape {
+            Shape::Polyline(pts, half) if pts.len() > 2 => {
+                for w in pts.windows(2) {
+                    let mut bbox = bounds(w);
+                    bbox = grow(&bbox, *half);
+                    out.push(Piece {
+                        mark: i,
+                        shape: Shape::Polyline(w.to_vec(), *half),
+                        bbox,
+                    });
+                }
+            }
+            s => {
+                let bbox = match s {
+                    Shape::Box(b) => *b,
+                    Shape::Polyline(pts, half) => grow(&bounds(pts), *half),
+                    Shape::Polygon(pts) => bounds(pts),
+                };
+                out.push(Piece {
+                    mark: i,
+                    shape: s.clone(),
+                    bbox,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn grow(a: &Area, d: f64) -> Area {
+    Area {
+        x0: a.x0 - d,
+        y0: a.y0 - d,
+        x1: a.x1 + d,
+        y1: a.y1 + d,
+    }
+}
+
+/// Grid cells (points) of the index.
+const CELL: f64 = 16.0;
+/// A piece over more cells than this is tested against every text.
+const MAX_CELLS: i64 = 256;
+
+fn cells(a: &Area) -> Option<(i64, i64, i64, i64)> {
+    let c = |v: f64| (v / CELL).floor().clamp(-1e9, 1e9) as i64;
+    let finite = a.x0.is_finite() && a.x1.is_finite() && a.y0.is_finite() && a.y1.is_finite();
+    finite.then(|| (c(a.x0), c(a.x1), c(a.y0), c(a.y1)))
+}
+
+/// Every text of `scene` (each legend as one box; a legend's own texts are
+/// part of it) that lies within [`TOUCH`] of a mark, in drawing order, the
+/// legends last; and whether the search stopped early ([`MAX_WORK`]).
+/// Marks are looked up in a grid of [`CELL`]-point cells, so the time is
+/// about linear in texts and marks.
+pub fn text_on_marks(scene: &Scene) -> (Vec<OnMarks>, bool) {
+    let pieces = pieces(&scene.marks);
+    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+    let mut big = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let Some((x0, x1, y0, y1)) = cells(&grow(&p.bbox, TOUCH)) else {
+            continue;
+        };
+        if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_CELLS {
+            big.push(i);
+            continue;
+        }
+        for cx in x0..=x1 {
+            for cy in y0..=y1 {
+                grid.entry((cx, cy)).or_default().push(i);
+            }
+        }
+    }
+    let in_legend = |a: &Area| {
+        scene.legends.iter().any(|l| {
+            a.x0 >= l.x0 - 0.5 && a.x1 <= l.x1 + 0.5 && a.y0 >= l.y0 - 0.5 && a.y1 <= l.y1 + 0.5
+        })
+    };
+    let texts = text_boxes(scene)
+        .into_iter()
+        .filter(|(t, a)| !t.trim().is_empty() && !in_legend(a))
+        .map(|(t, a)| (t.to_string(), a, false))
+        .chain(
+            scene
+                .legends
+                .iter()
+                .map(|l| ("the legend".to_string(), *l, true)),
+        );
+    let (mut out, mut work) = (Vec::new(), 0usize);
+    let mut cand = Vec::new();
+    for (text, a, legend) in texts {
+        cand.clear();
+        if let Some((x0, x1, y0, y1)) = cells(&a) {
+            if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_CELLS {
+                cand.extend(0..pieces.len());
+            } else {
+                for cx in x0..=x1 {
+                    for cy in y0..=y1 {
+                        cand.extend(grid.get(&(cx, cy)).into_iter().flatten());
+                    }
+                }
+                cand.extend(&big);
+            }
+        }
+        cand.sort_unstable();
+        cand.dedup();
+        let mut hit: Vec<usize> = Vec::new();
+        for &i in &cand {
+            let p = &pieces[i];
+            work += match &p.shape {
+                Shape::Polygon(pts) => pts.len(),
+                _ => 1,
+            };
+            if hit.last() != Some(&p.mark)
+                && !holds(&scene.marks[p.mark], &a)
+                && p.shape.hits(&a, TOUCH)
+            {
+                hit.push(p.mark);
+            }
+        }
+        hit.dedup();
+        if !hit.is_empty() {
+            let mut covered: Vec<(&'static str, usize)> = Vec::new();
+            for m in hit {
+                let kind = scene.marks[m].kind;
+                match covered.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, n)) => *n += 1,
+                    None => covered.push((kind, 1)),
+                }
+            }
+            out.push(OnMarks {
+                text,
+                legend,
+                covered,
+            });
+        }
+        if work > MAX_WORK {
+            return (out, true);
+        }
+    }
+    (out, false)
+}
