@@ -184,7 +184,7 @@ fn draw_texts(
         let covered = lint::covered(&la, marks, lint::TOUCH);
         if !covered.is_empty() {
             notes.push(format!(
-                "the legend at {} covers {}; `best` (the default) finds a free place",
+                "the legend at {} covers {}; `best` (the default) keeps it off the marks",
                 place::inside_name(fx, fy),
                 lint::describe(&covered)
             ));

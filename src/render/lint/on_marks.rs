@@ -225,3 +225,121 @@ pub fn text_on_marks(scene: &Scene) -> (Vec<OnMarks>, bool) {
     }
     (out, false)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::problems;
+    use super::*;
+    use crate::color::Color;
+    use crate::figures::model::Align;
+    use crate::render::scene::Prim;
+
+    fn text(x: f64, y: f64, s: &str) -> Prim {
+        Prim::Text {
+            x,
+            y,
+            text: s.into(),
+            size: 8.0,
+            color: Color::BLACK,
+            align: Align::Left,
+            vertical: false,
+        }
+    }
+
+    fn bar(x0: f64, y0: f64, x1: f64, y1: f64) -> MarkShape {
+        MarkShape {
+            kind: "bar",
+            shape: Shape::Box(Area { x0, y0, x1, y1 }),
+        }
+    }
+
+    #[test]
+    fn describe_names_counts_in_words() {
+        assert_eq!(describe(&[("rule", 2), ("bar", 84)]), "2 rules and 84 bars");
+        assert_eq!(describe(&[("error bar", 1)]), "an error bar");
+        assert_eq!(
+            describe(&[("bar", 1), ("line", 2), ("area", 1)]),
+            "a bar, 2 lines and an area"
+        );
+    }
+
+    /// labels/speedup_bars: the dashed y = 1 rule ran through "0.8×"; a
+    /// cell's value inside its cell is its own, not on it.
+    #[test]
+    fn a_rule_through_a_label_is_found_but_not_a_cells_own_value() {
+        let scene = Scene {
+            width: 200.0,
+            height: 100.0,
+            prims: vec![
+                text(20.0, 40.0, "0.8×"),
+                text(110.0, 40.0, "12"),
+                text(110.0, 50.0, "7"),
+            ],
+            marks: vec![
+                MarkShape {
+                    kind: "rule",
+                    shape: Shape::Polyline(vec![(0.0, 44.0), (200.0, 44.0)], 0.4),
+                },
+                bar(100.0, 30.0, 150.0, 60.0),
+            ],
+            ..Scene::default()
+        };
+        let (on, stopped) = text_on_marks(&scene);
+        assert!(!stopped);
+        // "12" and "7" lie in their cell; the rule crosses "12" too.
+        assert_eq!(
+            on.iter()
+                .map(|o| (o.text.as_str(), o.count()))
+                .collect::<Vec<_>>(),
+            [("0.8×", 1), ("12", 1)]
+        );
+        assert_eq!(
+            problems(&scene),
+            ["text \"0.8×\" lies on a rule", "text \"12\" lies on a rule"]
+        );
+    }
+
+    /// A legend's own texts lie inside its box: only the box counts, and
+    /// `problems` leaves it to layout's note, which names the position.
+    #[test]
+    fn a_legend_counts_once_by_its_box() {
+        let scene = Scene {
+            width: 200.0,
+            height: 100.0,
+            prims: vec![text(12.0, 12.0, "base")],
+            legends: vec![Area {
+                x0: 10.0,
+                y0: 10.0,
+                x1: 60.0,
+                y1: 25.0,
+            }],
+            marks: vec![bar(20.0, 20.0, 30.0, 90.0), bar(40.0, 24.0, 50.0, 90.0)],
+        };
+        let (on, _) = text_on_marks(&scene);
+        assert_eq!(on.len(), 1);
+        assert!(on[0].legend);
+        assert_eq!(on[0].covered, [("bar", 2)]);
+        assert!(problems(&scene).is_empty());
+    }
+
+    /// 200,000 texts on one long line stay within the work budget.
+    #[test]
+    fn text_on_marks_of_200k_texts_on_a_long_line_is_bounded() {
+        let line: Vec<(f64, f64)> = (0..100_000).map(|i| (i as f64, 50.0)).collect();
+        let scene = Scene {
+            width: 1e5,
+            height: 100.0,
+            prims: (0..200_000)
+                .map(|i| text(i as f64 / 2.0, 46.0, "x"))
+                .collect(),
+            marks: vec![MarkShape {
+                kind: "line",
+                shape: Shape::Polyline(line, 0.5),
+            }],
+            ..Scene::default()
+        };
+        let (on, _) = text_on_marks(&scene);
+        assert!(!on.is_empty() && on.len() <= 200_000);
+        assert_eq!(on[0].covered, [("line", 1)]);
+    }
+}
