@@ -18,17 +18,26 @@ use artifact::render::place::CLEAR;
 use artifact::render::scene::{MarkShape, Scene};
 use labels_util::plot_of;
 
-/// The demo paper and every gallery folder with a spec, in name order.
+/// The demo paper and every folder with a spec under the gallery (nested
+/// ones too), in path order.
 fn projects() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        if dir.join("artifact.toml").is_file() {
+            out.push(dir.to_path_buf());
+        }
+        let mut subs: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        subs.sort();
+        for s in subs {
+            walk(&s, out);
+        }
+    }
     let root = common::root();
     let mut dirs = vec![root.join("paper")];
-    let mut gallery: Vec<PathBuf> = std::fs::read_dir(root.join("examples/gallery"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("artifact.toml").is_file())
-        .collect();
-    gallery.sort();
-    dirs.extend(gallery);
+    walk(&root.join("examples/gallery"), &mut dirs);
     dirs
 }
 
