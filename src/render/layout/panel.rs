@@ -154,18 +154,26 @@ fn draw_texts(
         end_texts,
     } = drawn;
     let (area, sx, sy) = (f.area, f.sx, f.sy);
-    // Fixed texts' boxes and the line end labels (drawn below, after the
-    // legend's placement): `best` keeps the legend off them and the markers.
+    let index = lint::MarkIndex::new(marks);
+    // Fixed texts where they go (moved off the marks they would lie on),
+    // and the line end labels (drawn below, after the legend's placement):
+    // `best` keeps the legend off them.
     let in_plot = |(ax, ay): (f64, f64)| {
         ax >= area.x0 - 0.5 && ax <= area.x1 + 0.5 && ay >= area.y0 - 0.5 && ay <= area.y1 + 0.5
     };
+    let at: Vec<Option<(f64, f64, Align)>> = texts
+        .iter()
+        .map(|(li, t)| {
+            let anchor = (sx.map(t.x), sy.map(t.y));
+            (in_plot(anchor) && !deferred_text_layers.contains(li))
+                .then(|| place::fixed_anchor(t, anchor, &area, &index))
+        })
+        .collect();
     let mut fixed: Vec<Area> = texts
         .iter()
-        .filter(|(li, _)| !deferred_text_layers.contains(li))
-        .filter(|(_, t)| in_plot((sx.map(t.x), sy.map(t.y))))
-        .map(|(_, t)| {
-            let (x, top, align) = place::fixed_anchor(t, (sx.map(t.x), sy.map(t.y)), &area, marks);
-            place::text_area(&t.text, t.size, x, top, align)
+        .zip(&at)
+        .filter_map(|((_, t), at)| {
+            at.map(|(x, top, align)| place::text_area(&t.text, t.size, x, top, align))
         })
         .collect();
     let ends: Vec<(&TextItem, (f64, f64))> = end_texts
@@ -176,12 +184,11 @@ fn draw_texts(
     let mut end_prims = Vec::new();
     let end_boxes = labels::draw_end_labels(&mut end_prims, &ends, &area);
     fixed.extend(end_boxes.iter().copied());
-    fixed.extend(avoid.markers.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
-    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, marks, &fixed);
+    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &index, &fixed);
     if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
         // Kept where the spec asks, but said.
-        let covered = lint::covered(&la, marks, lint::TOUCH);
+        let covered = index.covered(&la, lint::TOUCH);
         if !covered.is_empty() {
             notes.push(format!(
                 "the legend at {} covers {}; `best` (the default) keeps it off the marks",
@@ -218,19 +225,20 @@ fn draw_texts(
         avoid.box_names.push("the legend".into());
     }
     let mut movable = Vec::new();
-    for (li, t) in texts {
+    for ((li, t), at) in texts.into_iter().zip(at) {
         let (ax, ay) = (sx.map(t.x), sy.map(t.y));
         if !in_plot((ax, ay)) {
             continue;
         }
-        if deferred_text_layers.contains(&li) {
-            movable.push(labels::Label {
-                item: t,
-                anchor: (ax, ay),
-            });
+        let Some((x, top, align)) = at else {
+            if deferred_text_layers.contains(&li) {
+                movable.push(labels::Label {
+                    item: t,
+                    anchor: (ax, ay),
+                });
+            }
             continue;
-        }
-        let (x, top, align) = place::fixed_anchor(t, (ax, ay), &area, marks);
+        };
         avoid
             .boxes
             .push(place::text_area(&t.text, t.size, x, top, align));

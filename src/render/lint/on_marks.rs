@@ -52,23 +52,14 @@ pub fn describe(covered: &[(&str, usize)]) -> String {
 }
 
 /// How many of `marks` of each kind the box `a` comes within `clear`
-/// points of (kinds in first-drawn order). A bar that wholly holds the box
-/// (a cell's value, a label inside its bar) does not count: it is the
-/// text's own ground.
+/// points of (kinds in first-drawn order): [`MarkIndex::covered`] for one
+/// box.
 pub fn covered(a: &Area, marks: &[MarkShape], clear: f64) -> Vec<(&'static str, usize)> {
-    let mut out: Vec<(&'static str, usize)> = Vec::new();
-    for m in marks {
-        if holds(m, a) || !m.shape.hits(a, clear) {
-            continue;
-        }
-        match out.iter_mut().find(|(k, _)| *k == m.kind) {
-            Some((_, n)) => *n += 1,
-            None => out.push((m.kind, 1)),
-        }
-    }
-    out
+    MarkIndex::new(marks).covered(a, clear)
 }
 
+/// Whether `m` is a bar that wholly holds the box `a` (a cell's value, a
+/// label inside its bar): the text's own ground, not a mark it covers.
 fn holds(m: &MarkShape, a: &Area) -> bool {
     matches!(&m.shape, Shape::Box(b) if m.kind == "bar" && b.contains(a))
 }
@@ -87,12 +78,10 @@ fn pieces(marks: &[MarkShape]) -> Vec<Piece> {
         match &m.shape {
             Shape::Polyline(pts, half) if pts.len() > 2 => {
                 for w in pts.windows(2) {
-                    let mut bbox = bounds(w);
-                    bbox = grow(&bbox, *half);
                     out.push(Piece {
                         mark: i,
                         shape: Shape::Polyline(w.to_vec(), *half),
-                        bbox,
+                        bbox: grow(&bounds(w), *half),
                     });
                 }
             }
@@ -124,7 +113,8 @@ fn grow(a: &Area, d: f64) -> Area {
 
 /// Grid cells (points) of the index.
 const CELL: f64 = 16.0;
-/// A piece over more cells than this is tested against every text.
+/// A piece or box over more cells than this is not put in cells: it is
+/// tested against every box (a piece) or against every piece (a box).
 const MAX_CELLS: i64 = 256;
 
 fn cells(a: &Area) -> Option<(i64, i64, i64, i64)> {
@@ -133,29 +123,121 @@ fn cells(a: &Area) -> Option<(i64, i64, i64, i64)> {
     finite.then(|| (c(a.x0), c(a.x1), c(a.y0), c(a.y1)))
 }
 
+/// Marks cut into pieces (a polyline into its segments) in a grid of
+/// [`CELL`]-point cells, so that finding the marks near a box looks at the
+/// pieces near it only. Every look-up counts its work (pieces gathered
+/// and tested, polygon vertices); past [`MAX_WORK`] the index answers no more
+/// ([`MarkIndex::exhausted`]), so time stays bounded on any figure.
+pub struct MarkIndex<'m> {
+    marks: &'m [MarkShape],
+    pieces: Vec<Piece>,
+    grid: HashMap<(i64, i64), Vec<usize>>,
+    big: Vec<usize>,
+    work: std::cell::Cell<usize>,
+}
+
+impl<'m> MarkIndex<'m> {
+    /// The index of `marks` (as [`Scene::marks`] holds them).
+    pub fn new(marks: &'m [MarkShape]) -> Self {
+        let pieces = pieces(marks);
+        let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        let mut big = Vec::new();
+        for (i, p) in pieces.iter().enumerate() {
+            let Some((x0, x1, y0, y1)) = cells(&p.bbox) else {
+                continue;
+            };
+            if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_CELLS {
+                big.push(i);
+                continue;
+            }
+            for cx in x0..=x1 {
+                for cy in y0..=y1 {
+                    grid.entry((cx, cy)).or_default().push(i);
+                }
+            }
+        }
+        MarkIndex {
+            marks,
+            pieces,
+            grid,
+            big,
+            work: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Whether the look-ups have done [`MAX_WORK`]: later ones find nothing.
+    pub fn exhausted(&self) -> bool {
+        self.work.get() > MAX_WORK
+    }
+
+    /// The marks (indices into the indexed slice, ascending) that come
+    /// within `clear` points of the box `a`, but a bar that wholly holds it.
+    pub fn hit(&self, a: &Area, clear: f64) -> Vec<usize> {
+        if self.exhausted() {
+            return Vec::new();
+        }
+        let q = grow(a, clear);
+        let mut cand = Vec::new();
+        if let Some((x0, x1, y0, y1)) = cells(&q) {
+            if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_CELLS {
+                cand.extend(0..self.pieces.len());
+            } else {
+                for cx in x0..=x1 {
+                    for cy in y0..=y1 {
+                        cand.extend(self.grid.get(&(cx, cy)).into_iter().flatten());
+                    }
+                }
+                cand.extend(&self.big);
+            }
+        }
+        // Gathering counts too: many marks on one spot fill the same cells.
+        self.work.set(self.work.get() + cand.len());
+        cand.sort_unstable();
+        cand.dedup();
+        let mut hit: Vec<usize> = Vec::new();
+        for i in cand {
+            if self.exhausted() {
+                break;
+            }
+            let p = &self.pieces[i];
+            let w = match &p.shape {
+                Shape::Polygon(pts) => pts.len(),
+                _ => 1,
+            };
+            self.work.set(self.work.get() + w);
+            // A mark's pieces are next to each other: one hit is enough.
+            if hit.last() != Some(&p.mark)
+                && !holds(&self.marks[p.mark], a)
+                && p.shape.hits(a, clear)
+            {
+                hit.push(p.mark);
+            }
+        }
+        hit
+    }
+
+    /// How many marks of each kind come within `clear` points of the box
+    /// `a` (kinds in first-drawn order), but a bar that wholly holds it.
+    pub fn covered(&self, a: &Area, clear: f64) -> Vec<(&'static str, usize)> {
+        let mut out: Vec<(&'static str, usize)> = Vec::new();
+        for m in self.hit(a, clear) {
+            let kind = self.marks[m].kind;
+            match out.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => out.push((kind, 1)),
+            }
+        }
+        out
+    }
+}
+
 /// Every text of `scene` (each legend as one box; a legend's own texts are
 /// part of it) that lies within [`TOUCH`] of a mark, in drawing order, the
 /// legends last; and whether the search stopped early ([`MAX_WORK`]).
-/// Marks are looked up in a grid of [`CELL`]-point cells, so the time is
-/// about linear in texts and marks.
+/// Marks are looked up in a [`MarkIndex`], so the time is about linear in
+/// texts and marks.
 pub fn text_on_marks(scene: &Scene) -> (Vec<OnMarks>, bool) {
-    let pieces = pieces(&scene.marks);
-    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    let mut big = Vec::new();
-    for (i, p) in pieces.iter().enumerate() {
-        let Some((x0, x1, y0, y1)) = cells(&grow(&p.bbox, TOUCH)) else {
-            continue;
-        };
-        if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_CELLS {
-            big.push(i);
-            continue;
-        }
-        for cx in x0..=x1 {
-            for cy in y0..=y1 {
-                grid.entry((cx, cy)).or_default().push(i);
-            }
-        }
-    }
+    let index = MarkIndex::new(&scene.marks);
     let in_legend = |a: &Area| {
         scene.legends.iter().any(|l| {
             a.x0 >= l.x0 - 0.5 && a.x1 <= l.x1 + 0.5 && a.y0 >= l.y0 - 0.5 && a.y1 <= l.y1 + 0.5
@@ -171,55 +253,17 @@ pub fn text_on_marks(scene: &Scene) -> (Vec<OnMarks>, bool) {
                 .iter()
                 .map(|l| ("the legend".to_string(), *l, true)),
         );
-    let (mut out, mut work) = (Vec::new(), 0usize);
-    let mut cand = Vec::new();
+    let mut out = Vec::new();
     for (text, a, legend) in texts {
-        cand.clear();
-        if let Some((x0, x1, y0, y1)) = cells(&a) {
-            if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_CELLS {
-                cand.extend(0..pieces.len());
-            } else {
-                for cx in x0..=x1 {
-                    for cy in y0..=y1 {
-                        cand.extend(grid.get(&(cx, cy)).into_iter().flatten());
-                    }
-                }
-                cand.extend(&big);
-            }
-        }
-        cand.sort_unstable();
-        cand.dedup();
-        let mut hit: Vec<usize> = Vec::new();
-        for &i in &cand {
-            let p = &pieces[i];
-            work += match &p.shape {
-                Shape::Polygon(pts) => pts.len(),
-                _ => 1,
-            };
-            if hit.last() != Some(&p.mark)
-                && !holds(&scene.marks[p.mark], &a)
-                && p.shape.hits(&a, TOUCH)
-            {
-                hit.push(p.mark);
-            }
-        }
-        hit.dedup();
-        if !hit.is_empty() {
-            let mut covered: Vec<(&'static str, usize)> = Vec::new();
-            for m in hit {
-                let kind = scene.marks[m].kind;
-                match covered.iter_mut().find(|(k, _)| *k == kind) {
-                    Some((_, n)) => *n += 1,
-                    None => covered.push((kind, 1)),
-                }
-            }
+        let covered = index.covered(&a, TOUCH);
+        if !covered.is_empty() {
             out.push(OnMarks {
                 text,
                 legend,
                 covered,
             });
         }
-        if work > MAX_WORK {
+        if index.exhausted() {
             return (out, true);
         }
     }
