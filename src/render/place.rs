@@ -69,11 +69,16 @@ pub fn legend_size(l: &Legend) -> (f64, f64) {
 /// a line, keep from every mark: a box that touches a mark (0 pt) is on it.
 pub const CLEAR: f64 = 2.0;
 
+/// The room (points) `best` looks for first around the legend, before it
+/// settles for [`CLEAR`].
+pub const ROOMY: f64 = 3.0 * CLEAR;
+
 /// Where the legend goes, given the plot area and what is drawn in it.
-/// `best` takes the first place inside the plot that keeps [`CLEAR`]
-/// points from every mark in `marks` and every box in `keep_clear` (fixed
-/// texts such as bar values): matplotlib's candidates in its order, then
-/// a finer grid of places, nearest the plot's edges first. `None` when the
+/// `best` takes the first place inside the plot that keeps [`ROOMY`],
+/// else [`CLEAR`], points from every mark in `marks` and every box in
+/// `keep_clear` (fixed texts such as bar values): matplotlib's candidates
+/// in its order, then a finer grid of places, nearest the plot's edges
+/// first. `None` when the
 /// legend is hidden or has no entries, and for `best` when no place
 /// inside is free: the caller then moves it outside the plot.
 pub fn place_legend(
@@ -125,21 +130,26 @@ pub fn place_legend(
             if size.0 + 2.0 * pad > area.w() || size.1 + 2.0 * pad > area.h() {
                 return None;
             }
-            let free = |a: &Area| {
+            let free = |a: &Area, clear: f64| {
                 let g = Area {
-                    x0: a.x0 - CLEAR,
-                    y0: a.y0 - CLEAR,
-                    x1: a.x1 + CLEAR,
-                    y1: a.y1 + CLEAR,
+                    x0: a.x0 - clear,
+                    y0: a.y0 - clear,
+                    x1: a.x1 + clear,
+                    y1: a.y1 + clear,
                 };
                 !keep_clear.iter().any(|o| g.overlap(o) > 0.0)
-                    && marks.hit(a, CLEAR).is_empty()
+                    && marks.hit(a, clear).is_empty()
                     && !marks.exhausted()
             };
-            best_candidates()
+            // The emptiest: a place with room to spare first, then one
+            // that only keeps `CLEAR`.
+            let places: Vec<Area> = best_candidates()
                 .into_iter()
                 .map(|(fx, fy)| at(fx, fy))
-                .find(free)
+                .collect();
+            [ROOMY, CLEAR]
+                .into_iter()
+                .find_map(|clear| places.iter().copied().find(|a| free(a, clear)))
         }
     }
 }
