@@ -185,6 +185,7 @@ fn draw_texts(
     let end_boxes = labels::draw_end_labels(&mut end_prims, &ends, &area);
     fixed.extend(end_boxes.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
+    index.reset();
     let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &index, &fixed);
     if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
         // Kept where the spec asks, but said.

@@ -165,6 +165,12 @@ impl<'m> MarkIndex<'m> {
         }
     }
 
+    /// Starts a new work budget: each stage of a panel's layout (moving
+    /// fixed texts, placing the legend) has its own.
+    pub fn reset(&self) {
+        self.work.set(0);
+    }
+
     /// Whether the look-ups have done [`MAX_WORK`]: later ones find nothing.
     pub fn exhausted(&self) -> bool {
         self.work.get() > MAX_WORK
