@@ -186,40 +186,8 @@ fn draw_texts(
     fixed.extend(end_boxes.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
     index.reset();
-    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &index, &fixed);
-    if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
-        // Kept where the spec asks, but said.
-        let covered = index.covered(&la, lint::TOUCH);
-        if !covered.is_empty() {
-            notes.push(format!(
-                "the legend at {} covers {}; `best` (the default) keeps it off the marks",
-                place::inside_name(fx, fy),
-                lint::describe(&covered)
-            ));
-        }
-    }
-    if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
-        // Below the x axis's labels and title, in the room margins keep.
-        let mut below = TICK + TICK_PAD;
-        if p.x.labels {
-            below += x_label_depth(xset, p.x.tick_font_size).0;
-            if let Some(t) = &tt.x {
-                below += text::block(t, plot.font_size).1 + LABEL_PAD;
-            }
-        }
-        let y0 = area.y1 + below + 1.5 * LABEL_PAD;
-        // Centred below the plot, but on the canvas.
-        let x0 = la
-            .x0
-            .min(plot.width - EDGE_PAD - legend_size.0)
-            .max(EDGE_PAD);
-        *la = Area {
-            x0,
-            y0,
-            x1: x0 + legend_size.0,
-            y1: y0 + legend_size.1,
-        };
-    }
+    let legend_area =
+        place_panel_legend(notes, plot, p, tt, f, xset, legend_size, (&index, &fixed));
     // Texts: fixed ones where asked, then movable ones by their markers.
     if let Some(la) = legend_area {
         avoid.boxes.push(la);
@@ -253,6 +221,58 @@ fn draw_texts(
     }
     let placed = labels::place_labels(&movable, &area, &avoid);
     labels::draw(out, notes, &movable, &placed);
+    legend_area
+}
+
+/// Places panel `p`'s legend clear of its marks (`index`) and its `fixed`
+/// texts; a legend asked inside the plot that covers marks stays and is a
+/// note naming them, one below the plot goes under the x axis's labels.
+#[allow(clippy::too_many_arguments)]
+fn place_panel_legend(
+    notes: &mut Vec<String>,
+    plot: &Plot,
+    p: &Panel,
+    tt: &Titles,
+    f: &Frame,
+    xset: &TickSet,
+    legend_size: (f64, f64),
+    (index, fixed): (&lint::MarkIndex, &[Area]),
+) -> Option<Area> {
+    let area = f.area;
+    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, index, fixed);
+    if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
+        // Kept where the spec asks, but said.
+        let covered = index.covered(&la, lint::TOUCH);
+        if !covered.is_empty() {
+            notes.push(format!(
+                "the legend at {} covers {}; `best` (the default) keeps it off the marks",
+                place::inside_name(fx, fy),
+                lint::describe(&covered)
+            ));
+        }
+    }
+    if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
+        // Below the x axis's labels and title, in the room margins keep.
+        let mut below = TICK + TICK_PAD;
+        if p.x.labels {
+            below += x_label_depth(xset, p.x.tick_font_size).0;
+            if let Some(t) = &tt.x {
+                below += text::block(t, plot.font_size).1 + LABEL_PAD;
+            }
+        }
+        let y0 = area.y1 + below + 1.5 * LABEL_PAD;
+        // Centred below the plot, but on the canvas.
+        let x0 = la
+            .x0
+            .min(plot.width - EDGE_PAD - legend_size.0)
+            .max(EDGE_PAD);
+        *la = Area {
+            x0,
+            y0,
+            x1: x0 + legend_size.0,
+            y1: y0 + legend_size.1,
+        };
+    }
     legend_area
 }
 
