@@ -118,8 +118,8 @@ pub struct Scene {
 /// bars").
 #[derive(Debug, Clone, PartialEq)]
 pub struct MarkShape {
-    /// The mark's kind, singular (`bar`, `error bar`, `line`, `rule`,
-    /// `area`, `point`).
+    /// The mark's kind, singular (`bar`, `band`, `error bar`, `line`,
+    /// `rule`, `area`, `point`).
     pub kind: &'static str,
     /// What it covers.
     pub shape: Shape,

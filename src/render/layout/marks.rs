@@ -72,11 +72,16 @@ fn rects(out: &mut Vec<Prim>, d: &mut Drawn, items: &[RectItem], f: &Frame) {
         if !(rect.x1 > rect.x0 || rect.y1 > rect.y0) || rect.x1 < rect.x0 || rect.y1 < rect.y0 {
             continue;
         }
+        // A rect spanning the plot on one side is a band (a shaded range).
+        d.marks.push(MarkShape {
+            kind: if r.x.is_some() && r.y.is_some() {
+                "bar"
+            } else {
+                "band"
+            },
+            shape: Shape::Box(rect),
+        });
         if r.x.is_some() && r.y.is_some() {
-            d.marks.push(MarkShape {
-                kind: "bar",
-                shape: Shape::Box(rect),
-            });
             d.avoid.boxes.push(rect);
             d.avoid.box_names.push("a bar".into());
         }

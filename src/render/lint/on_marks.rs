@@ -58,10 +58,11 @@ pub fn covered(a: &Area, marks: &[MarkShape], clear: f64) -> Vec<(&'static str, 
     MarkIndex::new(marks).covered(a, clear)
 }
 
-/// Whether `m` is a bar that wholly holds the box `a` (a cell's value, a
-/// label inside its bar): the text's own ground, not a mark it covers.
+/// Whether `m` is a bar or band that wholly holds the box `a` (a cell's
+/// value, a label inside its bar or its shaded range): the text's own
+/// ground, not a mark it covers.
 fn holds(m: &MarkShape, a: &Area) -> bool {
-    matches!(&m.shape, Shape::Box(b) if m.kind == "bar" && b.contains(a))
+    matches!(&m.shape, Shape::Box(b) if matches!(m.kind, "bar" | "band") && b.contains(a))
 }
 
 /// A piece of a mark for the index: a polyline's segment, or a whole box
@@ -370,6 +371,36 @@ mod tests {
         assert!(on[0].legend);
         assert_eq!(on[0].covered, [("bar", 2)]);
         assert!(problems(&scene).is_empty());
+    }
+
+    /// fig4's shaded CI range is a band: a legend over it covers it, a
+    /// text inside it is its own.
+    #[test]
+    fn a_band_is_covered_by_a_legend_but_holds_its_own_text() {
+        let band = MarkShape {
+            kind: "band",
+            shape: Shape::Box(Area {
+                x0: 100.0,
+                y0: 0.0,
+                x1: 140.0,
+                y1: 100.0,
+            }),
+        };
+        let marks = [band];
+        let inside = Area {
+            x0: 105.0,
+            y0: 40.0,
+            x1: 135.0,
+            y1: 48.0,
+        };
+        let over = Area {
+            x0: 120.0,
+            y0: 5.0,
+            x1: 190.0,
+            y1: 30.0,
+        };
+        assert_eq!(covered(&inside, &marks, TOUCH), []);
+        assert_eq!(covered(&over, &marks, TOUCH), [("band", 1)]);
     }
 
     /// 200,000 texts on one long line stay within the work budget.
