@@ -13,7 +13,7 @@ use std::sync::Arc;
 use artifact::figures::{Outcome, compile};
 use artifact::render::geometry::Area;
 use artifact::render::layout::{layout, layout_notes, plot_areas};
-use artifact::render::lint::{covered, describe, text_on_marks};
+use artifact::render::lint::{Over, covered, describe, text_on_marks};
 use artifact::render::place::{CLEAR, ROOMY};
 use artifact::render::scene::{MarkShape, Scene};
 use labels_util::plot_of;
@@ -152,7 +152,10 @@ fn best_legend_keeps_2pt_from_an_error_bar_at_paper_size() {
     let (scene, legend, area) = legend_and_area(&dir, "speedup_column");
     assert!(inside(&legend, &area), "{legend:?} {area:?}");
     assert_eq!(marks_of(&scene, "error bar").len(), 6);
-    assert_eq!(covered(&legend, &scene.marks, CLEAR - 1e-9), []);
+    assert_eq!(
+        covered(&legend, &scene.marks, CLEAR - 1e-9, Over::Legend),
+        []
+    );
 }
 
 /// fig3 (`upper left`) hid the tops of the two tallest bins and the
@@ -164,7 +167,10 @@ fn fig3_best_legend_clears_the_tallest_bins_and_the_median_rule() {
     let (scene, legend, area) = legend_and_area(dir.path(), "fig3");
     assert!(inside(&legend, &area), "{legend:?} {area:?}");
     assert_eq!(marks_of(&scene, "rule").len(), 2);
-    assert_eq!(covered(&legend, &scene.marks, ROOMY - 1e-9), []);
+    assert_eq!(
+        covered(&legend, &scene.marks, ROOMY - 1e-9, Over::Legend),
+        []
+    );
 }
 
 /// fig1 (`lower right`) covered 84 of its 288 bar segments and 2
@@ -181,7 +187,7 @@ fn fig1_best_legend_with_no_free_place_inside_goes_below_in_one_row() {
     assert!(legend.x0 >= 0.0 && legend.x1 <= plot.width && legend.y1 <= plot.height);
     // One row: three entries side by side, one line high.
     assert!(legend.h() < 2.0 * 8.0, "{legend:?}");
-    assert_eq!(covered(&legend, &scene.marks, CLEAR), []);
+    assert_eq!(covered(&legend, &scene.marks, CLEAR, Over::Legend), []);
 }
 
 /// distributions/memory_area (`upper left`) hid the stack's top for the
@@ -206,7 +212,7 @@ fn grouped_speedup_legend_clears_the_error_bars() {
     let (scene, legend, area) = legend_and_area(&dir, "speedup");
     assert_eq!(marks_of(&scene, "error bar").len(), 23);
     assert!(!inside(&legend, &area));
-    assert_eq!(covered(&legend, &scene.marks, CLEAR), []);
+    assert_eq!(covered(&legend, &scene.marks, CLEAR, Over::Legend), []);
 }
 
 /// Two series; `s = "a"` runs from the top edge at x = 6 to the right
@@ -239,7 +245,10 @@ fn best_legend_does_not_sit_on_a_line_between_its_vertices() {
     let (scene, legend, area) = legend_and_area(dir.path(), "lines");
     assert!(inside(&legend, &area));
     assert_eq!(marks_of(&scene, "line").len(), 2);
-    assert_eq!(covered(&legend, &scene.marks, CLEAR - 1e-9), []);
+    assert_eq!(
+        covered(&legend, &scene.marks, CLEAR - 1e-9, Over::Legend),
+        []
+    );
     // Not the upper right, where the line runs.
     assert!(
         legend.x1 < area.x1 - 10.0 || legend.y0 > area.y0 + 10.0,
@@ -317,4 +326,19 @@ fn an_explicit_legend_over_the_tallest_bar_is_a_note_naming_it() {
     );
     let (_, notes) = layout_notes(&plot_of(dir.path(), "bars"));
     assert_eq!(notes.len(), 1, "{notes:?}");
+}
+
+/// A text inside its bar is on its own ground, but a legend is not: a
+/// legend inside one wide bar hides it, so `best` takes it outside.
+#[test]
+fn best_legend_does_not_hide_inside_one_wide_bar() {
+    let spec = FULL_BARS.replace("SIZE", "4, 2.5").replace(
+        "  { bench = \"b\", system = \"fast\", speedup = 10 },\n  { bench = \"c\", system = \"fast\", speedup = 10 },\n  { bench = \"d\", system = \"new\", speedup = 10 },\n",
+        "",
+    );
+    let dir = common::project(&spec);
+    let (scene, legend, area) = legend_and_area(dir.path(), "bars");
+    assert_eq!(marks_of(&scene, "bar").len(), 1);
+    assert!(!inside(&legend, &area), "{legend:?} {area:?}");
+    assert_eq!(text_on_marks(&scene).0, []);
 }

@@ -6,7 +6,7 @@
 
 mod on_marks;
 
-pub use on_marks::{MAX_WORK, MarkIndex, OnMarks, TOUCH, covered, describe, text_on_marks};
+pub use on_marks::{MAX_WORK, MarkIndex, OnMarks, Over, TOUCH, covered, describe, text_on_marks};
 
 use super::geometry::Area;
 use super::scene::{Prim, Scene};

@@ -9,7 +9,7 @@
 //! the plot; the seed's fig5 labels overlapped each other and the legend.
 
 use super::layout::{Area, marker, push_text};
-use super::lint::MarkIndex;
+use super::lint::{MarkIndex, Over};
 use super::scene::{Prim, Stroke};
 use crate::color::Color;
 use crate::figures::model::*;
@@ -138,7 +138,7 @@ pub fn place_legend(
                     y1: a.y1 + clear,
                 };
                 !keep_clear.iter().any(|o| g.overlap(o) > 0.0)
-                    && marks.hit(a, clear).is_empty()
+                    && marks.hit(a, clear, Over::Legend).is_empty()
                     && !marks.exhausted()
             };
             // The emptiest: a place with room to spare first, then one
@@ -348,7 +348,11 @@ pub fn fixed_anchor(
     );
     let on_marks = |(x, top, align): (f64, f64, Align), clear: f64| {
         !marks
-            .hit(&text_area(&t.text, t.size, x, top, align), clear)
+            .hit(
+                &text_area(&t.text, t.size, x, top, align),
+                clear,
+                Over::Text,
+            )
             .is_empty()
     };
     if (dx == 0.0 && dy == 0.0) || !on_marks(own, super::lint::TOUCH) {

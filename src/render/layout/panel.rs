@@ -242,7 +242,7 @@ fn place_panel_legend(
     let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, index, fixed);
     if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
         // Kept where the spec asks, but said.
-        let covered = index.covered(&la, lint::TOUCH);
+        let covered = index.covered(&la, lint::TOUCH, lint::Over::Legend);
         if !covered.is_empty() {
             notes.push(format!(
                 "the legend at {} covers {}; `best` (the default) keeps it off the marks",

@@ -51,11 +51,27 @@ pub fn describe(covered: &[(&str, usize)]) -> String {
     }
 }
 
+/// What a box laid over the marks is: it decides whether a bar or band
+/// that wholly holds the box counts as covered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// A text: a bar or band that wholly holds it is its own ground (a
+    /// cell's value, a label inside its bar or its shaded range).
+    Text,
+    /// A legend: it hides whatever it lies on, a bar around it too.
+    Legend,
+}
+
 /// How many of `marks` of each kind the box `a` comes within `clear`
 /// points of (kinds in first-drawn order): [`MarkIndex::covered`] for one
 /// box.
-pub fn covered(a: &Area, marks: &[MarkShape], clear: f64) -> Vec<(&'static str, usize)> {
-    MarkIndex::new(marks).covered(a, clear)
+pub fn covered(
+    a: &Area,
+    marks: &[MarkShape],
+    clear: f64,
+    over: Over,
+) -> Vec<(&'static str, usize)> {
+    MarkIndex::new(marks).covered(a, clear, over)
 }
 
 /// Whether `m` is a bar or band that wholly holds the box `a` (a cell's
@@ -178,8 +194,9 @@ impl<'m> MarkIndex<'m> {
     }
 
     /// The marks (indices into the indexed slice, ascending) that come
-    /// within `clear` points of the box `a`, but a bar that wholly holds it.
-    pub fn hit(&self, a: &Area, clear: f64) -> Vec<usize> {
+    /// within `clear` points of the box `a` (for a text, but a bar or band
+    /// that wholly holds it).
+    pub fn hit(&self, a: &Area, clear: f64, over: Over) -> Vec<usize> {
         if self.exhausted() {
             return Vec::new();
         }
@@ -214,7 +231,7 @@ impl<'m> MarkIndex<'m> {
             self.work.set(self.work.get() + w);
             // A mark's pieces are next to each other: one hit is enough.
             if hit.last() != Some(&p.mark)
-                && !holds(&self.marks[p.mark], a)
+                && !(over == Over::Text && holds(&self.marks[p.mark], a))
                 && p.shape.hits(a, clear)
             {
                 hit.push(p.mark);
@@ -224,10 +241,10 @@ impl<'m> MarkIndex<'m> {
     }
 
     /// How many marks of each kind come within `clear` points of the box
-    /// `a` (kinds in first-drawn order), but a bar that wholly holds it.
-    pub fn covered(&self, a: &Area, clear: f64) -> Vec<(&'static str, usize)> {
+    /// `a` (kinds in first-drawn order), as [`MarkIndex::hit`] finds them.
+    pub fn covered(&self, a: &Area, clear: f64, over: Over) -> Vec<(&'static str, usize)> {
         let mut out: Vec<(&'static str, usize)> = Vec::new();
-        for m in self.hit(a, clear) {
+        for m in self.hit(a, clear, over) {
             let kind = self.marks[m].kind;
             match out.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, n)) => *n += 1,
@@ -262,7 +279,8 @@ pub fn text_on_marks(scene: &Scene) -> (Vec<OnMarks>, bool) {
         );
     let mut out = Vec::new();
     for (text, a, legend) in texts {
-        let covered = index.covered(&a, TOUCH);
+        let over = if legend { Over::Legend } else { Over::Text };
+        let covered = index.covered(&a, TOUCH, over);
         if !covered.is_empty() {
             out.push(OnMarks {
                 text,
@@ -399,8 +417,10 @@ mod tests {
             x1: 190.0,
             y1: 30.0,
         };
-        assert_eq!(covered(&inside, &marks, TOUCH), []);
-        assert_eq!(covered(&over, &marks, TOUCH), [("band", 1)]);
+        assert_eq!(covered(&inside, &marks, TOUCH, Over::Text), []);
+        assert_eq!(covered(&over, &marks, TOUCH, Over::Legend), [("band", 1)]);
+        // A legend inside the band still hides it.
+        assert_eq!(covered(&inside, &marks, TOUCH, Over::Legend), [("band", 1)]);
     }
 
     /// 200,000 texts on one long line stay within the work budget.
