@@ -2,6 +2,9 @@
 //! the `csscolorparser` crate's table), matplotlib's one-letter names,
 //! `tab:blue` ... `tab:cyan` and `C0` ... `C9` (its default cycle, tab10).
 
+pub mod assign;
+#[cfg(test)]
+mod cvd;
 pub mod scheme;
 
 /// An sRGB colour with opacity.
@@ -42,7 +45,9 @@ impl Color {
     }
 }
 
-/// matplotlib's default colour cycle (tab10), used for unmapped categories.
+/// matplotlib's default colour cycle (tab10): what `C0` ... `C9` and
+/// `tab:blue` ... name, and the `tab10` scheme (the default scheme is
+/// [`scheme::DEFAULT`]).
 pub const TAB10: [&str; 10] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf",

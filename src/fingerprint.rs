@@ -202,13 +202,16 @@ impl Fingerprint {
             )
             .as_bytes(),
         );
-        // `[style]` sizes figures with `width`; a spec without it keeps
+        // `[style]` sizes figures with `width` and sets every figure's
+        // typeface; a spec without it keeps
         // the keys it had before `[style]` existed.
         let st = &spec.spec.style;
         let styled = st.preset.is_some()
+            || st.font.is_some()
             || st.column_width.is_some()
             || st.text_width.is_some()
-            || st.font_size.is_some();
+            || st.font_size.is_some()
+            || st.colors.is_some();
         if let Some(style) = self.parts.get("style").filter(|_| styled) {
             h.update(format!("style={style}\n").as_bytes());
         }
@@ -225,6 +228,39 @@ impl Fingerprint {
 }
 
 impl Fingerprint {
+    /// The key of every figure, given all numbers, by name: its own
+    /// ([`Fingerprint::figure_key`]) and, for a figure whose colours follow
+    /// a field the paper colours alike (`plan::palette`), the keys of
+    /// the figures before it colouring by the same field: their values
+    /// decide which colour each of its values takes. One pass over the
+    /// figures in declaration order, a running hash per field.
+    pub fn figure_keys(&self, spec: &LoadedSpec, numbers: Earlier<'_>) -> BTreeMap<String, String> {
+        let mut chains: BTreeMap<String, String> = BTreeMap::new();
+        let mut out = BTreeMap::new();
+        for (name, fig) in &spec.spec.figures {
+            let own = self.figure_key(spec, name, numbers);
+            let fields: BTreeSet<String> = crate::plan::palette::layers_of(fig.get_ref())
+                .filter_map(|l| crate::plan::palette::colour_field(l).map(|(f, _)| f))
+                .collect();
+            if fields.is_empty() {
+                out.insert(name.clone(), own);
+                continue;
+            }
+            let mut h = blake3::Hasher::new();
+            h.update(format!("own={own}\n").as_bytes());
+            for f in &fields {
+                let chain = chains.entry(f.clone()).or_default();
+                let mut c = blake3::Hasher::new();
+                c.update(format!("{chain}\n{own}\n").as_bytes());
+                *chain = c.finalize().to_hex().to_string();
+                h.update(format!("colours {}={chain}\n", f.len()).as_bytes());
+                h.update(f.as_bytes());
+            }
+            out.insert(name.clone(), h.finalize().to_hex().to_string());
+        }
+        out
+    }
+
     /// The key of results table `name`, given all numbers: its part of the
     /// spec and `[output]`, the closure of its table (and the documents'
     /// `meta` when its text reads `meta`), the numbers its texts or its

@@ -6,6 +6,13 @@
 
 /// Ticks inside [lo, hi] for an axis allowing `max_bins` intervals.
 pub fn linear(lo: f64, hi: f64, max_bins: usize) -> Vec<f64> {
+    linear_steps(lo, hi, max_bins, false)
+}
+
+/// [`linear`], with whole-number steps when `integer` (matplotlib's
+/// `MaxNLocator(integer=True)`: of 1, 2, 2.5, 5 × 10ⁿ only the whole steps
+/// of at least 1, so integer data never gets a tick at 2.5).
+pub fn linear_steps(lo: f64, hi: f64, max_bins: usize, integer: bool) -> Vec<f64> {
     let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
     let nbins = max_bins.clamp(1, 9) as f64;
     let span = hi - lo;
@@ -14,11 +21,14 @@ pub fn linear(lo: f64, hi: f64, max_bins: usize) -> Vec<f64> {
     }
     let raw = span / nbins;
     let scale = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+    let whole = |s: &f64| !integer || (*s >= 1.0 - 1e-9 && (s - s.round()).abs() < 1e-9);
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0, 20.0]
         .iter()
         .map(|s| s * scale)
+        .filter(whole)
         .find(|s| *s >= raw * (1.0 - 1e-10))
-        .unwrap_or(10.0 * scale);
+        .unwrap_or(10.0 * scale)
+        .max(if integer { 1.0 } else { 0.0 });
     let eps = step * 1e-10;
     let first = (lo / step).floor() as i64;
     let last = (hi / step).ceil() as i64;
@@ -111,6 +121,22 @@ pub fn format_log_subs(vals: &[f64]) -> Vec<String> {
         .collect()
 }
 
+/// Labels of ticks inside one decade at a 1-2-5 step (a log axis of less
+/// than a decade: 150, 200, 250): plain numbers from 0.001 to 99999, else
+/// mantissas sharing the power of the low tick (`1.5×10⁸`, `2×10⁸`).
+pub fn format_log_linear(vals: &[f64]) -> Vec<String> {
+    let plain = vals.iter().all(|v| *v >= 1e-3 && *v < 1e5);
+    let Some(first) = vals.first().filter(|_| !plain) else {
+        return format_linear(vals);
+    };
+    let k = first.abs().log10().floor() as i32;
+    let scaled: Vec<f64> = vals.iter().map(|v| v / 10f64.powi(k)).collect();
+    format_linear(&scaled)
+        .into_iter()
+        .map(|m| format!("{m}\u{d7}10{}", superscript(k)))
+        .collect()
+}
+
 /// Decades 10ⁿ inside [lo, hi].
 pub fn log_major(lo: f64, hi: f64) -> Vec<f64> {
     let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
@@ -191,6 +217,36 @@ mod tests {
             ["0.2", "0.5", "1", "2"]
         );
         assert_eq!(format_log_subs(&v), ["2×10⁸", "5×10⁸", "10⁹", "2×10⁹"]);
+    }
+
+    #[test]
+    fn integer_data_never_gets_a_tick_at_2_5() {
+        // 0..10 in 4 bins: 2.5 for real numbers, 5 for whole ones.
+        assert_eq!(linear(0.0, 10.0, 4), vec![0.0, 2.5, 5.0, 7.5, 10.0]);
+        assert_eq!(linear_steps(0.0, 10.0, 4, true), vec![0.0, 5.0, 10.0]);
+        assert_eq!(
+            linear_steps(0.0, 10.0, 5, true),
+            vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+        );
+        // Never a step below 1, however many bins there is room for.
+        assert_eq!(linear_steps(0.0, 3.0, 9, true), vec![0.0, 1.0, 2.0, 3.0]);
+        // 25 is whole: kept.
+        assert_eq!(
+            linear_steps(0.0, 100.0, 4, true),
+            vec![0.0, 25.0, 50.0, 75.0, 100.0]
+        );
+    }
+
+    #[test]
+    fn log_linear_labels_share_the_power_of_the_low_tick() {
+        assert_eq!(
+            format_log_linear(&[150.0, 200.0, 250.0]),
+            ["150", "200", "250"]
+        );
+        assert_eq!(
+            format_log_linear(&[1.5e8, 2e8, 2.5e8]),
+            ["1.5×10⁸", "2.0×10⁸", "2.5×10⁸"]
+        );
     }
 
     #[test]

@@ -339,7 +339,7 @@ fn colour_schemes_cycle_silently_repeating_k0s_colour_on_k8() {
             67,
             "greys has 4 colours",
         ),
-        ("bar", "", 65, "tab10 has 10 colours"),
+        ("bar", "", 65, "okabe-ito has 8 colours"),
     ] {
         let (msg, _) = gen_error(
             &twelve(),
@@ -350,8 +350,10 @@ fn colour_schemes_cycle_silently_repeating_k0s_colour_on_k8() {
         assert_eq!(
             msg,
             format!(
-                "error: figure `f`: artifact.toml:6:{col}: {said}; `color` has 12 values (k0..k11): \
-                 use tab20 or fewer groups"
+                "error: figure `f`: artifact.toml:6:{col}: `color` colours by `k`, which has 12 values \
+                 across the paper's figures so far (k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11); \
+                 {said}: give the values colours in `[style] colors`, a scheme with more colours \
+                 (`scheme = \"tab20\"`), or fewer values"
             )
         );
     }

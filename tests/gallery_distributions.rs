@@ -439,12 +439,13 @@ fn attr(el: &str, name: &str) -> Option<f64> {
 }
 
 /// The x spans (left, right) of the SVG's rects filled in the first three
-/// tab10 colours, in drawing order: boxes, then legend swatches.
+/// colours of the default scheme (Okabe–Ito), in drawing order: boxes,
+/// then legend swatches.
 fn filled_spans(svg: &str) -> Vec<(f64, f64)> {
     svg.split('<')
         .filter(|e| {
             e.starts_with("rect")
-                && ["#1F77B4", "#FF7F0E", "#2CA02C"]
+                && ["#0072B2", "#E69F00", "#009E73"]
                     .iter()
                     .any(|c| e.contains(c))
         })
@@ -459,7 +460,7 @@ fn filled_spans(svg: &str) -> Vec<(f64, f64)> {
 fn boxes_of_different_systems_do_not_overlap_and_every_outlier_is_drawn() {
     let dir = generated();
     let svg = std::fs::read_to_string(dir.path().join("figures/box_tukey.svg")).unwrap();
-    // The three boxes: filled rects in the systems' tab10 colours.
+    // The three boxes: filled rects in the systems' colours.
     let mut boxes = filled_spans(&svg);
     assert_eq!(boxes.len(), 3, "{svg}");
     boxes.sort_by(|a, b| a.0.total_cmp(&b.0));

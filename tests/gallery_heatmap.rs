@@ -265,12 +265,13 @@ fn colour_bar_ticks_span_the_domain_right_of_the_plot() {
 }
 
 #[test]
-fn okabe_ito_colours_each_allocator_in_the_published_order() {
+fn okabe_ito_colours_each_allocator_in_the_default_order() {
     let dir = gallery("schemes");
     let recs = records(dir.path(), "alloc_okabe_ito");
-    // Okabe & Ito (2008), orange first, black last.
+    // Okabe & Ito (2008) as the default scheme orders it: blue, orange,
+    // green first, yellow and black last.
     let want = [
-        "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000",
+        "#0072b2", "#e69f00", "#009e73", "#d55e00", "#56b4e9", "#cc79a7", "#f0e442", "#000000",
     ];
     let got: Vec<&str> = recs.iter().map(|r| r["color"].as_str()).collect();
     assert_eq!(got, want);
@@ -466,7 +467,7 @@ fn a_scheme_on_a_shape_is_an_error() {
 #[test]
 fn a_figure_scheme_applies_to_colour_scales_without_their_own() {
     let dir = project(
-        "[figures.f]\nsize = [4, 3]\nscheme = \"okabe-ito\"\nlayers = [\n  { mark = \"bar\", data = \"p\", x = \"bench\", y = 1, xOffset = \"cfg\", color = { field = \"cfg\" }, where = \"v is number\" },\n  { mark = \"point\", data = \"p\", x = \"bench\", y = 2, color = { field = \"cfg\", scale = { range = [\"red\", \"blue\"] } }, where = \"v is number\" },\n]\n",
+        "[figures.f]\nsize = [4, 3]\nscheme = \"tab10\"\nlayers = [\n  { mark = \"bar\", data = \"p\", x = \"bench\", y = 1, xOffset = \"cfg\", color = { field = \"cfg\" }, where = \"v is number\" },\n  { mark = \"point\", data = \"p\", x = \"bench\", y = 2, color = { field = \"cfg\", scale = { range = [\"red\", \"blue\"] } }, where = \"v is number\" },\n]\n",
     );
     let out = artifact(dir.path(), &["gen"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -478,9 +479,9 @@ fn a_figure_scheme_applies_to_colour_scales_without_their_own() {
     assert_eq!(
         colours,
         [
-            ("bar", "#e69f00"),
-            ("bar", "#56b4e9"),
-            ("bar", "#e69f00"),
+            ("bar", "#1f77b4"),
+            ("bar", "#ff7f0e"),
+            ("bar", "#1f77b4"),
             ("point", "#ff0000"),
             ("point", "#0000ff"),
             ("point", "#ff0000"),

@@ -220,8 +220,9 @@ fn horizontal_bars_hold_their_labels_inside_in_a_contrasting_colour() {
             b
         );
         assert!((l.bx.centre().1 - b.centre().1).abs() < 1.0, "{}", l.text);
-        // White on tab10 blue, whose luminance is below 0.179.
-        assert_eq!(*fill, Color::rgb(0x1f, 0x77, 0xb4));
+        // White on the default blue (Okabe–Ito's), whose luminance (0.15)
+        // is below 0.179.
+        assert_eq!(*fill, Color::rgb(0x00, 0x72, 0xb2));
         assert_eq!(l.color, Color::WHITE);
     }
 }

@@ -260,11 +260,11 @@ fn sizing_and_output_errors_name_the_place() {
         spec_error(&format!(
             "[style]\npreset = \"acmrt\"\n[figures.f]\nwidth = \"column\"\n{LAYER}"
         )),
-        "artifact.toml:5:10: unknown preset `acmrt` (acmart, ieeetran, neurips, icml, usenix, lncs); did you mean `acmart`?"
+        "artifact.toml:5:10: unknown preset `acmrt` (acmart, ieeetran, neurips, icml, usenix, lncs, article); did you mean `acmart`?"
     );
     assert_eq!(
         spec_error(&format!("[figures.f]\nwidth = \"text\"\n{LAYER}")),
-        "artifact.toml:5:9: `width = \"text\"` needs the document's text width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs) or `text_width`"
+        "artifact.toml:5:9: `width = \"text\"` needs the document's text width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs, article) or `text_width`"
     );
     assert_eq!(
         spec_error(&format!(

@@ -47,11 +47,11 @@ fn negative_values_stack_downwards_from_zero() {
     assert_eq!(
         csv,
         "panel,layer,mark,x,y,y2,value,color\n\
-         0,0,bar,x,2,0,2,#1f77b4\n\
-         0,0,bar,y,-3,0,-3,#1f77b4\n\
-         0,0,bar,x,7,2,5,#1f77b4\n\
-         0,0,bar,y,-4,-3,-1,#1f77b4\n\
-         0,0,bar,x,11,7,4,#1f77b4\n"
+         0,0,bar,x,2,0,2,#0072b2\n\
+         0,0,bar,y,-3,0,-3,#0072b2\n\
+         0,0,bar,x,7,2,5,#0072b2\n\
+         0,0,bar,y,-4,-3,-1,#0072b2\n\
+         0,0,bar,x,11,7,4,#0072b2\n"
     );
 }
 
@@ -120,7 +120,7 @@ fn pareto_per_a_missing_field_is_an_error_not_one_pooled_front() {
 fn xoffset_on_a_rule_is_an_error_at_the_key() {
     assert_eq!(
         gen_error(r#"{ mark = "rule", data = "s", x = "a", xOffset = "cat" }"#),
-        "error: artifact.toml:6:49: `xOffset` does not apply to a `rule` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `rule` layer takes: mark, data, where, x, y, color, opacity, stroke_width, dash, label, legend, orient, detail, z"
+        "error: artifact.toml:6:49: `xOffset` does not apply to a `rule` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `rule` layer takes: mark, data, where, x, y, x2, y2, color, opacity, stroke_width, dash, label, legend, orient, detail, z"
     );
 }
 
@@ -128,7 +128,7 @@ fn xoffset_on_a_rule_is_an_error_at_the_key() {
 fn xoffset_on_a_line_is_an_error_at_the_key() {
     assert_eq!(
         gen_error(r#"{ mark = "line", data = "s", x = "a", y = "b", xOffset = "cat" }"#),
-        "error: artifact.toml:6:58: `xOffset` does not apply to a `line` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `line` layer takes: mark, data, where, x, y, color, opacity, stroke_width, dash, series, end_labels, label, legend, marker, marker_size, font_size, detail, z"
+        "error: artifact.toml:6:58: `xOffset` does not apply to a `line` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `line` layer takes: mark, data, where, x, y, color, shape, opacity, stroke_width, dash, series, end_labels, label, legend, marker, marker_size, font_size, detail, z"
     );
 }
 

@@ -305,9 +305,9 @@ fn csv_formula_cells_in_a_figure_csv_get_a_quote_numbers_stay() {
     assert_eq!(
         read(dir.path(), "figures/f.csv"),
         "panel,layer,mark,x,y,y2,color,note\n\
-         0,0,bar,'=1+1,-1.5,0,#1f77b4,'-\n\
-         0,0,bar,'+cmd,2,0,#1f77b4,'@SUM(A1)\n\
-         0,0,bar,'-x,-0.03,0,#1f77b4,a=b\n"
+         0,0,bar,'=1+1,-1.5,0,#0072b2,'-\n\
+         0,0,bar,'+cmd,2,0,#0072b2,'@SUM(A1)\n\
+         0,0,bar,'-x,-0.03,0,#0072b2,a=b\n"
     );
 }
 

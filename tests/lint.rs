@@ -117,17 +117,17 @@ fn unused_figures_tables_and_numbers_are_warnings_when_the_paper_is_one_file() {
         [
             (
                 "unused-number".to_string(),
-                433,
+                437,
                 "number `sweep-mlx-tps` is used nowhere in the paper".to_string()
             ),
             (
                 "unused-figure".to_string(),
-                280,
+                284,
                 "figure `fig3` (figures/fig3.svg, figures/fig3.pdf, figures/fig3.csv) is never included in the paper".to_string()
             ),
             (
                 "unused-table".to_string(),
-                140,
+                143,
                 "results table `fig5_points` (generated/fig5_points.tex, generated/fig5_points.typ, generated/fig5_points.csv, generated/fig5_points.md) is never included in the paper".to_string()
             ),
         ]

@@ -107,19 +107,19 @@ fn each_row_sees_its_own_files_metadata() {
     assert_eq!(
         csv,
         "panel,layer,mark,series,x,y,color,size,shape\n\
-         0,0,line,,2,11,#1f77b4,,\n\
-         0,0,line,,4,6.5,#1f77b4,,\n\
-         0,0,line,,8,3.5,#1f77b4,,\n\
-         0,1,point,,2,10,#1f77b4,36,circle\n\
-         0,1,point,,2,12,#1f77b4,36,circle\n\
-         0,1,point,,2,11,#1f77b4,36,circle\n\
-         0,1,point,,4,6,#1f77b4,36,circle\n\
-         0,1,point,,4,5,#1f77b4,36,circle\n\
-         0,1,point,,4,7,#1f77b4,36,circle\n\
-         0,1,point,,4,9,#1f77b4,36,circle\n\
-         0,1,point,,8,3,#1f77b4,36,circle\n\
-         0,1,point,,8,4,#1f77b4,36,circle\n\
-         0,1,point,,8,3.5,#1f77b4,36,circle\n"
+         0,0,line,,2,11,#0072b2,,\n\
+         0,0,line,,4,6.5,#0072b2,,\n\
+         0,0,line,,8,3.5,#0072b2,,\n\
+         0,1,point,,2,10,#0072b2,36,circle\n\
+         0,1,point,,2,12,#0072b2,36,circle\n\
+         0,1,point,,2,11,#0072b2,36,circle\n\
+         0,1,point,,4,6,#0072b2,36,circle\n\
+         0,1,point,,4,5,#0072b2,36,circle\n\
+         0,1,point,,4,7,#0072b2,36,circle\n\
+         0,1,point,,4,9,#0072b2,36,circle\n\
+         0,1,point,,8,3,#0072b2,36,circle\n\
+         0,1,point,,8,4,#0072b2,36,circle\n\
+         0,1,point,,8,3.5,#0072b2,36,circle\n"
     );
     let check = artifact(dir.path(), &["check"]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));

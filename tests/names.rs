@@ -98,8 +98,8 @@ fn any_column_is_read_as_a_key_of_the_row() {
     assert_eq!(
         csv,
         "panel,layer,mark,x,y,size,color,shape,text\n\
-         0,0,point,4.5,20,36,#1f77b4,circle,\n\
-         0,0,point,6,30,36,#1f77b4,circle,\n\
+         0,0,point,4.5,20,36,#0072b2,circle,\n\
+         0,0,point,6,30,36,#0072b2,circle,\n\
          0,1,text,1.5,10,,,,100/s\n\
          0,1,text,4.5,20,,,,200/s\n\
          0,1,text,6,30,,,,300/s\n"

@@ -83,8 +83,18 @@ fn sim_csv_holds_the_seed_series_and_the_title_reads_the_document() {
         }
     }
     assert_eq!(seen, predictors, "series in the seed's order");
+    // The seed drew `none` and `probe_d4` in one colour (its 7-colour list
+    // cycled); here each predictor has its own, the paper's (Okabe–Ito)
+    // in the predictors' order, the same in both panels.
+    let okabe_ito = [
+        "#0072b2", "#e69f00", "#009e73", "#d55e00", "#56b4e9", "#cc79a7", "#f0e442", "#000000",
+    ];
+    assert_eq!(
+        r["series"]["none"]["color"],
+        r["series"]["probe_d4"]["color"]
+    );
     for (panel, field) in [("0", "hit_rate"), ("1", "stall_ms_per_token")] {
-        for p in &predictors {
+        for (i, p) in predictors.iter().enumerate() {
             let s = &r["series"][*p];
             let mut got: Vec<(f64, f64, String)> = rows
                 .iter()
@@ -97,10 +107,7 @@ fn sim_csv_holds_the_seed_series_and_the_title_reads_the_document() {
             for (k, g) in got.iter().enumerate() {
                 assert_eq!(g.0, f(&caps[k]));
                 assert_eq!(g.1, f(&s[field][k]), "{p} {field} at {}", g.0);
-                assert_eq!(
-                    g.2.to_lowercase(),
-                    s["color"].as_str().unwrap().to_lowercase()
-                );
+                assert_eq!(g.2, okabe_ito[i], "{p}");
             }
         }
     }

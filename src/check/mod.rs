@@ -404,12 +404,11 @@ fn fast_current(spec: &LoadedSpec, lock: &Lock) -> Result<bool> {
     // The outputs are the spec's, not the lock's list of them: a record
     // deleted from the lock must not hide an output edited by hand.
     let mut outputs: Vec<String> = run::number_files(spec);
+    let keys = fp.figure_keys(spec, by_key.over(&earlier));
     for name in spec.spec.figures.keys() {
         let wanted = run::figure_outputs(spec, name);
         match lock.figures.get(name) {
-            Some(f)
-                if f.key == fp.figure_key(spec, name, by_key.over(&earlier))
-                    && f.outputs == wanted => {}
+            Some(f) if keys.get(name) == Some(&f.key) && f.outputs == wanted => {}
             _ => return Ok(false),
         }
         outputs.extend(wanted);

@@ -21,12 +21,25 @@
 
 use super::{Color, TAB10};
 
-/// Okabe & Ito (2008), "Color Universal Design": 8 colours distinguishable
-/// under the common colour-vision deficiencies (black first, as published;
-/// the scheme starts at orange so that no data is black by default).
+/// Okabe & Ito (2008), "Color Universal Design": 8 colours told apart
+/// under the common colour-vision deficiencies (protanopia, deuteranopia,
+/// tritanopia), and the default categorical scheme. Published black
+/// first; here blue, orange and green come first (the strongest on white
+/// and against each other), yellow (contrast 1.2:1 on white, faint as a
+/// line) and black (read as an annotation) last.
 pub const OKABE_ITO: [&str; 8] = [
-    "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000",
+    "#0072b2", "#e69f00", "#009e73", "#d55e00", "#56b4e9", "#cc79a7", "#f0e442", "#000000",
 ];
+
+/// The categorical scheme of a colour scale without a `range` or
+/// `scheme`, of a figure without `scheme`, and of groups that take their
+/// colour from a `series` or an offset: Okabe–Ito, colour-blind safe, and
+/// with 8 colours the largest such set in common use (Paul Tol's bright
+/// has 7 with its grey).
+pub const DEFAULT_SCHEME: &str = "okabe-ito";
+
+/// The default scheme's colours ([`DEFAULT_SCHEME`]).
+pub const DEFAULT: [&str; 8] = OKABE_ITO;
 
 /// matplotlib's `tab20`: the tab10 colours, each followed by its light tint.
 pub const TAB20: [&str; 20] = [

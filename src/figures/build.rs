@@ -26,6 +26,7 @@ pub(super) struct Build<'a, 's> {
     pub(super) f: &'s FigureSpec,
     pub(super) cat: &'a Catalog<'a>,
     pub(super) globals: &'a Arc<Globals>,
+    pub(super) palette: &'a super::palette::Palette<'a, 's>,
 }
 
 /// A figure's sizes in points: width, height, base font, small font (tick
@@ -88,7 +89,7 @@ impl<'a, 's> Build<'a, 's> {
         let Resolved {
             rows: mut resolved,
             sources,
-            notes,
+            mut notes,
             drawn,
         } = self.resolve_rows(panel_specs.len())?;
         let has_data_layers = (0..panel_specs.len()).any(|pi| {
@@ -144,7 +145,7 @@ impl<'a, 's> Build<'a, 's> {
         };
         let mut csv_rows: Vec<CsvRecord> = Vec::new();
         let built = self.build_panels(&ctx, &panel_specs, resolved, &mut csv_rows)?;
-        let (panels, legend) = self.finish_panels(&ctx, &panel_specs, built)?;
+        let (panels, legend) = self.finish_panels(&ctx, &panel_specs, built, &mut notes)?;
         Ok(Outcome::Drawn(Box::new(Figure {
             plot: Plot {
                 width: sizes.width,
@@ -156,6 +157,13 @@ impl<'a, 's> Build<'a, 's> {
                 layout,
                 panels,
                 legend,
+                face: self.fp.face,
+                // tueplots' thinner lines go with its sizing: a figure
+                // drawn at the width it prints at.
+                look: match self.fp.sized {
+                    Some(_) => Look::TUEPLOTS,
+                    None => Look::MATPLOTLIB,
+                },
             },
             csv: data_csv::write_csv(&csv_rows)?,
             sources,
@@ -345,7 +353,7 @@ impl<'a, 's> Build<'a, 's> {
             // Offset values first: all layers split their bands alike.
             for (li, lp) in layer_list.iter().enumerate() {
                 if let Some(rows) = &resolved[pi][li] {
-                    self.layer_ctx(ctx, lp, (pi, li), None)
+                    self.layer_ctx(ctx, lp, (pi, li), None)?
                         .register_offsets(rows, &mut st)?;
                 }
             }
@@ -354,12 +362,13 @@ impl<'a, 's> Build<'a, 's> {
                 scales::ScaleKind::of(self.spec, &ps.x)?,
                 scales::ScaleKind::of(self.spec, &ps.y)?,
             );
+            st.log = scales::logs(kinds);
             for (li, lp) in layer_list.iter().enumerate() {
                 let Some(rows) = resolved[pi][li].take() else {
                     continue;
                 };
                 let scale_rows = ctx.all_rows.get(li).and_then(|r| r.as_deref());
-                let lctx = self.layer_ctx(ctx, lp, (pi, li), scale_rows);
+                let lctx = self.layer_ctx(ctx, lp, (pi, li), scale_rows)?;
                 self.build_layer(&lctx, ps, kinds, &rows, &mut st, &mut marks, csv_rows)?;
             }
             if let Some(p) = ctx.facets {
@@ -382,8 +391,9 @@ impl<'a, 's> Build<'a, 's> {
         lp: &'c LayerPlan<'s>,
         index: (usize, usize),
         scale_rows: Option<&'c [Row]>,
-    ) -> LayerCtx<'c, 's> {
-        LayerCtx {
+    ) -> Result<LayerCtx<'c, 's>> {
+        let shared = super::palette::shared_for(self.palette, (self.fp.name, ctx.scheme), lp)?;
+        Ok(LayerCtx {
             spec: self.spec,
             globals: self.globals,
             layer: lp.spec,
@@ -393,7 +403,8 @@ impl<'a, 's> Build<'a, 's> {
             index,
             scale_rows,
             scheme: ctx.scheme,
-        }
+            shared,
+        })
     }
 
     /// One layer's marks into `marks`, then the checks of what it drew
@@ -413,6 +424,7 @@ impl<'a, 's> Build<'a, 's> {
         let (l, li) = (ctx.layer, ctx.index.1);
         let before = (st.xext.data, st.yext.data, csv_rows.len());
         let z = value(&l.z).unwrap_or(li as f64);
+        super::outside::record(ctx, ps, rows, st)?;
         if let Some(m) = ctx.build(rows, st, csv_rows)? {
             marks.extend(m.flatten().into_iter().map(|m| (z, m)));
             // Hatches and cell texts right above their layer (the sort is stable).
@@ -454,6 +466,7 @@ impl<'a, 's> Build<'a, 's> {
         ctx: &Panels,
         panel_specs: &[(&PanelSpec, std::ops::Range<usize>)],
         (mut built, carry): (Vec<Built>, [Categories; 2]),
+        notes: &mut Vec<String>,
     ) -> Result<(Vec<Panel>, Option<Legend>)> {
         let spec = self.spec;
         let facets = ctx.facets;
@@ -524,6 +537,8 @@ impl<'a, 's> Build<'a, 's> {
                 small,
                 pspan.clone(),
             )?;
+            let many = (panel_specs.len() > 1).then_some(pi + 1);
+            notes.extend(super::outside::notes(&st.outside, [&x, &y], many));
             let entries = match facets {
                 Some(p) if pi == p.legend_panel() && !outside => std::mem::take(&mut merged),
                 _ => st.legend,
@@ -546,6 +561,13 @@ impl<'a, 's> Build<'a, 's> {
             } else {
                 resolve_legend(spec, ps.legend.as_ref(), entries, small)?
             };
+            let arcs = marks.iter().any(|(_, m)| matches!(m, Mark::Arcs(_)));
+            let kinds = self
+                .fp
+                .panel_layers(pi)
+                .iter()
+                .map(|l| (l.spec, l.span.clone()));
+            super::marks::arc::no_axes(spec, ps, (arcs, kinds), (&mut x, &mut y))?;
             let grid = super::grid(spec, ps)?;
             marks.sort_by(|a, b| a.0.total_cmp(&b.0));
             let layers = marks.into_iter().map(|(_, m)| m).collect();
@@ -589,6 +611,7 @@ fn shared(built: &[Built], pick: fn(&PanelState) -> &Extent) -> Extent {
         };
         e.range = union(e.range, x.range);
         e.data = union(e.data, x.data);
+        e.fractional |= x.fractional;
         for v in &x.sticky {
             if !e.sticky.contains(v) {
                 e.sticky.push(*v);

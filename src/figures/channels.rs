@@ -23,6 +23,9 @@ pub struct Channel<'p, 's> {
     /// A quantitative scale's domain in use: the fixed one, or the data's
     /// range once [`Channel::fit`] has seen the rows.
     fitted: Cell<Option<(f64, f64)>>,
+    /// A categorical colour scale's colours by domain index, when the
+    /// paper assigns them ([`Channel::shared`]); else `range`, cycled.
+    colours: Vec<String>,
 }
 
 /// A quantitative colour scale as [`Channel::continuous`] shows it: the
@@ -50,6 +53,49 @@ impl<'p, 's> Channel<'p, 's> {
             domain: RefCell::new(domain),
             seen: RefCell::new(Vec::new()),
             fitted: Cell::new(fitted),
+            colours: Vec::new(),
+        }
+    }
+
+    /// The channel `plan` whose keys take the paper's colours: `shared`
+    /// holds every value of its field up to this figure's last, in the
+    /// paper's order, with its colour (see [`crate::plan::palette`]).
+    pub fn shared(plan: &'p Chan<'s>, shared: &indexmap::IndexMap<String, String>) -> Self {
+        let mut c = Channel::seeded(plan, shared.keys());
+        if let Chan::Scale { .. } = plan {
+            c.colours = c
+                .domain
+                .borrow()
+                .iter()
+                .map(|k| shared.get(k).cloned().unwrap_or_default())
+                .collect();
+        }
+        c
+    }
+
+    /// The channel `plan` whose scale's domain starts with `keys` (the
+    /// paper's values of its field, in order): a key's output is then the
+    /// one of its place in the paper.
+    pub fn seeded<'k>(plan: &'p Chan<'s>, keys: impl Iterator<Item = &'k String>) -> Self {
+        let c = Channel::new(plan);
+        if let Chan::Scale { .. } = plan {
+            let mut d = c.domain.borrow_mut();
+            let mut known: std::collections::HashSet<String> = d.iter().cloned().collect();
+            for k in keys {
+                if known.insert(k.clone()) {
+                    d.push(k.clone());
+                }
+            }
+        }
+        c
+    }
+
+    /// The output of the key at domain index `i`: the paper's colour, or
+    /// the range's `i`-th, cycled.
+    fn output_at(&self, range: &[String], i: usize) -> String {
+        match self.colours.get(i).filter(|c| !c.is_empty()) {
+            Some(c) => c.clone(),
+            None => range[i % range.len()].clone(),
         }
     }
 
@@ -93,7 +139,7 @@ impl<'p, 's> Channel<'p, 's> {
                 if !s.contains(&key) {
                     s.push(key);
                 }
-                Ok(Value::from(range[i % range.len()].as_str()))
+                Ok(Value::from(self.output_at(range, i)))
             }
             Chan::Continuous { expr, scale, .. } => {
                 let x = continuous_number(globals, expr, scale, row)?;
@@ -199,7 +245,7 @@ impl<'p, 's> Channel<'p, 's> {
                     .iter()
                     .enumerate()
                     .filter(|(_, k)| seen.contains(k))
-                    .map(|(i, k)| (k.clone(), range[i % range.len()].clone()))
+                    .map(|(i, k)| (k.clone(), self.output_at(range, i)))
                     .collect()
             }
             _ => Vec::new(),
@@ -214,7 +260,7 @@ impl<'p, 's> Channel<'p, 's> {
                 .borrow()
                 .iter()
                 .position(|k| k == key)
-                .map(|i| range[i % range.len()].clone()),
+                .map(|i| self.output_at(range, i)),
             _ => None,
         }
     }

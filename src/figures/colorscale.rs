@@ -4,11 +4,13 @@
 
 pub use crate::color::scheme::*;
 
-/// A categorical scheme cycles its colours past its size, so that two
+/// A categorical scale cycles its colours past its size, so that two
 /// groups would share a colour and an identical legend swatch: more
-/// distinct values than the scheme tells apart (hatched greys: 8 pairs of
-/// grey and pattern) is an error at the `color` channel naming the scheme,
-/// its size and the values. A user's own `range` is left to cycle.
+/// distinct values than the scale tells apart (its `range`'s colours, its
+/// scheme's, or for hatched greys 8 pairs of grey and pattern) is an error
+/// at the `color` channel naming the list or scheme, its size and the
+/// values. A scale the paper colours ([`super::palette`]) was checked
+/// against the paper's values when its colours were assigned.
 pub fn check_scheme_size(
     ctx: &super::encode::LayerCtx,
     c: &super::channels::Channel,
@@ -23,20 +25,19 @@ pub fn check_scheme_size(
     let Some(raw) = &ctx.layer.color else {
         return Ok(());
     };
+    if matches!(ctx.shared, Some((crate::plan::palette::Via::Color, _))) {
+        return Ok(());
+    }
     let scale = match raw.get_ref() {
         toml::Value::Table(t) => t.get("scale").and_then(|s| s.as_table()),
         _ => None,
     };
-    let own = scale.map_or((None, false), |t| {
+    let (scheme, own) = scale.map_or((None, false), |t| {
         (
             t.get("scheme").and_then(|s| s.as_str()),
             t.get("range").is_some(),
         )
     });
-    if own.1 {
-        return Ok(());
-    }
-    let name = own.0.or(ctx.scheme).unwrap_or("tab10");
     let size = if *hatch {
         range.len().max(HATCHES.len())
     } else {
@@ -56,8 +57,21 @@ pub fn check_scheme_size(
     if keys.len() <= size {
         return Ok(());
     }
-    let (noun, instead) = if *hatch {
+    if own {
+        return Err(ctx.spec.error(
+            raw.span(),
+            format!(
+                "`color`'s `range` has {size} colours for {} values ({}): give one colour per value, or drop `range` for the paper's colours",
+                keys.len(),
+                crate::error::name_list(keys.iter().map(String::as_str), false)
+            ),
+        ));
+    }
+    let name = scheme.or(ctx.scheme).unwrap_or(DEFAULT_SCHEME);
+    let (noun, instead) = if *hatch && name == "greys" {
         ("grey and hatch pairs", "use tab20 or fewer groups")
+    } else if *hatch {
+        ("colour and hatch pairs", "use tab20 or fewer groups")
     } else if size < 20 {
         ("colours", "use tab20 or fewer groups")
     } else {

@@ -58,6 +58,8 @@ pub struct Extent {
     /// Smallest and largest value seen, without implicit bases
     /// ([`Extent::add_base`]): what a log axis must show.
     pub data: Option<(f64, f64)>,
+    /// Some value added was not a whole number.
+    pub fractional: bool,
 }
 
 impl Extent {
@@ -68,16 +70,23 @@ impl Extent {
         }
         self.range = Some(grow(self.range, v));
         self.data = Some(grow(self.data, v));
+        self.fractional |= v.fract() != 0.0;
+    }
+
+    /// Whether values were seen and every one is a whole number.
+    pub fn integer(&self) -> bool {
+        self.range.is_some() && !self.fractional
     }
 
     /// Includes an implicit base `v` (a bar's or a bin's 0), where the
-    /// automatic margin stops. A log axis has no 0: there such bars start
-    /// at the axis's low end, as matplotlib and Vega-Lite draw them.
+    /// automatic margin stops. A log axis has no 0: there a bar's base is
+    /// 1 (`marks::bar`), a bin's 0 starts at the axis's low end.
     pub fn add_base(&mut self, v: f64) {
         if !v.is_finite() {
             return;
         }
         self.range = Some(grow(self.range, v));
+        self.fractional |= v.fract() != 0.0;
         if !self.sticky.contains(&v) {
             self.sticky.push(v);
         }
@@ -118,6 +127,10 @@ pub struct PanelState {
     pub xband: Option<f64>,
     /// See `xband`, for `yOffset`.
     pub yband: Option<f64>,
+    /// Whether x and y have a log scale (a bar grows from 1 there).
+    pub log: (bool, bool),
+    /// Each layer's positions on axes with a fixed `domain`.
+    pub outside: Vec<super::outside::Positions>,
 }
 
 /// One CSV record: column -> text.
@@ -168,8 +181,15 @@ pub struct LayerCtx<'a, 's> {
     /// key has the same colour and shape in every panel); `None`: its own.
     pub scale_rows: Option<&'a [Row]>,
     /// The figure's `scheme`: the categorical scheme of a colour scale
-    /// without its own `range` or `scheme` (default tab10).
+    /// without its own `range` or `scheme` (default okabe-ito).
     pub scheme: Option<&'a str>,
+    /// What the layer's categorical colours follow and the paper's colour
+    /// of each value of that field up to this figure's last
+    /// ([`crate::plan::palette`]); `None` when its colours are its own.
+    pub shared: Option<(
+        crate::plan::palette::Via,
+        indexmap::IndexMap<String, String>,
+    )>,
 }
 
 /// A layer's channels while it is built.
@@ -184,6 +204,7 @@ pub(super) struct Chans<'p, 's> {
     pub(super) size: Option<Channel<'p, 's>>,
     pub(super) opacity: Option<Channel<'p, 's>>,
     pub(super) stroke_width: Option<Channel<'p, 's>>,
+    pub(super) theta: Option<Channel<'p, 's>>,
     pub(super) x_offset: Option<Channel<'p, 's>>,
     pub(super) y_offset: Option<Channel<'p, 's>>,
 }
@@ -191,6 +212,18 @@ pub(super) struct Chans<'p, 's> {
 impl<'a, 's> LayerCtx<'a, 's> {
     pub(super) fn err(&self, msg: impl Into<String>) -> Error {
         self.spec.error(self.span.clone(), msg)
+    }
+
+    /// The colour of group `key` (the `i`-th of the layer's groups) of a
+    /// layer coloured by its `series` or offset: the paper's colour of the
+    /// value, else the default scheme's `i`-th.
+    pub(super) fn group_colour(&self, key: &str, i: usize) -> Option<Color> {
+        let hex = match &self.shared {
+            Some((_, map)) => map.get(key).map(String::as_str),
+            None => None,
+        };
+        let d = &crate::color::scheme::DEFAULT;
+        color::parse(hex.unwrap_or(d[i % d.len()])).ok().flatten()
     }
 
     /// Checks that a channel the mark draws once for all its rows (a line's
@@ -228,17 +261,30 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let later = |c: &'a Option<crate::plan::Later<Chan<'s>>>| {
             c.as_ref().map(|l| l.get().map(Channel::new)).transpose()
         };
+        let color = match (&p.color, &self.shared) {
+            (Some(col), Some((crate::plan::palette::Via::Color, map))) => {
+                Some(Channel::shared(col, map))
+            }
+            (col, _) => c(col),
+        };
+        let shape = match (&p.shape, &self.shared) {
+            (Some(s), Some((_, map))) if crate::plan::palette::shape_follows(self.layer) => {
+                Some(Channel::seeded(s, map.keys()))
+            }
+            (s, _) => c(s),
+        };
         let chans = Chans {
             x: c(&p.x),
             y: c(&p.y),
             x2: c(&p.x2),
             y2: c(&p.y2),
-            color: c(&p.color),
+            color,
             stroke: c(&p.stroke),
-            shape: c(&p.shape),
+            shape,
             size: c(&p.size),
             opacity: c(&p.opacity),
             stroke_width: c(&p.stroke_width),
+            theta: c(&p.theta),
             x_offset: later(&p.x_offset)?,
             y_offset: later(&p.y_offset)?,
         };

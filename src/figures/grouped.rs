@@ -20,7 +20,7 @@ use super::encode::{
     Categories, Chans, CsvRecord, LayerCtx, PanelState, check_row_label, csv_text,
 };
 use super::model::*;
-use crate::color::{self, Color, TAB10};
+use crate::color::Color;
 use crate::error::{Error, Result};
 use crate::spec::value;
 use crate::value::Row;
@@ -43,6 +43,9 @@ pub(super) struct Dodge {
     pub(super) n: usize,
     /// The width the groups of a category share, in data units.
     pub(super) band: f64,
+    /// Per row: its offset value's colour when the offset colours the
+    /// layer (the paper's colour of the value).
+    pub(super) colours: Vec<Option<Color>>,
 }
 
 impl Dodge {
@@ -58,12 +61,8 @@ impl Dodge {
 
     /// The default fill of row `i` when the offset colours the layer.
     pub(super) fn fill(&self, i: usize) -> Option<Color> {
-        offset_color(self.keys[i].1)
+        self.colours[i]
     }
-}
-
-fn offset_color(i: usize) -> Option<Color> {
-    color::parse(TAB10[i % TAB10.len()]).ok().flatten()
 }
 
 /// `xOffset`/`yOffset` split a category's band; on an axis of numbers a
@@ -359,10 +358,12 @@ impl<'a, 's> LayerCtx<'a, 's> {
             }
             keys.push((key, i as usize));
         }
+        let colours = keys.iter().map(|(k, i)| self.group_colour(k, *i)).collect();
         Ok(Some(Dodge {
             keys,
             n: cats.names.len(),
             band,
+            colours,
         }))
     }
 
@@ -403,7 +404,8 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     LegendEntry {
                         label: name.clone(),
                         swatch: swatch(Style {
-                            fill: offset_color(i)
+                            fill: self
+                                .group_colour(name, i)
                                 .map(|c| c.with_alpha(style.fill.map_or(1.0, |f| f.a))),
                             ..style.clone()
                         }),
@@ -514,7 +516,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             let order = groups.len();
             let default = match &dodge {
                 Some(d) => d.fill(i),
-                None => offset_color(groups.get_index_of(&key).unwrap_or(order)),
+                None => self.group_colour(&key, groups.get_index_of(&key).unwrap_or(order)),
             };
             let col = self.color(&ch.color, row, default)?;
             let entry = groups.entry(key.clone()).or_insert_with(|| {
@@ -568,6 +570,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             1.0,
         )?;
         let n = dodge.as_ref().map_or(1, |d| d.n);
+        let legend_from = st.legend.len();
         let mut tops = vec![0.0f64; bins];
         let mut items = Vec::new();
         for (key, (vals, col, slot_i)) in &groups {
@@ -625,6 +628,10 @@ impl<'a, 's> LayerCtx<'a, 's> {
                     },
                 );
             }
+        }
+        if stack != Stack::Off {
+            // The top group first, as the stack reads (see `bar`).
+            st.legend[legend_from..].reverse();
         }
         st.yext.sticky.push(0.0);
         Ok(Some(Mark::Rects(items)))

@@ -5,7 +5,7 @@
 pub use super::encode::{Categories, CsvRecord, Extent, LayerCtx, PanelState, Pos, csv_text};
 use super::marks::Input;
 use super::model::*;
-use crate::color::{self, TAB10};
+use crate::color::{self, scheme::DEFAULT};
 use crate::error::Result;
 use crate::value::Row;
 
@@ -54,7 +54,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
         if let Some(lbl) = &label {
             base.insert("label".into(), lbl.clone());
         }
-        let default_fill = color::parse(TAB10[0]).ok().flatten();
+        let default_fill = color::parse(DEFAULT[0]).ok().flatten();
         let inp = Input {
             ch: &ch,
             rows,
@@ -77,6 +77,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             "point" => self.point(&inp, st, csv)?,
             "line" => self.line(&inp, st, csv)?,
             "rule" => self.rule(&inp, st, csv)?,
+            "arc" => self.arc(&inp, st, csv)?,
             "rect" => {
                 let record = |extra: Vec<(&str, String)>, row: &Row, csv: &mut Vec<CsvRecord>| {
                     self.row_record(&inp, extra, row, csv)
@@ -88,7 +89,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
             other => {
                 return Err(self.spec.error(
                     l.mark.span(),
-                    format!("unknown mark `{other}` (bar, point, line, rule, rect, text, errorbar, hist, boxplot, ecdf, area, errorband, violin)"),
+                    format!("unknown mark `{other}` (bar, point, line, rule, rect, text, errorbar, hist, boxplot, ecdf, area, errorband, violin, arc)"),
                 ));
             }
         };

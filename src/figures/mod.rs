@@ -19,6 +19,8 @@ mod grouped;
 pub mod layers;
 mod marks;
 pub mod model;
+pub mod outside;
+pub mod palette;
 mod rect;
 pub mod scales;
 pub mod text_marks;
@@ -47,7 +49,7 @@ pub struct Figure {
     pub csv: Vec<u8>,
     /// Sources the figure depends on.
     pub sources: BTreeSet<String>,
-    /// Layers skipped, with the reason.
+    /// Layers skipped, with the reason; rows outside a fixed domain.
     pub notes: Vec<String>,
 }
 
@@ -116,14 +118,29 @@ pub fn label(spec: &LoadedSpec, t: &Template, globals: &Arc<Globals>) -> Result<
     }
 }
 
-/// Builds figure `fp` against the built tables and numbers.
+/// Builds figure `fp` against the built tables and numbers, its colours
+/// found over the figures of `cat`'s plan (see [`compile_with`]).
 pub fn compile(fp: &FigurePlan<'_>, cat: &Catalog<'_>, globals: &Arc<Globals>) -> Result<Outcome> {
+    let palette = palette::Palette::new(cat.plan(), cat, globals);
+    compile_with(fp, cat, globals, &palette)
+}
+
+/// Builds figure `fp` against the built tables and numbers; `palette`
+/// gives the colours of the values it shares with other figures (one
+/// palette for every figure of a run).
+pub fn compile_with<'a, 's>(
+    fp: &'a FigurePlan<'s>,
+    cat: &'a Catalog<'a>,
+    globals: &'a Arc<Globals>,
+    palette: &'a palette::Palette<'a, 's>,
+) -> Result<Outcome> {
     let b = build::Build {
         fp,
         spec: fp.spec,
         f: fp.figure.get_ref(),
         cat,
         globals,
+        palette,
     };
     b.run()
 }
@@ -222,6 +239,8 @@ fn resolve_axis(
         },
         format,
         label_angle,
+        // Categories sit at whole slot indices; their ticks are given.
+        integer: kind == scales::ScaleKind::Linear && ext.integer(),
     })
 }
 
@@ -370,10 +389,12 @@ fn grid(spec: &LoadedSpec, ps: &PanelSpec) -> Result<Grid> {
         Some(toml::Value::Boolean(true)) => Grid::Major,
         Some(toml::Value::String(s)) if s == "major" => Grid::Major,
         Some(toml::Value::String(s)) if s == "both" => Grid::Both,
+        Some(toml::Value::String(s)) if s == "x" => Grid::X,
+        Some(toml::Value::String(s)) if s == "y" => Grid::Y,
         Some(_) => {
             return Err(spec.error(
                 ps.grid.as_ref().expect("some").span(),
-                "grid is true, false, \"major\" or \"both\"",
+                "grid is true, false, \"major\", \"both\", \"x\" or \"y\"",
             ));
         }
     })

@@ -106,6 +106,9 @@ pub enum RuleKind {
     Y(f64),
     /// The diagonal y = x across the plot.
     Diagonal,
+    /// A segment between two points in data units (a rule with `x2` or
+    /// `y2`: a lollipop's stem).
+    Segment((f64, f64), (f64, f64)),
 }
 
 /// A reference line with its paint.
@@ -182,6 +185,26 @@ pub struct AreaItem {
     pub style: Style,
 }
 
+/// A wedge of a pie or donut (an `arc` layer's row): angles in degrees
+/// clockwise from 12 o'clock, radii in points, centred in the plot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArcItem {
+    /// Start angle, degrees clockwise from 12 o'clock, 0 to 360.
+    pub start: f64,
+    /// End angle, degrees clockwise from 12 o'clock, `start` to 360.
+    pub end: f64,
+    /// The hole's radius in points (0: a pie).
+    pub inner: f64,
+    /// The radius in points; `None`: half the plot's smaller side.
+    pub outer: Option<f64>,
+    /// Paint: the fill, and the outline between wedges.
+    pub style: Style,
+    /// The wedge's label, drawn centred at its middle angle, halfway
+    /// across the ring (a pie's at 0.6 of the radius, matplotlib's
+    /// `pctdistance`): text, size in points, colour.
+    pub label: Option<(String, f64, Color)>,
+}
+
 /// What a layer draws.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mark {
@@ -213,6 +236,8 @@ pub enum Mark {
     /// Hatch patterns over filled areas (the `greys` scheme), drawn above
     /// the layer that made them.
     Hatches(Vec<HatchItem>),
+    /// Wedges of a pie or donut (`arc`): the panel has no x or y axis.
+    Arcs(Vec<ArcItem>),
 }
 
 impl Mark {
@@ -310,6 +335,11 @@ pub enum Grid {
     Major,
     /// At major and minor ticks.
     Both,
+    /// At the x axis's major ticks only: vertical lines (matplotlib's
+    /// `ax.grid(axis="x")`).
+    X,
+    /// At the y axis's major ticks only: horizontal lines.
+    Y,
 }
 
 /// An axis after data has been seen.
@@ -340,6 +370,10 @@ pub struct Axis {
     /// Tick label rotation in degrees, clockwise; `None` lets layout turn
     /// colliding categorical labels.
     pub label_angle: Option<f64>,
+    /// Every value drawn on this (linear) axis is a whole number: its
+    /// automatic ticks step by whole numbers (matplotlib's
+    /// `MaxNLocator(integer=True)`).
+    pub integer: bool,
 }
 
 /// One panel (matplotlib's axes).
@@ -396,4 +430,59 @@ pub struct Plot {
     /// One legend for the whole figure, right of or below the panel grid
     /// (a faceted figure's outside legend); `None`: each panel has its own.
     pub legend: Option<Legend>,
+    /// The typeface of every text.
+    pub face: crate::font::Face,
+    /// The widths of the frame, ticks and grid, the tick lengths and the
+    /// paddings.
+    pub look: Look,
+}
+
+/// A figure's frame, tick and grid lines and paddings, in points (the
+/// names are matplotlib's rcParams they stand for).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    /// `axes.linewidth` and `xtick.major.width`: the frame and major ticks.
+    pub axis_width: f64,
+    /// `xtick.minor.width`.
+    pub minor_width: f64,
+    /// `xtick.major.size`: a major tick's length.
+    pub tick_size: f64,
+    /// `xtick.minor.size`.
+    pub minor_size: f64,
+    /// `grid.linewidth`.
+    pub grid_width: f64,
+    /// `savefig.pad_inches` (in points): blank space at the figure's edge.
+    pub edge_pad: f64,
+}
+
+impl Look {
+    /// matplotlib's defaults (a figure given a `size` in inches), except
+    /// the grid, drawn solid and light (0.6 pt) instead of dotted.
+    pub const MATPLOTLIB: Look = Look {
+        axis_width: 0.8,
+        minor_width: 0.6,
+        tick_size: 3.5,
+        minor_size: 2.0,
+        grid_width: 0.6,
+        edge_pad: 6.0,
+    };
+
+    /// tueplots' for a figure sized in the document's terms: `axes.lines()`
+    /// (base_width 0.5: frame, major ticks and grid 0.5 pt, minor ticks
+    /// 0.25 pt, major ticks max(3.0, 3 x 0.5) = 3 pt long, minor 2 pt) and
+    /// `figsizes`' `pad_inches = 0.015` (1.08 pt) round the figure.
+    pub const TUEPLOTS: Look = Look {
+        axis_width: 0.5,
+        minor_width: 0.25,
+        tick_size: 3.0,
+        minor_size: 2.0,
+        grid_width: 0.5,
+        edge_pad: 0.015 * 72.0,
+    };
+}
+
+impl Default for Look {
+    fn default() -> Look {
+        Look::MATPLOTLIB
+    }
 }

@@ -77,6 +77,11 @@ impl ScaleKind {
     }
 }
 
+/// Whether each of an x and a y scale is `log`.
+pub fn logs(kinds: (ScaleKind, ScaleKind)) -> (bool, bool) {
+    (kinds.0 == ScaleKind::Log, kinds.1 == ScaleKind::Log)
+}
+
 /// sign(v)·log10(1 + |v|/c).
 pub fn symlog(v: f64, c: f64) -> f64 {
     v.signum() * (v.abs() / c).ln_1p() / std::f64::consts::LN_10

@@ -121,6 +121,49 @@ impl TickFormat {
         }
     }
 
+    /// Whether the labels are scientific (`exponent-mode = "scientific"`).
+    pub fn scientific(&self) -> bool {
+        self.scientific
+    }
+
+    /// A linear axis's scientific labels with the power of ten factored
+    /// out once (matplotlib's `ScalarFormatter` offset text): the
+    /// mantissas (the format's rounding, else the fewest shared decimals;
+    /// the unit after each) and the factor `×10ⁿ`, n the power of the
+    /// largest |tick|. `None` unless the format is scientific, or when n
+    /// is 0 or every tick is 0.
+    pub fn factored(&self, values: &[f64]) -> Option<(Vec<String>, String)> {
+        let top = values
+            .iter()
+            .map(|v| v.abs())
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max);
+        if !self.scientific || top == 0.0 {
+            return None;
+        }
+        let k = (top.log10() + 1e-9).floor() as i32;
+        if k == 0 {
+            return None;
+        }
+        let scaled: Vec<f64> = values.iter().map(|v| v / 10f64.powi(k)).collect();
+        let f = if self.number.rounds() {
+            self.number.clone()
+        } else {
+            self.number.with_places(shared_decimals(&scaled))
+        };
+        let labels = scaled
+            .iter()
+            .map(|m| {
+                let body = minus(f.apply(&Value::from(*m)));
+                match &self.unit {
+                    Some(u) => format!("{body} {u}"),
+                    None => body,
+                }
+            })
+            .collect();
+        Some((labels, format!("\u{d7}10{}", ticks::superscript(k))))
+    }
+
     /// `2.5k`, or `2.5 kB/s` with a unit.
     fn si_label(&self, v: f64) -> String {
         let mut k = if v == 0.0 || !v.is_finite() {
@@ -264,6 +307,21 @@ mod tests {
             ["0", "1×10⁶", "2.5×10⁶", "−3×10⁻⁴"]
         );
         assert_eq!(f.labels(&[1e3, 1e4, -1e5]), ["10³", "10⁴", "−10⁵"]);
+    }
+
+    #[test]
+    fn scientific_axis_factors_its_power_of_ten_once() {
+        let f = tf(false, true);
+        let (labels, offset) = f.factored(&[0.0, 5e5, 1e6, 1.5e6, 2e6]).expect("factored");
+        assert_eq!(labels, ["0.0", "0.5", "1.0", "1.5", "2.0"]);
+        assert_eq!(offset, "×10⁶");
+        let (labels, offset) = f.factored(&[-2e-4, 0.0, 4e-4]).expect("factored");
+        assert_eq!(labels, ["−2", "0", "4"]);
+        assert_eq!(offset, "×10⁻⁴");
+        // Nothing to factor: 10⁰, all zeros, or a plain format.
+        assert_eq!(f.factored(&[1.0, 2.0, 5.0]), None);
+        assert_eq!(f.factored(&[0.0]), None);
+        assert_eq!(TickFormat::default().factored(&[1e6, 2e6]), None);
     }
 
     #[test]

@@ -76,6 +76,9 @@ const PATHS: [&str; 5] = [
     "csvreader",
 ];
 
+/// Floats as wide as the text in a two-column document.
+const WIDE: [&str; 2] = ["figure*", "table*"];
+
 /// Environments whose body is not prose.
 const VERBATIM: [&str; 6] = [
     "verbatim",
@@ -171,6 +174,20 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
                 let close = find(chars, end, &format!("\\end{{{env}}}"));
                 return close;
             }
+            if let Some((_, env)) = args.first()
+                && WIDE.contains(&env.trim())
+            {
+                out.wide += 1;
+            }
+            return end;
+        }
+        "end" => {
+            let (args, end) = arguments(chars, j, 1);
+            if let Some((_, env)) = args.first()
+                && WIDE.contains(&env.trim())
+            {
+                out.wide = out.wide.saturating_sub(1);
+            }
             return end;
         }
         "newcommand"
@@ -242,6 +259,13 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
                 out.push(lines, *at, What::Key(arg.trim().to_string()));
             } else if PATHS.contains(&name.as_str()) {
                 out.push(lines, *at, What::Path(arg.trim().to_string()));
+                if name == "includegraphics"
+                    && let Some(width) = option_width(chars, j)
+                {
+                    let path = arg.trim().to_string();
+                    let wide = out.wide > 0;
+                    out.push(lines, *at, What::Scaled { path, width, wide });
+                }
             }
         }
         return end;
@@ -281,6 +305,24 @@ fn arguments(chars: &[char], mut j: usize, n: usize) -> (Vec<(usize, String)>, u
             _ => return (args, j),
         }
     }
+}
+
+/// The `width=` of the `[..]` options at `chars[j]` (after a `*`), as
+/// written (`0.7\linewidth`); none without options or without a width.
+fn option_width(chars: &[char], j: usize) -> Option<String> {
+    let j = j + usize::from(chars.get(j) == Some(&'*'));
+    let k = (j..chars.len()).find(|&k| chars[k] != ' ' && chars[k] != '\t')?;
+    if chars[k] != '[' {
+        return None;
+    }
+    let end = group(chars, k, '[', ']');
+    let inner: String = chars[k + 1..end.saturating_sub(1).max(k + 1)]
+        .iter()
+        .collect();
+    inner.split(',').find_map(|kv| {
+        let (key, value) = kv.split_once('=')?;
+        (key.trim() == "width").then(|| value.trim().to_string())
+    })
 }
 
 /// The index after the group opened at `chars[k]`, nesting and escapes
@@ -382,6 +424,38 @@ mod tests {
         );
         assert_eq!(s.found.len(), 1);
         assert!(s.ignored.contains(&4));
+    }
+
+    #[test]
+    fn an_includegraphics_width_is_read_with_its_path() {
+        let found = found(
+            "\\includegraphics[width=0.7\\linewidth, trim=1 2 3 4]{figures/fig2.pdf}\n\\includegraphics*[scale=2]{a}\n\\begin{figure*}\\includegraphics[width=\\linewidth]{b}\\end{figure*}\\includegraphics[width=3in]{c}\n",
+        );
+        let scaled: Vec<&What> = found
+            .iter()
+            .map(|f| &f.2)
+            .filter(|w| matches!(w, What::Scaled { .. }))
+            .collect();
+        assert_eq!(
+            scaled,
+            [
+                &What::Scaled {
+                    path: "figures/fig2.pdf".into(),
+                    width: "0.7\\linewidth".into(),
+                    wide: false
+                },
+                &What::Scaled {
+                    path: "b".into(),
+                    width: "\\linewidth".into(),
+                    wide: true
+                },
+                &What::Scaled {
+                    path: "c".into(),
+                    width: "3in".into(),
+                    wide: false
+                }
+            ]
+        );
     }
 
     #[test]

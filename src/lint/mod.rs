@@ -14,12 +14,15 @@
 //!   `unknown-key`);
 //! - a declared number (a family counts as one) that the paper never uses,
 //!   and a figure or results table it never includes (warnings
-//!   `unused-number`, `unused-figure`, `unused-table`).
+//!   `unused-number`, `unused-figure`, `unused-table`);
+//! - a figure included at a width where its text prints under 70% of the
+//!   body's size (warning `figure-text-size`, see `printed`).
 //!
 //! A comment holding `artifact-lint: ignore` exempts its line. Generated
 //! files (those the lock lists) are never read as prose.
 
 mod latex;
+mod printed;
 mod read;
 mod scan;
 mod typed;
@@ -52,7 +55,7 @@ pub struct Finding {
     pub column: usize,
     pub severity: Severity,
     /// `typed-number`, `unknown-key`, `unused-number`, `unused-figure`,
-    /// `unused-table`, `missing-file`, `outside-file`.
+    /// `unused-table`, `missing-file`, `outside-file`, `figure-text-size`.
     pub kind: &'static str,
     pub message: String,
 }
@@ -137,6 +140,7 @@ pub fn lint(spec: &LoadedSpec, files: &[PathBuf]) -> Result<Report> {
             check_found(spec, &known, &defined, src, f, &mut used, &mut findings);
         }
     }
+    findings.extend(printed_sizes(spec, &lock, &used));
     findings.extend(unused::unused(
         spec,
         &lock,
@@ -225,6 +229,9 @@ struct Used<'a> {
     keys: BTreeSet<&'a str>,
     paths: BTreeSet<String>,
     names: BTreeSet<String>,
+    /// Images included at a width: the source, where, the path (relative
+    /// to the spec's folder, without extension) and the width as written.
+    scaled: Vec<(&'a read::Source, &'a scan::Found, String, &'a str, bool)>,
 }
 
 /// A finding at `f` in `file`.
@@ -310,8 +317,53 @@ fn check_found<'a>(
                 used.names.insert(stem(p));
             }
         }
+        What::Scaled { path, width, wide } => {
+            if let Some(rel) = relative(&spec.root, &resolve(kind, &src.base, &src.dir, path)) {
+                used.scaled.push((src, f, stem(&rel), width, *wide));
+            }
+        }
         What::Defines(_) => {}
     }
+}
+
+/// Each figure included at a width where its text prints under
+/// [`printed::SMALLEST`] of the body's size (warning `figure-text-size`).
+/// The body's size is `[style]`'s, else the class's default (LaTeX's 10 pt,
+/// typst's 11 pt).
+fn printed_sizes(spec: &LoadedSpec, lock: &Lock, used: &Used) -> Vec<Finding> {
+    let Ok(style) = crate::plan::sizing::style(spec) else {
+        return Vec::new();
+    };
+    // Each figure's outputs without extension: what an include names.
+    let mut by_stem: BTreeMap<String, &str> = BTreeMap::new();
+    for (name, l) in &lock.figures {
+        for o in &l.outputs {
+            by_stem.insert(stem(o), name.as_str());
+        }
+    }
+    let mut out = Vec::new();
+    for (src, f, path, written, wide) in &used.scaled {
+        let Some(&name) = by_stem.get(path) else {
+            continue;
+        };
+        let Some(fig) = spec.spec.figures.get(name) else {
+            continue;
+        };
+        let (Some(drawn), Some(included)) = (
+            printed::drawn(spec, name, fig),
+            printed::include_width(&style, written, *wide),
+        ) else {
+            continue;
+        };
+        let body = style
+            .font_size
+            .map(|b| b / crate::plan::sizing::BP_PER_TEX_PT)
+            .unwrap_or(if src.kind == Kind::Latex { 10.0 } else { 11.0 });
+        if let Some(m) = printed::message(name, drawn, (included, written), body, style.text) {
+            out.push(at(&src.shown, f, Severity::Warning, "figure-text-size", m));
+        }
+    }
+    out
 }
 
 /// A number typed by hand: stale (a number's text at HEAD, none now),

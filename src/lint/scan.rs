@@ -36,6 +36,14 @@ pub enum What {
     Include(String),
     /// A name the file defines (`\newcommand{\x}`, `#let x`).
     Defines(String),
+    /// An image included at a width: `\includegraphics[width=0.7\linewidth]{p}`
+    /// or typst `image("p", width: 70%)` (the width as written), and
+    /// whether it is in a text-wide float (`figure*`).
+    Scaled {
+        path: String,
+        width: String,
+        wide: bool,
+    },
 }
 
 /// A scanned file: what it holds and the lines its comments exempt.
@@ -43,6 +51,9 @@ pub enum What {
 pub struct Scan {
     pub found: Vec<Found>,
     pub ignored: BTreeSet<usize>,
+    /// How many text-wide floats (`figure*`, `table*`) are open where the
+    /// scanner is: there `\linewidth` is the text's width, not a column's.
+    pub wide: usize,
 }
 
 /// Maps character indices to lines and columns.

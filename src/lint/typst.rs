@@ -210,6 +210,14 @@ impl State {
                     }
                     k += 1;
                 }
+                if last == "image"
+                    && let Some(width) = call_width(chars, k + 1)
+                {
+                    let path = s.clone();
+                    // A typst float spans the page only when placed so.
+                    let wide = false;
+                    out.push(lines, i + 1, What::Scaled { path, width, wide });
+                }
                 let what = match last.as_str() {
                     "artnum" => What::Key(s),
                     "include" => What::Include(s),
@@ -252,6 +260,49 @@ impl State {
             _ => i + 1,
         }
     }
+}
+
+/// The `width:` argument of the call whose arguments continue at
+/// `chars[from]` (after its first), as written (`70%`); none when the call
+/// closes first. Nested groups are skipped; at most a line's worth of
+/// characters is read, so a long source stays linear.
+fn call_width(chars: &[char], from: usize) -> Option<String> {
+    let end = chars.len().min(from + 400);
+    let mut depth = 0usize;
+    let mut k = from;
+    while k < end {
+        match chars[k] {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return None,
+            ')' | ']' | '}' => depth -= 1,
+            '"' => {
+                k += 1;
+                while k < end && chars[k] != '"' {
+                    k += 1 + usize::from(chars[k] == '\\');
+                }
+            }
+            'w' if depth == 0
+                && !ident_char(chars[k - 1])
+                && starts(chars, k, "width")
+                && ident_end(chars, k) == k + 5 =>
+            {
+                let mut v = k + 5;
+                while chars.get(v) == Some(&' ') {
+                    v += 1;
+                }
+                if chars.get(v) == Some(&':') {
+                    let stop = (v + 1..end)
+                        .find(|&e| matches!(chars[e], ',' | ')'))
+                        .unwrap_or(end);
+                    let value: String = chars[v + 1..stop].iter().collect();
+                    return Some(value.trim().to_string());
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 /// A call's arguments at `chars[k]`: `(..)` opens code, `[..]` markup;
@@ -345,6 +396,25 @@ mod tests {
         assert!(got.contains(&What::Key("fig5-pareto".into())));
         assert!(got.contains(&What::Include("intro.typ".into())));
         assert_eq!(numbers(text), ["2.5"]);
+    }
+
+    #[test]
+    fn an_image_width_is_read_with_its_path() {
+        let found = found(
+            "#figure(image(\"figures/fig2.pdf\", width: 70%), caption: [x])\n#image(\"a.png\", height: 2cm)\n",
+        );
+        let scaled: Vec<&What> = found
+            .iter()
+            .filter(|w| matches!(w, What::Scaled { .. }))
+            .collect();
+        assert_eq!(
+            scaled,
+            [&What::Scaled {
+                path: "figures/fig2.pdf".into(),
+                width: "70%".into(),
+                wide: false
+            }]
+        );
     }
 
     #[test]

@@ -231,8 +231,9 @@ impl<'s> Chan<'s> {
     /// greys (the filled marks' light greys, made for black hatches, would
     /// be near white on a line), and no hatches.
     pub fn darker_greys_for_strokes(&mut self, mark: &str) {
+        let greys = schemes::categorical("greys").map(|g| g.0);
         if let Chan::Scale { range, hatch, .. } = self
-            && *hatch
+            && greys.as_ref() == Some(range)
             && STROKED.contains(&mark)
         {
             *range = [0.55, 0.7, 0.85, 1.0]
@@ -298,6 +299,14 @@ fn scale_opts<'t>(
             "a `scheme`, `type` or `domainMid` is for a colour scale (`color`)",
         ));
     }
+    match opts.get("hatch") {
+        None | Some(toml::Value::Boolean(_)) if color => {}
+        None => {}
+        Some(toml::Value::Boolean(_)) => {
+            return Err(spec.error(span, "`hatch` is for a colour scale (`color`)"));
+        }
+        Some(_) => return Err(spec.error(span, "`hatch` is true or false")),
+    }
     if let Some(s) = opts.scheme
         && schemes::categorical(s).is_none()
         && schemes::gradient(s).is_none()
@@ -333,6 +342,12 @@ fn quantitative_scale<'s>(
     opts: ScaleOpts,
 ) -> Result<Chan<'s>> {
     let scheme = opts.scheme.unwrap_or("viridis");
+    if opts.get("hatch").is_some() {
+        return Err(spec.error(
+            span,
+            "`hatch` gives each key of a categorical scale a pattern; a quantitative scale has no keys",
+        ));
+    }
     if opts.get("range").is_some() {
         return Err(spec.error(
             span,
@@ -416,6 +431,10 @@ fn categorical_scale<'s>(
         Some(s) => schemes::categorical(s).expect("checked above"),
         None if range.is_empty() => (default.0.to_vec(), default.1),
         None => (range, false),
+    };
+    let hatch = match opts.get("hatch") {
+        Some(toml::Value::Boolean(b)) => *b,
+        _ => hatch,
     };
     Ok(Chan::Scale {
         expr,

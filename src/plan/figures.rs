@@ -28,6 +28,8 @@ pub struct FigurePlan<'s> {
     /// figure is sized in the document's terms (see [`sizing`]); `None`
     /// for a `size` in inches, evaluated over the numbers.
     pub sized: Option<(f64, f64, Option<f64>)>,
+    /// The typeface of its text (`[style]`'s).
+    pub face: crate::font::Face,
     /// A `size` in inches: the width's and height's expressions.
     pub size: Option<[NumberExpr<'s>; 2]>,
     /// Its `title`.
@@ -77,6 +79,7 @@ impl<'s> FigurePlan<'s> {
 pub fn compile(spec: &LoadedSpec) -> Result<IndexMap<String, FigurePlan<'_>>> {
     sizing::style(spec)?;
     sizing::check_read(spec)?;
+    super::palette::fixed(spec)?;
     super::formats::Formats::of(spec)?;
     let mut out = IndexMap::new();
     for (name, fig) in &spec.spec.figures {
@@ -136,6 +139,7 @@ fn figure<'s>(
         name,
         figure: fig,
         sized,
+        face: sizing::style(spec)?.face,
         size: f.size.as_ref().map(|s| {
             [
                 axes::number_expr(spec, &s[0]),

@@ -135,3 +135,14 @@ pub fn background(spec: &LoadedSpec, f: &FigureSpec) -> Result<Option<Color>> {
     };
     crate::color::parse(b.get_ref()).map_err(|m| spec.error(b.span(), format!("background: {m}")))
 }
+
+/// The colour under figure `f`'s PNG: its `background` when one is written
+/// (its own or `[output]`'s; `"none"` keeps the PNG transparent), else
+/// opaque white, as matplotlib saves a PNG (a transparent one shows black
+/// or a checkerboard in many viewers and slide tools).
+pub fn png_background(spec: &LoadedSpec, f: &FigureSpec) -> Result<Option<Color>> {
+    if f.background.is_none() && spec.spec.output.background.is_none() {
+        return Ok(Some(Color::WHITE));
+    }
+    background(spec, f)
+}

@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::Later;
 use super::channels::{Chan, Kind, SHAPES, check_range};
 use super::text::Text;
-use crate::color::TAB10;
+use crate::color::scheme::DEFAULT;
 use crate::error::Result;
 use crate::expr::{Expr, Template};
 use crate::spec::{LayerSpec, LoadedSpec, Raw, no_table};
@@ -25,7 +25,7 @@ pub struct Chans<'s> {
     /// Second position.
     pub y2: Option<Chan<'s>>,
     /// Fill (or stroke, on a stroked mark); its scale's default range is
-    /// the figure's `scheme` (tab10 without one).
+    /// the figure's `scheme` (okabe-ito without one).
     pub color: Option<Chan<'s>>,
     /// Outline colour.
     pub stroke: Option<Chan<'s>>,
@@ -37,6 +37,8 @@ pub struct Chans<'s> {
     pub opacity: Option<Chan<'s>>,
     /// Line or outline width.
     pub stroke_width: Option<Chan<'s>>,
+    /// An arc's angle (Vega-Lite's `theta`).
+    pub theta: Option<Chan<'s>>,
     /// `xOffset`: a sub-band of the x category.
     pub x_offset: Option<Later<Chan<'s>>>,
     /// `yOffset`.
@@ -143,14 +145,16 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
         c(&l.x2, Kind::Data, &[])?,
         c(&l.y2, Kind::Data, &[])?,
     );
-    let (size, opacity, stroke_width) = (
+    let (size, opacity, stroke_width, theta) = (
         c(&l.size, Kind::Data, &[])?,
         c(&l.opacity, Kind::Data, &[])?,
         c(&l.stroke_width, Kind::Data, &[])?,
+        c(&l.theta, Kind::Data, &[])?,
     );
     let (default_colors, hatch) = scheme
         .and_then(crate::color::scheme::categorical)
-        .unwrap_or_else(|| (TAB10.iter().map(|s| s.to_string()).collect(), false));
+        .unwrap_or_else(|| (DEFAULT.iter().map(|s| s.to_string()).collect(), false));
+    hatch_on_fills(spec, l)?;
     let color = l
         .color
         .as_ref()
@@ -163,7 +167,7 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
             Ok::<_, crate::error::Error>(c)
         })
         .transpose()?;
-    let stroke = c(&l.stroke, Kind::Style, &TAB10)?;
+    let stroke = c(&l.stroke, Kind::Style, &DEFAULT)?;
     let shape = c(&l.shape, Kind::Style, &SHAPES)?;
     for (raw, shape) in [(&l.color, false), (&l.stroke, false), (&l.shape, true)] {
         if let Some(raw) = raw {
@@ -185,15 +189,31 @@ fn channels<'s>(spec: &LoadedSpec, l: &'s LayerSpec, scheme: Option<&str>) -> Re
         size,
         opacity,
         stroke_width,
+        theta,
         x_offset: later(&l.x_offset),
         y_offset: later(&l.y_offset),
     })
 }
 
+/// A colour scale's `hatch` patterns the bars or cells it fills; on any
+/// other mark it would do nothing, so it is an error at the channel.
+fn hatch_on_fills(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
+    let Some(c) = &l.color else { return Ok(()) };
+    let hatch = c.get_ref().get("scale").and_then(|s| s.get("hatch"));
+    let mark = l.mark.get_ref().as_str();
+    if hatch == Some(&toml::Value::Boolean(true)) && !["bar", "rect"].contains(&mark) {
+        return Err(spec.error(
+            c.span(),
+            format!("`hatch` patterns the bars or cells it fills (`bar`, `rect`); a `{mark}` layer has none"),
+        ));
+    }
+    Ok(())
+}
+
 /// The keys a layer's orientation leaves unread are errors: a vertical
 /// bar's base is `y2` (a horizontal one's `x2`), an errorbar spans `y` to
 /// `y2` (horizontal: `x` to `x2`), and a rule is vertical at `x`,
-/// horizontal at `y`, or the diagonal.
+/// horizontal at `y`, the diagonal, or a segment ([`rule_ends`]).
 fn orientation(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     let mark = l.mark.get_ref().as_str();
     let orient = l.orient.as_ref().map(|o| o.get_ref().as_str());
@@ -215,39 +235,66 @@ fn orientation(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
                 ));
             }
         }
-        "rule" => {
-            if let Some(o) = &l.orient
-                && o.get_ref() != "diagonal"
-            {
-                return Err(spec.error(
-                    o.span(),
-                    "a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`",
-                ));
-            }
-            let extra = if orient == Some("diagonal") {
-                l.x.as_ref()
-                    .or(l.y.as_ref())
-                    .map(|r| (r, "with `orient = \"diagonal\"`"))
-            } else {
-                l.x.as_ref().and(l.y.as_ref()).map(|r| {
-                    (
-                        r,
-                        "with `x`: a rule is vertical at `x` or horizontal at `y`",
-                    )
-                })
-            };
-            if let Some((raw, why)) = extra {
-                let name = if l.y.as_ref().is_some_and(|y| y.span() == raw.span()) {
-                    "y"
-                } else {
-                    "x"
-                };
-                return Err(
-                    spec.error(raw.span(), format!("`{name}` does nothing on a rule {why}"))
+        "rule" => rule_ends(spec, l)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A rule's positions (Vega-Lite's): `x` alone is a vertical line across
+/// the plot, `y` alone a horizontal one; with both, a segment needs its
+/// other end: `y2` (vertical, from `y` to `y2` at `x`), `x2` (horizontal,
+/// from `x` to `x2` at `y`) or both (from (`x`, `y`) to (`x2`, `y2`)).
+/// `orient = "diagonal"` takes none of them. Each unread key is an error at
+/// its place.
+fn rule_ends(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
+    if let Some(o) = &l.orient
+        && o.get_ref() != "diagonal"
+    {
+        return Err(spec.error(
+            o.span(),
+            "a rule's `orient` is only `diagonal`: a rule is vertical at `x` and horizontal at `y`",
+        ));
+    }
+    let at = |raw: &Raw, msg: String| Err(spec.error(raw.span(), msg));
+    if l.orient.is_some() {
+        for (k, raw) in [("x", &l.x), ("y", &l.y), ("x2", &l.x2), ("y2", &l.y2)] {
+            if let Some(raw) = raw {
+                return at(
+                    raw,
+                    format!("`{k}` does nothing on a rule with `orient = \"diagonal\"`"),
                 );
             }
         }
-        _ => {}
+        return Ok(());
+    }
+    for (k, raw, base, other) in [("x2", &l.x2, &l.x, "y"), ("y2", &l.y2, &l.y, "x")] {
+        let Some(raw) = raw else { continue };
+        let b = &k[..1];
+        if base.is_none() {
+            return at(
+                raw,
+                format!("`{k}` needs `{b}`: a rule's segment runs from `{b}` to `{k}`"),
+            );
+        }
+        let crossing = if other == "y" { &l.y } else { &l.x };
+        if crossing.is_none() {
+            return at(
+                raw,
+                format!(
+                    "`{k}` needs `{other}`: a segment from `{b}` to `{k}` is drawn at `{other}` (without `{k}`, a rule at `{b}` spans the plot)"
+                ),
+            );
+        }
+    }
+    if l.x2.is_none()
+        && l.y2.is_none()
+        && let (Some(_), Some(y)) = (&l.x, &l.y)
+    {
+        return at(
+            y,
+            "`y` does nothing on a rule with `x`: a rule is vertical at `x` or horizontal at `y`; for a segment give its other end, `y2` (or `x2`)".to_string(),
+        );
     }
     Ok(())
 }

@@ -25,6 +25,7 @@ mod later;
 pub mod layers;
 pub mod numbers;
 pub mod order;
+pub mod palette;
 pub mod reshape;
 pub mod results;
 pub mod sizing;

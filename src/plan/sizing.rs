@@ -17,6 +17,7 @@
 use toml::Spanned;
 
 use crate::error::Result;
+use crate::font::Face;
 use crate::spec::{FigureSpec, LoadedSpec, Raw, StyleSpec, value};
 
 /// TeX points per inch (`\the\columnwidth` is in these).
@@ -42,6 +43,8 @@ pub struct Preset {
     pub text: f64,
     /// The body font size.
     pub font_size: f64,
+    /// The body typeface (or the nearest bundled one).
+    pub face: Face,
 }
 
 /// The presets. Widths as `\the\columnwidth` / `\the\textwidth` print them
@@ -55,6 +58,7 @@ pub const PRESETS: &[Preset] = &[
         column: 241.147_49,
         text: 506.295,
         font_size: 9.0,
+        face: Face::Libertine,
     },
     // IEEEtran `conference`: two 252pt columns in 516pt, 10pt body.
     Preset {
@@ -62,6 +66,7 @@ pub const PRESETS: &[Preset] = &[
         column: 252.0,
         text: 516.0,
         font_size: 10.0,
+        face: Face::Termes,
     },
     // neurips_20xx.sty: one 5.5in column (397.48499pt), 10pt body
     // (tueplots figsizes._neurips_and_iclr_common: base_width_in=5.5).
@@ -70,6 +75,7 @@ pub const PRESETS: &[Preset] = &[
         column: 397.484_99,
         text: 397.484_99,
         font_size: 10.0,
+        face: Face::Termes,
     },
     // icml20xx.sty: two 3.25in columns (234.8775pt) in 6.75in
     // (487.8225pt), 10pt body (tueplots figsizes.icml2022_half / _full).
@@ -78,6 +84,7 @@ pub const PRESETS: &[Preset] = &[
         column: 234.877_5,
         text: 487.822_5,
         font_size: 10.0,
+        face: Face::Termes,
     },
     // usenix2019_v3.sty: a 7in text block (505.89pt) of two columns with a
     // 0.33in gutter, each 3.335in (241.02045pt); 10pt Times.
@@ -86,6 +93,7 @@ pub const PRESETS: &[Preset] = &[
         column: 241.020_45,
         text: 505.89,
         font_size: 10.0,
+        face: Face::Termes,
     },
     // llncs (Springer LNCS): one 12.2cm column (347.12354pt), 10pt body.
     Preset {
@@ -93,6 +101,16 @@ pub const PRESETS: &[Preset] = &[
         column: 347.123_54,
         text: 347.123_54,
         font_size: 10.0,
+        face: Face::LatinModern,
+    },
+    // LaTeX's `article` at 10pt on letter or A4 paper: `\textwidth`
+    // 345pt, one column; Computer Modern, drawn in Latin Modern.
+    Preset {
+        name: "article",
+        column: 345.0,
+        text: 345.0,
+        font_size: 10.0,
+        face: Face::LatinModern,
     },
 ];
 
@@ -105,6 +123,8 @@ pub struct Style {
     pub text: Option<f64>,
     /// The body font size (pt).
     pub font_size: Option<f64>,
+    /// Every figure's typeface: `font`, else the preset's, else DejaVu Sans.
+    pub face: Face,
 }
 
 /// A length in TeX points: a number (TeX points) or a string with a unit
@@ -155,8 +175,8 @@ fn raw_length(spec: &LoadedSpec, raw: &Raw) -> Result<f64> {
 }
 
 /// `[style]` resolved: the preset's values, overridden by the keys given.
-/// Errors: an unknown preset (with the nearest), a bad length, a font size
-/// out of 1 to 200 points.
+/// Errors: an unknown preset or font (with the nearest), a bad length, a
+/// font size out of 1 to 200 points.
 pub fn style(spec: &LoadedSpec) -> Result<Style> {
     let s: &StyleSpec = &spec.spec.style;
     let preset = match &s.preset {
@@ -204,19 +224,44 @@ pub fn style(spec: &LoadedSpec) -> Result<Style> {
     let font_size = value(&s.font_size)
         .or(preset.map(|p| p.font_size))
         .map(|f| f * BP_PER_TEX_PT);
+    let face = match &s.font {
+        Some(f) => Face::named(f.get_ref()).ok_or_else(|| {
+            let names: Vec<&str> = Face::ALL.iter().map(|f| f.name()).collect();
+            let near = crate::spec::keys::nearest(f.get_ref(), &names)
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            spec.error(
+                f.span(),
+                format!(
+                    "unknown font `{}` ({}){near}",
+                    crate::error::shown(f.get_ref()),
+                    names.join(", ")
+                ),
+            )
+        })?,
+        None => preset.map_or(Face::DejaVuSans, |p| p.face),
+    };
     Ok(Style {
         column,
         text,
         font_size,
+        face,
     })
 }
 
-/// A `[style]` no figure reads (none has `width`) is an error at its first
-/// key: it would do nothing.
+/// A `[style]` no figure reads is an error at its first key: it would do
+/// nothing. Every figure reads `font` (else the preset's typeface); only
+/// one with `width` reads the widths and `font_size`.
 pub fn check_read(spec: &LoadedSpec) -> Result<()> {
     let s = &spec.spec.style;
+    let any = !spec.spec.figures.is_empty();
+    if let Some(f) = s.font.as_ref().filter(|_| !any) {
+        return Err(spec.error(f.span(), "`[style]` does nothing: there is no figure"));
+    }
+    // Without `font`, the preset gives every figure its typeface.
+    let preset = s.preset.as_ref().filter(|_| !any || s.font.is_some());
     let first = [
-        s.preset.as_ref().map(|p| p.span()),
+        preset.map(|p| p.span()),
         s.column_width.as_ref().map(|r| r.span()),
         s.text_width.as_ref().map(|r| r.span()),
         s.font_size.as_ref().map(|f| f.span()),
@@ -404,7 +449,21 @@ mod tests {
 
     #[test]
     fn a_style_no_figure_reads_is_an_error() {
+        let s = parse("[style]\ncolumn_width = 300\n[figures.f]\nsize = [3, 2]\n");
+        assert_eq!(
+            check_read(&s)
+                .unwrap_err()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap(),
+            "artifact.toml:2:16: `[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")"
+        );
+        // A preset gives every figure its typeface; with `font`, only
+        // figures with `width` read it.
         let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nsize = [3, 2]\n");
+        assert!(check_read(&s).is_ok());
+        let s = parse("[style]\npreset = \"lncs\"\nfont = \"times\"\n[figures.f]\nsize = [3, 2]\n");
         assert_eq!(
             check_read(&s)
                 .unwrap_err()
@@ -414,8 +473,48 @@ mod tests {
                 .unwrap(),
             "artifact.toml:2:10: `[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")"
         );
+        let s = parse("[style]\nfont = \"times\"\n");
+        assert_eq!(
+            check_read(&s)
+                .unwrap_err()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap(),
+            "artifact.toml:2:8: `[style]` does nothing: there is no figure"
+        );
         let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nwidth = \"text\"\n");
         assert!(check_read(&s).is_ok());
+    }
+
+    #[test]
+    fn each_preset_sets_its_typeface_and_font_overrides_it() {
+        let face = |t: &str| style(&parse(t)).map(|s| s.face).map_err(|e| e.to_string());
+        assert_eq!(face("[style]\npreset = \"acmart\"\n"), Ok(Face::Libertine));
+        assert_eq!(face("[style]\npreset = \"ieeetran\"\n"), Ok(Face::Termes));
+        assert_eq!(face("[style]\npreset = \"neurips\"\n"), Ok(Face::Termes));
+        assert_eq!(face("[style]\npreset = \"icml\"\n"), Ok(Face::Termes));
+        assert_eq!(face("[style]\npreset = \"lncs\"\n"), Ok(Face::LatinModern));
+        assert_eq!(
+            face("[style]\npreset = \"article\"\n"),
+            Ok(Face::LatinModern)
+        );
+        assert_eq!(face("[style]\ncolumn_width = 300\n"), Ok(Face::DejaVuSans));
+        assert_eq!(
+            face("[style]\npreset = \"acmart\"\nfont = \"sans\"\n"),
+            Ok(Face::DejaVuSans)
+        );
+        assert_eq!(
+            face("[style]\nfont = \"latin-modren\"\n")
+                .unwrap_err()
+                .lines()
+                .next()
+                .unwrap(),
+            "artifact.toml:2:8: unknown font `latin-modren` (sans, times, libertine, latin-modern); did you mean `latin-modern`?"
+        );
+        let st = style(&parse("[style]\npreset = \"article\"\n")).unwrap();
+        assert!((st.text.unwrap() - 345.0 * BP_PER_TEX_PT).abs() < 1e-9);
+        assert_eq!(st.column, st.text);
     }
 
     #[test]
@@ -426,7 +525,7 @@ mod tests {
                 .lines()
                 .next()
                 .unwrap(),
-            "artifact.toml:2:9: `width = \"column\"` needs the document's column width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs) or `column_width`"
+            "artifact.toml:2:9: `width = \"column\"` needs the document's column width: add `[style]` with `preset` (acmart, ieeetran, neurips, icml, usenix, lncs, article) or `column_width`"
         );
         assert_eq!(
             size("[style]\npreset = \"acmrt\"\n[figures.f]\nwidth = \"column\"\n")
@@ -434,7 +533,7 @@ mod tests {
                 .lines()
                 .next()
                 .unwrap(),
-            "artifact.toml:2:10: unknown preset `acmrt` (acmart, ieeetran, neurips, icml, usenix, lncs); did you mean `acmart`?"
+            "artifact.toml:2:10: unknown preset `acmrt` (acmart, ieeetran, neurips, icml, usenix, lncs, article); did you mean `acmart`?"
         );
         assert_eq!(
             size("[style]\npreset = \"icml\"\n[figures.f]\nwidth = \"1.5 text\"\n")

@@ -110,7 +110,15 @@ mod tests {
         );
         assert_eq!(
             check(&fig("{ mark = \"rule\", x = 1, y = 2 }")),
-            "artifact.toml:3:39: `y` does nothing on a rule with `x`: a rule is vertical at `x` or horizontal at `y`"
+            "artifact.toml:3:39: `y` does nothing on a rule with `x`: a rule is vertical at `x` or horizontal at `y`; for a segment give its other end, `y2` (or `x2`)"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", x = 1, y2 = 2 }")),
+            "artifact.toml:3:40: `y2` needs `y`: a rule's segment runs from `y` to `y2`"
+        );
+        assert_eq!(
+            check(&fig("{ mark = \"rule\", x = 1, x2 = 2 }")),
+            "artifact.toml:3:40: `x2` needs `y`: a segment from `x` to `x2` is drawn at `y` (without `x2`, a rule at `x` spans the plot)"
         );
         assert_eq!(
             check(&fig("{ mark = \"rule\", orient = \"diagonal\", y = 2 }")),

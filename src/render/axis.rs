@@ -21,6 +21,10 @@ pub struct TickSet {
     pub minor: Vec<f64>,
     /// Label rotation in degrees, clockwise (0 = level).
     pub angle: f64,
+    /// The power of ten factored out of every label (`×10⁶`, matplotlib's
+    /// offset text), drawn once at the axis's end: above a y axis, right
+    /// of an x axis's labels.
+    pub offset: Option<String>,
 }
 
 /// The fraction (0..1) of the axis length at `v`, before `reverse`.
@@ -133,6 +137,18 @@ pub fn ticks_for(axis: &Axis, length: f64, vertical: bool) -> TickSet {
         {
             return set;
         }
+        // Too short for two of the 1..9 multiples (150..260 holds only
+        // 200): a 1-2-5 step as on a linear axis, placed on the log scale.
+        if decades.len() < 2 {
+            let mut set = linear_ticks(axis, (lo, hi), length, vertical, angle);
+            if set.major.len() >= 2 {
+                set.minor = minor
+                    .into_iter()
+                    .filter(|m| !set.major.iter().any(|(v, _)| (v / m - 1.0).abs() < 1e-9))
+                    .collect();
+                return set;
+            }
+        }
         return log_decade_ticks(axis, decades, minor, length, vertical, angle);
     }
     if let Some(c) = axis.symlog {
@@ -167,7 +183,8 @@ fn fits(axis: &Axis, major: &[(f64, String)], length: f64, angle: f64, vertical:
 }
 
 /// A short log axis's 1, 2 and 5 multiples, then 1 and 5, then 1, 2 and
-/// 5 turned (horizontal axes); `None` when none of these fits.
+/// 5 turned (horizontal axes), then 1, 2, 3, 5 and every multiple; `None`
+/// when none of these gives two ticks that fit.
 fn log_sub_ticks(
     axis: &Axis,
     (lo, hi): (f64, f64),
@@ -176,7 +193,16 @@ fn log_sub_ticks(
     vertical: bool,
     angle: f64,
 ) -> Option<TickSet> {
-    let tries = [&[1.0, 2.0, 5.0][..], &[1.0, 5.0], &[1.0, 2.0, 5.0]];
+    // Then, when those give fewer than two ticks (less than a decade),
+    // 1, 2, 3 and 5, then every multiple (matplotlib's `subs="auto"`).
+    let every = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0];
+    let tries = [
+        &[1.0, 2.0, 5.0][..],
+        &[1.0, 5.0],
+        &[1.0, 2.0, 5.0],
+        &[1.0, 2.0, 3.0, 5.0],
+        &every,
+    ];
     for (i, subs) in tries.into_iter().enumerate() {
         let vals = ticks::log_subs(lo, hi, subs);
         if vals.len() < 2 {
@@ -201,6 +227,7 @@ fn log_sub_ticks(
                 major,
                 minor,
                 angle,
+                offset: None,
             });
         }
     }
@@ -243,6 +270,7 @@ fn log_decade_ticks(
                 major,
                 minor,
                 angle,
+                offset: None,
             };
         }
         n += 1;
@@ -261,18 +289,27 @@ fn linear_ticks(
     let size = axis.tick_font_size;
     let per = size * if vertical { 2.0 } else { 3.0 };
     let mut bins = (length / per).floor().max(1.0) as usize;
-    let set = |major, angle| TickSet {
+    let set = |(major, offset), angle| TickSet {
         major,
         minor: Vec::new(),
         angle,
+        offset,
     };
+    // Placed on a log axis (less than a decade), big values share a power.
+    let default: &dyn Fn(&[f64]) -> Vec<String> = if axis.log {
+        &ticks::format_log_linear
+    } else {
+        &ticks::format_linear
+    };
+    // Labels as drawn (a factored power taken out) are what must fit.
+    let label = |vals: Vec<f64>| factored(axis, labelled(axis, vals, default));
     loop {
-        let major = labelled(axis, ticks::linear(lo, hi, bins), &ticks::format_linear);
+        let (major, offset) = label(ticks::linear_steps(lo, hi, bins, axis.integer));
         if major.len() < 2 {
             break;
         }
         if fits(axis, &major, length, angle, vertical) {
-            return set(major, angle);
+            return set((major, offset), angle);
         }
         if bins <= 1 {
             break;
@@ -281,7 +318,13 @@ fn linear_ticks(
     }
     // Never fewer than two labelled ticks while two fit: the ends of the
     // largest 1-2-5 step with two ticks inside, level or else turned.
-    let major = labelled(axis, ticks::two_ticks(lo, hi), &ticks::format_linear);
+    let mut two = ticks::two_ticks(lo, hi);
+    // Integer data never gets a fractional tick, though one whole tick is
+    // all there is (one value: 4.45..5.55 shows 5, not 4.5 and 5.5).
+    if axis.integer && two.iter().any(|t| t.fract() != 0.0) {
+        two = ticks::linear_steps(lo, hi, 9, true);
+    }
+    let (major, offset) = label(two);
     let turns: &[f64] = if vertical || axis.label_angle.is_some() {
         &[]
     } else {
@@ -289,12 +332,28 @@ fn linear_ticks(
     };
     for a in std::iter::once(angle).chain(turns.iter().copied()) {
         if fits(axis, &major, length, a, vertical) {
-            return set(major, a);
+            return set((major, offset), a);
         }
     }
     // Not even two fit: the low one alone.
-    let one = major.into_iter().take(1).collect();
-    set(one, angle)
+    let one: Vec<(f64, String)> = major.into_iter().take(1).collect();
+    let offset = offset.filter(|_| !one.is_empty());
+    set((one, offset), angle)
+}
+
+/// `major` with the scientific format's power of ten factored out of its
+/// labels (a linear axis), and that factor; as they are otherwise.
+fn factored(axis: &Axis, major: Vec<(f64, String)>) -> (Vec<(f64, String)>, Option<String>) {
+    let vals: Vec<f64> = major.iter().map(|(v, _)| *v).collect();
+    match axis
+        .format
+        .as_ref()
+        .filter(|_| !axis.log)
+        .and_then(|f| f.factored(&vals))
+    {
+        Some((labels, offset)) => (vals.into_iter().zip(labels).collect(), Some(offset)),
+        None => (major, None),
+    }
 }
 
 /// symlog ticks: 0 and ±C·10ᵏ inside the domain; where labels would
@@ -342,6 +401,7 @@ fn symlog_ticks(
         major: kept.into_iter().map(|i| cands[i].clone()).collect(),
         minor: Vec::new(),
         angle,
+        offset: None,
     }
 }
 
@@ -375,6 +435,7 @@ fn fit_given(axis: &Axis, major: Vec<(f64, String)>, length: f64, vertical: bool
         major,
         minor: Vec::new(),
         angle,
+        offset: None,
     };
     if let Some(a) = axis.label_angle {
         return set(major, a);

@@ -75,7 +75,7 @@ pub fn draw(out: &mut Vec<Prim>, cb: &ColorBar, x0: f64, top: f64, bottom: f64, 
     };
     let tick = Stroke {
         color: Color::BLACK,
-        width: 0.8,
+        width: super::layout::look().axis_width,
         dash: None,
     };
     for (v, label) in ticks_of(cb, len, size) {

@@ -6,6 +6,7 @@
 //! asks for. Everything is clipped to the plot area: a value outside the
 //! axis is not drawn (plotters would clamp it to the edge).
 
+mod arcs;
 mod marks;
 mod panel;
 
@@ -20,13 +21,35 @@ use crate::figures::model::*;
 use crate::font as text;
 use panel::draw_panel;
 
-/// Tick mark length and label padding, in points (matplotlib's defaults).
-pub(super) const TICK: f64 = 3.5;
+/// Tick label, axis title and title padding, in points (matplotlib's
+/// defaults, which tueplots keeps); the lines, tick lengths and the edge's
+/// padding are the figure's [`Look`], see [`look`].
 pub(super) const TICK_PAD: f64 = 3.5;
 pub(super) const LABEL_PAD: f64 = 4.0;
 pub(super) const TITLE_PAD: f64 = 6.0;
-const EDGE_PAD: f64 = 6.0;
-const AXIS_WIDTH: f64 = 0.8;
+
+thread_local! {
+    static LOOK: std::cell::Cell<Look> = const { std::cell::Cell::new(Look::MATPLOTLIB) };
+}
+
+/// The [`Look`] of the figure being laid out on this thread (set by
+/// [`layout_full`] for its duration, as the face of its text is: the many
+/// helpers that size margins and draw ticks need no extra argument).
+pub(super) fn look() -> Look {
+    LOOK.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with [`look`] set to `l`, and sets it back afterwards.
+fn with_look<R>(l: Look, f: impl FnOnce() -> R) -> R {
+    struct Restore(Look);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LOOK.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(LOOK.with(|c| c.replace(l)));
+    f()
+}
 /// A plot area smaller than this (points) on a side gets a note.
 const MIN_PLOT: f64 = 30.0;
 
@@ -143,21 +166,26 @@ type Fitted = (Margins, Titles, (f64, f64));
 
 /// Lays out the whole figure: the title, the panels' grid (sized to their
 /// margins), each panel, a figure-wide legend. Returns the scene, each
-/// panel's plot area, and notes.
-fn layout_full(asked: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
+/// panel's plot area, and notes. Text is measured in the plot's face and
+/// lines drawn in its look.
+fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
+    text::with_face(plot.face, || with_look(plot.look, || layout_scoped(plot)))
+}
+
+fn layout_scoped(asked: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     let mut notes = Vec::new();
     let shortened = axis::shorten_long_labels(asked, &mut notes);
     let plot = shortened.as_ref().unwrap_or(asked);
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let title_size = plot.title_size;
-    let mut top = EDGE_PAD;
+    let mut top = look().edge_pad;
     let single = plot.panels.len() == 1;
     // A title wider than the figure is wrapped at spaces.
     let title = plot
         .title
         .as_ref()
-        .map(|t| axis::wrap(t, title_size, w - 2.0 * EDGE_PAD, &[' ']));
+        .map(|t| axis::wrap(t, title_size, w - 2.0 * look().edge_pad, &[' ']));
     if let Some(t) = &title {
         top += text::block(t, title_size).1 + if single { TITLE_PAD } else { 2.0 * TITLE_PAD };
     }
@@ -198,7 +226,7 @@ fn layout_full(asked: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             moved.panels[i].legend.position = pos;
             moved.panels[i].legend.columns = columns;
         }
-        return layout_full(&moved);
+        return layout_scoped(&moved);
     }
     notes.extend(cramped_note(&cramped, &plot_areas));
     if let (Some((l, s)), Some(first)) = (&fig_legend, plot_areas.first()) {
@@ -214,11 +242,13 @@ fn layout_full(asked: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
         // Centred over the plot, but never past the figure's edges (an
         // outside legend pulls the plot's centre left).
         let half = text::block(t, title_size).0 / 2.0;
-        let cx = cx.min(w - EDGE_PAD - half).max(EDGE_PAD + half);
+        let cx = cx
+            .min(w - look().edge_pad - half)
+            .max(look().edge_pad + half);
         push_text(
             &mut prims,
             cx,
-            EDGE_PAD,
+            look().edge_pad,
             t,
             title_size,
             Color::BLACK,
@@ -232,6 +262,7 @@ fn layout_full(asked: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             prims,
             legends,
             marks,
+            face: plot.face,
         },
         plot_areas,
         notes,
@@ -274,9 +305,9 @@ fn figure_legend(plot: &Plot, top: f64) -> Option<(Legend, (f64, f64))> {
     plot.legend
         .as_ref()
         .map(|l| match l.position {
-            LegendPos::Right => fewer_columns(l, 0.5 * w, h - top - EDGE_PAD),
+            LegendPos::Right => fewer_columns(l, 0.5 * w, h - top - look().edge_pad),
             // Below the grid: in rows (at most a fifth of the height).
-            _ => fewer_columns(l, w - 2.0 * EDGE_PAD, 0.2 * h),
+            _ => fewer_columns(l, w - 2.0 * look().edge_pad, 0.2 * h),
         })
         .map(|l| {
             let s = place::legend_size(&l);
@@ -299,14 +330,14 @@ fn figure_legend_area(
         // Beside the first row, but never past the canvas's bottom.
         let y0 = first
             .y0
-            .min(plot.height - EDGE_PAD - s.1)
+            .min(plot.height - look().edge_pad - s.1)
             .max(cells.top.min(first.y0));
-        (cells.w - EDGE_PAD + 2.0 * LABEL_PAD, y0)
+        (cells.w - look().edge_pad + 2.0 * LABEL_PAD, y0)
     } else {
         let right = plot_areas.iter().map(|a| a.x1).fold(first.x1, f64::max);
         (
             (first.x0 + right - s.0) / 2.0,
-            cells.h - EDGE_PAD + 2.0 * LABEL_PAD,
+            cells.h - look().edge_pad + 2.0 * LABEL_PAD,
         )
     };
     Area {
@@ -383,10 +414,10 @@ impl Cells {
     /// Panel `i`'s cell in an even split of the grid (before margins).
     fn even(&self, i: usize) -> Area {
         let (rows, cols, gap) = (self.rows, self.cols, self.gap);
-        let cell_w = (self.w - 2.0 * EDGE_PAD - gap * (cols - 1) as f64) / cols as f64;
-        let cell_h = (self.h - self.top - EDGE_PAD - gap * (rows - 1) as f64) / rows as f64;
+        let cell_w = (self.w - 2.0 * look().edge_pad - gap * (cols - 1) as f64) / cols as f64;
+        let cell_h = (self.h - self.top - look().edge_pad - gap * (rows - 1) as f64) / rows as f64;
         let (r, c) = (i / cols, i % cols);
-        let x0 = EDGE_PAD + c as f64 * (cell_w + gap);
+        let x0 = look().edge_pad + c as f64 * (cell_w + gap);
         let y0 = self.top + r as f64 * (cell_h + gap);
         Area {
             x0,
@@ -450,15 +481,15 @@ impl Cells {
         let xs = grid::tracks(
             &(0..cols).map(|c| col(c, |m| m.left)).collect::<Vec<_>>(),
             &(0..cols).map(|c| col(c, |m| m.right)).collect::<Vec<_>>(),
-            EDGE_PAD,
-            self.w - 2.0 * EDGE_PAD,
+            look().edge_pad,
+            self.w - 2.0 * look().edge_pad,
             self.gap,
         );
         let ys = grid::tracks(
             &(0..rows).map(|r| row(r, |m| m.top)).collect::<Vec<_>>(),
             &(0..rows).map(|r| row(r, |m| m.bottom)).collect::<Vec<_>>(),
             self.top,
-            self.h - self.top - EDGE_PAD,
+            self.h - self.top - look().edge_pad,
             self.row_gap,
         );
         (0..n)

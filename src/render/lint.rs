@@ -62,8 +62,12 @@ pub fn bounds(pts: &[(f64, f64)]) -> Area {
 /// Each text of the scene with its four corners (a turned text's are
 /// turned).
 pub fn text_quads(scene: &Scene) -> Vec<(&str, [(f64, f64); 4])> {
+    text::with_face(scene.face, || quads_of(&scene.prims))
+}
+
+fn quads_of(prims: &[Prim]) -> Vec<(&str, [(f64, f64); 4])> {
     let mut out = Vec::new();
-    for p in &scene.prims {
+    for p in prims {
         match p {
             Prim::TextRotated {
                 x,
@@ -223,7 +227,7 @@ fn quads_overlap(a: &[(f64, f64); 4], b: &[(f64, f64); 4], slack: f64) -> bool {
 /// Each text of the scene with the box it covers (axis-aligned; a turned
 /// text's box is its corners' box).
 pub fn text_boxes(scene: &Scene) -> Vec<(&str, Area)> {
-    text_boxes_of(&scene.prims)
+    text::with_face(scene.face, || text_boxes_of(&scene.prims))
 }
 
 fn text_boxes_of(prims: &[Prim]) -> Vec<(&str, Area)> {

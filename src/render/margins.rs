@@ -3,7 +3,7 @@
 //! wrapping of titles and legend labels to the room they have.
 
 use super::axis::{self, TickSet};
-use super::layout::{LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD};
+use super::layout::{LABEL_PAD, Scale, TICK_PAD, TITLE_PAD, look};
 use super::place;
 use crate::figures::model::*;
 use crate::font as text;
@@ -13,9 +13,24 @@ pub(super) fn axis_ticks(axis: &Axis, length: f64, vertical: bool) -> TickSet {
     axis::ticks_for(axis, length, vertical)
 }
 
-/// How far turned or level x tick labels reach below their base line,
-/// and how far their anchors sit below it.
+/// The height a factored power of ten (`×10⁶`) takes at an axis's end,
+/// with its gap to the tick labels (y: to the plot); 0 without one.
+pub(super) fn offset_height(t: &TickSet, size: f64) -> f64 {
+    t.offset
+        .as_ref()
+        .map_or(0.0, |o| text::block(o, size).1 + TICK_PAD)
+}
+
+/// How far turned or level x tick labels (and a factored power below
+/// them) reach below their base line, and how far their anchors sit
+/// below it.
 pub(super) fn x_label_depth(t: &TickSet, size: f64) -> (f64, f64) {
+    let (depth, lift) = x_labels_only_depth(t, size);
+    (depth + offset_height(t, size), lift)
+}
+
+/// [`x_label_depth`] of the tick labels alone.
+pub(super) fn x_labels_only_depth(t: &TickSet, size: f64) -> (f64, f64) {
     let boxes: Vec<_> = t
         .major
         .iter()
@@ -125,16 +140,17 @@ pub(super) fn margins(
         (0.0, 0.0, (0.0, 0.0))
     };
     let mut m = Margins {
-        left: ylab_w + TICK + TICK_PAD + ytitle,
-        bottom: xlab_h + TICK + TICK_PAD + xtitle,
+        left: ylab_w + look().tick_size + TICK_PAD + ytitle,
+        bottom: xlab_h + look().tick_size + TICK_PAD + xtitle,
+        // A factored power above the y axis: below the panel title.
         top: tt.panel.as_ref().map_or(0.5 * p.y.tick_font_size, |t| {
             text::block(t, plot.title_size).1 + TITLE_PAD
-        }),
+        }) + offset_height(&yt, p.y.tick_font_size),
         right: 0.5 * p.x.tick_font_size,
     };
-    // x tick labels may stick out beyond the plot's edges (a little into
-    // the figure's edge padding on the right, as before).
-    m.right = m.right.max(after - 2.0);
+    // x tick labels may stick out beyond the plot's edges (a third into
+    // the figure's edge padding on the right: 2 pt of matplotlib's 6).
+    m.right = m.right.max(after - look().edge_pad / 3.0);
     m.left = m.left.max(before);
     match tt.legend.position {
         LegendPos::Right if !tt.legend.entries.is_empty() => m.right += legend.0 + 2.0 * LABEL_PAD,

@@ -31,6 +31,9 @@ pub struct Options {
     pub formats: Formats,
     /// A colour painted over the whole canvas first (none: transparent).
     pub background: Option<Color>,
+    /// The colour a PNG is rasterised onto (none: transparent); the
+    /// `background`, when one is painted, covers it.
+    pub png_background: Option<Color>,
     /// The PDF's document title (the figure's title, else its name).
     pub title: String,
 }
@@ -90,11 +93,20 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
     if f.pdf {
         out.push((
             "pdf",
-            pdf::render(&svg, plot.width, plot.height, &opts.title)?,
+            pdf::render(&svg, plot.width, plot.height, &opts.title, plot.face)?,
         ));
     }
     if f.png {
-        out.push(("png", png::render(&svg, plot.width, plot.height, f.dpi)?));
+        out.push((
+            "png",
+            png::render(
+                &svg,
+                (plot.width, plot.height),
+                f.dpi,
+                opts.png_background,
+                plot.face,
+            )?,
+        ));
     }
     if f.svg {
         out.insert(0, ("svg", svg.into_bytes()));

@@ -1,9 +1,11 @@
 //! PNG output: the figure's SVG rasterised by resvg (tiny-skia) at the
-//! chosen dpi, with the bundled font only (the same tree the PDF is drawn
+//! chosen dpi, with the bundled fonts only (the same tree the PDF is drawn
 //! from). The PNG encoder writes no time or other varying chunk, so the
 //! bytes are the same on every run.
 
+use crate::color::Color;
 use crate::error::{Error, Result};
+use crate::font::Face;
 use crate::plan::formats::MAX_PIXELS;
 
 /// The pixel size of a `width` x `height` points figure at `dpi`, each side
@@ -13,9 +15,17 @@ pub fn pixels(width: f64, height: f64, dpi: f64) -> (u32, u32) {
     (px(width), px(height))
 }
 
-/// A PNG of `svg`, `width` x `height` points, at `dpi`. Errors when the
-/// image would exceed [`MAX_PIXELS`] (naming the size and what to lower).
-pub fn render(svg: &str, width: f64, height: f64, dpi: f64) -> Result<Vec<u8>> {
+/// A PNG of `svg`, `width` x `height` points, at `dpi`, drawn over
+/// `background` (none: transparent), its text set in `face` (see
+/// [`super::pdf::parse_svg`]). Errors when the image would exceed
+/// [`MAX_PIXELS`] (naming the size and what to lower).
+pub fn render(
+    svg: &str,
+    (width, height): (f64, f64),
+    dpi: f64,
+    background: Option<Color>,
+    face: Face,
+) -> Result<Vec<u8>> {
     let (w, h) = pixels(width, height, dpi);
     if f64::from(w) * f64::from(h) > MAX_PIXELS {
         return Err(Error::msg(format!(
@@ -23,9 +33,13 @@ pub fn render(svg: &str, width: f64, height: f64, dpi: f64) -> Result<Vec<u8>> {
             MAX_PIXELS / 1e6
         )));
     }
-    let tree = super::pdf::parse_svg(svg)?;
+    let tree = super::pdf::parse_svg(svg, face)?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h)
         .ok_or_else(|| Error::msg(format!("cannot make a {w} x {h} pixel image")))?;
+    if let Some(c) = background {
+        let a = (c.a.clamp(0.0, 1.0) * 255.0).round() as u8;
+        pixmap.fill(resvg::tiny_skia::Color::from_rgba8(c.r, c.g, c.b, a));
+    }
     let size = tree.size();
     let transform =
         resvg::tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());

@@ -57,6 +57,28 @@ pub enum Prim {
         /// Outline.
         stroke: Option<Stroke>,
     },
+    /// A pie or donut wedge (an `arc` mark): the ring between radii `inner`
+    /// and `outer` around (cx, cy), from angle `start` to `end` in degrees,
+    /// clockwise from 12 o'clock (Vega-Lite's `theta`); `end - start` of
+    /// 360 is the whole ring.
+    Wedge {
+        /// Centre.
+        cx: f64,
+        /// Centre.
+        cy: f64,
+        /// Inner radius in points (0: a pie slice).
+        inner: f64,
+        /// Outer radius in points.
+        outer: f64,
+        /// Start angle, degrees clockwise from 12 o'clock.
+        start: f64,
+        /// End angle, degrees clockwise from 12 o'clock (at least `start`).
+        end: f64,
+        /// Fill.
+        fill: Option<Color>,
+        /// Outline.
+        stroke: Option<Stroke>,
+    },
     /// One line of text; `y` is the top of the capitals.
     Text {
         /// Anchor x.
@@ -112,6 +134,8 @@ pub struct Scene {
     /// Every data mark's geometry as drawn (clipped to its plot area), in
     /// painting order: what texts and legends must keep off.
     pub marks: Vec<MarkShape>,
+    /// The typeface of its texts.
+    pub face: crate::font::Face,
 }
 
 /// One mark's geometry in points, named for notes ("the legend covers 45
@@ -178,6 +202,32 @@ impl Shape {
                 let edge = (0..pts.len()).any(|i| crosses(pts[i], pts[(i + 1) % pts.len()], &g));
                 edge || inside(pts, ((g.x0 + g.x1) / 2.0, (g.y0 + g.y1) / 2.0))
             }
+        }
+    }
+}
+
+impl Shape {
+    /// Whether the shape's fill wholly holds the box `a` (a box inside a
+    /// bar, a polygon's outline around it and crossing none of it); a
+    /// polyline holds nothing.
+    pub fn holds(&self, a: &super::geometry::Area) -> bool {
+        use super::geometry::{Area, clip_segment};
+        match self {
+            Shape::Box(b) => b.contains(a),
+            Shape::Polyline(..) => false,
+            Shape::Polygon(pts) if pts.len() >= 3 => {
+                let corners = [(a.x0, a.y0), (a.x1, a.y0), (a.x1, a.y1), (a.x0, a.y1)];
+                let core = Area {
+                    x0: a.x0 + 1e-6,
+                    y0: a.y0 + 1e-6,
+                    x1: a.x1 - 1e-6,
+                    y1: a.y1 - 1e-6,
+                };
+                corners.iter().all(|c| inside(pts, *c))
+                    && !(0..pts.len())
+                        .any(|i| clip_segment(pts[i], pts[(i + 1) % pts.len()], &core).is_some())
+            }
+            Shape::Polygon(_) => false,
         }
     }
 }

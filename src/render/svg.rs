@@ -3,8 +3,10 @@
 //! plotters rounds coordinates to whole units, so the scene is drawn at
 //! [`UNITS_PER_PT`] units per point and the SVG's `width`/`height` are then
 //! given in points (the `viewBox` keeps the units): positions keep 0.1 pt
-//! precision and the SVG has the figure's physical size. Dashes are drawn as
-//! separate segments (the backend has no dash attribute).
+//! precision and the SVG has the figure's physical size. The backend has no
+//! dash attribute and no arcs: a dashed outline is written here as one
+//! `<polyline>` with `stroke-dasharray`, and a wedge (an `arc` mark) as a
+//! `<path>` with elliptical arcs, between the backend's runs of elements.
 
 use plotters::backend::SVGBackend;
 use plotters_backend::text_anchor::{HPos, Pos, VPos};
@@ -46,6 +48,7 @@ fn paint(c: Color, width_pt: f64) -> Paint {
 }
 
 struct Font {
+    face: text::Face,
     size: f64,
     color: BackendColor,
     anchor: Pos,
@@ -68,13 +71,13 @@ impl BackendTextStyle for Font {
         self.anchor
     }
     fn family(&self) -> FontFamily<'_> {
-        FontFamily::Name(text::FAMILY)
+        FontFamily::Name(self.face.css())
     }
     fn layout_box(
         &self,
         s: &str,
     ) -> std::result::Result<((i32, i32), (i32, i32)), Self::FontError> {
-        let w = text::width(s, self.size / 1.24);
+        let w = text::width_in(self.face, s, self.size / 1.24);
         Ok((
             (0, 0),
             (w.round() as i32, (self.size / 1.24).round() as i32),
@@ -98,52 +101,16 @@ fn pt(p: (f64, f64)) -> (i32, i32) {
     (u(p.0), u(p.1))
 }
 
-/// Splits a polyline into dash segments (on/off lengths in points).
-fn dashes(pts: &[(f64, f64)], pattern: &[f64]) -> Vec<Vec<(f64, f64)>> {
-    let mut out = Vec::new();
-    let mut cur: Vec<(f64, f64)> = Vec::new();
-    let (mut idx, mut left, mut on) = (0usize, pattern[0], true);
-    for w in pts.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
-        let mut t = 0.0;
-        if on && cur.is_empty() {
-            cur.push(a);
-        }
-        while len - t > left {
-            t += left;
-            let p = (a.0 + (b.0 - a.0) * t / len, a.1 + (b.1 - a.1) * t / len);
-            if on {
-                cur.push(p);
-                out.push(std::mem::take(&mut cur));
-            } else {
-                cur = vec![p];
-            }
-            on = !on;
-            idx = (idx + 1) % pattern.len();
-            left = pattern[idx];
-        }
-        left -= len - t;
-        if on {
-            cur.push(b);
-        }
-    }
-    if on && cur.len() > 1 {
-        out.push(cur);
-    }
-    out
+/// The dash pattern of `s` when it has one that SVG can draw.
+fn dash_of(s: &Stroke) -> Option<&[f64]> {
+    s.dash
+        .as_deref()
+        .filter(|p| !p.is_empty() && p.iter().all(|x| x.is_finite() && *x > 0.0))
 }
 
 fn draw_stroke(b: &mut SVGBackend, pts: &[(f64, f64)], s: &Stroke) -> Result<()> {
-    let p = paint(s.color, s.width);
-    let runs = match &s.dash {
-        Some(pattern) if pattern.iter().all(|x| *x > 0.0) => dashes(pts, pattern),
-        _ => vec![pts.to_vec()],
-    };
-    for run in runs {
-        b.draw_path(run.into_iter().map(pt), &p).map_err(err)?;
-    }
-    Ok(())
+    b.draw_path(pts.iter().copied().map(pt), &paint(s.color, s.width))
+        .map_err(err)
 }
 
 fn err<E: std::fmt::Debug>(e: E) -> Error {
@@ -152,16 +119,28 @@ fn err<E: std::fmt::Debug>(e: E) -> Error {
 
 /// Renders the scene as SVG text.
 pub fn render(scene: &Scene) -> Result<String> {
-    let mut buf = String::new();
     let mut angles: Vec<f64> = Vec::new();
     let (w, h) = (u(scene.width) as u32, u(scene.height) as u32);
-    {
-        let mut b = SVGBackend::with_string(&mut buf, (w, h));
-        for prim in &scene.prims {
-            draw_prim(&mut b, prim, &mut angles)?;
+    // The backend's own header and closing tag, around the elements.
+    let mut buf = backend_run(&[], (w, h), scene.face, &mut angles)?;
+    let close = buf.rfind("</svg>").unwrap_or(buf.len());
+    let tail = buf.split_off(close);
+    let mut run: Vec<Prim> = Vec::new();
+    for prim in &scene.prims {
+        let (plain, own) = split_own(prim);
+        if let Some(p) = plain {
+            run.push(p);
         }
-        b.present().map_err(err)?;
+        if !own.is_empty() {
+            buf.push_str(&body(&backend_run(&run, (w, h), scene.face, &mut angles)?));
+            run.clear();
+            for e in own {
+                buf.push_str(&e);
+            }
+        }
     }
+    buf.push_str(&body(&backend_run(&run, (w, h), scene.face, &mut angles)?));
+    buf.push_str(&tail);
     // Physical size in points; the viewBox keeps the drawing units.
     let header_old = format!("width=\"{w}\" height=\"{h}\"");
     let header_new = format!(
@@ -173,9 +152,193 @@ pub fn render(scene: &Scene) -> Result<String> {
     Ok(paint_opacity(&buf))
 }
 
+/// `prims` drawn by plotters' backend: a whole SVG document.
+fn backend_run(
+    prims: &[Prim],
+    size: (u32, u32),
+    face: text::Face,
+    angles: &mut Vec<f64>,
+) -> Result<String> {
+    let mut buf = String::new();
+    {
+        let mut b = SVGBackend::with_string(&mut buf, size);
+        for prim in prims {
+            draw_prim(&mut b, prim, face, angles)?;
+        }
+        b.present().map_err(err)?;
+    }
+    Ok(buf)
+}
+
+/// The elements of a document [`backend_run`] wrote: its lines between
+/// the `<svg>` line and the closing tag.
+fn body(doc: &str) -> String {
+    let start = doc.find('\n').map_or(doc.len(), |i| i + 1);
+    let end = doc.rfind("</svg>").unwrap_or(doc.len()).max(start);
+    doc[start..end].to_string()
+}
+
+/// What of `prim` the backend draws, and the elements written here (a
+/// dashed outline, a wedge), in painting order after it.
+fn split_own(prim: &Prim) -> (Option<Prim>, Vec<String>) {
+    match prim {
+        Prim::Rect {
+            x,
+            y,
+            w,
+            h,
+            fill,
+            stroke: Some(s),
+        } if dash_of(s).is_some() => {
+            let pts = [(*x, *y), (x + w, *y), (x + w, y + h), (*x, y + h), (*x, *y)];
+            let plain = fill.map(|f| Prim::Rect {
+                x: *x,
+                y: *y,
+                w: *w,
+                h: *h,
+                fill: Some(f),
+                stroke: None,
+            });
+            (plain, dashed_polyline(&pts, s))
+        }
+        Prim::Path {
+            pts,
+            closed,
+            fill,
+            stroke: Some(s),
+        } if dash_of(s).is_some() => {
+            let mut line = pts.clone();
+            if *closed && let Some(first) = pts.first() {
+                line.push(*first);
+            }
+            let plain = fill.map(|f| Prim::Path {
+                pts: pts.clone(),
+                closed: *closed,
+                fill: Some(f),
+                stroke: None,
+            });
+            (plain, dashed_polyline(&line, s))
+        }
+        Prim::Wedge {
+            cx,
+            cy,
+            inner,
+            outer,
+            start,
+            end,
+            fill,
+            stroke,
+        } => {
+            let d = wedge_path((*cx, *cy), (*inner, *outer), (*start, *end));
+            let mut own = Vec::new();
+            if let Some(f) = fill.filter(|f| f.a > 0.0) {
+                own.push(format!(
+                    "<path d=\"{d}\" fill-rule=\"evenodd\" opacity=\"{}\" fill=\"{}\" stroke=\"none\"/>\n",
+                    f.a,
+                    svg_color(f)
+                ));
+            }
+            if let Some(s) = stroke.as_ref().filter(|s| s.color.a > 0.0) {
+                own.push(format!(
+                    "<path d=\"{d}\" fill=\"none\" opacity=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n",
+                    s.color.a,
+                    svg_color(s.color),
+                    paint(s.color, s.width).width,
+                    dasharray(s)
+                ));
+            }
+            (None, own)
+        }
+        other => (Some(other.clone()), Vec::new()),
+    }
+}
+
+/// A colour as the backend writes it (`#RRGGBB`).
+fn svg_color(c: Color) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.r, c.g, c.b)
+}
+
+/// ` stroke-dasharray="on,off,..."` in drawing units, or nothing.
+fn dasharray(s: &Stroke) -> String {
+    match dash_of(s) {
+        Some(p) => {
+            let parts: Vec<String> = p.iter().map(|v| fmt_pt(v * UNITS_PER_PT)).collect();
+            format!(" stroke-dasharray=\"{}\"", parts.join(","))
+        }
+        None => String::new(),
+    }
+}
+
+/// A dashed outline: one `<polyline>` with `stroke-dasharray`, written as
+/// the backend writes a solid one.
+fn dashed_polyline(pts: &[(f64, f64)], s: &Stroke) -> Vec<String> {
+    if s.color.a <= 0.0 || pts.len() < 2 {
+        return Vec::new();
+    }
+    let points: String = pts
+        .iter()
+        .map(|p| pt(*p))
+        .fold(String::new(), |mut a, (x, y)| {
+            a.push_str(&format!("{x},{y} "));
+            a
+        });
+    vec![format!(
+        "<polyline fill=\"none\" opacity=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{points}\"/>\n",
+        s.color.a,
+        svg_color(s.color),
+        paint(s.color, s.width).width,
+        dasharray(s)
+    )]
+}
+
+/// A wedge's path data in drawing units: the outer arc clockwise, then
+/// the inner one back (or the centre, for a pie slice); a whole ring is
+/// two circles (the fill rule leaves the hole).
+fn wedge_path(c: (f64, f64), (inner, outer): (f64, f64), (a0, a1): (f64, f64)) -> String {
+    let at = |r: f64, deg: f64| {
+        let t = deg.to_radians();
+        (
+            fmt_pt((c.0 + r * t.sin()) * UNITS_PER_PT),
+            fmt_pt((c.1 - r * t.cos()) * UNITS_PER_PT),
+        )
+    };
+    let ru = |r: f64| fmt_pt(r * UNITS_PER_PT);
+    let sweep = (a1 - a0).clamp(0.0, 360.0);
+    if sweep >= 360.0 - 1e-9 {
+        let circle = |r: f64| {
+            let ((tx, ty), (bx, by)) = (at(r, 0.0), at(r, 180.0));
+            let r = ru(r);
+            format!("M{tx},{ty} A{r},{r} 0 1 1 {bx},{by} A{r},{r} 0 1 1 {tx},{ty} Z")
+        };
+        return if inner > 0.0 {
+            format!("{} {}", circle(outer), circle(inner))
+        } else {
+            circle(outer)
+        };
+    }
+    let large = if sweep > 180.0 { 1 } else { 0 };
+    let ((sx, sy), (ex, ey)) = (at(outer, a0), at(outer, a0 + sweep));
+    let ro = ru(outer);
+    let mut d = format!("M{sx},{sy} A{ro},{ro} 0 {large} 1 {ex},{ey}");
+    if inner > 0.0 {
+        let ((ix, iy), (jx, jy)) = (at(inner, a0 + sweep), at(inner, a0));
+        let ri = ru(inner);
+        d.push_str(&format!(" L{ix},{iy} A{ri},{ri} 0 {large} 0 {jx},{jy} Z"));
+    } else {
+        let (cx, cy) = (fmt_pt(c.0 * UNITS_PER_PT), fmt_pt(c.1 * UNITS_PER_PT));
+        d.push_str(&format!(" L{cx},{cy} Z"));
+    }
+    d
+}
+
 /// Draws one primitive; a turned text's angle goes to `angles` (written
 /// into the SVG afterwards).
-fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<()> {
+fn draw_prim(
+    b: &mut SVGBackend,
+    prim: &Prim,
+    face: text::Face,
+    angles: &mut Vec<f64>,
+) -> Result<()> {
     match prim {
         Prim::Rect {
             x,
@@ -247,9 +410,11 @@ fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<(
             } else {
                 FontTransform::None
             };
-            let font = font(*size, *color, *align, transform);
+            let font = font(face, *size, *color, *align, transform);
             b.draw_text(t, &font, pt((*x, *y))).map_err(err)?;
         }
+        // Written by `split_own`, never handed to the backend.
+        Prim::Wedge { .. } => {}
         Prim::TextRotated {
             x,
             y,
@@ -266,7 +431,7 @@ fn draw_prim(b: &mut SVGBackend, prim: &Prim, angles: &mut Vec<f64>) -> Result<(
             let top = (x + r.sin() * size / 2.0, y - r.cos() * size / 2.0);
             // Rewritten to the angle later (the backend knows only
             // quarter turns; nothing else uses this one).
-            let font = font(*size, *color, *align, FontTransform::Rotate90);
+            let font = font(face, *size, *color, *align, FontTransform::Rotate90);
             angles.push(*angle);
             b.draw_text(t, &font, pt(top)).map_err(err)?;
         }
@@ -286,14 +451,16 @@ fn drawable(t: &str) -> Result<()> {
     }
 }
 
-/// The backend's font for a text of `size` points, anchored at its top.
-fn font(size: f64, color: Color, align: Align, transform: FontTransform) -> Font {
+/// The backend's font for a text of `size` points in `face`, anchored at
+/// its top.
+fn font(face: text::Face, size: f64, color: Color, align: Align, transform: FontTransform) -> Font {
     let h = match align {
         Align::Left => HPos::Left,
         Align::Center => HPos::Center,
         Align::Right => HPos::Right,
     };
     Font {
+        face,
         // The backend writes font-size = size / 1.24.
         size: size * UNITS_PER_PT * 1.24,
         color: BackendColor {
@@ -377,11 +544,42 @@ mod tests {
     }
 
     #[test]
-    fn dashes_follow_the_pattern() {
-        let d = dashes(&[(0.0, 0.0), (10.0, 0.0)], &[3.0, 2.0]);
+    fn a_dashed_line_is_one_polyline_with_a_dasharray_not_one_per_dash() {
+        let s = Scene {
+            width: 20.0,
+            height: 10.0,
+            prims: vec![Prim::Path {
+                pts: vec![(0.0, 5.0), (20.0, 5.0)],
+                closed: false,
+                fill: None,
+                stroke: Some(Stroke {
+                    color: Color::BLACK,
+                    width: 1.0,
+                    dash: Some(vec![3.7, 1.6]),
+                }),
+            }],
+            ..Scene::default()
+        };
+        let svg = render(&s).unwrap();
+        assert_eq!(svg.matches("<polyline").count(), 1, "{svg}");
+        assert!(
+            svg.contains("<polyline fill=\"none\" stroke=\"#000000\" stroke-width=\"10\" stroke-dasharray=\"37,16\" points=\"0,50 200,50 \"/>"),
+            "{svg}"
+        );
+        assert!(svg.ends_with("</svg>\n"), "{svg}");
+    }
+
+    #[test]
+    fn a_quarter_wedge_runs_clockwise_from_twelve_o_clock() {
+        // Centre (10, 10), radius 10: from the top (10, 0) to the right (20, 10).
         assert_eq!(
-            d,
-            vec![vec![(0.0, 0.0), (3.0, 0.0)], vec![(5.0, 0.0), (8.0, 0.0)]]
+            wedge_path((10.0, 10.0), (0.0, 10.0), (0.0, 90.0)),
+            "M100,0 A100,100 0 0 1 200,100 L100,100 Z"
+        );
+        // A donut's quarter comes back along the inner radius.
+        assert_eq!(
+            wedge_path((10.0, 10.0), (5.0, 10.0), (0.0, 90.0)),
+            "M100,0 A100,100 0 0 1 200,100 L150,100 A50,50 0 0 0 100,50 Z"
         );
     }
 

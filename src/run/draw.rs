@@ -32,11 +32,13 @@ pub(super) fn compile(
 ) -> Vec<(String, Box<Figure>)> {
     let spec = plan.spec;
     let mut plots = Vec::new();
+    let palette = figures::palette::Palette::new(plan, catalog, globals);
+    let keys = fp.figure_keys(spec, b.earlier());
     for (name, figure) in &plan.figures {
         if !only.is_empty() && !only.contains(name) {
             continue;
         }
-        let key = fp.figure_key(spec, name, b.earlier());
+        let key = keys.get(name).cloned().unwrap_or_default();
         if let Some(l) = lock {
             match figure_current(spec, l, name, &key) {
                 Ok(()) => {
@@ -47,7 +49,7 @@ pub(super) fn compile(
                 Err(reason) => b.rebuilt.push((name.clone(), reason)),
             }
         }
-        match figures::compile(figure, catalog, globals) {
+        match figures::compile_with(figure, catalog, globals, &palette) {
             Ok(Outcome::Drawn(f)) => {
                 for n in &f.notes {
                     b.notes.push(format!("figure `{name}`: {n}"));
@@ -164,13 +166,16 @@ pub(super) fn render(
     let mut opts = BTreeMap::new();
     for (name, f) in &plots {
         let fig = spec.spec.figures[name.as_str()].get_ref();
-        match crate::plan::formats::background(spec, fig) {
-            Ok(background) => {
+        let both = crate::plan::formats::background(spec, fig)
+            .and_then(|bg| Ok((bg, crate::plan::formats::png_background(spec, fig)?)));
+        match both {
+            Ok((background, png_background)) => {
                 opts.insert(
                     name.clone(),
                     crate::render::Options {
                         formats,
                         background,
+                        png_background,
                         title: f.plot.title.clone().unwrap_or_else(|| name.clone()),
                     },
                 );

@@ -35,6 +35,9 @@ pub const POINT_AREA: RangeInclusive<f64> = 0.0..=10_000.0;
 pub const OPACITY: RangeInclusive<f64> = 0.0..=1.0;
 /// A text layer's offsets `dx`, `dy`, in points (the largest figure's width).
 pub const OFFSET: RangeInclusive<f64> = -7200.0..=7200.0;
+/// An arc's `innerRadius` and `outerRadius`, in points (the largest
+/// figure's width).
+pub const RADIUS: RangeInclusive<f64> = 0.0..=7200.0;
 /// A layer's drawing order `z`.
 pub const Z: RangeInclusive<f64> = -1e6..=1e6;
 /// A bootstrap's `resamples` (`ci95` with `method = "bootstrap"`).
@@ -200,6 +203,8 @@ fn layer(spec: &LoadedSpec, l: &LayerSpec) -> Result<()> {
     within(spec, &l.dx, "dx", &OFFSET, " points")?;
     within(spec, &l.dy, "dy", &OFFSET, " points")?;
     within(spec, &l.z, "z", &Z, "")?;
+    within(spec, &l.inner_radius, "innerRadius", &RADIUS, " points")?;
+    within(spec, &l.outer_radius, "outerRadius", &RADIUS, " points")?;
     if let Some(b) = &l.band
         && !(b.get_ref().is_finite() && *b.get_ref() > 0.0)
     {

@@ -210,7 +210,7 @@ pub struct LegendSpec {
 #[serde(deny_unknown_fields)]
 pub struct LayerSpec {
     /// `bar`, `point`, `line`, `rule`, `rect`, `text`, `errorbar`, `hist`,
-    /// `boxplot`, `ecdf`, `area`, `errorband`, `violin`.
+    /// `boxplot`, `ecdf`, `area`, `errorband`, `violin`, `arc`.
     pub mark: SpannedStr,
     /// The table drawn (absent for marks placed by constants, e.g. a rule).
     pub data: Option<SpannedStr>,
@@ -302,4 +302,13 @@ pub struct LayerSpec {
     /// With an offset: the fraction of each sub-band left empty (Vega-Lite's
     /// `paddingInner`; 0 to below 1; default 0.1 for bars, 0 for hist).
     pub padding: Option<Spanned<f64>>,
+    /// arc: each row's angle, as a share of the rows' total (Vega-Lite's
+    /// `theta`): a number or an expression, at least 0.
+    pub theta: Option<Raw>,
+    /// arc: the hole's radius in points (a donut; default 0, a pie).
+    #[serde(rename = "innerRadius")]
+    pub inner_radius: Option<Spanned<f64>>,
+    /// arc: the radius in points (default half the plot's smaller side).
+    #[serde(rename = "outerRadius")]
+    pub outer_radius: Option<Spanned<f64>>,
 }

@@ -391,7 +391,7 @@ impl Walk {
                     w.table(t, sub(k));
                 }
             }),
-            (Ty::NamedExprs, _) => self.names(v, &mut |_, _| {}),
+            (Ty::NamedExprs | Ty::NamedColors, _) => self.names(v, &mut |_, _| {}),
             (Ty::NamedAggregates, _) => self.names(v, &mut |w, item| w.value(item, Ty::Aggregate)),
             (Ty::Aggregate, DeValue::Table(t)) => self.table(t, sub("aggregate")),
             (Ty::NamedWindowOps, _) => self.names(v, &mut |w, item| {
@@ -536,7 +536,7 @@ mod tests {
     fn unknown_mark_suggests_the_nearest() {
         assert_eq!(
             first("[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"lien\" }]\n"),
-            "3:20: unknown mark `lien`; did you mean `line`? (bar, hist, point, line, rule, rect, text, errorbar, boxplot, ecdf, area, errorband, violin)"
+            "3:20: unknown mark `lien`; did you mean `line`? (bar, hist, point, line, rule, rect, text, errorbar, boxplot, ecdf, area, errorband, violin, arc)"
         );
     }
 

@@ -111,15 +111,22 @@ pub struct OutputSpec {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StyleSpec {
-    /// A document class whose widths and font size are the defaults:
-    /// `acmart`, `ieeetran`, `neurips`, `icml`, `usenix`, `lncs`.
+    /// A document class whose widths, font size and typeface are the
+    /// defaults: `acmart`, `ieeetran`, `neurips`, `icml`, `usenix`, `lncs`,
+    /// `article`.
     pub preset: Option<SpannedStr>,
+    /// The typeface of every figure's text: `sans`, `times`, `libertine`,
+    /// `latin-modern` (default the preset's, else `sans`).
+    pub font: Option<SpannedStr>,
     /// `\columnwidth`: a number of points or a length string (`"3.33in"`).
     pub column_width: Option<Raw>,
     /// `\textwidth`; see `column_width`.
     pub text_width: Option<Raw>,
     /// The body text's size in points (1 to 200).
     pub font_size: Option<Spanned<f64>>,
+    /// One colour per value, for every figure: `{ Baseline = "#4477aa" }`
+    /// (checked by `plan::palette`).
+    pub colors: Option<Raw>,
 }
 
 fn default_figures_dir() -> SpannedStr {

@@ -63,6 +63,8 @@ pub enum Ty {
     Names(&'static str),
     /// A table of expressions, by the new fields' names.
     NamedExprs,
+    /// A table of colours, by the values they colour.
+    NamedColors,
     /// A table of aggregates, by the output fields' names.
     NamedAggregates,
     /// A table of window operations (a string or a `window_op` table), by

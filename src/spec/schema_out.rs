@@ -66,7 +66,9 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::Table(k) => reference(k),
         Ty::List(k) => json!({ "type": "array", "items": reference(k) }),
         Ty::Names(k) => json!({ "type": "object", "additionalProperties": reference(k) }),
-        Ty::NamedExprs => json!({ "type": "object", "additionalProperties": string }),
+        Ty::NamedExprs | Ty::NamedColors => {
+            json!({ "type": "object", "additionalProperties": string })
+        }
         Ty::NamedAggregates => {
             json!({ "type": "object", "additionalProperties": ty_schema(Ty::Aggregate) })
         }
@@ -88,7 +90,9 @@ fn ty_schema(ty: Ty) -> Value {
         Ty::Ticks => {
             json!({ "anyOf": [{ "type": "array", "items": { "type": "number" } }, reference("ticks")] })
         }
-        Ty::Grid => json!({ "anyOf": [{ "type": "boolean" }, { "enum": ["major", "both"] }] }),
+        Ty::Grid => {
+            json!({ "anyOf": [{ "type": "boolean" }, { "enum": ["major", "both", "x", "y"] }] })
+        }
         Ty::Any => json!({}),
     }
 }
@@ -223,6 +227,7 @@ fn ty_doc(ty: Ty) -> String {
         Ty::List(k) => format!("list of {}", link(k)),
         Ty::Names(k) => format!("{} by name", link(k)),
         Ty::NamedExprs => "expressions by new field".into(),
+        Ty::NamedColors => "colours by value".into(),
         Ty::NamedAggregates => format!("{} by output field", link("aggregate")),
         Ty::NamedWindowOps => format!(
             "`\"rank\"` and the like, or {}, by output field",
@@ -232,7 +237,7 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Rows => "list of tables".into(),
         Ty::Sort => format!("expression, {} or a list of them", link("sort_key")),
         Ty::Ticks => format!("list of numbers or {}", link("ticks")),
-        Ty::Grid => "`true`, `false`, `\"major\"`, `\"both\"`".into(),
+        Ty::Grid => "`true`, `false`, `\"major\"`, `\"both\"`, `\"x\"`, `\"y\"`".into(),
         Ty::Any => "any value".into(),
     }
 }

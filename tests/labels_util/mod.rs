@@ -74,7 +74,7 @@ pub fn texts(scene: &Scene, size: f64) -> Vec<Label> {
                 vertical: false,
                 color,
             } if (*s - size).abs() < 1e-9 => {
-                let w = text::width(t, *s);
+                let w = text::width_in(scene.face, t, *s);
                 let x0 = match align {
                     Align::Left => *x,
                     Align::Center => x - w / 2.0,

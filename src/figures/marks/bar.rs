@@ -45,6 +45,11 @@ impl LayerCtx<'_, '_> {
                 format!("stacked bars start where the previous one ends: drop `{k}` (or `stack`)"),
             ));
         }
+        // On a log axis a bar without a stated base (`y2`, `x2`) grows from
+        // 1, not from the axis's low end: 0.375x is drawn down from 1.
+        let log_base =
+            stack == Stack::Off && bc.is_none() && if horizontal { st.log.0 } else { st.log.1 };
+        let default_base = if log_base { 1.0 } else { 0.0 };
         // Positions and values first: a normalized stack needs its totals.
         let mut placed = Vec::with_capacity(rows.len());
         for row in rows {
@@ -54,7 +59,12 @@ impl LayerCtx<'_, '_> {
                 self.pos(pc, row, "x", &mut st.xcats)?
             };
             let v = self.number(Some(vc), row, if horizontal { "x" } else { "y" }, 0.0)?;
-            let b = self.number(bc.as_ref(), row, if horizontal { "x2" } else { "y2" }, 0.0)?;
+            let b = self.number(
+                bc.as_ref(),
+                row,
+                if horizontal { "x2" } else { "y2" },
+                default_base,
+            )?;
             // Shares of a whole are undefined with negative parts.
             if stack == Stack::Normalize && v < 0.0 {
                 let field = if horizontal { "x" } else { "y" };
@@ -111,7 +121,8 @@ impl LayerCtx<'_, '_> {
             pe.add(span.0);
             pe.add(span.1);
             ve.add(v);
-            if bc.is_some() || (stack != Stack::Off && b != 0.0) {
+            // A log axis shows the base 1, where its margin stops.
+            if bc.is_some() || log_base || (stack != Stack::Off && b != 0.0) {
                 ve.add(b);
             }
             if stack == Stack::Off || b == 0.0 {
@@ -174,6 +185,7 @@ impl LayerCtx<'_, '_> {
             stroke_width: 1.0,
             dash,
         };
+        let legend_from = st.legend.len();
         match &dodge {
             Some(d) if by_offset => {
                 let cats = std::mem::take(if horizontal {
@@ -189,6 +201,12 @@ impl LayerCtx<'_, '_> {
                 }) = cats;
             }
             _ => self.legend_for(ch, label.as_deref(), st, Swatch::Patch, first),
+        }
+        // (Colours by offset are side by side, not stacked: kept in order.)
+        if stack != Stack::Off && !horizontal && !(dodge.is_some() && by_offset) {
+            // A vertical stack's legend reads top-down, as the stack does
+            // (Vega-Lite, ggplot2): the last row stacked, the top, first.
+            st.legend[legend_from..].reverse();
         }
         if !hatches.is_empty() {
             st.extra.push(Mark::Hatches(hatches));

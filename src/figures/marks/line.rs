@@ -3,7 +3,7 @@
 
 use super::{Input, default_color, pos_key as pos_text};
 use crate::error::Result;
-use crate::figures::encode::{CsvRecord, LayerCtx, PanelState};
+use crate::figures::encode::{Chans, CsvRecord, LayerCtx, PanelState};
 use crate::figures::encode::{SeriesPoints, check_row_label, csv_text, pseudo_row};
 use crate::figures::layers::SERIES_HINT;
 use crate::figures::model::*;
@@ -27,6 +27,7 @@ impl LayerCtx<'_, '_> {
         let (xc, yc) = (self.need(&ch.x, "x")?, self.need(&ch.y, "y")?);
         let series_expr = self.plan.series.as_ref().map(|s| s.get()).transpose()?;
         let mut series: IndexMap<String, SeriesPoints> = IndexMap::new();
+        let mut shapes: IndexMap<String, Shape> = IndexMap::new();
         self.constant_only(
             ch.stroke_width.as_ref(),
             &l.stroke_width,
@@ -47,8 +48,15 @@ impl LayerCtx<'_, '_> {
             };
             let (x, xr) = self.pos(xc, row, "x", &mut st.xcats)?;
             let (y, yr) = self.pos(yc, row, "y", &mut st.ycats)?;
+            // Without `color`, each series takes its value's colour.
+            let own = match (&series_expr, &ch.color) {
+                (Some(_), None) => {
+                    self.group_colour(&key, series.get_index_of(&key).unwrap_or(series.len()))
+                }
+                _ => default_fill,
+            };
             let col = self
-                .color(&ch.color, row, default_fill)?
+                .color(&ch.color, row, own)?
                 .map(|c| c.with_alpha(opacity));
             st.xext.add(x);
             st.yext.add(y);
@@ -63,7 +71,9 @@ impl LayerCtx<'_, '_> {
                 row,
                 csv,
             );
-            let entry = series.entry(key).or_insert_with(|| (Vec::new(), col));
+            let entry = series
+                .entry(key.clone())
+                .or_insert_with(|| (Vec::new(), col));
             // One line is one stroke: a colour that changes along a
             // series would be drawn as its first row's.
             if entry.1 != col {
@@ -77,6 +87,7 @@ impl LayerCtx<'_, '_> {
                 ));
             }
             entry.0.push((x, y));
+            self.series_shape(ch, row, &key, &mut shapes)?;
         }
         let marker = match l.marker.as_deref() {
             None => None,
@@ -87,6 +98,7 @@ impl LayerCtx<'_, '_> {
         };
         let mut out = Vec::new();
         for (key, (mut pts, col)) in series {
+            let marker = marker.map(|(s, d)| (shapes.get(&key).copied().unwrap_or(s), d));
             // Connect points in x order, as Vega-Lite's line mark does.
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             let style = Style {
@@ -129,5 +141,39 @@ impl LayerCtx<'_, '_> {
                 )));
         }
         Ok(Mark::Lines(out))
+    }
+}
+
+impl LayerCtx<'_, '_> {
+    /// A `shape` on a line picks each series' marker (a second cue beside
+    /// colour): records `row`'s shape for series `key`. Errors: no
+    /// `marker` to draw, or a series whose rows name two shapes.
+    fn series_shape(
+        &self,
+        ch: &Chans,
+        row: &crate::value::Row,
+        key: &str,
+        shapes: &mut IndexMap<String, Shape>,
+    ) -> Result<()> {
+        if ch.shape.is_none() {
+            return Ok(());
+        }
+        if self.layer.marker.is_none() {
+            return Err(self.err(
+                "`shape` on a `line` picks each series' marker: give `marker` (and `marker_size`) to draw markers",
+            ));
+        }
+        let s = self.shape(&ch.shape, row)?;
+        if *shapes.entry(key.to_string()).or_insert(s) != s {
+            return Err(crate::tables::aggregate::field_error(
+                row,
+                "shape",
+                format!(
+                    "a line has one marker shape per series; series `{}` changes shape here",
+                    crate::error::shown(key)
+                ),
+            ));
+        }
+        Ok(())
     }
 }

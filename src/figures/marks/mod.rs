@@ -9,13 +9,15 @@
 //! - [`area`]: a filled area between `y2` (default 0) and `y`;
 //! - [`errorband`]: a band from `y`/`y2`, or computed per x (`extent`);
 //!   [`errorband::extent_of`] also serves `errorbar` from raw rows;
-//! - [`violin`]: a mirrored Gaussian KDE per category.
+//! - [`violin`]: a mirrored Gaussian KDE per category;
+//! - [`arc`]: a pie or donut, one wedge per row (a panel without axes).
 //!
 //! The summarising marks (boxplot, ecdf, area, errorband, violin) split
 //! rows into groups by `series` (or by the key of a `color` scale); each
 //! group has one colour, and is one legend entry. `rect` lives in
 //! [`super::rect`] with the heatmap logic.
 
+pub mod arc;
 pub mod area;
 pub mod bar;
 pub mod boxplot;
@@ -36,7 +38,7 @@ use super::text_source::Text;
 
 use super::encode::{Chans, CsvRecord, LayerCtx, PanelState, Pos, check_row_label, csv_text};
 use super::model::{Dash, LegendEntry, Style, Swatch};
-use crate::color::{self, Color, TAB10};
+use crate::color::{self, Color, scheme::DEFAULT};
 use crate::error::Result;
 use crate::value::{Row, Value};
 
@@ -115,7 +117,7 @@ pub fn pos_key(p: &Pos) -> String {
 
 /// The default colour of a mark without `color`.
 pub fn default_color() -> Option<Color> {
-    color::parse(TAB10[0]).ok().flatten()
+    color::parse(DEFAULT[0]).ok().flatten()
 }
 
 impl<'p, 'x> LayerCtx<'_, '_> {
@@ -161,7 +163,6 @@ impl LayerCtx<'_, '_> {
         let scale = inp.ch.color.as_ref().and_then(|c| c.scale_expr());
         let mut out: IndexMap<String, Group<'r>> = IndexMap::new();
         for (i, row) in inp.rows.iter().enumerate() {
-            let col = self.color(&inp.ch.color, row, default_color())?;
             let key = match (&series, scale) {
                 (Some(e), _) => {
                     let k = csv_text(&e.eval_row(self.globals, row)?);
@@ -171,6 +172,14 @@ impl LayerCtx<'_, '_> {
                 (None, Some(e)) => csv_text(&e.eval_row(self.globals, row)?),
                 (None, None) => String::new(),
             };
+            // Without `color`, each series takes its value's colour.
+            let own = match (&series, &inp.ch.color) {
+                (Some(_), None) => {
+                    self.group_colour(&key, out.get_index_of(&key).unwrap_or(out.len()))
+                }
+                _ => default_color(),
+            };
+            let col = self.color(&inp.ch.color, row, own)?;
             let g = out.entry(key.clone()).or_insert_with(|| Group {
                 key,
                 rows: Vec::new(),

@@ -1,5 +1,7 @@
 //! `rule`: a vertical (`x`), horizontal (`y`) or diagonal (y = x) line per
-//! row, or one without data.
+//! row, or one without data; with `x2` or `y2`, a segment (Vega-Lite's
+//! rule: from `y` to `y2` at `x`, from `x` to `x2` at `y`, or from
+//! (`x`, `y`) to (`x2`, `y2`)).
 
 use super::Input;
 use crate::color::Color;
@@ -41,6 +43,8 @@ impl LayerCtx<'_, '_> {
             };
             let kind = if diagonal {
                 RuleKind::Diagonal
+            } else if ch.x2.is_some() || ch.y2.is_some() {
+                self.rule_segment(inp, row, st)?
             } else if let Some(xc) = &ch.x {
                 let (x, _) = self.pos(xc, row, "x", &mut st.xcats)?;
                 st.xext.add(x);
@@ -54,20 +58,19 @@ impl LayerCtx<'_, '_> {
                     "a `rule` needs `x` (vertical), `y` (horizontal) or `orient = \"diagonal\"`",
                 ));
             };
-            let (k, v) = match &kind {
-                RuleKind::X(x) => ("x", num_text(*x)),
-                RuleKind::Y(y) => ("y", num_text(*y)),
-                RuleKind::Diagonal => ("x", "y=x".to_string()),
-            };
-            self.row_record(
-                inp,
-                vec![
-                    (k, v),
-                    ("color", style.stroke.map(|c| c.hex()).unwrap_or_default()),
+            let mut extra = match &kind {
+                RuleKind::X(x) => vec![("x", num_text(*x))],
+                RuleKind::Y(y) => vec![("y", num_text(*y))],
+                RuleKind::Diagonal => vec![("x", "y=x".to_string())],
+                RuleKind::Segment(a, b) => vec![
+                    ("x", num_text(a.0)),
+                    ("y", num_text(a.1)),
+                    ("x2", num_text(b.0)),
+                    ("y2", num_text(b.1)),
                 ],
-                row,
-                csv,
-            );
+            };
+            extra.push(("color", style.stroke.map(|c| c.hex()).unwrap_or_default()));
+            self.row_record(inp, extra, row, csv);
             items.push(RuleItem { kind, style });
         }
         if let Some(first) = items.first() {
@@ -90,5 +93,35 @@ impl LayerCtx<'_, '_> {
             );
         }
         Ok(Mark::Rules(items))
+    }
+}
+
+impl LayerCtx<'_, '_> {
+    /// A row's segment: from (`x`, `y`) to (`x2` or `x`, `y2` or `y`); the
+    /// plan made sure `x` and `y` are there.
+    fn rule_segment(
+        &self,
+        inp: &Input<'_, '_, '_>,
+        row: &Row,
+        st: &mut PanelState,
+    ) -> Result<RuleKind> {
+        let ch = inp.ch;
+        let (x, _) = self.pos(self.need(&ch.x, "x")?, row, "x", &mut st.xcats)?;
+        let (y, _) = self.pos(self.need(&ch.y, "y")?, row, "y", &mut st.ycats)?;
+        let x2 = match &ch.x2 {
+            Some(c) => self.pos(c, row, "x2", &mut st.xcats)?.0,
+            None => x,
+        };
+        let y2 = match &ch.y2 {
+            Some(c) => self.pos(c, row, "y2", &mut st.ycats)?.0,
+            None => y,
+        };
+        for v in [x, x2] {
+            st.xext.add(v);
+        }
+        for v in [y, y2] {
+            st.yext.add(v);
+        }
+        Ok(RuleKind::Segment((x, y), (x2, y2)))
     }
 }

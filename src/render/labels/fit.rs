@@ -118,6 +118,7 @@ mod tests {
             symlog: None,
             format: None,
             label_angle: None,
+            integer: false,
         };
         // 100 points long, 10 more at the top: the old span takes 90.
         grow_axis(&mut a, 100.0, 0.0, 10.0);

@@ -36,6 +36,7 @@ pub(super) fn draw_layers<'a>(out: &mut Vec<Prim>, p: &'a Panel, f: &Frame) -> D
             Mark::Rules(items) => rules(out, &mut d, items, p, f),
             Mark::Segments(items) => segments(out, &mut d, items, f),
             Mark::Areas(items) => areas(out, &mut d, items, f),
+            Mark::Arcs(items) => super::arcs::arcs(out, &mut d, items, f),
             // `compile` flattens groups; a hand-built Plot may still hold one.
             Mark::Group(_) => {}
             Mark::Hatches(items) => hatches(out, items, f),
@@ -190,6 +191,7 @@ fn rules(out: &mut Vec<Prim>, d: &mut Drawn, items: &[RuleItem], p: &Panel, f: &
                 let hi = p.x.domain.1.min(p.y.domain.1);
                 ((sx.map(lo), sy.map(lo)), (sx.map(hi), sy.map(hi)))
             }
+            RuleKind::Segment(a, b) => ((sx.map(a.0), sy.map(a.1)), (sx.map(b.0), sy.map(b.1))),
         };
         if let Some((a, b)) = clip_segment(
             seg.0,

@@ -5,14 +5,13 @@
 use super::super::axis::{self, TickSet};
 use super::super::labels;
 use super::super::lint;
-use super::super::margins::{Titles, axis_ticks, x_label_depth, y_label_width};
+use super::super::margins::{
+    Titles, axis_ticks, offset_height, x_label_depth, x_labels_only_depth, y_label_width,
+};
 use super::super::place;
 use super::super::scene::{MarkShape, Prim, Stroke};
 use super::marks::{Drawn, draw_layers};
-use super::{
-    AXIS_WIDTH, Area, EDGE_PAD, LABEL_PAD, Scale, TICK, TICK_PAD, TITLE_PAD, lines_of, push_text,
-    top_centered,
-};
+use super::{Area, LABEL_PAD, Scale, TICK_PAD, TITLE_PAD, lines_of, look, push_text, top_centered};
 use crate::color::Color;
 use crate::figures::model::*;
 use crate::font as text;
@@ -52,7 +51,7 @@ pub(super) fn draw_panel(
 
     // Grid below everything.
     if p.grid != Grid::Off {
-        draw_grid(out, p.grid == Grid::Both, &f, &xset, &yset);
+        draw_grid(out, p.grid, &f, &xset, &yset);
     }
     // Layers, with obstacles remembered for the legend and label placement.
     let mut drawn = draw_layers(out, p, &f);
@@ -70,13 +69,18 @@ pub(super) fn draw_panel(
     );
     marks.extend(panel_marks);
 
-    // Frame, ticks and tick labels.
-    draw_spines(out, plot.spines, &area);
+    // Frame, ticks and tick labels (a pie has none: its axes have no
+    // ticks, and its frame is not drawn).
+    let pie = p.layers.iter().any(|m| matches!(m, Mark::Arcs(_)));
+    if !pie {
+        draw_spines(out, plot.spines, &area);
+    }
     let xdepth = draw_x_ticks(out, p, &f, &xset);
     let ylab_w = draw_y_ticks(out, p, &f, &yset);
 
     // Axis titles and the panel title.
-    draw_titles(out, plot, p, tt, (area, cell), xdepth, ylab_w);
+    let y_off = offset_height(&yset, p.y.tick_font_size);
+    draw_titles(out, plot, p, tt, (area, cell), (xdepth, ylab_w, y_off));
     if let Some(la) = legend_area {
         place::draw_legend(out, &tt.legend, la);
     }
@@ -91,21 +95,26 @@ pub(super) fn draw_panel(
     legend_area
 }
 
-/// The grid lines at the major ticks (and the minor ones with `minor`).
-fn draw_grid(out: &mut Vec<Prim>, minor: bool, f: &Frame, xset: &TickSet, yset: &TickSet) {
+/// The grid lines at the major ticks (and the minor ones with
+/// [`Grid::Both`]), of both axes or of the one [`Grid::X`] or [`Grid::Y`]
+/// names.
+fn draw_grid(out: &mut Vec<Prim>, grid: Grid, f: &Frame, xset: &TickSet, yset: &TickSet) {
     let area = f.area;
+    let minor = grid == Grid::Both;
+    let (on_x, on_y) = (grid != Grid::Y, grid != Grid::X);
     // Solid light lines: as quiet as matplotlib's dotted ones, and one
     // element each (a dotted line is drawn as hundreds of segments).
     let grid = Stroke {
         color: Color::rgb(0xe3, 0xe3, 0xe3),
-        width: 0.6,
+        width: look().grid_width,
         dash: None,
     };
     let xs = xset
         .major
         .iter()
         .map(|(v, _)| *v)
-        .chain(xset.minor.iter().copied().filter(|_| minor));
+        .chain(xset.minor.iter().copied().filter(|_| minor))
+        .filter(|_| on_x);
     for v in xs {
         let px = f.sx.map(v);
         out.push(Prim::Path {
@@ -119,7 +128,8 @@ fn draw_grid(out: &mut Vec<Prim>, minor: bool, f: &Frame, xset: &TickSet, yset: 
         .major
         .iter()
         .map(|(v, _)| *v)
-        .chain(yset.minor.iter().copied().filter(|_| minor));
+        .chain(yset.minor.iter().copied().filter(|_| minor))
+        .filter(|_| on_y);
     for v in ys {
         let py = f.sy.map(v);
         out.push(Prim::Path {
@@ -253,7 +263,7 @@ fn place_panel_legend(
     }
     if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
         // Below the x axis's labels and title, in the room margins keep.
-        let mut below = TICK + TICK_PAD;
+        let mut below = look().tick_size + TICK_PAD;
         if p.x.labels {
             below += x_label_depth(xset, p.x.tick_font_size).0;
             if let Some(t) = &tt.x {
@@ -264,8 +274,8 @@ fn place_panel_legend(
         // Centred below the plot, but on the canvas.
         let x0 = la
             .x0
-            .min(plot.width - EDGE_PAD - legend_size.0)
-            .max(EDGE_PAD);
+            .min(plot.width - look().edge_pad - legend_size.0)
+            .max(look().edge_pad);
         *la = Area {
             x0,
             y0,
@@ -280,7 +290,7 @@ fn place_panel_legend(
 fn axis_stroke() -> Stroke {
     Stroke {
         color: Color::BLACK,
-        width: AXIS_WIDTH,
+        width: look().axis_width,
         dash: None,
     }
 }
@@ -289,7 +299,7 @@ fn axis_stroke() -> Stroke {
 fn minor_stroke() -> Stroke {
     Stroke {
         color: Color::BLACK,
-        width: 0.6,
+        width: look().minor_width,
         dash: None,
     }
 }
@@ -322,7 +332,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
     for v in &xset.minor {
         let px = f.sx.map(*v);
         out.push(Prim::Path {
-            pts: vec![(px, area.y1), (px, area.y1 + 2.0)],
+            pts: vec![(px, area.y1), (px, area.y1 + look().minor_size)],
             closed: false,
             fill: None,
             stroke: Some(minor_stroke.clone()),
@@ -332,7 +342,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
     for (v, label) in &xset.major {
         let px = f.sx.map(*v);
         out.push(Prim::Path {
-            pts: vec![(px, area.y1), (px, area.y1 + TICK)],
+            pts: vec![(px, area.y1), (px, area.y1 + look().tick_size)],
             closed: false,
             fill: None,
             stroke: Some(axis_stroke.clone()),
@@ -340,7 +350,7 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
         if !p.x.labels {
             continue;
         }
-        let base = area.y1 + TICK + TICK_PAD;
+        let base = area.y1 + look().tick_size + TICK_PAD;
         if xset.angle == 0.0 {
             push_text(
                 out,
@@ -363,6 +373,21 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
             });
         }
     }
+    // A factored power of ten: once, right-aligned at the axis's end,
+    // below the tick labels (matplotlib's offset text).
+    if let Some(o) = xset.offset.as_ref().filter(|_| p.x.labels) {
+        let top =
+            area.y1 + look().tick_size + TICK_PAD + x_labels_only_depth(xset, p.x.tick_font_size).0;
+        push_text(
+            out,
+            area.x1,
+            top + TICK_PAD,
+            o,
+            p.x.tick_font_size,
+            black,
+            Align::Right,
+        );
+    }
     xdepth
 }
 
@@ -374,7 +399,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
     for v in &yset.minor {
         let py = f.sy.map(*v);
         out.push(Prim::Path {
-            pts: vec![(area.x0 - 2.0, py), (area.x0, py)],
+            pts: vec![(area.x0 - look().minor_size, py), (area.x0, py)],
             closed: false,
             fill: None,
             stroke: Some(minor_stroke.clone()),
@@ -384,7 +409,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
     for (v, label) in &yset.major {
         let py = f.sy.map(*v);
         out.push(Prim::Path {
-            pts: vec![(area.x0 - TICK, py), (area.x0, py)],
+            pts: vec![(area.x0 - look().tick_size, py), (area.x0, py)],
             closed: false,
             fill: None,
             stroke: Some(axis_stroke.clone()),
@@ -396,7 +421,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
         if yset.angle == 0.0 {
             push_text(
                 out,
-                area.x0 - TICK - TICK_PAD,
+                area.x0 - look().tick_size - TICK_PAD,
                 top_centered(py, n, p.y.tick_font_size),
                 label,
                 p.y.tick_font_size,
@@ -405,7 +430,7 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
             );
         } else {
             out.push(Prim::TextRotated {
-                x: area.x0 - TICK - TICK_PAD - shift,
+                x: area.x0 - look().tick_size - TICK_PAD - shift,
                 y: py,
                 text: label.replace(['\n', '\r'], " "),
                 size: p.y.tick_font_size,
@@ -414,6 +439,13 @@ fn draw_y_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, yset: &TickSet) -> f6
                 angle: yset.angle,
             });
         }
+    }
+    // A factored power of ten: once, above the axis's top end, starting at
+    // the axis (matplotlib's offset text).
+    if let Some(o) = yset.offset.as_ref().filter(|_| p.y.labels) {
+        let size = p.y.tick_font_size;
+        let top = area.y0 - offset_height(yset, size);
+        push_text(out, area.x0, top, o, size, black, Align::Left);
     }
     ylab_w
 }
@@ -425,12 +457,11 @@ fn draw_titles(
     p: &Panel,
     tt: &Titles,
     (area, cell): (Area, Area),
-    xdepth: f64,
-    ylab_w: f64,
+    (xdepth, ylab_w, y_off): (f64, f64, f64),
 ) {
     let (fs, black) = (plot.font_size, Color::BLACK);
     if let Some(t) = tt.x.as_ref().filter(|_| p.x.labels) {
-        let top = area.y1 + TICK + TICK_PAD + xdepth + LABEL_PAD;
+        let top = area.y1 + look().tick_size + TICK_PAD + xdepth + LABEL_PAD;
         push_text(
             out,
             (area.x0 + area.x1) / 2.0,
@@ -442,13 +473,13 @@ fn draw_titles(
         );
     }
     if let Some(t) = p.y.title.as_ref().filter(|_| p.y.labels) {
-        let x = area.x0 - TICK - TICK_PAD - ylab_w - LABEL_PAD - fs;
+        let x = area.x0 - look().tick_size - TICK_PAD - ylab_w - LABEL_PAD - fs;
         // Centred on the plot, but kept on the canvas when the plot is
         // shorter than the title.
         let half = text::width(t, fs) / 2.0;
         let cy = ((area.y0 + area.y1) / 2.0)
-            .min(plot.height - EDGE_PAD - half)
-            .max(EDGE_PAD + half);
+            .min(plot.height - look().edge_pad - half)
+            .max(look().edge_pad + half);
         out.push(Prim::Text {
             x,
             y: cy,
@@ -461,7 +492,7 @@ fn draw_titles(
     }
     if let Some(t) = &tt.panel {
         let size = plot.title_size;
-        let top = area.y0 - TITLE_PAD - text::block(t, size).1;
+        let top = area.y0 - TITLE_PAD - y_off - text::block(t, size).1;
         // Centred over the plot, but inside its cell (titles are wrapped
         // to the cell's width): never over a neighbour's or the edge.
         let half = text::block(t, size).0 / 2.0;

@@ -74,11 +74,25 @@ pub fn covered(
     MarkIndex::new(marks).covered(a, clear, over)
 }
 
-/// Whether `m` is a bar or band that wholly holds the box `a` (a cell's
-/// value, a label inside its bar or its shaded range): the text's own
-/// ground, not a mark it covers.
+/// Whether `m` is the text's own ground, not a mark it covers: a bar or
+/// band that wholly holds the box `a` (a cell's value, a label inside its
+/// bar or its shaded range), or the wedge its box is centred in (a pie's
+/// label: its font box may graze the wedge's sides; a neighbour it
+/// reaches still counts).
 fn holds(m: &MarkShape, a: &Area) -> bool {
-    matches!(&m.shape, Shape::Box(b) if matches!(m.kind, "bar" | "band") && b.contains(a))
+    match m.kind {
+        "bar" | "band" => m.shape.holds(a),
+        "wedge" => {
+            let (cx, cy) = ((a.x0 + a.x1) / 2.0, (a.y0 + a.y1) / 2.0);
+            m.shape.holds(&Area {
+                x0: cx,
+                y0: cy,
+                x1: cx,
+                y1: cy,
+            })
+        }
+        _ => false,
+    }
 }
 
 /// A piece of a mark for the index: a polyline's segment, or a whole box
@@ -383,6 +397,7 @@ mod tests {
                 y1: 25.0,
             }],
             marks: vec![bar(20.0, 20.0, 30.0, 90.0), bar(40.0, 24.0, 50.0, 90.0)],
+            ..Scene::default()
         };
         let (on, _) = text_on_marks(&scene);
         assert_eq!(on.len(), 1);

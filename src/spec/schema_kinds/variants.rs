@@ -23,7 +23,7 @@ pub(super) const MARKS: &[Variant] = &[
     },
     Variant {
         name: "rule",
-        doc: "a vertical line at `x`, a horizontal one at `y`, or the diagonal",
+        doc: "a vertical line at `x`, a horizontal one at `y`, or the diagonal; with `y2` a segment from `y` to `y2` at `x` (a lollipop's stem), with `x2` one from `x` to `x2` at `y`, with both one from (`x`, `y`) to (`x2`, `y2`)",
     },
     Variant {
         name: "rect",
@@ -57,6 +57,27 @@ pub(super) const MARKS: &[Variant] = &[
         name: "violin",
         doc: "a mirrored Gaussian KDE (Scott's bandwidth, as scipy) of the raw values `y` per `x` category, with the median marked; several colours at one category stand side by side",
     },
+    Variant {
+        name: "arc",
+        doc: "a pie (or with `innerRadius` a donut; Vega-Lite's arc): one wedge per row, its angle the row's `theta` as a share of the total, starting at 12 o'clock and running clockwise in row order, filled by `color` (a scale: a legend of its values); `text` labels each wedge at its middle, with the row's `share` (0 to 1) to print (`{ field = \"share\", format = { places = 0, percent = true } }`); no x or y axis",
+    },
+];
+
+/// Marks drawn on x and y axes (every mark but `arc`).
+pub(super) const XY_MARKS: &[&str] = &[
+    "bar",
+    "hist",
+    "point",
+    "line",
+    "rule",
+    "rect",
+    "text",
+    "errorbar",
+    "boxplot",
+    "ecdf",
+    "area",
+    "errorband",
+    "violin",
 ];
 
 /// Marks with a legend entry (a label, or the keys of a colour scale).
@@ -72,6 +93,7 @@ pub(super) const LEGEND_MARKS: &[&str] = &[
     "area",
     "errorband",
     "violin",
+    "arc",
 ];
 
 pub(super) const VERBS: &[Variant] = &[
