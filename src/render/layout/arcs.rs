@@ -3,6 +3,7 @@
 //! outside the pie, moved off the outside labels before it.
 
 use super::super::geometry::stroke_of;
+use super::super::lint;
 use super::super::place;
 use super::super::scene::{MarkShape, Prim, Shape};
 use super::marks::Drawn;
@@ -126,13 +127,23 @@ fn label_radius(inner: f64, outer: f64) -> f64 {
     }
 }
 
-/// Whether label `t` at `size` fits inside wedge `a`: its block within the
-/// chord of the wedge at the label's radius, and within a donut's ring.
+/// Whether label `t` at `size` fits inside wedge `a`: its block, centred
+/// at the label's radius and half a point larger all round (what the
+/// scene's lint counts as touching), inside the wedge's outline.
 fn fits(a: &ArcItem, (inner, outer): (f64, f64), t: &str, size: f64) -> bool {
     let (w, h) = text::block(t, size);
-    let sweep = (a.end - a.start).to_radians().min(std::f64::consts::PI);
-    let chord = 2.0 * label_radius(inner, outer) * (sweep / 2.0).sin();
-    w <= chord && h <= chord && h <= outer - inner
+    let mid = ((a.start + a.end) / 2.0).to_radians();
+    let r = label_radius(inner, outer);
+    let (x, y) = (r * mid.sin(), -r * mid.cos());
+    let b = place::block_area((w, h), x, y - h / 2.0, Align::Center);
+    let t = lint::TOUCH;
+    let grown = Area {
+        x0: b.x0 - t,
+        y0: b.y0 - t,
+        x1: b.x1 + t,
+        y1: b.y1 + t,
+    };
+    Shape::Polygon(wedge_outline((0.0, 0.0), (inner, outer), (a.start, a.end))).holds(&grown)
 }
 
 /// A wedge's label: inside when its box fits the chord of the wedge at the
