@@ -73,9 +73,9 @@ fn a_pie_s_angles_are_the_shares_from_twelve_o_clock_clockwise() {
     for x in &w {
         assert_eq!(x.1, 0.0, "a pie has no hole");
     }
-    // Tab10's first three colours, one per part.
+    // The default scheme's (Okabe–Ito's) first three colours, one per part.
     let fills: Vec<String> = w.iter().map(|x| x.5.unwrap().hex()).collect();
-    assert_eq!(fills, vec!["#1f77b4", "#ff7f0e", "#2ca02c"]);
+    assert_eq!(fills, vec!["#0072b2", "#e69f00", "#009e73"]);
     let csv = common::csv(dir.path(), "pie");
     let shares: Vec<&str> = csv.iter().map(|r| r["share"].as_str()).collect();
     assert_eq!(shares, vec!["0.5", "0.3", "0.2"]);
