@@ -92,11 +92,14 @@ impl Face {
     }
 
     fn font(self) -> &'static FontRef<'static> {
-        static FONTS: [OnceLock<FontRef<'static>>; 4] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        FONTS[self as usize].get_or_init(|| {
-            FontRef::try_from_slice(self.bytes()).expect("the bundled font parses")
-        })
+        static FONTS: [OnceLock<FontRef<'static>>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        FONTS[self as usize]
+            .get_or_init(|| FontRef::try_from_slice(self.bytes()).expect("the bundled font parses"))
     }
 }
 

@@ -56,7 +56,10 @@ fn contains(hay: &[u8], needle: &str) -> bool {
 /// the lint measures them (in the scene's face).
 fn text_box(scene: &Scene, t: &str) -> (f64, f64) {
     let boxes = artifact::render::lint::text_boxes(scene);
-    let (_, a) = boxes.iter().find(|(s, _)| *s == t).expect("the text is drawn");
+    let (_, a) = boxes
+        .iter()
+        .find(|(s, _)| *s == t)
+        .expect("the text is drawn");
     (a.x0, a.x1)
 }
 
@@ -69,12 +72,18 @@ fn the_pdf_embeds_each_presets_font() {
         ("lncs", "LMRoman10-Regular"),
         ("article", "LMRoman10-Regular"),
     ] {
-        let dir = project(&format!("[style]\npreset = \"{preset}\""), "width = \"column\"");
+        let dir = project(
+            &format!("[style]\npreset = \"{preset}\""),
+            "width = \"column\"",
+        );
         gen_ok(dir.path());
         let pdf = read(dir.path(), "figures/f.pdf");
         // krilla subsets the font: `/BaseFont /ABCDEF+TeXGyreTermes-Regular`.
         assert!(contains(&pdf, &format!("+{font}")), "{preset}: no {font}");
-        assert!(!contains(&pdf, "DejaVuSans"), "{preset}: DejaVu Sans embedded too");
+        assert!(
+            !contains(&pdf, "DejaVuSans"),
+            "{preset}: DejaVu Sans embedded too"
+        );
     }
 }
 
@@ -84,7 +93,10 @@ fn without_a_preset_or_font_the_text_stays_dejavu_sans() {
     gen_ok(dir.path());
     assert!(contains(&read(dir.path(), "figures/f.pdf"), "+DejaVuSans"));
     let svg = String::from_utf8(read(dir.path(), "figures/f.svg")).unwrap();
-    assert!(svg.contains("font-family=\"DejaVu Sans, sans-serif\""), "{svg}");
+    assert!(
+        svg.contains("font-family=\"DejaVu Sans, sans-serif\""),
+        "{svg}"
+    );
 }
 
 #[test]
@@ -110,11 +122,17 @@ fn font_overrides_the_preset_and_a_figure_given_a_size_takes_it_too() {
         "width = \"0.5 text\"",
     );
     gen_ok(dir.path());
-    assert!(contains(&read(dir.path(), "figures/f.pdf"), "+LMRoman10-Regular"));
+    assert!(contains(
+        &read(dir.path(), "figures/f.pdf"),
+        "+LMRoman10-Regular"
+    ));
     // The paper's typeface is every figure's, also one sized in inches.
     let dir = project("[style]\nfont = \"times\"", "size = [4, 3]");
     gen_ok(dir.path());
-    assert!(contains(&read(dir.path(), "figures/f.pdf"), "+TeXGyreTermes-Regular"));
+    assert!(contains(
+        &read(dir.path(), "figures/f.pdf"),
+        "+TeXGyreTermes-Regular"
+    ));
 }
 
 #[test]
@@ -178,7 +196,10 @@ fn a_figure_sized_with_width_draws_tueplots_half_point_frame_and_3pt_ticks() {
     // Frame and major ticks 0.5 pt; the ticks 3 pt long.
     assert!(segs.iter().all(|(w, _)| *w == 0.5), "{segs:?}");
     let ticks: Vec<f64> = segs.iter().map(|s| s.1).filter(|l| *l < 10.0).collect();
-    assert!(!ticks.is_empty() && ticks.iter().all(|l| (l - 3.0).abs() < 1e-9), "{ticks:?}");
+    assert!(
+        !ticks.is_empty() && ticks.iter().all(|l| (l - 3.0).abs() < 1e-9),
+        "{ticks:?}"
+    );
     // tueplots' pad_inches = 0.015: the title sits 1.08 pt below the top.
     let title = scene
         .prims
@@ -197,7 +218,10 @@ fn a_figure_given_a_size_keeps_matplotlibs_lines() {
     let segs = black_segments(&layout(&plot_of(dir.path())));
     assert!(segs.iter().all(|(w, _)| *w == 0.8), "{segs:?}");
     let ticks: Vec<f64> = segs.iter().map(|s| s.1).filter(|l| *l < 10.0).collect();
-    assert!(!ticks.is_empty() && ticks.iter().all(|l| (l - 3.5).abs() < 1e-9), "{ticks:?}");
+    assert!(
+        !ticks.is_empty() && ticks.iter().all(|l| (l - 3.5).abs() < 1e-9),
+        "{ticks:?}"
+    );
 }
 
 #[test]
@@ -239,7 +263,11 @@ fn lint_says_fig2_prints_at_6_1_pt_in_latex_and_typst() {
     // A second figure drawn at the width it is included at: no warning.
     let mut spec = std::fs::read_to_string(dir.path().join("artifact.toml")).unwrap();
     spec.push_str("\n[figures.g]\nwidth = \"0.7 text\"\nlayers = [{ mark = \"bar\", data = \"d\", x = \"name\", y = \"v\" }]\n");
-    std::fs::write(dir.path().join("artifact.toml"), spec.replace("[figures.f]", "[figures.fig2]")).unwrap();
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        spec.replace("[figures.f]", "[figures.fig2]"),
+    )
+    .unwrap();
     gen_ok(dir.path());
     std::fs::write(
         dir.path().join("main.tex"),
@@ -253,7 +281,10 @@ fn lint_says_fig2_prints_at_6_1_pt_in_latex_and_typst() {
     .unwrap();
     let out = artifact(dir.path(), &["lint"]);
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &stderr(&out);
-    let lines: Vec<&str> = text.lines().filter(|l| l.contains("figure-text-size")).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("figure-text-size"))
+        .collect();
     assert_eq!(
         lines,
         [

@@ -20,7 +20,11 @@ pub(super) const SMALLEST: f64 = 0.7;
 /// A figure's drawn width and base font size, in PostScript points, from
 /// the spec: `width` (in `[style]`'s terms) or a `size` whose width is a
 /// number; none for a width computed from the numbers.
-pub(super) fn drawn(spec: &LoadedSpec, name: &str, fig: &toml::Spanned<FigureSpec>) -> Option<(f64, f64)> {
+pub(super) fn drawn(
+    spec: &LoadedSpec,
+    name: &str,
+    fig: &toml::Spanned<FigureSpec>,
+) -> Option<(f64, f64)> {
     let f = fig.get_ref();
     let (width, doc_font) = match sizing::figure_size(spec, name, fig).ok()? {
         Some((w, _, font)) => (w, font),
@@ -33,7 +37,9 @@ pub(super) fn drawn(spec: &LoadedSpec, name: &str, fig: &toml::Spanned<FigureSpe
             (w * 72.0, None)
         }
     };
-    let font = crate::spec::value(&f.font_size).or(doc_font).unwrap_or(10.0);
+    let font = crate::spec::value(&f.font_size)
+        .or(doc_font)
+        .unwrap_or(10.0);
     Some((width, font))
 }
 
@@ -153,10 +159,26 @@ mod tests {
     fn fig2_drawn_8in_wide_and_included_at_0_7_linewidth_prints_at_6_1_pt() {
         let text = 175.9 * 72.0 / 25.4;
         assert_eq!(
-            message("fig2", (576.0, 10.0), (0.7 * text, "0.7\\linewidth"), 10.0, Some(text)).unwrap(),
+            message(
+                "fig2",
+                (576.0, 10.0),
+                (0.7 * text, "0.7\\linewidth"),
+                10.0,
+                Some(text)
+            )
+            .unwrap(),
             "figure `fig2` prints at 6.1 pt; body is 10 pt (drawn 8 in wide, included at 0.7\\linewidth = 4.85 in): draw it at the width it is included at: `width = \"0.7 text\"`"
         );
         // 7.8 pt in a 10 pt body is not under 7 pt.
-        assert_eq!(message("f", (518.4, 9.0), (0.9 * text, "0.9\\linewidth"), 10.0, Some(text)), None);
+        assert_eq!(
+            message(
+                "f",
+                (518.4, 9.0),
+                (0.9 * text, "0.9\\linewidth"),
+                10.0,
+                Some(text)
+            ),
+            None
+        );
     }
 }

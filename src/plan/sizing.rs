@@ -465,12 +465,22 @@ mod tests {
         assert!(check_read(&s).is_ok());
         let s = parse("[style]\npreset = \"lncs\"\nfont = \"times\"\n[figures.f]\nsize = [3, 2]\n");
         assert_eq!(
-            check_read(&s).unwrap_err().to_string().lines().next().unwrap(),
+            check_read(&s)
+                .unwrap_err()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap(),
             "artifact.toml:2:10: `[style]` does nothing: no figure has `width` (\"column\", \"text\", \"0.5 text\")"
         );
         let s = parse("[style]\nfont = \"times\"\n");
         assert_eq!(
-            check_read(&s).unwrap_err().to_string().lines().next().unwrap(),
+            check_read(&s)
+                .unwrap_err()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap(),
             "artifact.toml:2:8: `[style]` does nothing: there is no figure"
         );
         let s = parse("[style]\npreset = \"lncs\"\n[figures.f]\nwidth = \"text\"\n");
@@ -485,14 +495,21 @@ mod tests {
         assert_eq!(face("[style]\npreset = \"neurips\"\n"), Ok(Face::Termes));
         assert_eq!(face("[style]\npreset = \"icml\"\n"), Ok(Face::Termes));
         assert_eq!(face("[style]\npreset = \"lncs\"\n"), Ok(Face::LatinModern));
-        assert_eq!(face("[style]\npreset = \"article\"\n"), Ok(Face::LatinModern));
+        assert_eq!(
+            face("[style]\npreset = \"article\"\n"),
+            Ok(Face::LatinModern)
+        );
         assert_eq!(face("[style]\ncolumn_width = 300\n"), Ok(Face::DejaVuSans));
         assert_eq!(
             face("[style]\npreset = \"acmart\"\nfont = \"sans\"\n"),
             Ok(Face::DejaVuSans)
         );
         assert_eq!(
-            face("[style]\nfont = \"latin-modren\"\n").unwrap_err().lines().next().unwrap(),
+            face("[style]\nfont = \"latin-modren\"\n")
+                .unwrap_err()
+                .lines()
+                .next()
+                .unwrap(),
             "artifact.toml:2:8: unknown font `latin-modren` (sans, times, libertine, latin-modern); did you mean `latin-modern`?"
         );
         let st = style(&parse("[style]\npreset = \"article\"\n")).unwrap();

@@ -172,10 +172,10 @@ fn layout_full(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     text::with_face(plot.face, || with_look(plot.look, || layout_scoped(plot)))
 }
 
-fn layout_scoped(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
+fn layout_scoped(asked: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     let mut notes = Vec::new();
-    let shortened = axis::shorten_long_labels(plot, &mut notes);
-    let plot = shortened.as_ref().unwrap_or(plot);
+    let shortened = axis::shorten_long_labels(asked, &mut notes);
+    let plot = shortened.as_ref().unwrap_or(asked);
     let mut prims = Vec::new();
     let (w, h) = (plot.width, plot.height);
     let title_size = plot.title_size;
@@ -194,7 +194,9 @@ fn layout_scoped(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
     let placed = cells.fit(plot);
     let mut plot_areas = Vec::new();
     let mut legends = Vec::new();
+    let mut marks = Vec::new();
     let mut cramped = Vec::new();
+    let mut outside = Vec::new();
     for (i, (p, ((cell, area), (_, tt, legend_size)))) in
         plot.panels.iter().zip(&placed).enumerate()
     {
@@ -202,15 +204,29 @@ fn layout_scoped(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
         if area.h() < MIN_PLOT || area.w() < MIN_PLOT {
             cramped.push(i + 1);
         }
-        legends.extend(draw_panel(
+        let legend = draw_panel(
             &mut prims,
             &mut notes,
+            &mut marks,
             plot,
             p,
             tt,
             (*area, *cell),
             *legend_size,
-        ));
+        );
+        if legend.is_none() && tt.legend.position == LegendPos::Best && legend_size.0 > 0.0 {
+            outside.push((i, outside_side(&tt.legend, cell, area)));
+        }
+        legends.extend(legend);
+    }
+    if !outside.is_empty() {
+        // No free place inside: once more with those legends outside.
+        let mut moved = asked.clone();
+        for (i, (pos, columns)) in outside {
+            moved.panels[i].legend.position = pos;
+            moved.panels[i].legend.columns = columns;
+        }
+        return layout_scoped(&moved);
     }
     notes.extend(cramped_note(&cramped, &plot_areas));
     if let (Some((l, s)), Some(first)) = (&fig_legend, plot_areas.first()) {
@@ -226,7 +242,9 @@ fn layout_scoped(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
         // Centred over the plot, but never past the figure's edges (an
         // outside legend pulls the plot's centre left).
         let half = text::block(t, title_size).0 / 2.0;
-        let cx = cx.min(w - look().edge_pad - half).max(look().edge_pad + half);
+        let cx = cx
+            .min(w - look().edge_pad - half)
+            .max(look().edge_pad + half);
         push_text(
             &mut prims,
             cx,
@@ -243,11 +261,41 @@ fn layout_scoped(plot: &Plot) -> (Scene, Vec<Area>, Vec<String>) {
             height: h,
             prims,
             legends,
+            marks,
             face: plot.face,
         },
         plot_areas,
         notes,
     )
+}
+
+/// Where a `best` legend with no free place inside goes: right of the
+/// plot or below it, whichever leaves the larger plot area, with its
+/// columns there (below: in one row, fewer if too wide for the cell).
+fn outside_side(l: &Legend, cell: &Area, area: &Area) -> (LegendPos, usize) {
+    let right = fitted_legend(
+        &Legend {
+            position: LegendPos::Right,
+            ..l.clone()
+        },
+        cell.w(),
+    );
+    let below = fewer_columns(
+        &Legend {
+            position: LegendPos::Bottom,
+            columns: l.entries.len().max(1),
+            ..l.clone()
+        },
+        cell.w(),
+        f64::INFINITY,
+    );
+    let rw = place::legend_size(&right).0 + 2.0 * LABEL_PAD;
+    let bh = place::legend_size(&below).1 + 2.0 * LABEL_PAD;
+    if (area.w() - rw) * area.h() >= area.w() * (area.h() - bh) {
+        (LegendPos::Right, l.columns)
+    } else {
+        (LegendPos::Bottom, below.columns)
+    }
 }
 
 /// A figure-wide legend (a facet's), fitted (in columns) to the strip it

@@ -1,8 +1,12 @@
 //! A check over a laid-out [`Scene`]: text that leaves the canvas, texts
-//! that cover each other and texts under a legend, which a reader could not
-//! read. `artifact gen`
+//! that cover each other, texts under a legend and texts on marks
+//! ([`text_on_marks`]), which a reader could not read. `artifact gen`
 //! prints what it finds as notes naming the figure; tests assert it finds
 //! nothing (`assert!(lint::problems(&scene).is_empty())`).
+
+mod on_marks;
+
+pub use on_marks::{MAX_WORK, MarkIndex, OnMarks, Over, TOUCH, covered, describe, text_on_marks};
 
 use super::geometry::Area;
 use super::scene::{Prim, Scene};
@@ -291,7 +295,9 @@ fn text_boxes_of(prims: &[Prim]) -> Vec<(&str, Area)> {
 /// What a reader would trip over in `scene`, one sentence each, in
 /// drawing order: a text (partly) outside the canvas, two texts that
 /// overlap (tick labels on each other, a title on the legend), and a text
-/// (partly) under a legend's box (a bar's value label). Empty when
+/// (partly) under a legend's box (a bar's value label), and a text on a
+/// mark (a rule through a value label; a legend on marks is layout's note,
+/// which names its position). Empty when
 /// the figure is clean. Turned texts are checked by their boxes, so two
 /// neighbouring turned labels may be reported though their ink does not
 /// touch only when they are closer than a line height.
@@ -345,6 +351,21 @@ pub fn problems(scene: &Scene) -> Vec<String> {
                 out.push(format!("the legend covers text \"{}\"", t.escape_debug()));
             }
         }
+    }
+    let (on, stopped) = text_on_marks(scene);
+    let on: Vec<OnMarks> = on.into_iter().filter(|o| !o.legend).collect();
+    for o in on.iter().take(MAX_PAIRS) {
+        out.push(format!(
+            "text \"{}\" lies on {}",
+            o.text.escape_debug(),
+            describe(&o.covered)
+        ));
+    }
+    if on.len() > MAX_PAIRS {
+        out.push(format!("and {} more texts on marks", on.len() - MAX_PAIRS));
+    }
+    if stopped {
+        out.push("and maybe more texts on marks (too many to compare all)".into());
     }
     out
 }

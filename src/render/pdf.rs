@@ -29,8 +29,12 @@ use crate::font::Face;
 /// a character the face lacks), every generic family mapped to the face, so
 /// an SVG's `serif` or `sans-serif` finds it and no system font is read.
 fn font_db(face: Face) -> Arc<fontdb::Database> {
-    static DBS: [OnceLock<Arc<fontdb::Database>>; 4] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static DBS: [OnceLock<Arc<fontdb::Database>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
     DBS[face as usize]
         .get_or_init(|| {
             let mut db = fontdb::Database::new();

@@ -1,13 +1,15 @@
 //! Placing legends and labels where they hide the least.
 //!
 //! The legend box follows matplotlib's geometry (handle 2 em, label spacing
-//! 0.5 em, border padding 0.4 em). `best` tries matplotlib's candidate
-//! positions and keeps the one covering the fewest marks. Movable labels
+//! 0.5 em, border padding 0.4 em). `best` takes the first of matplotlib's
+//! candidate positions, then of a finer grid, that keeps clear of every
+//! mark and fixed text; with none free the legend goes outside. Movable labels
 //! (`avoid_overlap`) try positions around their point, nearest first, and
 //! keep the first that overlaps no point, label or legend and stays inside
 //! the plot; the seed's fig5 labels overlapped each other and the legend.
 
 use super::layout::{Area, marker, push_text};
+use super::lint::{MarkIndex, Over};
 use super::scene::{Prim, Stroke};
 use crate::color::Color;
 use crate::figures::model::*;
@@ -63,15 +65,27 @@ pub fn legend_size(l: &Legend) -> (f64, f64) {
     (w, h + 2.0 * border)
 }
 
-/// Where the legend goes, given the plot area and what is drawn in it:
-/// `best` takes the candidate covering the fewest of `keep_clear` (fixed
-/// texts such as bar values, markers), then the least area of `obstacles`
-/// (bars, line vertices).
+/// How far (points) a legend placed by `best`, and a fixed text moved off
+/// a line, keep from every mark: a box that touches a mark (0 pt) is on it.
+pub const CLEAR: f64 = 2.0;
+
+/// The room (points) `best` looks for first around the legend, before it
+/// settles for [`CLEAR`].
+pub const ROOMY: f64 = 3.0 * CLEAR;
+
+/// Where the legend goes, given the plot area and what is drawn in it.
+/// `best` takes the first place inside the plot that keeps [`ROOMY`],
+/// else [`CLEAR`], points from every mark in `marks` and every box in
+/// `keep_clear` (fixed texts such as bar values): matplotlib's candidates
+/// in its order, then a finer grid of places, nearest the plot's edges
+/// first. `None` when the
+/// legend is hidden or has no entries, and for `best` when no place
+/// inside is free: the caller then moves it outside the plot.
 pub fn place_legend(
     l: &Legend,
     size: (f64, f64),
     area: &Area,
-    obstacles: &[Area],
+    marks: &MarkIndex,
     keep_clear: &[Area],
 ) -> Option<Area> {
     if size.0 == 0.0 {
@@ -103,7 +117,7 @@ pub fn place_legend(
         }
         LegendPos::Bottom => {
             let x0 = area.x0 + (area.w() - size.0) / 2.0;
-            let y0 = area.y1 + area.h() * 0.0 + 40.0;
+            let y0 = area.y1 + 40.0;
             Some(Area {
                 x0,
                 y0,
@@ -112,37 +126,79 @@ pub fn place_legend(
             })
         }
         LegendPos::Best => {
-            // matplotlib's candidate order: upper right, upper left, lower
-            // left, lower right, right, center left, center right, lower
-            // center, upper center, center.
-            let candidates = [
-                (1.0, 1.0),
-                (0.0, 1.0),
-                (0.0, 0.0),
-                (1.0, 0.0),
-                (1.0, 0.5),
-                (0.0, 0.5),
-                (1.0, 0.5),
-                (0.5, 0.0),
-                (0.5, 1.0),
-                (0.5, 0.5),
-            ];
-            candidates
-                .iter()
-                .map(|&(fx, fy)| {
-                    let a = at(fx, fy);
-                    // Each hidden text or marker outweighs any area of bars.
-                    let hidden = keep_clear.iter().filter(|o| a.overlap(o) > 0.0).count();
-                    let cost: f64 =
-                        hidden as f64 * 1.0e9 + obstacles.iter().map(|o| a.overlap(o)).sum::<f64>();
-                    (cost, a)
-                })
-                .fold(None, |best: Option<(f64, Area)>, (c, a)| match best {
-                    Some((bc, _)) if bc <= c => best,
-                    _ => Some((c, a)),
-                })
-                .map(|(_, a)| a)
+            // No room inside at all: outside.
+            if size.0 + 2.0 * pad > area.w() || size.1 + 2.0 * pad > area.h() {
+                return None;
+            }
+            let free = |a: &Area, clear: f64| {
+                let g = Area {
+                    x0: a.x0 - clear,
+                    y0: a.y0 - clear,
+                    x1: a.x1 + clear,
+                    y1: a.y1 + clear,
+                };
+                !keep_clear.iter().any(|o| g.overlap(o) > 0.0)
+                    && marks.hit(a, clear, Over::Legend).is_empty()
+                    && !marks.exhausted()
+            };
+            // The emptiest: a place with room to spare first, then one
+            // that only keeps `CLEAR`.
+            let places: Vec<Area> = best_candidates()
+                .into_iter()
+                .map(|(fx, fy)| at(fx, fy))
+                .collect();
+            [ROOMY, CLEAR]
+                .into_iter()
+                .find_map(|clear| places.iter().copied().find(|a| free(a, clear)))
         }
+    }
+}
+
+/// The places `best` tries, as fractions of the room (0, 0: lower left):
+/// matplotlib's candidates (upper right, upper left, lower left, lower
+/// right, right, center left, lower center, upper center, center), then a
+/// grid in tenths, nearest an edge first, upper before lower and right
+/// before left.
+fn best_candidates() -> Vec<(f64, f64)> {
+    let mut out = vec![
+        (1.0, 1.0),
+        (0.0, 1.0),
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 0.5),
+        (0.0, 0.5),
+        (0.5, 0.0),
+        (0.5, 1.0),
+        (0.5, 0.5),
+    ];
+    let mut grid: Vec<(i32, i32)> = (0..=10)
+        .flat_map(|i| (0..=10).map(move |j| (i, j)))
+        .collect();
+    let edge = |v: i32| v.min(10 - v);
+    grid.sort_by_key(|&(i, j)| (edge(i) + edge(j), -j, -i));
+    for (i, j) in grid {
+        let c = (f64::from(i) / 10.0, f64::from(j) / 10.0);
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The spec's word for an inside legend position (`upper right`), as
+/// notes name it.
+pub fn inside_name(fx: f64, fy: f64) -> &'static str {
+    let col = |v: f64| (v * 2.0).round() as i32;
+    match (col(fx), col(fy)) {
+        (2, 2) => "upper right",
+        (0, 2) => "upper left",
+        (0, 0) => "lower left",
+        (2, 0) => "lower right",
+        (2, 1) => "center right",
+        (0, 1) => "center left",
+        (1, 2) => "upper center",
+        (1, 0) => "lower center",
+        _ => "center",
     }
 }
 
@@ -274,6 +330,44 @@ pub fn text_anchor(t: &TextItem, (ax, ay): (f64, f64)) -> (f64, f64, Align) {
     (x, top, t.align)
 }
 
+/// Where a fixed text goes: where [`text_anchor`] puts it, or, when that
+/// lies on a mark (a rule through a bar's value label), moved on away
+/// from its point, a point at a time up to twice its height, to the first
+/// place [`CLEAR`] of every mark inside the plot. A text on its point
+/// (no offset, a cell's value) stays.
+pub fn fixed_anchor(
+    t: &TextItem,
+    anchor: (f64, f64),
+    area: &Area,
+    marks: &MarkIndex,
+) -> (f64, f64, Align) {
+    let own = text_anchor(t, anchor);
+    let (dx, dy) = (
+        t.dx.signum() * f64::from(t.dx != 0.0),
+        -t.dy.signum() * f64::from(t.dy != 0.0),
+    );
+    let on_marks = |(x, top, align): (f64, f64, Align), clear: f64| {
+        !marks
+            .hit(
+                &text_area(&t.text, t.size, x, top, align),
+                clear,
+                Over::Text,
+            )
+            .is_empty()
+    };
+    if (dx == 0.0 && dy == 0.0) || !on_marks(own, super::lint::TOUCH) {
+        return own;
+    }
+    let inside = |(x, top, align): (f64, f64, Align)| {
+        area.contains(&text_area(&t.text, t.size, x, top, align))
+    };
+    let h = text::block(&t.text, t.size).1;
+    (1..=(2.0 * h).ceil().min(200.0) as usize)
+        .map(|k| (own.0 + dx * k as f64, own.1 + dy * k as f64, own.2))
+        .find(|c| inside(*c) && !on_marks(*c, CLEAR) && !marks.exhausted())
+        .unwrap_or(own)
+}
+
 /// Where a movable label goes: its asked-for position if that is free,
 /// else the nearest free spot around its point (least overlap if none is).
 pub fn place_label(
@@ -326,4 +420,93 @@ pub fn place_label(
         }
     }
     best.map_or(own, |(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::scene::{MarkShape, Shape};
+
+    fn label(text: &str) -> TextItem {
+        TextItem {
+            x: 0.0,
+            y: 0.0,
+            text: text.into(),
+            dx: 0.0,
+            dy: 2.5,
+            align: Align::Center,
+            baseline: Baseline::Bottom,
+            size: 8.0,
+            color: Color::BLACK,
+        }
+    }
+
+    fn plot() -> Area {
+        Area {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 300.0,
+            y1: 200.0,
+        }
+    }
+
+    /// labels/speedup_bars: the y = 1 rule ran through "0.8×" above its
+    /// bar; the label moves up, a point at a time, to 2 pt above the rule.
+    #[test]
+    fn a_value_label_struck_by_a_rule_moves_up_past_it() {
+        let rule = [MarkShape {
+            kind: "rule",
+            shape: Shape::Polyline(vec![(0.0, 100.0), (300.0, 100.0)], 0.4),
+        }];
+        let index = MarkIndex::new(&rule);
+        let (x, top, align) = fixed_anchor(&label("0.8×"), (150.0, 108.0), &plot(), &index);
+        assert_eq!((x, align), (150.0, Align::Center));
+        // Asked for: bottom at 105.5, top at 97.5, across the rule.
+        let bottom = top + 8.0;
+        assert!(
+            bottom <= 100.0 - 0.4 - CLEAR && bottom > 100.0 - 0.4 - CLEAR - 1.0,
+            "{top}"
+        );
+    }
+
+    /// A cell's value (no offset) stays on its point even on a mark.
+    #[test]
+    fn a_text_without_an_offset_stays() {
+        let rule = [MarkShape {
+            kind: "rule",
+            shape: Shape::Polyline(vec![(0.0, 100.0), (300.0, 100.0)], 0.4),
+        }];
+        let mut t = label("7");
+        t.dy = 0.0;
+        t.baseline = Baseline::Middle;
+        let index = MarkIndex::new(&rule);
+        assert_eq!(
+            fixed_anchor(&t, (150.0, 100.0), &plot(), &index),
+            text_anchor(&t, (150.0, 100.0))
+        );
+    }
+
+    /// 100,000 bars on one spot and 2,000 labels on them: the look-ups stop
+    /// at the index's work budget, and the labels keep their places.
+    #[test]
+    fn fixed_labels_on_100k_bars_on_one_spot_are_bounded() {
+        let bars: Vec<MarkShape> = (0..100_000)
+            .map(|_| MarkShape {
+                kind: "bar",
+                shape: Shape::Box(Area {
+                    x0: 140.0,
+                    y0: 90.0,
+                    x1: 160.0,
+                    y1: 200.0,
+                }),
+            })
+            .collect();
+        let index = MarkIndex::new(&bars);
+        let t = label("label");
+        for _ in 0..2_000 {
+            let at = fixed_anchor(&t, (150.0, 95.0), &plot(), &index);
+            assert_eq!(at.0, 150.0);
+        }
+        assert!(index.exhausted());
+    }
 }

@@ -131,6 +131,149 @@ pub struct Scene {
     /// The legends' boxes, in points (for the lint: a text under a legend
     /// is hidden by it).
     pub legends: Vec<super::geometry::Area>,
+    /// Every data mark's geometry as drawn (clipped to its plot area), in
+    /// painting order: what texts and legends must keep off.
+    pub marks: Vec<MarkShape>,
     /// The typeface of its texts.
     pub face: crate::font::Face,
+}
+
+/// One mark's geometry in points, named for notes ("the legend covers 45
+/// bars").
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkShape {
+    /// The mark's kind, singular (`bar`, `band`, `error bar`, `line`,
+    /// `rule`, `area`, `point`).
+    pub kind: &'static str,
+    /// What it covers.
+    pub shape: Shape,
+}
+
+/// The ground a mark covers, in points.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A filled rectangle (a bar, a bin, a cell) or a marker's box.
+    Box(super::geometry::Area),
+    /// A stroked polyline (a line, a rule, an error bar and its caps)
+    /// and half its stroke width.
+    Polyline(Vec<(f64, f64)>, f64),
+    /// A filled polygon (an area, a band, a violin), by its outline.
+    Polygon(Vec<(f64, f64)>),
+}
+
+impl Shape {
+    /// Whether the shape comes within `clear` points of the box `a`
+    /// (touching counts once `clear` is positive): a polyline by its
+    /// segments widened by half its stroke, a polygon by its filled
+    /// outline (a box above a low area is clear of it), a box by its box.
+    pub fn hits(&self, a: &super::geometry::Area, clear: f64) -> bool {
+        use super::geometry::{Area, clip_segment};
+        let grow = |d: f64| Area {
+            x0: a.x0 - d,
+            y0: a.y0 - d,
+            x1: a.x1 + d,
+            y1: a.y1 + d,
+        };
+        // Whether segment p-q passes through box g (a cheap side test first).
+        let crosses = |p: (f64, f64), q: (f64, f64), g: &Area| {
+            !(p.0.max(q.0) < g.x0
+                || p.0.min(q.0) > g.x1
+                || p.1.max(q.1) < g.y0
+                || p.1.min(q.1) > g.y1)
+                && clip_segment(p, q, g).is_some()
+        };
+        match self {
+            Shape::Box(b) => {
+                let g = grow(clear);
+                g.x0 < b.x1 && b.x0 < g.x1 && g.y0 < b.y1 && b.y0 < g.y1
+            }
+            Shape::Polyline(pts, half) => {
+                let g = grow(clear + half);
+                match pts.as_slice() {
+                    [p] => crosses(*p, *p, &g),
+                    _ => pts.windows(2).any(|w| crosses(w[0], w[1], &g)),
+                }
+            }
+            Shape::Polygon(pts) => {
+                let g = grow(clear);
+                if pts.len() < 3 {
+                    return false;
+                }
+                let edge = (0..pts.len()).any(|i| crosses(pts[i], pts[(i + 1) % pts.len()], &g));
+                edge || inside(pts, ((g.x0 + g.x1) / 2.0, (g.y0 + g.y1) / 2.0))
+            }
+        }
+    }
+}
+
+impl Shape {
+    /// Whether the shape's fill wholly holds the box `a` (a box inside a
+    /// bar, a polygon's outline around it and crossing none of it); a
+    /// polyline holds nothing.
+    pub fn holds(&self, a: &super::geometry::Area) -> bool {
+        use super::geometry::{Area, clip_segment};
+        match self {
+            Shape::Box(b) => b.contains(a),
+            Shape::Polyline(..) => false,
+            Shape::Polygon(pts) if pts.len() >= 3 => {
+                let corners = [(a.x0, a.y0), (a.x1, a.y0), (a.x1, a.y1), (a.x0, a.y1)];
+                let core = Area {
+                    x0: a.x0 + 1e-6,
+                    y0: a.y0 + 1e-6,
+                    x1: a.x1 - 1e-6,
+                    y1: a.y1 - 1e-6,
+                };
+                corners.iter().all(|c| inside(pts, *c))
+                    && !(0..pts.len())
+                        .any(|i| clip_segment(pts[i], pts[(i + 1) % pts.len()], &core).is_some())
+            }
+            Shape::Polygon(_) => false,
+        }
+    }
+}
+
+/// Whether `p` lies inside the polygon (even-odd rule).
+fn inside(poly: &[(f64, f64)], p: (f64, f64)) -> bool {
+    let mut odd = false;
+    let mut j = poly.len() - 1;
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[j]);
+        if (a.1 > p.1) != (b.1 > p.1) && p.0 < (b.0 - a.0) * (p.1 - a.1) / (b.1 - a.1) + a.0 {
+            odd = !odd;
+        }
+        j = i;
+    }
+    odd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::geometry::Area;
+
+    fn bx(x0: f64, y0: f64, x1: f64, y1: f64) -> Area {
+        Area { x0, y0, x1, y1 }
+    }
+
+    /// A legend above a low area is clear of it, though the area's
+    /// bounding box reaches the plot's top.
+    #[test]
+    fn an_area_counts_by_its_polygon_not_its_box() {
+        // A triangle rising to the right: high at x = 100 only.
+        let area = Shape::Polygon(vec![(0.0, 100.0), (100.0, 0.0), (100.0, 100.0)]);
+        assert!(!area.hits(&bx(5.0, 5.0, 40.0, 30.0), 2.0));
+        assert!(area.hits(&bx(60.0, 60.0, 70.0, 70.0), 2.0));
+        // Wholly inside the fill, no edge crossed.
+        assert!(area.hits(&bx(80.0, 80.0, 85.0, 85.0), 0.0));
+    }
+
+    /// Zero clearance counts as touching once `clear` is positive.
+    #[test]
+    fn a_box_at_zero_clearance_touches_a_stroke() {
+        let bar = Shape::Polyline(vec![(50.0, 20.0), (50.0, 60.0)], 0.5);
+        // The error bar's top end is at the box's bottom edge.
+        assert!(bar.hits(&bx(30.0, 0.0, 70.0, 20.0), 0.5));
+        assert!(!bar.hits(&bx(30.0, 0.0, 70.0, 17.0), 2.0));
+        assert!(bar.hits(&bx(30.0, 0.0, 70.0, 17.5), 2.0));
+    }
 }

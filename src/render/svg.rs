@@ -453,13 +453,7 @@ fn drawable(t: &str) -> Result<()> {
 
 /// The backend's font for a text of `size` points in `face`, anchored at
 /// its top.
-fn font(
-    face: text::Face,
-    size: f64,
-    color: Color,
-    align: Align,
-    transform: FontTransform,
-) -> Font {
+fn font(face: text::Face, size: f64, color: Color, align: Align, transform: FontTransform) -> Font {
     let h = match align {
         Align::Left => HPos::Left,
         Align::Center => HPos::Center,

@@ -469,7 +469,7 @@ pub const KINDS: &[Kind] = &[
         variants: Variants::None,
         variant_list: &[],
         keys: &[
-            key("position", Ty::Enum(&["best", "upper right", "upper left", "lower left", "lower right", "center right", "right inside", "center left", "upper center", "lower center", "center", "right", "bottom", "none"]), "inside the plot (matplotlib's words), outside it (`right`, `bottom`), or `none`").default("\"best\""),
+            key("position", Ty::Enum(&["best", "upper right", "upper left", "lower left", "lower right", "center right", "right inside", "center left", "upper center", "lower center", "center", "right", "bottom", "none"]), "inside the plot (matplotlib's words; `best` takes the first place 6 pt, else 2 pt, clear of every mark and value label, else goes outside, right or below, whichever leaves the larger plot; a place asked for that covers marks is a note), outside it (`right`, `bottom`), or `none`").default("\"best\""),
             key("columns", Ty::Int, "columns of entries, 1 to 100").default("1"),
             key("frame", Ty::Bool, "draw a frame").default("true"),
             key("font_size", Ty::Num, "font size in points, 1 to 200 (default the figure's `font_size`)"),

@@ -3,8 +3,9 @@
 //! outside the pie, moved off the outside labels before it.
 
 use super::super::geometry::stroke_of;
+use super::super::lint;
 use super::super::place;
-use super::super::scene::Prim;
+use super::super::scene::{MarkShape, Prim, Shape};
 use super::marks::Drawn;
 use super::panel::Frame;
 use super::{Area, push_text};
@@ -36,8 +37,8 @@ struct Placed {
 /// Draws the wedges, then their labels: centred at each wedge's middle
 /// angle, halfway across a donut's ring or at 0.6 of a pie's radius
 /// (matplotlib's `pctdistance`) when the text fits in the wedge there;
-/// else outside the pie on that angle, aligned away from it. The pie's
-/// square is what the legend keeps off.
+/// else outside the pie on that angle, aligned away from it. Each wedge's
+/// outline is what the legend and texts keep off.
 pub(super) fn arcs(out: &mut Vec<Prim>, d: &mut Drawn, items: &[ArcItem], f: &Frame) {
     let (c, mut fit) = pie_frame(&f.area);
     // Labels outside a pie of the default size need room above and below
@@ -60,13 +61,10 @@ pub(super) fn arcs(out: &mut Vec<Prim>, d: &mut Drawn, items: &[ArcItem], f: &Fr
     for a in items {
         let outer = a.outer.unwrap_or(fit).max(0.0);
         let inner = a.inner.clamp(0.0, outer);
-        let bx = Area {
-            x0: c.0 - outer,
-            y0: c.1 - outer,
-            x1: c.0 + outer,
-            y1: c.1 + outer,
-        };
-        d.obstacles.push(bx);
+        d.marks.push(MarkShape {
+            kind: "wedge",
+            shape: Shape::Polygon(wedge_outline(c, (inner, outer), (a.start, a.end))),
+        });
         out.push(Prim::Wedge {
             cx: c.0,
             cy: c.1,
@@ -90,6 +88,35 @@ pub(super) fn arcs(out: &mut Vec<Prim>, d: &mut Drawn, items: &[ArcItem], f: &Fr
     }
 }
 
+/// A wedge's outline in points: its outer arc, then its inner arc back (or
+/// the centre), every 5 degrees or finer; angles in degrees clockwise
+/// from 12 o'clock, as [`Prim::Wedge`] draws them.
+fn wedge_outline(
+    c: (f64, f64),
+    (inner, outer): (f64, f64),
+    (a0, a1): (f64, f64),
+) -> Vec<(f64, f64)> {
+    let span = (a1 - a0).clamp(0.0, 360.0);
+    let steps = ((span / 5.0).ceil() as usize).clamp(1, 72);
+    let at = |r: f64, deg: f64| {
+        let (s, k) = deg.to_radians().sin_cos();
+        (c.0 + r * s, c.1 - r * k)
+    };
+    let mut pts: Vec<(f64, f64)> = (0..=steps)
+        .map(|i| at(outer, a0 + span * i as f64 / steps as f64))
+        .collect();
+    if inner > 0.0 {
+        pts.extend(
+            (0..=steps)
+                .rev()
+                .map(|i| at(inner, a0 + span * i as f64 / steps as f64)),
+        );
+    } else {
+        pts.push(c);
+    }
+    pts
+}
+
 /// Where an inside label's centre sits from the pie's centre: halfway
 /// across a donut's ring, at 0.6 of a pie's radius.
 fn label_radius(inner: f64, outer: f64) -> f64 {
@@ -100,13 +127,23 @@ fn label_radius(inner: f64, outer: f64) -> f64 {
     }
 }
 
-/// Whether label `t` at `size` fits inside wedge `a`: its block within the
-/// chord of the wedge at the label's radius, and within a donut's ring.
+/// Whether label `t` at `size` fits inside wedge `a`: its block, centred
+/// at the label's radius and half a point larger all round (what the
+/// scene's lint counts as touching), inside the wedge's outline.
 fn fits(a: &ArcItem, (inner, outer): (f64, f64), t: &str, size: f64) -> bool {
     let (w, h) = text::block(t, size);
-    let sweep = (a.end - a.start).to_radians().min(std::f64::consts::PI);
-    let chord = 2.0 * label_radius(inner, outer) * (sweep / 2.0).sin();
-    w <= chord && h <= chord && h <= outer - inner
+    let mid = ((a.start + a.end) / 2.0).to_radians();
+    let r = label_radius(inner, outer);
+    let (x, y) = (r * mid.sin(), -r * mid.cos());
+    let b = place::block_area((w, h), x, y - h / 2.0, Align::Center);
+    let t = lint::TOUCH;
+    let grown = Area {
+        x0: b.x0 - t,
+        y0: b.y0 - t,
+        x1: b.x1 + t,
+        y1: b.y1 + t,
+    };
+    Shape::Polygon(wedge_outline((0.0, 0.0), (inner, outer), (a.start, a.end))).holds(&grown)
 }
 
 /// A wedge's label: inside when its box fits the chord of the wedge at the

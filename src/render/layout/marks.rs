@@ -3,7 +3,7 @@
 
 use super::super::geometry::stroke_of;
 use super::super::labels;
-use super::super::scene::Prim;
+use super::super::scene::{MarkShape, Prim, Shape};
 use super::panel::Frame;
 use super::{Area, clip_polygon, clip_polyline, clip_segment, marker};
 use crate::figures::model::*;
@@ -12,8 +12,9 @@ use crate::figures::model::*;
 /// must avoid, and the texts, which are drawn after the legend is placed.
 #[derive(Default)]
 pub(super) struct Drawn<'a> {
-    /// What the legend's `best` placement keeps off.
-    pub obstacles: Vec<Area>,
+    /// Every mark's geometry: what the legend's `best` placement and the
+    /// fixed texts keep off, and what the scene's lint checks texts against.
+    pub marks: Vec<MarkShape>,
     /// What movable labels keep off.
     pub avoid: labels::Obstacles,
     /// Each text with its layer's index.
@@ -72,8 +73,16 @@ fn rects(out: &mut Vec<Prim>, d: &mut Drawn, items: &[RectItem], f: &Frame) {
         if !(rect.x1 > rect.x0 || rect.y1 > rect.y0) || rect.x1 < rect.x0 || rect.y1 < rect.y0 {
             continue;
         }
+        // A rect spanning the plot on one side is a band (a shaded range).
+        d.marks.push(MarkShape {
+            kind: if r.x.is_some() && r.y.is_some() {
+                "bar"
+            } else {
+                "band"
+            },
+            shape: Shape::Box(rect),
+        });
         if r.x.is_some() && r.y.is_some() {
-            d.obstacles.push(rect);
             d.avoid.boxes.push(rect);
             d.avoid.box_names.push("a bar".into());
         }
@@ -102,19 +111,21 @@ fn points(out: &mut Vec<Prim>, d: &mut Drawn, items: &[PointItem], f: &Frame) {
             x1: cx + r,
             y1: cy + r,
         };
-        d.obstacles.push(m);
+        d.marks.push(MarkShape {
+            kind: "point",
+            shape: Shape::Box(m),
+        });
         d.avoid.markers.push(m);
         out.push(marker(pt.shape, cx, cy, pt.diameter, &pt.style));
     }
 }
 
-/// A 4 pt box around a vertex: what the legend keeps off.
-fn vertex_box(cx: f64, cy: f64) -> Area {
-    Area {
-        x0: cx - 2.0,
-        y0: cy - 2.0,
-        x1: cx + 2.0,
-        y1: cy + 2.0,
+/// Half a stroke's width (points), 0 without a stroke.
+fn half_stroke(style: &Style) -> f64 {
+    if style.stroke.is_some() {
+        style.stroke_width.max(0.0) / 2.0
+    } else {
+        0.0
     }
 }
 
@@ -128,6 +139,10 @@ fn lines(out: &mut Vec<Prim>, d: &mut Drawn, series: &[Series], f: &Frame) {
             .collect();
         for run in clip_polyline(&pts, &area) {
             d.avoid.lines.push(run.clone());
+            d.marks.push(MarkShape {
+                kind: "line",
+                shape: Shape::Polyline(run.clone(), half_stroke(&s.style)),
+            });
             out.push(Prim::Path {
                 pts: run,
                 closed: false,
@@ -136,18 +151,22 @@ fn lines(out: &mut Vec<Prim>, d: &mut Drawn, series: &[Series], f: &Frame) {
             });
         }
         for &(cx, cy) in &pts {
-            d.obstacles.push(vertex_box(cx, cy));
             if let Some((shape, dia)) = s.marker
                 && cx >= area.x0
                 && cx <= area.x1
                 && cy >= area.y0
                 && cy <= area.y1
             {
-                d.avoid.markers.push(Area {
+                let m = Area {
                     x0: cx - dia / 2.0,
                     y0: cy - dia / 2.0,
                     x1: cx + dia / 2.0,
                     y1: cy + dia / 2.0,
+                };
+                d.avoid.markers.push(m);
+                d.marks.push(MarkShape {
+                    kind: "point",
+                    shape: Shape::Box(m),
                 });
                 let st = Style {
                     fill: s.style.stroke,
@@ -185,6 +204,10 @@ fn rules(out: &mut Vec<Prim>, d: &mut Drawn, items: &[RuleItem], p: &Panel, f: &
             },
         ) {
             d.avoid.lines.push(vec![a, b]);
+            d.marks.push(MarkShape {
+                kind: "rule",
+                shape: Shape::Polyline(vec![a, b], half_stroke(&r.style)),
+            });
             out.push(Prim::Path {
                 pts: vec![a, b],
                 closed: false,
@@ -204,6 +227,10 @@ fn segments(out: &mut Vec<Prim>, d: &mut Drawn, items: &[Segment], f: &Frame) {
         );
         if let Some((a, b)) = clip_segment(a, b, &f.area) {
             d.avoid.lines.push(vec![a, b]);
+            d.marks.push(MarkShape {
+                kind: "error bar",
+                shape: Shape::Polyline(vec![a, b], half_stroke(&s.style)),
+            });
             out.push(Prim::Path {
                 pts: vec![a, b],
                 closed: false,
@@ -226,9 +253,10 @@ fn areas(out: &mut Vec<Prim>, d: &mut Drawn, items: &[AreaItem], f: &Frame) {
         if pts.len() < 3 {
             continue;
         }
-        for &(cx, cy) in &pts {
-            d.obstacles.push(vertex_box(cx, cy));
-        }
+        d.marks.push(MarkShape {
+            kind: "area",
+            shape: Shape::Polygon(pts.clone()),
+        });
         out.push(Prim::Path {
             pts,
             closed: true,

@@ -4,16 +4,14 @@
 
 use super::super::axis::{self, TickSet};
 use super::super::labels;
+use super::super::lint;
 use super::super::margins::{
     Titles, axis_ticks, offset_height, x_label_depth, x_labels_only_depth, y_label_width,
 };
 use super::super::place;
-use super::super::scene::{Prim, Stroke};
+use super::super::scene::{MarkShape, Prim, Stroke};
 use super::marks::{Drawn, draw_layers};
-use super::{
-    Area, LABEL_PAD, Scale, TICK_PAD, TITLE_PAD, lines_of, look, push_text,
-    top_centered,
-};
+use super::{Area, LABEL_PAD, Scale, TICK_PAD, TITLE_PAD, lines_of, look, push_text, top_centered};
 use crate::color::Color;
 use crate::figures::model::*;
 use crate::font as text;
@@ -26,11 +24,14 @@ pub(super) struct Frame {
     pub sy: Scale,
 }
 
-/// Draws panel `p` in `area` (its cell is `cell`); returns where its
-/// legend went, if it has one.
+/// Draws panel `p` in `area` (its cell is `cell`), adding its marks'
+/// geometry to `marks`; returns where its legend went, if it has one
+/// (none for a `best` legend that found no free place inside).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn draw_panel(
     out: &mut Vec<Prim>,
     notes: &mut Vec<String>,
+    marks: &mut Vec<MarkShape>,
     plot: &Plot,
     p: &Panel,
     tt: &Titles,
@@ -53,8 +54,20 @@ pub(super) fn draw_panel(
         draw_grid(out, p.grid, &f, &xset, &yset);
     }
     // Layers, with obstacles remembered for the legend and label placement.
-    let drawn = draw_layers(out, p, &f);
-    let legend_area = draw_texts(out, notes, plot, p, tt, &f, &xset, legend_size, drawn);
+    let mut drawn = draw_layers(out, p, &f);
+    let panel_marks = std::mem::take(&mut drawn.marks);
+    let legend_area = draw_texts(
+        out,
+        notes,
+        plot,
+        p,
+        tt,
+        &f,
+        &xset,
+        legend_size,
+        (drawn, &panel_marks),
+    );
+    marks.extend(panel_marks);
 
     // Frame, ticks and tick labels (a pie has none: its axes have no
     // ticks, and its frame is not drawn).
@@ -141,28 +154,36 @@ fn draw_texts(
     f: &Frame,
     xset: &TickSet,
     legend_size: (f64, f64),
-    drawn: Drawn,
+    (drawn, marks): (Drawn, &[MarkShape]),
 ) -> Option<Area> {
     let Drawn {
-        obstacles,
+        marks: _,
         mut avoid,
         texts,
         deferred_text_layers,
         end_texts,
     } = drawn;
     let (area, sx, sy) = (f.area, f.sx, f.sy);
-    // Fixed texts' boxes and the line end labels (drawn below, after the
-    // legend's placement): `best` keeps the legend off them and the markers.
+    let index = lint::MarkIndex::new(marks);
+    // Fixed texts where they go (moved off the marks they would lie on),
+    // and the line end labels (drawn below, after the legend's placement):
+    // `best` keeps the legend off them.
     let in_plot = |(ax, ay): (f64, f64)| {
         ax >= area.x0 - 0.5 && ax <= area.x1 + 0.5 && ay >= area.y0 - 0.5 && ay <= area.y1 + 0.5
     };
+    let at: Vec<Option<(f64, f64, Align)>> = texts
+        .iter()
+        .map(|(li, t)| {
+            let anchor = (sx.map(t.x), sy.map(t.y));
+            (in_plot(anchor) && !deferred_text_layers.contains(li))
+                .then(|| place::fixed_anchor(t, anchor, &area, &index))
+        })
+        .collect();
     let mut fixed: Vec<Area> = texts
         .iter()
-        .filter(|(li, _)| !deferred_text_layers.contains(li))
-        .filter(|(_, t)| in_plot((sx.map(t.x), sy.map(t.y))))
-        .map(|(_, t)| {
-            let (x, top, align) = place::text_anchor(t, (sx.map(t.x), sy.map(t.y)));
-            place::text_area(&t.text, t.size, x, top, align)
+        .zip(&at)
+        .filter_map(|((_, t), at)| {
+            at.map(|(x, top, align)| place::text_area(&t.text, t.size, x, top, align))
         })
         .collect();
     let ends: Vec<(&TextItem, (f64, f64))> = end_texts
@@ -173,44 +194,30 @@ fn draw_texts(
     let mut end_prims = Vec::new();
     let end_boxes = labels::draw_end_labels(&mut end_prims, &ends, &area);
     fixed.extend(end_boxes.iter().copied());
-    fixed.extend(avoid.markers.iter().copied());
     // Legend (placed before movable labels so they can avoid it).
-    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, &obstacles, &fixed);
-    if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
-        // Below the x axis's labels and title, in the room margins keep.
-        let mut below = look().tick_size + TICK_PAD;
-        if p.x.labels {
-            below += x_label_depth(xset, p.x.tick_font_size).0;
-            if let Some(t) = &tt.x {
-                below += text::block(t, plot.font_size).1 + LABEL_PAD;
-            }
-        }
-        let y0 = area.y1 + below + 1.5 * LABEL_PAD;
-        *la = Area {
-            y0,
-            y1: y0 + legend_size.1,
-            ..*la
-        };
-    }
+    index.reset();
+    let legend_area =
+        place_panel_legend(notes, plot, p, tt, f, xset, legend_size, (&index, &fixed));
     // Texts: fixed ones where asked, then movable ones by their markers.
     if let Some(la) = legend_area {
         avoid.boxes.push(la);
         avoid.box_names.push("the legend".into());
     }
     let mut movable = Vec::new();
-    for (li, t) in texts {
+    for ((li, t), at) in texts.into_iter().zip(at) {
         let (ax, ay) = (sx.map(t.x), sy.map(t.y));
         if !in_plot((ax, ay)) {
             continue;
         }
-        if deferred_text_layers.contains(&li) {
-            movable.push(labels::Label {
-                item: t,
-                anchor: (ax, ay),
-            });
+        let Some((x, top, align)) = at else {
+            if deferred_text_layers.contains(&li) {
+                movable.push(labels::Label {
+                    item: t,
+                    anchor: (ax, ay),
+                });
+            }
             continue;
-        }
-        let (x, top, align) = place::text_anchor(t, (ax, ay));
+        };
         avoid
             .boxes
             .push(place::text_area(&t.text, t.size, x, top, align));
@@ -224,6 +231,58 @@ fn draw_texts(
     }
     let placed = labels::place_labels(&movable, &area, &avoid);
     labels::draw(out, notes, &movable, &placed);
+    legend_area
+}
+
+/// Places panel `p`'s legend clear of its marks (`index`) and its `fixed`
+/// texts; a legend asked inside the plot that covers marks stays and is a
+/// note naming them, one below the plot goes under the x axis's labels.
+#[allow(clippy::too_many_arguments)]
+fn place_panel_legend(
+    notes: &mut Vec<String>,
+    plot: &Plot,
+    p: &Panel,
+    tt: &Titles,
+    f: &Frame,
+    xset: &TickSet,
+    legend_size: (f64, f64),
+    (index, fixed): (&lint::MarkIndex, &[Area]),
+) -> Option<Area> {
+    let area = f.area;
+    let mut legend_area = place::place_legend(&tt.legend, legend_size, &area, index, fixed);
+    if let (Some(la), LegendPos::Inside(fx, fy)) = (legend_area, tt.legend.position) {
+        // Kept where the spec asks, but said.
+        let covered = index.covered(&la, lint::TOUCH, lint::Over::Legend);
+        if !covered.is_empty() {
+            notes.push(format!(
+                "the legend at {} covers {}; `best` (the default) keeps it off the marks",
+                place::inside_name(fx, fy),
+                lint::describe(&covered)
+            ));
+        }
+    }
+    if let (Some(la), LegendPos::Bottom) = (legend_area.as_mut(), tt.legend.position) {
+        // Below the x axis's labels and title, in the room margins keep.
+        let mut below = look().tick_size + TICK_PAD;
+        if p.x.labels {
+            below += x_label_depth(xset, p.x.tick_font_size).0;
+            if let Some(t) = &tt.x {
+                below += text::block(t, plot.font_size).1 + LABEL_PAD;
+            }
+        }
+        let y0 = area.y1 + below + 1.5 * LABEL_PAD;
+        // Centred below the plot, but on the canvas.
+        let x0 = la
+            .x0
+            .min(plot.width - look().edge_pad - legend_size.0)
+            .max(look().edge_pad);
+        *la = Area {
+            x0,
+            y0,
+            x1: x0 + legend_size.0,
+            y1: y0 + legend_size.1,
+        };
+    }
     legend_area
 }
 
@@ -317,7 +376,8 @@ fn draw_x_ticks(out: &mut Vec<Prim>, p: &Panel, f: &Frame, xset: &TickSet) -> f6
     // A factored power of ten: once, right-aligned at the axis's end,
     // below the tick labels (matplotlib's offset text).
     if let Some(o) = xset.offset.as_ref().filter(|_| p.x.labels) {
-        let top = area.y1 + look().tick_size + TICK_PAD + x_labels_only_depth(xset, p.x.tick_font_size).0;
+        let top =
+            area.y1 + look().tick_size + TICK_PAD + x_labels_only_depth(xset, p.x.tick_font_size).0;
         push_text(
             out,
             area.x1,
