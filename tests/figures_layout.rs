@@ -15,7 +15,8 @@ use artifact::render::geometry::Area;
 use artifact::render::layout::{layout, layout_notes, plot_areas};
 use artifact::render::lint::{Over, covered, describe, text_on_marks};
 use artifact::render::place::{CLEAR, ROOMY};
-use artifact::render::scene::{MarkShape, Scene};
+use artifact::color::{Color, cvd};
+use artifact::render::scene::{MarkShape, Prim, Scene};
 use labels_util::plot_of;
 
 /// The demo paper and every folder with a spec under the gallery (nested
@@ -107,21 +108,144 @@ fn no_text_lies_on_a_mark_in_any_paper_or_gallery_figure() {
     assert!(bad.is_empty(), "texts on marks:\n{}", bad.join("\n"));
 }
 
-/// Prints the table for examples/gallery/README.md:
-/// `cargo test --test figures_layout -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn print_text_on_mark_table() {
-    println!("| figure | marks | texts on marks |");
-    println!("| --- | ---: | ---: |");
-    for (name, marks, n, what) in table() {
-        let what = if what.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", what.join("; "))
-        };
-        println!("| {name} | {marks} | {n}{what} |");
+/// The size (pt) a figure's smallest text prints at: the gallery shows
+/// each figure at its own size; the demo paper includes figure `name` at
+/// `width=F\linewidth` of its text width (main.tex), so its text scales
+/// by that width over the figure's.
+fn printed_scale(dir: &Path, name: &str, scene: &Scene) -> f64 {
+    let Ok(tex) = std::fs::read_to_string(dir.join("main.tex")) else {
+        return 1.0;
+    };
+    let spec = artifact::spec::load(&dir.join("artifact.toml")).unwrap();
+    let text = artifact::plan::sizing::style(&spec).unwrap().text.unwrap();
+    let needle = format!("{{figures/{name}.pdf}}");
+    let line = tex.lines().find(|l| l.contains(&needle)).unwrap();
+    let width = line
+        .split("width=")
+        .nth(1)
+        .and_then(|w| w.split(['\\', ']', ',']).next())
+        .unwrap();
+    let fraction: f64 = if width.is_empty() { 1.0 } else { width.parse().unwrap() };
+    fraction * text / scene.width
+}
+
+/// The smallest text of `scene`, in points as drawn.
+fn smallest_text(scene: &Scene) -> f64 {
+    scene
+        .prims
+        .iter()
+        .filter_map(|p| match p {
+            Prim::Text { size, text, .. } | Prim::TextRotated { size, text, .. }
+                if !text.trim().is_empty() =>
+            {
+                Some(*size)
+            }
+            _ => None,
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The chromatic colours `scene`'s marks are filled or stroked with (greys,
+/// black and white tell nothing apart by hue, and texts are not marks).
+fn mark_colors(scene: &Scene) -> Vec<Color> {
+    let mut out: Vec<Color> = Vec::new();
+    let mut add = |c: Option<Color>| {
+        if let Some(c) = c.filter(|c| c.a > 0.0 && !(c.r == c.g && c.g == c.b)) {
+            if !out.iter().any(|o| o.hex() == c.hex()) {
+                out.push(c);
+            }
+        }
+    };
+    for p in &scene.prims {
+        match p {
+            Prim::Rect { fill, stroke, .. }
+            | Prim::Path { fill, stroke, .. }
+            | Prim::Circle { fill, stroke, .. }
+            | Prim::Wedge { fill, stroke, .. } => {
+                add(*fill);
+                add(stroke.as_ref().map(|s| s.color));
+            }
+            _ => {}
+        }
     }
+    out
+}
+
+/// More distinct colours than this in one figure is a continuous scale (a
+/// heatmap's gradient), judged by its scheme, not pair by pair.
+const GRADIENT: usize = 12;
+
+/// One row of the gallery's table per paper and gallery figure: the size
+/// its smallest text prints at, texts on marks, the closest pair of its
+/// colours under colour-vision deficiencies, and whether it is ready.
+fn readiness_table() -> (String, Vec<String>) {
+    let root = common::root();
+    let on_marks = table();
+    let mut out = String::from(
+        "| figure | smallest text printed | texts on marks | closest colours, colour-blind (ΔE00) | colour-blind safe | ready |\n| --- | ---: | ---: | --- | --- | --- |\n",
+    );
+    let mut not_ready = Vec::new();
+    for dir in projects() {
+        let project = dir.strip_prefix(&root).unwrap().display().to_string();
+        let short = project.strip_prefix("examples/gallery/").unwrap_or(&project);
+        for (name, scene) in scenes(&dir) {
+            let key = format!("{project}/{name}");
+            let overlaps = on_marks.iter().find(|r| r.0 == key).map_or(0, |r| r.2);
+            let printed = smallest_text(&scene) * printed_scale(&dir, &name, &scene);
+            let colors = mark_colors(&scene);
+            let (closest, safe) = if colors.len() > GRADIENT {
+                (format!("a gradient of {} colours", colors.len()), true)
+            } else {
+                match cvd::closest_pair(&colors) {
+                    None => ("one colour".to_string(), true),
+                    Some(c) => (
+                        format!("{:.1} ({}, {} and {})", c.distance, c.deficiency, c.pair.0, c.pair.1),
+                        c.distance >= cvd::SAFE_DISTANCE,
+                    ),
+                }
+            };
+            // As printed in the table, to 0.1 pt (a 9 pt TeX font less 2 is 6.97 bp).
+            let ready = overlaps == 0 && (printed * 10.0).round() >= 70.0 && safe;
+            if !ready {
+                not_ready.push(key.clone());
+            }
+            let yes = |b: bool| if b { "yes" } else { "no" };
+            out.push_str(&format!(
+                "| {short}/{name} | {printed:.1} pt | {overlaps} | {closest} | {} | {} |\n",
+                yes(safe),
+                yes(ready)
+            ));
+        }
+    }
+    (out, not_ready)
+}
+
+const TABLE_START: &str = "<!-- readiness table: written by tests/figures_layout.rs";
+const TABLE_END: &str = "<!-- end of the readiness table -->";
+
+/// examples/gallery/README.md holds the readiness table of every demo and
+/// gallery figure as the code lays them out now, and every figure is ready:
+/// its smallest text prints at 7 pt or more, no text lies on a mark, and
+/// its colours stay 10 ΔE00 apart under each colour-vision deficiency.
+/// `ARTIFACT_BLESS=1 cargo test --test figures_layout readiness` rewrites it.
+#[test]
+fn readiness_table_in_the_gallery_readme_is_current_and_every_figure_ready() {
+    let (table, not_ready) = readiness_table();
+    let path = common::root().join("examples/gallery/README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start = readme.find(TABLE_START).expect("the table's start marker");
+    let body = start + readme[start..].find("-->\n\n").expect("the marker's end") + 5;
+    let end = readme.find(TABLE_END).expect("the table's end marker");
+    if readme[body..end] != table {
+        if std::env::var_os("ARTIFACT_BLESS").is_some() {
+            std::fs::write(&path, format!("{}{table}{}", &readme[..body], &readme[end..])).unwrap();
+        } else {
+            panic!(
+                "examples/gallery/README.md's readiness table is stale; run ARTIFACT_BLESS=1 cargo test --test figures_layout readiness\n{table}"
+            );
+        }
+    }
+    assert!(not_ready.is_empty(), "not ready: {not_ready:?}\n{table}");
 }
 
 /// The one legend of `scene`, with the plot area of its only panel.
