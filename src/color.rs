@@ -6,6 +6,17 @@ pub mod assign;
 pub mod cvd;
 pub mod scheme;
 
+/// An sRGB channel (0..=255) as linear light (0..1), the sRGB transfer
+/// function inverted (IEC 61966-2-1).
+pub fn linear(u: u8) -> f64 {
+    let s = u as f64 / 255.0;
+    if s <= 0.04045 {
+        s / 12.92
+    } else {
+        ((s + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 /// An sRGB colour with opacity.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Color {

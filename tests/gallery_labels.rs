@@ -268,7 +268,7 @@ fn dense_scatter_labels_sit_by_their_own_markers_with_leaders() {
         .collect();
     assert_eq!(drawn.len(), 25);
     let scene = layout(&plot_of(dir.path(), "config_scatter"));
-    let labels = texts(&scene, 6.5);
+    let labels = texts(&scene, 7.0);
     assert_eq!(labels.len(), 25);
     for (l, r) in labels.iter().zip(&drawn) {
         assert_eq!(l.text, r["text"]);

@@ -15,7 +15,7 @@ fn fig5_labels_sit_by_their_own_markers_clear_of_markers_and_the_pareto_line() {
     let dir = common::paper_copy();
     let plot = plot_of(dir.path(), "fig5");
     let scene = layout(&plot);
-    let labels = texts(&scene, 6.5);
+    let labels = texts(&scene, 7.0);
     assert_eq!(labels.len(), 26);
     // The points layer's markers come first, in its rows' order, which is
     // the text layer's order (both draw `fig5_points`).

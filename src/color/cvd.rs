@@ -31,20 +31,20 @@ pub const SAFE_DISTANCE: f64 = 10.0;
 /// The closest pair of `colors` (opacity ignored, duplicates dropped) under
 /// any of the three deficiencies; `None` with fewer than two colours.
 pub fn closest_pair(colors: &[Color]) -> Option<Closest> {
-    let mut hexes: Vec<String> = colors.iter().map(|c| c.hex()).collect();
-    hexes.sort();
-    hexes.dedup();
+    let mut distinct: Vec<(String, Color)> = colors.iter().map(|c| (c.hex(), *c)).collect();
+    distinct.sort_by(|a, b| a.0.cmp(&b.0));
+    distinct.dedup_by(|a, b| a.0 == b.0);
     let mut best: Option<Closest> = None;
     for (name, m) in &MACHADO {
-        let lab: Vec<[f64; 3]> = hexes.iter().map(|h| seen(h, m)).collect();
-        for i in 0..hexes.len() {
-            for j in i + 1..hexes.len() {
+        let lab: Vec<[f64; 3]> = distinct.iter().map(|(_, c)| seen(*c, m)).collect();
+        for i in 0..distinct.len() {
+            for j in i + 1..distinct.len() {
                 let d = de2000(lab[i], lab[j]);
                 if best.as_ref().is_none_or(|b| d < b.distance) {
                     best = Some(Closest {
                         distance: d,
                         deficiency: name,
-                        pair: (hexes[i].clone(), hexes[j].clone()),
+                        pair: (distinct[i].0.clone(), distinct[j].0.clone()),
                     });
                 }
             }
@@ -81,17 +81,9 @@ const MACHADO: [(&str, [[f64; 3]; 3]); 3] = [
     ),
 ];
 
-/// CIELAB (D65) of `hex` as seen under deficiency matrix `m`.
-fn seen(hex: &str, m: &[[f64; 3]; 3]) -> [f64; 3] {
-    let c = super::parse(hex).ok().flatten().unwrap_or(Color::BLACK);
-    let lin = |u: u8| {
-        let s = u as f64 / 255.0;
-        if s <= 0.04045 {
-            s / 12.92
-        } else {
-            ((s + 0.055) / 1.055).powf(2.4)
-        }
-    };
+/// CIELAB (D65) of `c` as seen under deficiency matrix `m`.
+fn seen(c: Color, m: &[[f64; 3]; 3]) -> [f64; 3] {
+    let lin = super::linear;
     let l = [lin(c.r), lin(c.g), lin(c.b)];
     let s: Vec<f64> = m
         .iter()
@@ -162,6 +154,12 @@ fn de2000(a: [f64; 3], b: [f64; 3]) -> f64 {
         .sqrt()
 }
 
+/// A palette's `#rrggbb` entry as a colour.
+#[cfg(test)]
+fn hex(h: &str) -> Color {
+    parse(h).unwrap().unwrap()
+}
+
 /// The closest pair of `palette` under each deficiency: (ΔE00, a, b).
 #[cfg(test)]
 fn closest(palette: &[&'static str]) -> Vec<(f64, &'static str, &'static str)> {
@@ -171,7 +169,7 @@ fn closest(palette: &[&'static str]) -> Vec<(f64, &'static str, &'static str)> {
             let mut best = (f64::INFINITY, "", "");
             for (i, a) in palette.iter().enumerate() {
                 for b in &palette[i + 1..] {
-                    let d = de2000(seen(a, m), seen(b, m));
+                    let d = de2000(seen(hex(a), m), seen(hex(b), m));
                     if d < best.0 {
                         best = (d, *a, *b);
                     }

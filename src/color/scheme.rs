@@ -263,14 +263,7 @@ impl Continuous {
 
 /// WCAG 2 relative luminance of an sRGB colour (0 black to 1 white).
 pub fn luminance(c: Color) -> f64 {
-    let lin = |u: u8| {
-        let s = u as f64 / 255.0;
-        if s <= 0.04045 {
-            s / 12.92
-        } else {
-            ((s + 0.055) / 1.055).powf(2.4)
-        }
-    };
+    let lin = super::linear;
     0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
 }
 
