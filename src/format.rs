@@ -31,6 +31,7 @@
 //! minus (`-0.001` to two places is `0.00`, where Python prints `-0.00`).
 
 mod digits;
+pub mod prefix;
 pub mod tick;
 mod uncertain;
 

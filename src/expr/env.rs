@@ -135,6 +135,7 @@ pub(super) fn environment() -> &'static Environment<'static> {
         ] {
             env.add_function(name, move |x: f64| f(x));
         }
+        env.add_function("quantity", quantity);
         env.add_function("max", |a: Value, b: Value| {
             if crate::value::compare(&a, &b).is_ge() {
                 a
@@ -163,6 +164,34 @@ pub(super) fn environment() -> &'static Environment<'static> {
         });
         env
     })
+}
+
+/// `quantity(text, unit)`: a text such as `6.08ms` read as a number in
+/// `unit` (`s`: 0.00608), see [`crate::format::prefix::parse_quantity`];
+/// `unit` defaults to none (`quantity('3.5k')` is 3500). A null is null
+/// and a number is taken as already in the unit; anything else, or a text
+/// that does not read, is an error (the evaluator names the row).
+fn quantity(text: Value, unit: Option<String>) -> Result<Value, minijinja::Error> {
+    let fail = |why: String| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, why);
+    if text.is_none() {
+        return Ok(text);
+    }
+    if text.kind() == minijinja::value::ValueKind::Number {
+        return Ok(text);
+    }
+    if text.is_undefined() {
+        // minijinja's own error, so the evaluator names the missing field.
+        return Err(minijinja::Error::from(minijinja::ErrorKind::UndefinedError));
+    }
+    let Some(s) = text.as_str() else {
+        return Err(fail(format!(
+            "quantity needs a text such as \"6.08ms\", got {}",
+            crate::value::describe(&text)
+        )));
+    };
+    crate::format::prefix::parse_quantity(s, unit.as_deref().unwrap_or(""))
+        .map(Value::from)
+        .map_err(|why| fail(format!("quantity: {why}")))
 }
 
 #[cfg(test)]

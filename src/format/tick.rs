@@ -12,19 +12,10 @@ use toml::Spanned;
 
 use crate::error::Result;
 use crate::format::Format;
+use crate::format::prefix::{PREFIXES, UNIT};
 use crate::spec::{LoadedSpec, TickFormatSpec};
 use crate::ticks;
 use crate::value::Value;
-
-/// SI prefixes from quecto (10⁻³⁰) to quetta (10³⁰) (µ is U+00B5, which
-/// the font draws); beyond them labels are scientific.
-const PREFIXES: [&str; 21] = [
-    "q", "r", "y", "z", "a", "f", "p", "n", "\u{b5}", "m", "", "k", "M", "G", "T", "P", "E", "Z",
-    "Y", "R", "Q",
-];
-
-/// The index of the empty prefix in [`PREFIXES`].
-const UNIT: i32 = 10;
 
 /// How the labels of one axis are written.
 #[derive(Debug, Clone, PartialEq, Default)]
