@@ -68,6 +68,8 @@ pub struct Format {
     unit_product: Option<String>,
     /// `separate-uncertainty = false`.
     compact: bool,
+    /// `prefix = "si"` or `"binary"`: a prefix per value before the unit.
+    prefix: Option<prefix::Prefixes>,
 }
 
 impl Format {
@@ -87,6 +89,12 @@ impl Format {
             unit,
             ..Format::default()
         }
+    }
+
+    /// This format writing a prefix per value (`prefix = "si"` or
+    /// `"binary"`); `None` for none.
+    pub fn with_prefix(self, prefix: Option<prefix::Prefixes>) -> Format {
+        Format { prefix, ..self }
     }
 
     /// Validates a spec format; `span` locates errors.
@@ -131,6 +139,7 @@ impl Format {
                 "`print-unity-mantissa` does nothing with `exponent-mode = \"fixed\"` (no power of ten is printed)",
             ));
         }
+        let prefix = prefix::compile(spec, f)?;
         if exponent != Exponent::Auto && exponent != Exponent::Fixed && f.percent {
             return Err(spec.error(
                 span,
@@ -191,6 +200,7 @@ impl Format {
             decimal,
             unit_product: spacing(&f.number_unit_product, "number-unit-product")?,
             compact: f.separate_uncertainty == Some(false),
+            prefix,
         })
     }
 
@@ -230,6 +240,17 @@ impl Format {
                 None => v.to_string(),
             };
         };
+        if let Some(p) = self.prefix.filter(|_| x.is_finite()) {
+            return self.prefixed(x, p).unwrap_or_else(|| {
+                // Past quetta or quecto: a power of ten, as siunitx would.
+                let sci = Format {
+                    exponent: Exponent::Scientific,
+                    prefix: None,
+                    ..self.clone()
+                };
+                sci.apply(v)
+            });
+        }
         let x = if self.percent { x * 100.0 } else { x };
         let mut body = if v.is_integer() && !self.percent && !self.rounds() {
             let t = v.to_string();
@@ -357,6 +378,7 @@ pub fn has_format(f: &FormatSpec) -> bool {
         || f.output_decimal_marker.is_some()
         || f.number_unit_product.is_some()
         || f.separate_uncertainty.is_some()
+        || f.prefix.is_some()
 }
 
 /// Whether a unit is written against the number by default: `4.0×`,

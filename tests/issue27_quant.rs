@@ -81,7 +81,11 @@ fn error(expr: &str) -> String {
     let out = common::artifact(dir.path(), &["gen"]);
     assert!(!out.status.success());
     let e = stderr(&out);
-    e[e.find("error").unwrap()..].lines().next().unwrap().to_string()
+    e[e.find("error").unwrap()..]
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -115,4 +119,86 @@ fn quantity_of_a_number_or_a_list_is_the_number_or_an_error() {
         error("quantity([1], 's')"),
         "error: number `q`: over 5 row(s) of table `runs`: data/runs.jsonl:1: cannot evaluate `quantity([1], 's')`: invalid operation: quantity needs a text such as \"6.08ms\", got a list"
     );
+}
+
+/// A project whose number `t` is `value` printed with `format`; the
+/// numbers.json entry, or the error of `gen`.
+fn printed(value: &str, format: &str) -> Result<serde_json::Value, String> {
+    let dir = project(&format!(
+        "[numbers.t]\nvalue = {{ expr = \"{value}\" }}\nformat = {format}\n"
+    ));
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data/runs.jsonl"), LOG).unwrap();
+    let out = common::artifact(dir.path(), &["gen"]);
+    if !out.status.success() {
+        let e = stderr(&out);
+        return Err(e[e.find("error").unwrap()..]
+            .lines()
+            .next()
+            .unwrap()
+            .to_string());
+    }
+    let n = common::numbers(dir.path());
+    let tex = std::fs::read_to_string(dir.path().join("generated/macros.tex")).unwrap();
+    Ok(
+        serde_json::json!({ "text": n["t"]["text"], "tex": tex.lines().find(|l| l.contains("artnum@t}{")).unwrap() }),
+    )
+}
+
+#[test]
+fn prefix_si_with_five_figures_prints_criterion_times() {
+    let got = printed(
+        "1.0309e-5",
+        "{ prefix = \"si\", unit = \"s\", figures = 5 }",
+    )
+    .unwrap();
+    assert_eq!(got["text"], "10.309 µs");
+    assert_eq!(got["tex"], "\\@namedef{artnum@t}{10.309 µs}");
+    assert_eq!(
+        printed(
+            "6.6975e-10",
+            "{ prefix = \"si\", unit = \"s\", figures = 5 }"
+        )
+        .unwrap()["text"],
+        "669.75 ps"
+    );
+    assert_eq!(
+        printed("4.51", "{ prefix = \"si\", unit = \"s\", figures = 5 }").unwrap()["text"],
+        "4.5100 s"
+    );
+}
+
+#[test]
+fn prefix_binary_prints_bytes_in_gibibytes() {
+    assert_eq!(
+        printed(
+            "1288490188.8",
+            "{ prefix = \"binary\", unit = \"B\", places = 1 }"
+        )
+        .unwrap()["text"],
+        "1.2 GiB"
+    );
+}
+
+#[test]
+fn prefix_with_percent_or_scientific_is_an_error_at_its_column() {
+    assert_eq!(
+        printed("1", "{ prefix = \"si\", percent = true }").unwrap_err(),
+        "error: artifact.toml:3:21: `prefix` does not go with `percent`"
+    );
+    assert_eq!(
+        printed("1", "{ prefix = \"si\", exponent-mode = \"scientific\" }").unwrap_err(),
+        "error: artifact.toml:3:12: `prefix` cannot be given with `exponent-mode` in a format"
+    );
+}
+
+#[test]
+fn fmt_filter_takes_a_prefix() {
+    let dir = project(
+        "[sources.s]\nrows = [{ x = 1, y = 1 }]\n\n[figures.f]\nsize = [3, 2]\ntitle = \"{{ 0.00608 | fmt(figures=3, unit='s', prefix='si') }}\"\nlayers = [ { mark = \"point\", data = \"s\", x = \"x\", y = \"y\" } ]\n",
+    );
+    let out = common::artifact(dir.path(), &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = std::fs::read_to_string(dir.path().join("figures/f.svg")).unwrap();
+    assert!(svg.contains("6.08 ms"), "{svg}");
 }

@@ -94,7 +94,20 @@ pub(super) fn environment() -> &'static Environment<'static> {
                 let sign: Option<String> = kwargs.get("sign")?;
                 let percent: Option<bool> = kwargs.get("percent")?;
                 let unit: Option<String> = kwargs.get("unit")?;
+                let prefix: Option<String> = kwargs.get("prefix")?;
                 kwargs.assert_all_used()?;
+                use crate::format::prefix::Prefixes;
+                let prefix = match prefix.as_deref() {
+                    None => None,
+                    Some("si") => Some(Prefixes::Si),
+                    Some("binary") => Some(Prefixes::Binary),
+                    Some(other) => {
+                        return Err(minijinja::Error::new(
+                            minijinja::ErrorKind::InvalidOperation,
+                            format!("fmt: unknown prefix `{other}` (si or binary)"),
+                        ));
+                    }
+                };
                 // The spec's bounds: `places = 4000000000` would allocate gigabytes.
                 use crate::spec::bounds::{FIGURES, PLACES};
                 for (what, v, range) in [("places", places, PLACES), ("figures", figures, FIGURES)]
@@ -110,6 +123,12 @@ pub(super) fn environment() -> &'static Environment<'static> {
                         ));
                     }
                 }
+                if prefix.is_some() && percent == Some(true) {
+                    return Err(minijinja::Error::new(
+                        minijinja::ErrorKind::InvalidOperation,
+                        "fmt: `prefix` does not go with `percent`",
+                    ));
+                }
                 if crate::value::as_number(&v).is_none() {
                     return Err(minijinja::Error::new(
                         minijinja::ErrorKind::InvalidOperation,
@@ -122,7 +141,8 @@ pub(super) fn environment() -> &'static Environment<'static> {
                     sign.as_deref() == Some("always"),
                     percent.unwrap_or(false),
                     unit,
-                );
+                )
+                .with_prefix(prefix);
                 Ok(f.apply(&v))
             },
         );

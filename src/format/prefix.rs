@@ -149,9 +149,223 @@ pub fn parse_quantity(text: &str, unit: &str) -> Result<f64, String> {
     })
 }
 
+/// Which prefixes a number format writes (`prefix = "si"` or `"binary"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefixes {
+    /// Powers of 1000, quecto to quetta.
+    Si,
+    /// Powers of 1024, none to yobi (no binary prefix below 1).
+    Binary,
+}
+
+/// `x` (finite) times 10^`e`, rounded once from its shortest decimal text:
+/// 1.0309e-5 shifted by 6 is the float nearest 10.309, where dividing by
+/// 1e-6 gives 10.308999999999999.
+pub fn shift10(x: f64, e: i32) -> f64 {
+    let t = format!("{x:e}");
+    let (m, exp) = t.split_once('e').unwrap_or((&t, "0"));
+    let exp = exp.parse::<i64>().unwrap_or(0) + i64::from(e);
+    format!("{m}e{exp}").parse().unwrap_or(x)
+}
+
+/// The power `k` of 1000 (SI) or 1024 (binary) whose prefix writes `v`,
+/// and the mantissa `v / base^k`, |m| in [1, base) (binary: k ≥ 0, so
+/// below 1 it is `v` itself). `same(m, base)` tells whether `m` prints as
+/// `base` once rounded: then the next power is taken (999.96 to one place
+/// is `1.0k`, not `1000.0`). The SI power is unbounded: a caller past
+/// [`PREFIXES`] writes a power of ten instead.
+pub fn split(v: f64, p: Prefixes, same: impl Fn(f64, f64) -> bool) -> (i32, f64) {
+    let zero = v == 0.0 || !v.is_finite();
+    match p {
+        Prefixes::Si => {
+            let mut k = if zero {
+                0
+            } else {
+                ((v.abs().log10() + 1e-9) / 3.0).floor() as i32
+            };
+            let mut m = shift10(v, -3 * k);
+            if same(m.abs(), 1000.0) {
+                k += 1;
+                m = shift10(v, -3 * k);
+            }
+            (k, m)
+        }
+        Prefixes::Binary => {
+            let mut k = if zero {
+                0
+            } else {
+                (v.abs().log2() / 10.0)
+                    .floor()
+                    .clamp(0.0, BINARY.len() as f64) as i32
+            };
+            let mut m = v / 2f64.powi(10 * k);
+            if k < BINARY.len() as i32 && same(m.abs(), 1024.0) {
+                k += 1;
+                m /= 1024.0;
+            }
+            (k, m)
+        }
+    }
+}
+
+/// The prefix of power `k` (as [`split`] gives it), or `None` past the
+/// table.
+pub fn name(k: i32, p: Prefixes) -> Option<&'static str> {
+    match p {
+        Prefixes::Si => PREFIXES.get(usize::try_from(k + UNIT).ok()?).copied(),
+        Prefixes::Binary if k == 0 => Some(""),
+        Prefixes::Binary => BINARY.get(usize::try_from(k - 1).ok()?).copied(),
+    }
+}
+
+/// A number format's `prefix` (`si` or `binary`), checked: not with
+/// `percent` (the schema keeps it from `exponent-mode`). Errors at the
+/// key's line and column.
+pub(super) fn compile(
+    spec: &crate::spec::LoadedSpec,
+    f: &crate::spec::FormatSpec,
+) -> crate::error::Result<Option<Prefixes>> {
+    let Some(p) = &f.prefix else {
+        return Ok(None);
+    };
+    let prefixes = match p.get_ref().as_str() {
+        "si" => Prefixes::Si,
+        "binary" => Prefixes::Binary,
+        other => {
+            return Err(spec.error(p.span(), format!("unknown prefix `{other}` (si or binary)")));
+        }
+    };
+    if f.percent {
+        return Err(spec.error(p.span(), "`prefix` does not go with `percent`"));
+    }
+    Ok(Some(prefixes))
+}
+
+impl super::Format {
+    /// `x` written with the prefix that suits it and the unit after it
+    /// (`10.309 µs`, `1.2 GiB`, `2.5k` without a unit), rounded as the
+    /// format says, signed; `None` past quetta or quecto (the caller
+    /// writes a power of ten).
+    pub(super) fn prefixed(&self, x: f64, p: Prefixes) -> Option<String> {
+        let r = self.rounding();
+        let fixed = super::Format {
+            exponent: super::Exponent::Fixed,
+            ..self.clone()
+        };
+        let (k, m) = split(x, p, |m, top| fixed.number(m, r) == fixed.number(top, r));
+        let prefix = name(k, p)?;
+        let mut body = fixed.number(m, r);
+        if self.plus && !body.starts_with(super::MINUS) {
+            body.insert(0, '+');
+        }
+        Some(match &self.unit {
+            Some(u) => {
+                let sep = self.unit_product.as_deref().unwrap_or(" ");
+                format!("{body}{sep}{prefix}{u}")
+            }
+            None => format!("{body}{prefix}"),
+        })
+    }
+
+    /// For a value with an uncertainty: the format without its prefix,
+    /// the prefix joined to its unit (`(10.31 ± 0.02) µs`), and the value
+    /// and uncertainty scaled by the prefix the value takes; `None` when
+    /// no prefix applies (then the format prints as it would without).
+    pub(super) fn unprefixed(
+        &self,
+        x: f64,
+        u: super::Uncertainty,
+    ) -> Option<(super::Format, f64, super::Uncertainty)> {
+        let p = self.prefix.filter(|_| x.is_finite())?;
+        let (k, _) = split(x, p, |_, _| false);
+        let prefix = name(k, p)?;
+        let scale = |v: f64| match p {
+            Prefixes::Si => shift10(v, -3 * k),
+            Prefixes::Binary => v / 2f64.powi(10 * k),
+        };
+        let unit = match &self.unit {
+            Some(u) => Some(format!("{prefix}{u}")),
+            None if prefix.is_empty() => None,
+            None => Some(prefix.to_string()),
+        };
+        let u = match u {
+            super::Uncertainty::Symmetric(e) => super::Uncertainty::Symmetric(scale(e)),
+            super::Uncertainty::Interval { low, high } => super::Uncertainty::Interval {
+                low: scale(low),
+                high: scale(high),
+            },
+        };
+        let f = super::Format {
+            prefix: None,
+            unit,
+            ..self.clone()
+        };
+        Some((f, scale(x), u))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_quantity as q;
+    use super::{Prefixes, split};
+    use crate::format::Format;
+
+    fn f(prefix: &str, unit: Option<&str>, figures: Option<u32>, places: Option<u32>) -> Format {
+        let mut f = Format::new(places, figures, false, false, unit.map(String::from));
+        f.prefix = Some(if prefix == "si" {
+            Prefixes::Si
+        } else {
+            Prefixes::Binary
+        });
+        f
+    }
+
+    #[test]
+    fn prefix_si_writes_criterion_times_with_five_figures() {
+        let s = f("si", Some("s"), Some(5), None);
+        let v = |x: f64| s.apply(&x.into());
+        assert_eq!(v(1.0309e-5), "10.309 \u{b5}s");
+        assert_eq!(v(4.2325e-8), "42.325 ns");
+        assert_eq!(v(6.6975e-10), "669.75 ps");
+        assert_eq!(v(4.51), "4.5100 s");
+        assert_eq!(v(-0.00608), "\u{2212}6.0800 ms");
+        // Rounding carries to the next prefix: 999.996 µs to 5 figures.
+        assert_eq!(v(9.99996e-4), "1.0000 ms");
+        // Shortest text without figures: the value's own digits.
+        let short = f("si", Some("s"), None, None);
+        assert_eq!(short.apply(&1.0309e-5.into()), "10.309 \u{b5}s");
+        assert_eq!(short.apply(&0.0.into()), "0.0 s");
+        assert_eq!(f("si", None, None, None).apply(&3500.into()), "3.5k");
+        // Past quetta: a power of ten, with the unit.
+        assert_eq!(
+            f("si", Some("B"), Some(2), None).apply(&2e33.into()),
+            "2.0\u{a0}\u{d7}\u{a0}10\u{b3}\u{b3} B"
+        );
+    }
+
+    #[test]
+    fn prefix_binary_writes_bytes_in_powers_of_1024() {
+        let b = f("binary", Some("B"), None, Some(1));
+        let v = |x: f64| b.apply(&x.into());
+        assert_eq!(v(1288490188.8), "1.2 GiB");
+        assert_eq!(v(4096.0), "4.0 KiB");
+        assert_eq!(v(512.0), "512.0 B");
+        assert_eq!(v(0.5), "0.5 B");
+        // 1023.96 to one place is 1024.0: the next prefix.
+        assert_eq!(v(1023.96 * 1024.0), "1.0 MiB");
+        assert_eq!(split(2f64.powi(100), Prefixes::Binary, |_, _| false).0, 8);
+    }
+
+    #[test]
+    fn prefix_with_an_uncertainty_scales_both_and_joins_the_unit() {
+        use crate::format::Uncertainty;
+        let s = f("si", Some("s"), Some(1), None);
+        assert_eq!(
+            s.apply_uncertain(1.0309e-5, Uncertainty::Symmetric(2e-8))
+                .unwrap(),
+            "(10.31\u{a0}\u{b1}\u{a0}0.02) \u{b5}s"
+        );
+    }
 
     #[test]
     fn quantity_reads_rebar_and_criterion_texts_to_the_nearest_float() {

@@ -1,6 +1,7 @@
 //! Tick label formats: an axis's `format`, in siunitx's words (`places`,
 //! `figures`, `sign`, `percent`, `group-digits`, `unit`) plus SI prefixes
-//! (`prefix = "si"`, matplotlib's `EngFormatter`) and scientific notation
+//! (`prefix = "si"`, matplotlib's `EngFormatter`; `"binary"`, powers of
+//! 1024 for bytes) and scientific notation
 //! (`exponent-mode = "scientific"`, drawn as `2.5×10⁶` with superscript
 //! digits the bundled font has).
 //!
@@ -12,7 +13,7 @@ use toml::Spanned;
 
 use crate::error::Result;
 use crate::format::Format;
-use crate::format::prefix::{PREFIXES, UNIT};
+use crate::format::prefix::{self, Prefixes};
 use crate::spec::{LoadedSpec, TickFormatSpec};
 use crate::ticks;
 use crate::value::Value;
@@ -22,7 +23,8 @@ use crate::value::Value;
 pub struct TickFormat {
     number: Format,
     unit: Option<String>,
-    si: bool,
+    /// `prefix = "si"` or `"binary"`.
+    prefix: Option<Prefixes>,
     scientific: bool,
 }
 
@@ -31,13 +33,15 @@ impl TickFormat {
     pub fn compile(spec: &LoadedSpec, f: &Spanned<TickFormatSpec>) -> Result<TickFormat> {
         let t = f.get_ref();
         let number = Format::compile(spec, &t.number_format(), f.span())?.fixed();
-        let si = match t.prefix.as_ref().map(|p| (p.get_ref().as_str(), p.span())) {
-            None => false,
-            Some(("si", _)) => true,
+        let prefix = match t.prefix.as_ref().map(|p| (p.get_ref().as_str(), p.span())) {
+            None => None,
+            Some(("si", _)) => Some(Prefixes::Si),
+            Some(("binary", _)) => Some(Prefixes::Binary),
             Some((other, span)) => {
-                return Err(spec.error(span, format!("unknown prefix `{other}` (si)")));
+                return Err(spec.error(span, format!("unknown prefix `{other}` (si or binary)")));
             }
         };
+        let si = prefix.is_some();
         let scientific = match t
             .exponent_mode
             .as_ref()
@@ -67,15 +71,15 @@ impl TickFormat {
         Ok(TickFormat {
             number,
             unit: t.unit.clone(),
-            si,
+            prefix,
             scientific,
         })
     }
 
     /// The labels of ticks `values`, in order.
     pub fn labels(&self, values: &[f64]) -> Vec<String> {
-        let body: Vec<String> = if self.si {
-            values.iter().map(|v| self.si_label(*v)).collect()
+        let body: Vec<String> = if let Some(p) = self.prefix {
+            values.iter().map(|v| self.si_label(*v, p)).collect()
         } else if self.scientific {
             // `10⁶` alone only when every tick is a power of ten (a log
             // axis's decades); else `1×10⁶` beside `2.5×10⁶`.
@@ -107,7 +111,9 @@ impl TickFormat {
                 .collect()
         };
         match &self.unit {
-            Some(u) if !self.si => body.into_iter().map(|b| format!("{b} {u}")).collect(),
+            Some(u) if self.prefix.is_none() => {
+                body.into_iter().map(|b| format!("{b} {u}")).collect()
+            }
             _ => body,
         }
     }
@@ -155,29 +161,18 @@ impl TickFormat {
         Some((labels, format!("\u{d7}10{}", ticks::superscript(k))))
     }
 
-    /// `2.5k`, or `2.5 kB/s` with a unit.
-    fn si_label(&self, v: f64) -> String {
-        let mut k = if v == 0.0 || !v.is_finite() {
-            0
-        } else {
-            ((v.abs().log10() + 1e-9) / 3.0).floor() as i32
-        };
-        let mut m = v / 1000f64.powi(k);
-        // Rounding may carry the mantissa to 1000 (999.95k -> 1000k).
-        if self.mantissa(m.abs()) == self.mantissa(1000.0) {
-            k += 1;
-            m /= 1000.0;
-        }
-        if k.abs() > UNIT {
+    /// `2.5k`, or `2.5 kB/s` with a unit (`1.5 GiB` with binary prefixes).
+    fn si_label(&self, v: f64, p: Prefixes) -> String {
+        let (k, m) = prefix::split(v, p, |m, top| self.mantissa(m) == self.mantissa(top));
+        let Some(p) = prefix::name(k, p) else {
             let (m, e) = self.sci_label(v);
             let num = format!("{m}\u{d7}10{e}");
             return match &self.unit {
                 Some(u) => format!("{num} {u}"),
                 None => num,
             };
-        }
+        };
         let num = self.mantissa(m);
-        let p = PREFIXES[(k + UNIT) as usize];
         match &self.unit {
             Some(u) => format!("{num} {p}{u}"),
             None => format!("{num}{p}"),
@@ -246,7 +241,7 @@ mod tests {
 
     fn tf(si: bool, scientific: bool) -> TickFormat {
         TickFormat {
-            si,
+            prefix: si.then_some(Prefixes::Si),
             scientific,
             ..TickFormat::default()
         }
@@ -288,6 +283,19 @@ mod tests {
             ..tf(true, false)
         };
         assert_eq!(bs.labels(&[2e33, -5e-33]), ["2×10³³ B/s", "−5×10⁻³³ B/s"]);
+    }
+
+    #[test]
+    fn binary_prefix_ticks_scale_by_1024() {
+        let b = TickFormat {
+            unit: Some("B".into()),
+            prefix: Some(Prefixes::Binary),
+            ..TickFormat::default()
+        };
+        assert_eq!(
+            b.labels(&[0.0, 512.0, 1536.0, 536870912.0, 1610612736.0]),
+            ["0 B", "512 B", "1.5 KiB", "512 MiB", "1.5 GiB"]
+        );
     }
 
     #[test]

@@ -42,6 +42,9 @@ impl Format {
     /// (a sentence) for what cannot be printed: a compact interval or a
     /// power of ten.
     pub fn apply_uncertain(&self, x: f64, u: Uncertainty) -> Result<String, String> {
+        if let Some((f, x, u)) = self.unprefixed(x, u) {
+            return f.apply_uncertain(x, u);
+        }
         if matches!(self.exponent, Exponent::Scientific | Exponent::Engineering) {
             return Err(
                 "an uncertainty prints in fixed notation: `exponent-mode` does not go with it"

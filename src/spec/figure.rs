@@ -168,7 +168,8 @@ pub struct TickFormatSpec {
     pub group_separator: Option<SpannedStr>,
     /// A unit printed after the number (and prefix) and a space.
     pub unit: Option<String>,
-    /// `si`: scale each label by a power of 1000 and write its SI prefix (`2.5k`, `10 MB/s`).
+    /// `si`: scale each label by a power of 1000 and write its SI prefix
+    /// (`2.5k`, `10 MB/s`); `binary`: by a power of 1024 (`1.5 GiB`).
     pub prefix: Option<SpannedStr>,
     /// `scientific`: `2.5×10⁶` (siunitx's `exponent-mode`); default `fixed`.
     pub exponent_mode: Option<SpannedStr>,

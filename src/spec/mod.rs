@@ -354,6 +354,9 @@ pub struct FormatSpec {
     pub number_unit_product: Option<SpannedStr>,
     /// `false` prints an uncertainty in siunitx's compact form `1.234(5)`.
     pub separate_uncertainty: Option<bool>,
+    /// `si`: a power of 1000 per value, written as its SI prefix before
+    /// the unit (`10.309 µs`); `binary`: a power of 1024 (`1.2 GiB`).
+    pub prefix: Option<SpannedStr>,
 }
 
 /// The value of an optional spanned setting (`font_size`, `bins`, ...).
