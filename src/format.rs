@@ -241,7 +241,7 @@ impl Format {
             };
         };
         if let Some(p) = self.prefix.filter(|_| x.is_finite()) {
-            return self.prefixed(x, p).unwrap_or_else(|| {
+            return self.prefixed(x, p, v.is_integer()).unwrap_or_else(|| {
                 // Past quetta or quecto: a power of ten, as siunitx would.
                 let sci = Format {
                     exponent: Exponent::Scientific,

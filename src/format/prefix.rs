@@ -246,7 +246,7 @@ impl super::Format {
     /// (`10.309 µs`, `1.2 GiB`, `2.5k` without a unit), rounded as the
     /// format says, signed; `None` past quetta or quecto (the caller
     /// writes a power of ten).
-    pub(super) fn prefixed(&self, x: f64, p: Prefixes) -> Option<String> {
+    pub(super) fn prefixed(&self, x: f64, p: Prefixes, integer: bool) -> Option<String> {
         let r = self.rounding();
         let fixed = super::Format {
             exponent: super::Exponent::Fixed,
@@ -254,7 +254,10 @@ impl super::Format {
         };
         let (k, m) = split(x, p, |m, top| fixed.number(m, r) == fixed.number(top, r));
         let prefix = name(k, p)?;
-        let mut body = fixed.number(m, r);
+        // An integer whose mantissa is whole prints as one (`3k` for 3000,
+        // `0 s`), as a plain integer does; a float keeps its `.0`.
+        let whole = integer && r == super::Rounding::Shortest && m.fract() == 0.0;
+        let mut body = fixed.number(m, if whole { super::Rounding::Places(0) } else { r });
         if self.plus && !body.starts_with(super::MINUS) {
             body.insert(0, '+');
         }
@@ -336,6 +339,9 @@ mod tests {
         assert_eq!(short.apply(&1.0309e-5.into()), "10.309 \u{b5}s");
         assert_eq!(short.apply(&0.0.into()), "0.0 s");
         assert_eq!(f("si", None, None, None).apply(&3500.into()), "3.5k");
+        assert_eq!(f("si", None, None, None).apply(&3000.into()), "3k");
+        assert_eq!(f("si", None, None, None).apply(&3000.0.into()), "3.0k");
+        assert_eq!(short.apply(&0.into()), "0 s");
         // Past quetta: a power of ten, with the unit.
         assert_eq!(
             f("si", Some("B"), Some(2), None).apply(&2e33.into()),
