@@ -58,7 +58,7 @@ pub mod undefined;
 pub use template::Template;
 
 use env::environment;
-pub use env::{FUEL, limit, shielded, syntax};
+pub use env::{FUEL, limit, shielded, slug, syntax};
 
 /// The error for a text nested beyond [`depth::MAX_DEPTH`] (after
 /// `invalid expression: ` or `invalid template: `).

@@ -176,6 +176,18 @@ pub(super) fn environment() -> &'static Environment<'static> {
                 .map(|x| x.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
+        env.add_filter("slug", |v: Value| -> Result<String, minijinja::Error> {
+            if v.is_undefined() || v.is_none() {
+                return Err(minijinja::Error::new(
+                    minijinja::ErrorKind::InvalidOperation,
+                    "`slug` of a missing or null value: there is no name to make a key of",
+                ));
+            }
+            Ok(match v.as_str() {
+                Some(s) => slug(s),
+                None => slug(&v.to_string()),
+            })
+        });
         env.add_filter("dirname", |s: String| -> String {
             std::path::Path::new(&s)
                 .parent()
@@ -214,8 +226,42 @@ fn quantity(text: Value, unit: Option<String>) -> Result<Value, minijinja::Error
         .map_err(|why| fail(format!("quantity: {why}")))
 }
 
+/// `name` as a key: ASCII letters, digits, `-` and `_` kept (case too);
+/// every run of other characters (spaces, brackets, dots, non-ASCII)
+/// becomes one `_`; `_` trimmed at both ends. `linux_literal-rg (mmap)`
+/// gives `linux_literal-rg_mmap`. A name of nothing but other characters
+/// gives "" (which a number key then refuses).
+pub fn slug(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut in_run = false;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            out.push(c);
+            in_run = false;
+        } else if !in_run {
+            out.push('_');
+            in_run = true;
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn slug_keeps_letters_digits_dash_underscore_and_joins_the_rest() {
+        use super::slug;
+        assert_eq!(slug("linux_literal-rg (mmap)"), "linux_literal-rg_mmap");
+        assert_eq!(slug("linux_literal-rg_(mmap)"), "linux_literal-rg__mmap");
+        assert_eq!(slug("ripgrep 14.1.0 (rev e50df40a19)"), "ripgrep_14_1_0_rev_e50df40a19");
+        assert_eq!(slug("  GNU grep -E  "), "GNU_grep_-E");
+        assert_eq!(slug("zstd -3 --long=27"), "zstd_-3_--long_27");
+        assert_eq!(slug("Größe/µs"), "Gr_e_s");
+        assert_eq!(slug("_a_"), "a");
+        assert_eq!(slug("()"), "");
+        assert_eq!(slug(""), "");
+    }
+
     #[test]
     fn a_panic_inside_minijinja_is_an_error_not_exit_101() {
         let e = super::shielded(|| -> Result<(), minijinja::Error> { panic!("ndigits > 0") })

@@ -21,7 +21,6 @@ pub(super) fn read_json_document(
     let path: Arc<str> = Arc::from(file.rel.as_str());
     let ptr = pointer.unwrap_or("");
     let records = lookup_pointer(&doc, ptr).ok_or_else(|| nothing_at(file, &doc, ptr))?;
-    let records = records_of(file, ptr, records_key, records)?;
     // The metadata: the document without the records (wherever the
     // pointer leads through objects), so `meta.sim.t_read_ms` reads it.
     // Every row of the file shares it as `_source.meta`.
@@ -29,6 +28,20 @@ pub(super) fn read_json_document(
         Some(rest) => rest.split('/').map(unescape_pointer).collect(),
         None => Vec::new(),
     };
+    // A `records` written in the spec that leads to an object reads it as
+    // one record (a summary file: `records = ""` for the whole document);
+    // left out, an object at the top level stays an error that says how
+    // to read it, since a mapping of records is the likelier slip.
+    if pointer.is_some() && records_key.is_none() && as_record(&records).is_some() {
+        let meta = if tokens.is_empty() {
+            crate::value::Record::default().into_value()
+        } else {
+            without_records(&doc, &tokens)
+        };
+        each(one_record(&path, &records, &meta))?;
+        return Ok(meta);
+    }
+    let records = records_of(file, ptr, records_key, records)?;
     let meta = without_records(&doc, &tokens);
     let shared = Some(Arc::new(FileMeta::Document(meta.clone())));
     let ptr_arc: Arc<str> = Arc::from(ptr);
@@ -57,6 +70,23 @@ pub(super) fn read_json_document(
         })?;
     }
     Ok(meta)
+}
+
+/// The row of a document whose records are one object `rec` (a summary
+/// file), with the rest of the document `meta` as its `_source.meta`.
+fn one_record(path: &Arc<str>, rec: &Value, meta: &Value) -> Row {
+    let fields = as_record(rec).cloned().unwrap_or_default();
+    Row {
+        extra: Default::default(),
+        fields: Arc::new(fields),
+        origin: Origin {
+            path: path.clone(),
+            line: 0,
+            record: None,
+            meta: Some(Arc::new(FileMeta::Document(meta.clone()))),
+            partial: false,
+        },
+    }
 }
 
 /// The JSON document `file` holds (a UTF-8 byte order mark skipped).
@@ -111,7 +141,11 @@ fn nothing_at(file: &SourceFile, doc: &Value, ptr: &str) -> Error {
         }
         None => String::new(),
     };
-    let there = if ptr.starts_with('/') {
+    let there = if ptr == "/" {
+        // RFC 6901: `/` is the key "" of the top-level object, not the
+        // document; a summary file's slip is to write it for the document.
+        format!("{there}; `/` names the key \"\" (RFC 6901): for the whole document as one record, write `records = \"\"`")
+    } else if ptr.starts_with('/') {
         there
     } else {
         format!("{there}; a JSON pointer starts with `/`: `/{ptr}`")
@@ -162,7 +196,8 @@ fn records_of(
                 format!(
                     "expected an array of records at {at}, found a mapping of {} records; \
                      to read each entry as a row, set `records_key` to the field that gets its key \
-                     (`records_key = \"key\"`), or set `records` to the JSON pointer of an array",
+                     (`records_key = \"key\"`), or set `records` to the JSON pointer of an array \
+                     (`records = \"\"` reads the whole document as one record)",
                     map.0.len()
                 ),
             ));
@@ -170,12 +205,17 @@ fn records_of(
         (None, _) => records,
     };
     if records.kind() != minijinja::value::ValueKind::Seq {
+        let whole = if ptr.is_empty() && as_record(&records).is_some() {
+            ", or `records = \"\"` to read the whole document as one record"
+        } else {
+            ""
+        };
         return Err(Error::input(
             file.rel.clone(),
             None,
             field,
             format!(
-                "expected an array of records at {at}, found {} (set `records` to the JSON pointer of the array)",
+                "expected an array of records at {at}, found {} (set `records` to the JSON pointer of the array{whole})",
                 crate::value::describe(&records)
             ),
         ));

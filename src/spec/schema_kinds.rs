@@ -90,7 +90,7 @@ pub const KINDS: &[Kind] = &[
         keys: &[
             key("path", Ty::Strs, "a file, a glob or a list of them, relative to the spec (`.jsonl`, `.json`, `.csv`, `.tsv`, `.parquet`; `.zst` or `.gz` on a text format)"),
             key("format", Ty::Enum(&["jsonl", "ndjson", "json", "csv", "tsv", "parquet"]), "the files' format; by default from the extension (`.zst`, `.gz` or the file's first bytes: compressed; Parquet compresses inside)").only(&["path"]),
-            key("records", Ty::Str, "JSON documents: a JSON pointer to the records array (`/results`); the rest of the document is `meta['NAME']`; a top-level array needs none").only(&["path"]),
+            key("records", Ty::Str, "JSON documents: a JSON pointer (RFC 6901) to the records array (`/results`), or to an object read as one record (`\"\"`: the whole document, a summary file); the rest of the document is `meta['NAME']`; a top-level array needs none").only(&["path"]),
             key("records_key", Ty::Str, "JSON documents whose records are a mapping (`{\"3f2a9c1\": {...}}`, one entry per commit): one row per entry, its key in this field").only(&["path"]),
             key("delimiter", Ty::Str, "CSV: the text between cells, 1 to 16 bytes (`\";\"`, `\"\\t\"`, `\", \"` as cloc writes it; a tab for TSV by default); quoted cells may hold it").default("\",\"").only(&["path"]),
             key("trim", Ty::Bool, "CSV: strip spaces and tabs around header names and cells").default("false").only(&["path"]),

@@ -77,6 +77,7 @@ pub fn overwrite_error(row: &Row, verb: &str, name: &str) -> Error {
 /// Applies a `window` step.
 pub fn apply(w: &Window, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
     let mut parts = groups(&rows, &w.per, "window")?;
+    shifted_fields_exist(w, &rows)?;
     let keys: Vec<Vec<Value>> = if w.sort.is_empty() {
         Vec::new()
     } else {
@@ -123,11 +124,16 @@ fn run(
             offset,
             default,
         } => {
+            // A row without the field gives none, as a missing field
+            // reads everywhere else (`shifted_fields_exist` has already
+            // refused a field no row has: a typo).
             for p in 0..n {
-                cell(idx[p], field)?;
                 let from = p as i64 - offset;
                 vals.push(if (0..n as i64).contains(&from) {
-                    cell(idx[from as usize], field)?
+                    rows[idx[from as usize]]
+                        .get(field)
+                        .cloned()
+                        .unwrap_or_else(|| Value::from(()))
                 } else {
                     default.clone()
                 });
@@ -175,6 +181,21 @@ fn run(
         }
     }
     Ok(vals)
+}
+
+/// Fails when a `lag` or `lead` reads a field that no row has (a typo,
+/// named as a missing field of the first row); a field some rows lack is
+/// none on those rows.
+fn shifted_fields_exist(w: &Window, rows: &[Row]) -> Result<()> {
+    for (name, op) in &w.ops {
+        if let WindowOp::Shift { field, .. } = op
+            && !rows.iter().any(|r| r.get(field).is_some())
+            && let Err(e) = field_of(rows, 0, field)
+        {
+            return Err(e.context(format!("window `{name}`")));
+        }
+    }
+    Ok(())
 }
 
 /// Field `f` of row `i`; a row without it is an error naming its fields.

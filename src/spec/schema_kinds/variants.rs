@@ -179,11 +179,11 @@ pub const STEP_COMPANIONS: &[(&str, &str)] = &[("group", "aggregate"), ("window"
 pub(super) const WINDOW_OPS: &[Variant] = &[
     Variant {
         name: "lag",
-        doc: "the field's value `offset` rows before (null, or `default`, before the first)",
+        doc: "the field's value `offset` rows before (null, or `default`, before the first; null from a row without the field)",
     },
     Variant {
         name: "lead",
-        doc: "the field's value `offset` rows after (null, or `default`, after the last)",
+        doc: "the field's value `offset` rows after (null, or `default`, after the last; null from a row without the field)",
     },
     Variant {
         name: "sum",
