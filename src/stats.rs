@@ -10,6 +10,8 @@
 //!   (`1 / mean(1 / x)`), of positive values (the callers reject the rest).
 //! - `mad`: scipy.stats.median_abs_deviation, `median(|x - median(x)|)`,
 //!   raw (scale 1) or divided by [`NORMAL_MAD_SCALE`] (`scale="normal"`).
+//! - `ttest_ind`, `mannwhitneyu`: two-sided p-values of two groups
+//!   ([`welch_p`], [`mannwhitneyu_p`]).
 //! - `histogram`: `np.histogram(values, bins)`: equal-width bins over
 //!   [min, max], the last bin closed, same edge arithmetic as numpy.
 //!
@@ -18,6 +20,9 @@
 //! NaN and infinities first and name the row they came from.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
+
+mod compare;
+pub use compare::{mannwhitneyu_p, welch_p};
 
 /// Arithmetic mean; `None` for no values.
 pub fn mean(xs: &[f64]) -> Option<f64> {

@@ -233,3 +233,44 @@ fn an_unknown_mad_scale_is_an_error_at_its_line() {
     assert!(err.contains("artifact.toml:6:"), "{err}");
     assert!(err.contains("iqr"), "{err}");
 }
+
+#[test]
+fn a_two_group_comparison_quotes_scipys_p_values() {
+    // import scipy.stats as st
+    // a = [3.5, 1.25, 8.0, 2.0, 5.5, 4.0, 0.75]; b = [12.0, 3.0, 7.5, 7.5, 1.0, 40.0]
+    // st.ttest_ind(a, b, equal_var=False).pvalue == 0.2193238365441384
+    // st.mannwhitneyu(a, b).pvalue == 0.22400125178257257 (ties: asymptotic)
+    let dir = project(
+        "[numbers.welch]\ntable = \"s\"\nvalue = { ttest_ind = \"x\", by = \"fam\", groups = [\"a\", \"b\"] }\n\n\
+         [numbers.mwu]\ntable = \"s\"\nvalue = { mannwhitneyu = \"x\", by = \"fam\", groups = [\"a\", \"b\"] }\n",
+    );
+    let n = common::numbers_on_both_paths(dir.path());
+    let (welch, mwu) = (
+        common::f(&n["welch"]["value"]),
+        common::f(&n["mwu"]["value"]),
+    );
+    assert!((welch - 0.2193238365441384).abs() < 1e-12, "{welch}");
+    assert!((mwu - 0.22400125178257257).abs() < 1e-12, "{mwu}");
+}
+
+#[test]
+fn a_two_group_test_with_an_empty_group_says_how_many_each_has() {
+    let dir = project(
+        "[numbers.welch]\ntable = \"s\"\nvalue = { ttest_ind = \"x\", by = \"fam\", groups = [\"a\", \"c\"] }\n",
+    );
+    let err = gen_error(dir.path());
+    assert!(
+        err.contains("the test needs values in both groups (a: 7, c: 0)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_two_group_test_without_groups_is_an_error_at_its_line() {
+    let dir = project("[numbers.w]\ntable = \"s\"\nvalue = { ttest_ind = \"x\", by = \"fam\" }\n");
+    let err = gen_error(dir.path());
+    assert!(
+        err.contains("artifact.toml:6:") && err.contains("needs `groups`"),
+        "{err}"
+    );
+}

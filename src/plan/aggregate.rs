@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::expr::Expr;
 use crate::spec::{LoadedSpec, Raw};
 use crate::stats::Bound;
+use crate::value::Value;
 
 /// The operation of an aggregate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +52,12 @@ pub enum Op {
     Argmax,
     /// Where the expression is smallest (first on ties, as numpy.argmin).
     Argmin,
+    /// The two-sided p-value of Welch's t-test between the two `groups`
+    /// (scipy.stats.ttest_ind, equal_var=False).
+    TtestInd,
+    /// The two-sided p-value of the Mann–Whitney U test between the two
+    /// `groups` (scipy.stats.mannwhitneyu, method "auto").
+    MannWhitneyU,
     /// A confidence interval bound of the mean.
     Ci {
         /// Confidence level, e.g. 0.95.
@@ -82,6 +89,9 @@ pub struct Agg<'s> {
     /// The `field` expression of `argmax`/`argmin`: what is read on the
     /// chosen row (none: the row's index).
     pub field: Option<Expr<'s>>,
+    /// `by` and `groups` of a two-group test: the expression telling a
+    /// row's group, and the values naming the first and the second group.
+    pub groups: Option<(Expr<'s>, [Value; 2])>,
 }
 
 /// The operations and their options, as the spec's declaration has them
@@ -111,6 +121,7 @@ impl<'s> Agg<'s> {
             .iter_mut()
             .chain(self.weight.iter_mut())
             .chain(self.field.iter_mut())
+            .chain(self.groups.iter_mut().map(|(by, _)| by))
         {
             e.set_table(table);
         }
@@ -135,6 +146,7 @@ impl<'s> Agg<'s> {
             expr: None,
             weight: None,
             field: None,
+            groups: None,
         };
         let table = match value {
             toml::Value::String(s) if s == "count" => return Ok(COUNT),
@@ -174,6 +186,8 @@ impl<'s> Agg<'s> {
             "mad" => opts.mad()?,
             "argmax" => Op::Argmax,
             "argmin" => Op::Argmin,
+            "ttest_ind" => Op::TtestInd,
+            "mannwhitneyu" => Op::MannWhitneyU,
             "ci95" => opts.ci()?,
             "first" => Op::First,
             "last" => Op::Last,
@@ -182,11 +196,13 @@ impl<'s> Agg<'s> {
         };
         let weight = opts.weight(op)?;
         let field = opts.field(op)?;
+        let groups = opts.groups(op)?;
         Ok(Agg {
             op,
             expr,
             weight,
             field,
+            groups,
         })
     }
 }
@@ -334,6 +350,29 @@ impl<'s> Options<'_, 's> {
             Some("normal") => Ok(Op::Mad { normal: true }),
             Some(other) => Err(self.error(format!("unknown `scale` `{other}` (raw or normal)"))),
         }
+    }
+
+    /// `by` and `groups` of a two-group test (both required there).
+    fn groups(&self, op: Op) -> Result<Option<(Expr<'s>, [Value; 2])>> {
+        if !matches!(op, Op::TtestInd | Op::MannWhitneyU) {
+            return Ok(None);
+        }
+        let by = self.str_opt("by")?.ok_or_else(|| {
+            self.error("a two-group test needs `by`, the expression naming a row's group")
+        })?;
+        let groups = match self.table.get("groups") {
+            Some(toml::Value::Array(a)) if a.len() == 2 => [
+                crate::value::toml_to_value(&a[0]),
+                crate::value::toml_to_value(&a[1]),
+            ],
+            _ => {
+                return Err(self.error(
+                    "a two-group test needs `groups`, the two values of `by` compared, e.g. groups = [\"A\", \"B\"]",
+                ));
+            }
+        };
+        let by = Expr::compile_str(self.spec, by, self.span.clone())?;
+        Ok(Some((by, groups)))
     }
 
     /// `field` of `argmax`/`argmin` (optional); an error elsewhere.

@@ -55,6 +55,9 @@ impl<'s> Agg<'s> {
             // Streaming: Σ ln x or Σ 1/x, in arrival order.
             Op::Gmean | Op::Hmean => State::Transformed(0.0),
             Op::Argmax | Op::Argmin => State::Arg(None),
+            Op::TtestInd | Op::MannWhitneyU => {
+                State::TwoGroups(Box::new([Values::default(), Values::default()]))
+            }
             Op::WeightedMean => State::Weighted { sxw: 0.0, sw: 0.0 },
             Op::Min | Op::Max | Op::First | Op::Last => State::Pick(None),
             Op::Cell => State::Cell {
@@ -84,6 +87,8 @@ enum State {
         sw: f64,
     },
     Values(Values),
+    /// The values of the first and of the second group of a test.
+    TwoGroups(Box<[Values; 2]>),
     /// The sum of `ln x` (gmean) or `1/x` (hmean).
     Transformed(f64),
     /// argmax/argmin: the best key so far and what the row gives.
@@ -124,6 +129,9 @@ pub enum Input {
     /// argmax/argmin: the number compared, and the `field` value read on
     /// the row (`None`: the row's index is kept).
     Keyed(Value, Option<Value>),
+    /// A two-group test: the value and its group (0 or 1; `None`: in
+    /// neither, left out).
+    Grouped(f64, Option<u8>),
 }
 
 impl Agg<'_> {
@@ -183,6 +191,14 @@ impl Agg<'_> {
                 };
                 Input::Keyed(v, field)
             }
+            Op::TtestInd | Op::MannWhitneyU => {
+                let (by, groups) = self.groups.as_ref().expect("groups");
+                let g = by.eval_row(globals, row)?;
+                match groups.iter().position(|x| *x == g) {
+                    Some(i) => Input::Grouped(expr.number(row, &v)?, Some(i as u8)),
+                    None => Input::Grouped(0.0, None),
+                }
+            }
             Op::Min | Op::Max => {
                 expr.number(row, &v)?;
                 Input::Value(v)
@@ -239,6 +255,10 @@ impl Acc<'_, '_> {
                 vals.push(*x);
                 return true;
             }
+            (State::TwoGroups(groups), Input::Grouped(x, Some(g))) => {
+                groups[*g as usize].push(*x);
+                return true;
+            }
             (State::Transformed(sum), Input::Num(x)) => {
                 *sum += if op == Op::Gmean { x.ln() } else { 1.0 / x };
             }
@@ -273,6 +293,7 @@ impl Acc<'_, '_> {
     pub fn buffered(&self) -> usize {
         match &self.state {
             State::Values(v) => v.buffered(),
+            State::TwoGroups(g) => g[0].buffered() + g[1].buffered(),
             _ => 0,
         }
     }
@@ -281,6 +302,10 @@ impl Acc<'_, '_> {
     pub fn spill(&mut self) -> Result<()> {
         match &mut self.state {
             State::Values(v) => v.spill(),
+            State::TwoGroups(g) => {
+                g[0].spill()?;
+                g[1].spill()
+            }
             _ => Ok(()),
         }
     }
@@ -309,6 +334,7 @@ impl Acc<'_, '_> {
             }
             State::Pick(best) => return best.ok_or_else(no_rows),
             State::Arg(best) => return best.map(|(_, v)| v).ok_or_else(no_rows),
+            State::TwoGroups(mut groups) => return self.agg.two_groups(text, &mut groups),
             State::Transformed(sum) => {
                 if n == 0 {
                     return Err(no_rows());
@@ -386,6 +412,38 @@ impl Acc<'_, '_> {
             return Err(Error::msg(format!("`{text}` aggregates to {v}")));
         }
         Ok(Value::from(v))
+    }
+}
+
+impl Agg<'_> {
+    /// The p-value of a two-group test over the values of its groups; an
+    /// error says how many values each group has when there are too few.
+    fn two_groups(&self, text: &str, groups: &mut [Values; 2]) -> Result<Value> {
+        let [a, b] = groups;
+        let (a, b) = (a.all()?, b.all()?);
+        let p = if self.op == Op::TtestInd {
+            stats::welch_p(&a, &b)
+        } else {
+            stats::mannwhitneyu_p(&a, &b)
+        };
+        let (ga, gb) = self
+            .groups
+            .as_ref()
+            .map_or((Value::from(()), Value::from(())), |(_, g)| {
+                (g[0].clone(), g[1].clone())
+            });
+        p.map(Value::from).ok_or_else(|| {
+            Error::msg(format!(
+                "`{text}`: the test needs values in both groups ({ga}: {}, {gb}: {}){}",
+                a.len(),
+                b.len(),
+                if self.op == Op::TtestInd {
+                    ", at least two in each, not all equal"
+                } else {
+                    ""
+                }
+            ))
+        })
     }
 }
 

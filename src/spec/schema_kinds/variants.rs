@@ -269,6 +269,14 @@ pub(super) const OPS: &[Variant] = &[
         doc: "on the row where the expression is smallest (the first of ties, as numpy.argmin): `field`'s value, or the row's 0-based index",
     },
     Variant {
+        name: "ttest_ind",
+        doc: "the two-sided p-value of Welch's t-test between the rows of the two `groups` (scipy.stats.ttest_ind with equal_var=False)",
+    },
+    Variant {
+        name: "mannwhitneyu",
+        doc: "the two-sided p-value of the Mann–Whitney U test between the rows of the two `groups` (scipy.stats.mannwhitneyu, method \"auto\": exact below 9 values in a group without ties, else normal with tie and continuity corrections)",
+    },
+    Variant {
         name: "ci95",
         doc: "a bound of the mean's confidence interval (Student t, or a bootstrap)",
     },

@@ -79,6 +79,8 @@ impl FAgg {
                 };
                 inputs.push(Input::Keyed(key, field));
             }
+            // Two groups: told by `by`, on the row path.
+            Op::TtestInd | Op::MannWhitneyU => return Err(Fallback),
             Op::Min | Op::Max => {
                 num(e)?;
                 inputs.push(Input::Value(tape.to_value(e.eval(tape, slots)?)));
