@@ -22,7 +22,7 @@
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 mod compare;
-pub use compare::{mannwhitneyu_p, welch_p};
+pub use compare::{mannwhitneyu_p, welch_p, welch_p_of};
 
 /// Arithmetic mean; `None` for no values.
 pub fn mean(xs: &[f64]) -> Option<f64> {

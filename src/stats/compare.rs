@@ -4,7 +4,9 @@
 //! Mann–Whitney U test (`scipy.stats.mannwhitneyu(a, b)`, its default
 //! `method="auto"`: exact below 9 values in either group when there are no
 //! ties, otherwise the normal approximation with tie and continuity
-//! corrections).
+//! corrections). One departure: the exact distribution is used only up to
+//! [`EXACT_MAX`] pairs (8 values against a million would need 8 million
+//! counts); beyond, the normal approximation, as scipy's for large groups.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -14,18 +16,30 @@ use super::{mean, std};
 /// below two values in either group or when both have no spread (scipy
 /// answers NaN there).
 pub fn welch_p(a: &[f64], b: &[f64]) -> Option<f64> {
-    let (n1, n2) = (a.len() as f64, b.len() as f64);
-    let (v1, v2) = (std(a)?.powi(2) / n1, std(b)?.powi(2) / n2);
+    welch_p_of((mean(a)?, std(a)?, a.len()), (mean(b)?, std(b)?, b.len()))
+}
+
+/// [`welch_p`] from each group's (mean, sample standard deviation, count),
+/// so spilled groups are never read whole into memory.
+pub fn welch_p_of(a: (f64, f64, usize), b: (f64, f64, usize)) -> Option<f64> {
+    let (n1, n2) = (a.2 as f64, b.2 as f64);
+    if a.2 < 2 || b.2 < 2 {
+        return None;
+    }
+    let (v1, v2) = (a.1.powi(2) / n1, b.1.powi(2) / n2);
     let se2 = v1 + v2;
     if se2 == 0.0 {
         return None;
     }
-    let t = (mean(a)? - mean(b)?) / se2.sqrt();
+    let t = (a.0 - b.0) / se2.sqrt();
     let df = se2 * se2 / (v1 * v1 / (n1 - 1.0) + v2 * v2 / (n2 - 1.0));
     let dist = StudentsT::new(0.0, 1.0, df).ok()?;
     // scipy: 2 * min(cdf, sf), the smaller tail computed directly.
     Some((2.0 * dist.sf(t.abs())).min(1.0))
 }
+
+/// The most pairs (n1·n2) for which U's exact distribution is computed.
+pub const EXACT_MAX: usize = 1 << 20;
 
 /// The two-sided p-value of the Mann–Whitney U test of `a` against `b`
 /// (scipy's `method="auto"`); `None` when a group is empty.
@@ -39,7 +53,7 @@ pub fn mannwhitneyu_p(a: &[f64], b: &[f64]) -> Option<f64> {
     let (f1, f2) = (n1 as f64, n2 as f64);
     let u1 = r1 - f1 * (f1 + 1.0) / 2.0;
     let u = u1.max(f1 * f2 - u1);
-    let p = if (n1 > 8 && n2 > 8) || tie_term > 0.0 {
+    let p = if (n1 > 8 && n2 > 8) || tie_term > 0.0 || n1.saturating_mul(n2) > EXACT_MAX {
         let n = f1 + f2;
         let s = (f1 * f2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)))).sqrt();
         let z = (u - f1 * f2 / 2.0 - 0.5) / s;
@@ -143,10 +157,16 @@ mod tests {
         let p = mannwhitneyu_p(&d, &e).unwrap();
         assert!(close(p, MWU_DE_ASYMPTOTIC), "{p}");
         assert_eq!(mannwhitneyu_p(&a, &[]), None);
+        // Beyond EXACT_MAX pairs, the normal approximation (bounded memory):
+        // st.mannwhitneyu([0.5, 1000.5, 2000.5], range(400000), method='asymptotic').pvalue
+        let big: Vec<f64> = (0..400_000).map(|i| i as f64).collect();
+        let p = mannwhitneyu_p(&[0.5, 1000.5, 2000.5], &big).unwrap();
+        assert!(close(p, MWU_BIG_ASYMPTOTIC), "{p}");
     }
 
     const WELCH_AB: f64 = 0.2193238365441384;
     const MWU_AB_TIES: f64 = 0.22400125178257257;
     const MWU_AC_EXACT: f64 = 0.04797979797979798;
+    const MWU_BIG_ASYMPTOTIC: f64 = 0.0028360838510636506;
     const MWU_DE_ASYMPTOTIC: f64 = 0.14046504815835495;
 }

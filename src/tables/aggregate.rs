@@ -420,11 +420,19 @@ impl Agg<'_> {
     /// error says how many values each group has when there are too few.
     fn two_groups(&self, text: &str, groups: &mut [Values; 2]) -> Result<Value> {
         let [a, b] = groups;
-        let (a, b) = (a.all()?, b.all()?);
+        // Welch's test needs each group's mean and spread only (read in
+        // arrival order, spilled or not); Mann–Whitney ranks all values.
         let p = if self.op == Op::TtestInd {
-            stats::welch_p(&a, &b)
+            let of = |v: &mut Values| -> Result<Option<(f64, f64, usize)>> {
+                let (m, s) = v.mean_std()?;
+                Ok(m.zip(s).map(|(m, s)| (m, s, v.len() as usize)))
+            };
+            match (of(a)?, of(b)?) {
+                (Some(x), Some(y)) => stats::welch_p_of(x, y),
+                _ => None,
+            }
         } else {
-            stats::mannwhitneyu_p(&a, &b)
+            stats::mannwhitneyu_p(&a.all()?, &b.all()?)
         };
         let (ga, gb) = self
             .groups
