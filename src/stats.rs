@@ -6,6 +6,12 @@
 //! - `std`: sample standard deviation (`ddof = 1`).
 //! - `ci95`: mean ± t(0.975, n-1) · s / √n (Student t), or a percentile
 //!   bootstrap with a fixed, recorded seed.
+//! - `gmean`, `hmean`: scipy.stats.gmean (`exp(mean(log x))`) and hmean
+//!   (`1 / mean(1 / x)`), of positive values (the callers reject the rest).
+//! - `mad`: scipy.stats.median_abs_deviation, `median(|x - median(x)|)`,
+//!   raw (scale 1) or divided by [`NORMAL_MAD_SCALE`] (`scale="normal"`).
+//! - `ttest_ind`, `mannwhitneyu`: two-sided p-values of two groups
+//!   ([`welch_p`], [`mannwhitneyu_p`]).
 //! - `histogram`: `np.histogram(values, bins)`: equal-width bins over
 //!   [min, max], the last bin closed, same edge arithmetic as numpy.
 //!
@@ -14,6 +20,9 @@
 //! NaN and infinities first and name the row they came from.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
+
+mod compare;
+pub use compare::{mannwhitneyu_p, welch_p, welch_p_of};
 
 /// Arithmetic mean; `None` for no values.
 pub fn mean(xs: &[f64]) -> Option<f64> {
@@ -95,6 +104,33 @@ pub fn std(xs: &[f64]) -> Option<f64> {
     let m = mean(xs)?;
     let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
     Some((ss / (xs.len() - 1) as f64).sqrt())
+}
+
+/// scipy's `scale="normal"` of `median_abs_deviation`: Φ⁻¹(3/4), the
+/// divisor that makes a MAD estimate a normal distribution's σ (dividing by
+/// it is multiplying by 1.482602218505602...). scipy writes this constant.
+pub const NORMAL_MAD_SCALE: f64 = 0.6744897501960817;
+
+/// Geometric mean (scipy.stats.gmean): `exp(Σ ln x / n)`, summed in order;
+/// `None` for no values. Values must be positive (ln of 0 or less is not
+/// finite; the callers reject them, naming the row).
+pub fn gmean(xs: &[f64]) -> Option<f64> {
+    let logs: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
+    Some(mean(&logs)?.exp())
+}
+
+/// Harmonic mean (scipy.stats.hmean): `1 / (Σ (1/x) / n)`, summed in
+/// order; `None` for no values. Values must be positive.
+pub fn hmean(xs: &[f64]) -> Option<f64> {
+    let inv: Vec<f64> = xs.iter().map(|x| 1.0 / x).collect();
+    Some(1.0 / mean(&inv)?)
+}
+
+/// Median absolute deviation (scipy.stats.median_abs_deviation with
+/// `scale=1`): `median(|x - median(x)|)`; `None` for no values.
+pub fn mad(xs: &[f64]) -> Option<f64> {
+    let m = median(xs)?;
+    median_of(&mut xs.iter().map(|x| (x - m).abs()).collect::<Vec<_>>())
 }
 
 /// Which end of an interval.
@@ -234,6 +270,34 @@ pub fn bin_index(x: f64, edges: &[f64]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gmean_hmean_and_mad_are_scipys_to_the_last_bit() {
+        // import scipy.stats as st  (scipy 1.17.1)
+        // x = [3.5, 1.25, 8.0, 2.0, 5.5, 4.0, 0.75]
+        // st.gmean(x), st.hmean(x), st.median_abs_deviation(x),
+        // st.median_abs_deviation(x, scale='normal')
+        let x = [3.5, 1.25, 8.0, 2.0, 5.5, 4.0, 0.75];
+        assert_eq!(gmean(&x), Some(2.738493484828481));
+        assert_eq!(hmean(&x), Some(2.0138867266556653));
+        assert_eq!(mad(&x), Some(2.0));
+        assert_eq!(
+            mad(&x).map(|m| m / NORMAL_MAD_SCALE),
+            Some(2.965204437011204)
+        );
+        // y = [12.0, 3.0, 7.5, 7.5, 1.0, 40.0] (an even count)
+        let y = [12.0, 3.0, 7.5, 7.5, 1.0, 40.0];
+        assert_eq!(gmean(&y), Some(6.577802604914671));
+        assert_eq!(hmean(&y), Some(3.5121951219512204));
+        assert_eq!(mad(&y), Some(4.5));
+        assert_eq!(
+            mad(&y).map(|m| m / NORMAL_MAD_SCALE),
+            Some(6.671709983275209)
+        );
+        // 1 / scipy.special.ndtri(0.75)
+        assert_eq!(1.0 / NORMAL_MAD_SCALE, 1.482602218505602);
+        assert_eq!((gmean(&[]), hmean(&[]), mad(&[])), (None, None, None));
+    }
 
     #[test]
     fn selection_gives_the_sorted_order_statistics() {

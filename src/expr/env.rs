@@ -156,20 +156,33 @@ pub(super) fn environment() -> &'static Environment<'static> {
             env.add_function(name, move |x: f64| f(x));
         }
         env.add_function("quantity", quantity);
-        env.add_function("max", |a: Value, b: Value| {
-            if crate::value::compare(&a, &b).is_ge() {
-                a
-            } else {
-                b
+        // n-ary, as Python's: the first of equal values wins (a left fold
+        // of the two-argument form, so `none` is ordered as before).
+        env.add_function("max", |a: Value, rest: minijinja::value::Rest<Value>| {
+            if rest.0.is_empty() {
+                return Err(too_few("max"));
             }
+            Ok(rest.0.into_iter().fold(a, |acc, v| {
+                if crate::value::compare(&acc, &v).is_ge() {
+                    acc
+                } else {
+                    v
+                }
+            }))
         });
-        env.add_function("min", |a: Value, b: Value| {
-            if crate::value::compare(&a, &b).is_le() {
-                a
-            } else {
-                b
+        env.add_function("min", |a: Value, rest: minijinja::value::Rest<Value>| {
+            if rest.0.is_empty() {
+                return Err(too_few("min"));
             }
+            Ok(rest.0.into_iter().fold(a, |acc, v| {
+                if crate::value::compare(&acc, &v).is_le() {
+                    acc
+                } else {
+                    v
+                }
+            }))
         });
+        env.add_function("abs", abs);
         env.add_filter("basename", |s: String| -> String {
             std::path::Path::new(&s)
                 .file_name()
@@ -244,6 +257,36 @@ pub fn slug(name: &str) -> String {
         }
     }
     out.trim_matches('_').to_string()
+}
+
+/// The error of `max(x)`/`min(x)`: they compare two or more values.
+fn too_few(name: &str) -> minijinja::Error {
+    minijinja::Error::new(
+        minijinja::ErrorKind::MissingArgument,
+        format!("{name} needs two or more values, e.g. {name}(a, b, c)"),
+    )
+}
+
+/// `abs(x)`, as Python's: an integer stays an integer, a float a float;
+/// anything else (a string, `none`) is an error naming what it got.
+fn abs(v: Value) -> Result<Value, minijinja::Error> {
+    if v.is_integer()
+        && let Some(i) = v.as_i64()
+    {
+        return i.checked_abs().map(Value::from).ok_or_else(|| {
+            minijinja::Error::new(
+                minijinja::ErrorKind::InvalidOperation,
+                format!("abs({i}) overflows a 64-bit integer"),
+            )
+        });
+    }
+    match crate::value::as_number(&v) {
+        Some(x) if v.kind() == minijinja::value::ValueKind::Number => Ok(Value::from(x.abs())),
+        _ => Err(minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!("abs needs a number, got {}", crate::value::describe(&v)),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Aggregates as the spec writes them, compiled: `"count"` or a table
 //! naming the operation and its expression (`{ median = "x" }`,
-//! `{ quantile = "x", q = 0.9 }`, `{ ci95 = "x", bound = "low" }`), for
+//! `{ quantile = "x", q = 0.9 }`, `{ ci95 = "x", bound = "low" }`,
+//! `{ mad = "x", scale = "normal" }`, `{ argmax = "x", field = "config" }`), for
 //! `group` steps, numbers, figures and results tables. Computed by
 //! `tables::aggregate`.
 
@@ -10,6 +11,7 @@ use crate::error::Result;
 use crate::expr::Expr;
 use crate::spec::{LoadedSpec, Raw};
 use crate::stats::Bound;
+use crate::value::Value;
 
 /// The operation of an aggregate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,6 +36,28 @@ pub enum Op {
     Max,
     /// Sample standard deviation (ddof 1).
     Std,
+    /// Geometric mean (scipy.stats.gmean) of positive values.
+    Gmean,
+    /// Harmonic mean (scipy.stats.hmean) of positive values.
+    Hmean,
+    /// Median absolute deviation (scipy.stats.median_abs_deviation); with
+    /// `normal`, divided by [`crate::stats::NORMAL_MAD_SCALE`].
+    Mad {
+        /// scipy's `scale="normal"`.
+        normal: bool,
+    },
+    /// Where the expression is largest (first on ties, as numpy.argmax):
+    /// the `field` expression's value on that row, or the row's 0-based
+    /// index among the aggregated rows.
+    Argmax,
+    /// Where the expression is smallest (first on ties, as numpy.argmin).
+    Argmin,
+    /// The two-sided p-value of Welch's t-test between the two `groups`
+    /// (scipy.stats.ttest_ind, equal_var=False).
+    TtestInd,
+    /// The two-sided p-value of the Mann–Whitney U test between the two
+    /// `groups` (scipy.stats.mannwhitneyu, method "auto").
+    MannWhitneyU,
     /// A confidence interval bound of the mean.
     Ci {
         /// Confidence level, e.g. 0.95.
@@ -62,6 +86,12 @@ pub struct Agg<'s> {
     pub expr: Option<Expr<'s>>,
     /// The weight expression of `weighted_mean`.
     pub weight: Option<Expr<'s>>,
+    /// The `field` expression of `argmax`/`argmin`: what is read on the
+    /// chosen row (none: the row's index).
+    pub field: Option<Expr<'s>>,
+    /// `by` and `groups` of a two-group test: the expression telling a
+    /// row's group, and the values naming the first and the second group.
+    pub groups: Option<(Expr<'s>, [Value; 2])>,
 }
 
 /// The operations and their options, as the spec's declaration has them
@@ -86,7 +116,13 @@ fn options() -> Vec<&'static str> {
 impl<'s> Agg<'s> {
     /// Names the table the aggregate's expressions run in, for messages.
     pub fn set_table(&mut self, table: &str) {
-        for e in self.expr.iter_mut().chain(self.weight.iter_mut()) {
+        for e in self
+            .expr
+            .iter_mut()
+            .chain(self.weight.iter_mut())
+            .chain(self.field.iter_mut())
+            .chain(self.groups.iter_mut().map(|(by, _)| by))
+        {
             e.set_table(table);
         }
     }
@@ -109,6 +145,8 @@ impl<'s> Agg<'s> {
             op: Op::Count,
             expr: None,
             weight: None,
+            field: None,
+            groups: None,
         };
         let table = match value {
             toml::Value::String(s) if s == "count" => return Ok(COUNT),
@@ -143,6 +181,13 @@ impl<'s> Agg<'s> {
             "min" => Op::Min,
             "max" => Op::Max,
             "std" => Op::Std,
+            "gmean" => Op::Gmean,
+            "hmean" => Op::Hmean,
+            "mad" => opts.mad()?,
+            "argmax" => Op::Argmax,
+            "argmin" => Op::Argmin,
+            "ttest_ind" => Op::TtestInd,
+            "mannwhitneyu" => Op::MannWhitneyU,
             "ci95" => opts.ci()?,
             "first" => Op::First,
             "last" => Op::Last,
@@ -150,7 +195,15 @@ impl<'s> Agg<'s> {
             _ => Op::Expr,
         };
         let weight = opts.weight(op)?;
-        Ok(Agg { op, expr, weight })
+        let field = opts.field(op)?;
+        let groups = opts.groups(op)?;
+        Ok(Agg {
+            op,
+            expr,
+            weight,
+            field,
+            groups,
+        })
     }
 }
 
@@ -286,6 +339,50 @@ impl<'s> Options<'_, 's> {
             Some(other) => Err(self.error(format!(
                 "unknown interval method `{other}` (t or bootstrap)"
             ))),
+        }
+    }
+
+    /// `mad`'s `scale`: `"raw"` (scipy's scale=1, the default) or
+    /// `"normal"`.
+    fn mad(&self) -> Result<Op> {
+        match self.str_opt("scale")? {
+            None | Some("raw") => Ok(Op::Mad { normal: false }),
+            Some("normal") => Ok(Op::Mad { normal: true }),
+            Some(other) => Err(self.error(format!("unknown `scale` `{other}` (raw or normal)"))),
+        }
+    }
+
+    /// `by` and `groups` of a two-group test (both required there).
+    fn groups(&self, op: Op) -> Result<Option<(Expr<'s>, [Value; 2])>> {
+        if !matches!(op, Op::TtestInd | Op::MannWhitneyU) {
+            return Ok(None);
+        }
+        let by = self.str_opt("by")?.ok_or_else(|| {
+            self.error("a two-group test needs `by`, the expression naming a row's group")
+        })?;
+        let groups = match self.table.get("groups") {
+            Some(toml::Value::Array(a)) if a.len() == 2 => [
+                crate::value::toml_to_value(&a[0]),
+                crate::value::toml_to_value(&a[1]),
+            ],
+            _ => {
+                return Err(self.error(
+                    "a two-group test needs `groups`, the two values of `by` compared, e.g. groups = [\"A\", \"B\"]",
+                ));
+            }
+        };
+        let by = Expr::compile_str(self.spec, by, self.span.clone())?;
+        Ok(Some((by, groups)))
+    }
+
+    /// `field` of `argmax`/`argmin` (optional); an error elsewhere.
+    fn field(&self, op: Op) -> Result<Option<Expr<'s>>> {
+        match (op, self.str_opt("field")?) {
+            (Op::Argmax | Op::Argmin, f) => f
+                .map(|f| Expr::compile_str(self.spec, f, self.span.clone()))
+                .transpose(),
+            (_, Some(_)) => Err(self.error("`field` applies only to argmax and argmin")),
+            (_, None) => Ok(None),
         }
     }
 

@@ -3,7 +3,9 @@
 //! Written as `"count"` or a table naming the operation and its expression:
 //! `{ median = "m.decompress_MBps" }`, `{ weighted_mean = "m.ratio", weight
 //! = "input_bytes" }`, `{ quantile = "x", q = 0.9 }`, `{ ci95 = "x", bound =
-//! "low" }` (Student t; `method = "bootstrap"` with `seed` and `resamples`).
+//! "low" }` (Student t; `method = "bootstrap"` with `seed` and `resamples`),
+//! `{ gmean = "x" }`, `{ hmean = "x" }`, `{ mad = "x", scale = "normal" }`,
+//! `{ argmax = "x", field = "config" }`.
 //! Numbers may also use `{ cell = "x" }` (the value in the one row left) and
 //! `{ expr = "..." }` (no table; over `meta`, `v`, `n`).
 //!
@@ -47,8 +49,14 @@ impl<'s> Agg<'s> {
                 int: 0,
                 float: None,
             },
-            Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
+            Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } | Op::Mad { .. } => {
                 State::Values(Values::default())
+            }
+            // Streaming: Σ ln x or Σ 1/x, in arrival order.
+            Op::Gmean | Op::Hmean => State::Transformed(0.0),
+            Op::Argmax | Op::Argmin => State::Arg(None),
+            Op::TtestInd | Op::MannWhitneyU => {
+                State::TwoGroups(Box::new([Values::default(), Values::default()]))
             }
             Op::WeightedMean => State::Weighted { sxw: 0.0, sw: 0.0 },
             Op::Min | Op::Max | Op::First | Op::Last => State::Pick(None),
@@ -79,6 +87,12 @@ enum State {
         sw: f64,
     },
     Values(Values),
+    /// The values of the first and of the second group of a test.
+    TwoGroups(Box<[Values; 2]>),
+    /// The sum of `ln x` (gmean) or `1/x` (hmean).
+    Transformed(f64),
+    /// argmax/argmin: the best key so far and what the row gives.
+    Arg(Option<(Value, Value)>),
     Pick(Option<Value>),
     Cell {
         value: Option<Value>,
@@ -112,6 +126,12 @@ pub enum Input {
     Weighted(f64, f64),
     /// Any value (`first`, `last`; `min`/`max` after the number check).
     Value(Value),
+    /// argmax/argmin: the number compared, and the `field` value read on
+    /// the row (`None`: the row's index is kept).
+    Keyed(Value, Option<Value>),
+    /// A two-group test: the value and its group (0 or 1; `None`: in
+    /// neither, left out).
+    Grouped(f64, Option<u8>),
 }
 
 impl Agg<'_> {
@@ -144,8 +164,40 @@ impl Agg<'_> {
                 }
                 Input::Weighted(x, w)
             }
-            Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
+            Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } | Op::Mad { .. } => {
                 Input::Num(expr.number(row, &v)?)
+            }
+            Op::Gmean | Op::Hmean => {
+                let x = expr.number(row, &v)?;
+                if x <= 0.0 {
+                    let name = if self.op == Op::Gmean {
+                        "gmean"
+                    } else {
+                        "hmean"
+                    };
+                    return Err(field_error(
+                        row,
+                        expr.text,
+                        format!("{name} needs values above 0, found {x}"),
+                    ));
+                }
+                Input::Num(x)
+            }
+            Op::Argmax | Op::Argmin => {
+                expr.number(row, &v)?;
+                let field = match self.field.as_ref() {
+                    Some(f) => Some(f.eval_row(globals, row)?),
+                    None => None,
+                };
+                Input::Keyed(v, field)
+            }
+            Op::TtestInd | Op::MannWhitneyU => {
+                let (by, groups) = self.groups.as_ref().expect("groups");
+                let g = by.eval_row(globals, row)?;
+                match groups.iter().position(|x| *x == g) {
+                    Some(i) => Input::Grouped(expr.number(row, &v)?, Some(i as u8)),
+                    None => Input::Grouped(0.0, None),
+                }
             }
             Op::Min | Op::Max => {
                 expr.number(row, &v)?;
@@ -203,25 +255,33 @@ impl Acc<'_, '_> {
                 vals.push(*x);
                 return true;
             }
+            (State::TwoGroups(groups), Input::Grouped(x, Some(g))) => {
+                groups[*g as usize].push(*x);
+                return true;
+            }
+            (State::Transformed(sum), Input::Num(x)) => {
+                *sum += if op == Op::Gmean { x.ln() } else { 1.0 / x };
+            }
             (State::Pick(best), Input::Value(v)) => {
                 let replace = match (op, best.as_ref()) {
                     (_, None) | (Op::Last, _) => true,
                     (Op::First, _) => false,
-                    (op, Some(b)) => {
-                        // Integers exactly (two may round to one double).
-                        if let Some(o) = crate::value::cmp_ints(v, b) {
-                            (op == Op::Min && o.is_lt()) || (op == Op::Max && o.is_gt())
-                        } else {
-                            let (x, y) = (
-                                as_number(b).unwrap_or(f64::NAN),
-                                as_number(v).unwrap_or(f64::NAN),
-                            );
-                            (op == Op::Min && y < x) || (op == Op::Max && y > x)
-                        }
-                    }
+                    (op, Some(b)) => beats(op == Op::Max, v, b),
                 };
                 if replace {
                     *best = Some(v.clone());
+                }
+            }
+            (State::Arg(best), Input::Keyed(k, field)) => {
+                // Strictly better only: the first of ties stays (numpy).
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| beats(op == Op::Argmax, k, b))
+                {
+                    let got = field
+                        .clone()
+                        .unwrap_or_else(|| Value::from(self.rows as i64 - 1));
+                    *best = Some((k.clone(), got));
                 }
             }
             _ => {}
@@ -233,6 +293,7 @@ impl Acc<'_, '_> {
     pub fn buffered(&self) -> usize {
         match &self.state {
             State::Values(v) => v.buffered(),
+            State::TwoGroups(g) => g[0].buffered() + g[1].buffered(),
             _ => 0,
         }
     }
@@ -241,6 +302,10 @@ impl Acc<'_, '_> {
     pub fn spill(&mut self) -> Result<()> {
         match &mut self.state {
             State::Values(v) => v.spill(),
+            State::TwoGroups(g) => {
+                g[0].spill()?;
+                g[1].spill()
+            }
             _ => Ok(()),
         }
     }
@@ -268,6 +333,19 @@ impl Acc<'_, '_> {
                 return Ok(value.expect("one row"));
             }
             State::Pick(best) => return best.ok_or_else(no_rows),
+            State::Arg(best) => return best.map(|(_, v)| v).ok_or_else(no_rows),
+            State::TwoGroups(mut groups) => return self.agg.two_groups(text, &mut groups),
+            State::Transformed(sum) => {
+                if n == 0 {
+                    return Err(no_rows());
+                }
+                let m = sum / n as f64;
+                Some(if self.agg.op == Op::Gmean {
+                    m.exp()
+                } else {
+                    1.0 / m
+                })
+            }
             // numpy: the sum of nothing is 0.
             State::Sum { int, float } => {
                 return Ok(match float {
@@ -296,6 +374,13 @@ impl Acc<'_, '_> {
                     Op::Median => vals.median()?,
                     Op::Quantile(q) => vals.quantile(q)?,
                     Op::Std => vals.mean_std()?.1,
+                    Op::Mad { normal } => vals.mad()?.map(|m| {
+                        if normal {
+                            m / stats::NORMAL_MAD_SCALE
+                        } else {
+                            m
+                        }
+                    }),
                     Op::Ci {
                         level,
                         bound,
@@ -327,6 +412,60 @@ impl Acc<'_, '_> {
             return Err(Error::msg(format!("`{text}` aggregates to {v}")));
         }
         Ok(Value::from(v))
+    }
+}
+
+impl Agg<'_> {
+    /// The p-value of a two-group test over the values of its groups; an
+    /// error says how many values each group has when there are too few.
+    fn two_groups(&self, text: &str, groups: &mut [Values; 2]) -> Result<Value> {
+        let [a, b] = groups;
+        // Welch's test needs each group's mean and spread only (read in
+        // arrival order, spilled or not); Mann–Whitney ranks all values.
+        let p = if self.op == Op::TtestInd {
+            let of = |v: &mut Values| -> Result<Option<(f64, f64, usize)>> {
+                let (m, s) = v.mean_std()?;
+                Ok(m.zip(s).map(|(m, s)| (m, s, v.len() as usize)))
+            };
+            match (of(a)?, of(b)?) {
+                (Some(x), Some(y)) => stats::welch_p_of(x, y),
+                _ => None,
+            }
+        } else {
+            stats::mannwhitneyu_p(&a.all()?, &b.all()?)
+        };
+        let (ga, gb) = self
+            .groups
+            .as_ref()
+            .map_or((Value::from(()), Value::from(())), |(_, g)| {
+                (g[0].clone(), g[1].clone())
+            });
+        p.map(Value::from).ok_or_else(|| {
+            Error::msg(format!(
+                "`{text}`: the test needs values in both groups ({ga}: {}, {gb}: {}){}",
+                a.len(),
+                b.len(),
+                if self.op == Op::TtestInd {
+                    ", at least two in each, not all equal"
+                } else {
+                    ""
+                }
+            ))
+        })
+    }
+}
+
+/// Whether number `v` is strictly larger (`larger`) or smaller than `b`;
+/// integers compared exactly (two may round to one double).
+fn beats(larger: bool, v: &Value, b: &Value) -> bool {
+    if let Some(o) = crate::value::cmp_ints(v, b) {
+        if larger { o.is_gt() } else { o.is_lt() }
+    } else {
+        let (x, y) = (
+            as_number(b).unwrap_or(f64::NAN),
+            as_number(v).unwrap_or(f64::NAN),
+        );
+        if larger { y > x } else { y < x }
     }
 }
 

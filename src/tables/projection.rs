@@ -55,7 +55,13 @@ pub fn projection_until(
                 names.extend(keys.iter().cloned());
                 group_keys.extend(keys.iter().cloned());
                 for (_, a) in aggs {
-                    exprs.extend(a.expr.iter().chain(a.weight.iter()));
+                    exprs.extend(
+                        a.expr
+                            .iter()
+                            .chain(a.weight.iter())
+                            .chain(a.field.iter())
+                            .chain(a.groups.iter().map(|(by, _)| by)),
+                    );
                 }
             }
             Step::Pivot(pv) => {

@@ -222,6 +222,34 @@ impl Values {
         Ok((Some(m), std))
     }
 
+    /// scipy's median absolute deviation (scale 1): the median, then the
+    /// median of the distances to it, those distances spilled as they are
+    /// made when these values are spilled (so memory stays bounded).
+    pub fn mad(&mut self) -> Result<Option<f64>> {
+        let Some(m) = self.median()? else {
+            return Ok(None);
+        };
+        if self.file.is_none() {
+            return Ok(stats::mad(&self.mem));
+        }
+        let mut dev = Values::default();
+        let mut failed = None;
+        self.scan(|xs| {
+            dev.mem.extend(xs.iter().map(|x| (x - m).abs()));
+            if failed.is_none()
+                && dev.mem.len() >= CHUNK
+                && let Err(e) = dev.spill()
+            {
+                failed = Some(e);
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        dev.gather = self.gather;
+        dev.median()
+    }
+
     /// All values in memory (for the bootstrap, which resamples at random).
     pub fn all(&mut self) -> Result<Vec<f64>> {
         let mut v = Vec::with_capacity(self.len() as usize);
@@ -243,6 +271,27 @@ mod tests {
             }
         }
         v
+    }
+
+    #[test]
+    fn mad_of_spilled_values_equals_the_in_memory_mad() {
+        // More values than a chunk, so the distances are spilled too.
+        let mut s = 99u64;
+        let xs: Vec<f64> = (0..(2 * CHUNK + 7))
+            .map(|_| {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((s >> 11) as f64 / (1u64 << 53) as f64).powi(3) * 1000.0
+            })
+            .collect();
+        let want = stats::mad(&xs).unwrap();
+        assert_eq!(filled(&xs, 0).mad().unwrap(), Some(want));
+        for gather in [16, 0] {
+            let mut disk = filled(&xs, 9973);
+            disk.gather = gather;
+            assert_eq!(disk.mad().unwrap(), Some(want), "gather={gather}");
+        }
     }
 
     #[test]

@@ -108,6 +108,7 @@ pub fn math(f: Func, x: f64) -> Option<f64> {
 pub enum Func {
     Max,
     Min,
+    Abs,
     Log,
     Log10,
     Log1p,
@@ -539,13 +540,21 @@ fn call(f: Func, args: &[Node], row: &Row) -> R {
         .collect::<Result<Vec<_>, _>>()?;
     match f {
         Func::Max | Func::Min => {
-            let (x, y) = (
-                plain(&a[0]).ok_or(Stop::Fallback)?,
-                plain(&a[1]).ok_or(Stop::Fallback)?,
-            );
-            let pick_b = if f == Func::Max { y > x } else { y < x };
-            Ok(if pick_b { a[1].clone() } else { a[0].clone() })
+            // A left fold: the first of equal values wins.
+            let mut best = 0;
+            let mut x = plain(&a[0]).ok_or(Stop::Fallback)?;
+            for (i, v) in a.iter().enumerate().skip(1) {
+                let y = plain(v).ok_or(Stop::Fallback)?;
+                if if f == Func::Max { y > x } else { y < x } {
+                    (best, x) = (i, y);
+                }
+            }
+            Ok(a[best].clone())
         }
+        Func::Abs => match int(&a[0]) {
+            Some(i) => i.checked_abs().map(Value::from).ok_or(Stop::Fallback),
+            None => Ok(Value::from(plain(&a[0]).ok_or(Stop::Fallback)?.abs())),
+        },
         _ => {
             let x = plain(&a[0]).ok_or(Stop::Fallback)?;
             math(f, x).map(Value::from).ok_or(Stop::Fallback)

@@ -311,10 +311,13 @@ impl Parser {
                 "true" | "True" => Node::Const(Value::from(true)),
                 "false" | "False" => Node::Const(Value::from(false)),
                 "none" | "None" => Node::Const(Value::from(())),
-                "max" | "min" | "log" | "log10" | "log1p" | "sqrt" | "exp" if self.eat_op("(") => {
+                "max" | "min" | "abs" | "log" | "log10" | "log1p" | "sqrt" | "exp"
+                    if self.eat_op("(") =>
+                {
                     let f = match name.as_str() {
                         "max" => Func::Max,
                         "min" => Func::Min,
+                        "abs" => Func::Abs,
                         "log" => Func::Log,
                         "log10" => Func::Log10,
                         "log1p" => Func::Log1p,
@@ -322,12 +325,13 @@ impl Parser {
                         _ => Func::Exp,
                     };
                     let args = self.args()?;
-                    let arity = if matches!(f, Func::Max | Func::Min) {
-                        2
+                    // max/min take two or more (n-ary, as Python's).
+                    let arity_ok = if matches!(f, Func::Max | Func::Min) {
+                        args.len() >= 2
                     } else {
-                        1
+                        args.len() == 1
                     };
-                    if args.len() != arity {
+                    if !arity_ok {
                         return None;
                     }
                     Node::Call(f, args)

@@ -249,6 +249,34 @@ pub(super) const OPS: &[Variant] = &[
         doc: "the sample standard deviation (ddof 1)",
     },
     Variant {
+        name: "gmean",
+        doc: "the geometric mean, `exp(mean(log x))` (scipy.stats.gmean); a value of 0 or less is an error",
+    },
+    Variant {
+        name: "hmean",
+        doc: "the harmonic mean, `1 / mean(1 / x)` (scipy.stats.hmean); a value of 0 or less is an error",
+    },
+    Variant {
+        name: "mad",
+        doc: "the median absolute deviation, `median(|x - median(x)|)` (scipy.stats.median_abs_deviation), raw or with `scale = \"normal\"`",
+    },
+    Variant {
+        name: "argmax",
+        doc: "on the row where the expression is largest (the first of ties, as numpy.argmax): `field`'s value, or the row's 0-based index",
+    },
+    Variant {
+        name: "argmin",
+        doc: "on the row where the expression is smallest (the first of ties, as numpy.argmin): `field`'s value, or the row's 0-based index",
+    },
+    Variant {
+        name: "ttest_ind",
+        doc: "the two-sided p-value of Welch's t-test between the rows of the two `groups` (scipy.stats.ttest_ind with equal_var=False)",
+    },
+    Variant {
+        name: "mannwhitneyu",
+        doc: "the two-sided p-value of the Mann–Whitney U test between the rows of the two `groups` (scipy.stats.mannwhitneyu, method \"auto\": exact below 9 values in a group without ties, else normal with tie and continuity corrections)",
+    },
+    Variant {
         name: "ci95",
         doc: "a bound of the mean's confidence interval (Student t, or a bootstrap)",
     },

@@ -122,6 +122,7 @@ impl Plan {
                 op: a.op,
                 expr: c(&a.expr)?,
                 weight: c(&a.weight)?,
+                field: c(&a.field)?,
             });
         }
         let explode_attrs = slots.explode_attrs.into_inner();

@@ -427,11 +427,22 @@ impl FNode {
                 let a0 = ev(&args[0])?;
                 match f {
                     Func::Max | Func::Min => {
-                        let a1 = ev(&args[1])?;
-                        let (x, y) = (plain(a0).ok_or(Fallback)?, plain(a1).ok_or(Fallback)?);
-                        let pick_b = if *f == Func::Max { y > x } else { y < x };
-                        Ok(if pick_b { a1 } else { a0 })
+                        // A left fold: the first of equal values wins.
+                        let (mut best, mut x) = (a0, plain(a0).ok_or(Fallback)?);
+                        for arg in &args[1..] {
+                            let b = ev(arg)?;
+                            let y = plain(b).ok_or(Fallback)?;
+                            if if *f == Func::Max { y > x } else { y < x } {
+                                (best, x) = (b, y);
+                            }
+                        }
+                        Ok(best)
                     }
+                    Func::Abs => match a0 {
+                        Cell::Int(i) => i.checked_abs().map(Cell::Int).ok_or(Fallback),
+                        Cell::Float(x) if !x.is_nan() => Ok(Cell::Float(x.abs())),
+                        _ => Err(Fallback),
+                    },
                     _ => {
                         let x = plain(a0).ok_or(Fallback)?;
                         crate::expr::fast::math(*f, x)

@@ -13,6 +13,7 @@
 
 mod compile;
 mod eval;
+mod inputs;
 mod out;
 mod pred;
 mod shared;
@@ -24,7 +25,6 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::aggregate::Input;
 use crate::error::Result;
 use crate::plan::aggregate::Op;
 use crate::sources::tape::{Cell, Fields, Tape};
@@ -82,6 +82,7 @@ struct FAgg {
     op: Op,
     expr: Option<FNode>,
     weight: Option<FNode>,
+    field: Option<FNode>,
 }
 
 /// An attribute of an exploded entry read by later steps: its name, its id
@@ -433,53 +434,8 @@ impl Plan {
         // Each arm pushes its own variant: a variant chosen first and pushed
         // after was built on the stack and reloaded by a wider load than
         // its stores (a store-forwarding stall at every input).
-        let inputs = &mut out.inputs;
         for a in &self.aggs {
-            let num = |e: &'a FNode| {
-                e.with_operand(tape, slots, |c| match c {
-                    Cell::Int(i) => Ok(*i as f64),
-                    Cell::Float(x) => Ok(*x),
-                    _ => Err(Fallback),
-                })
-            };
-            let Some(e) = &a.expr else {
-                inputs.push(Input::Nothing);
-                continue;
-            };
-            match a.op {
-                Op::Count | Op::Expr | Op::Cell => inputs.push(Input::Nothing),
-                Op::CountOf => {
-                    inputs.push(Input::Present(e.with_operand(tape, slots, |c| {
-                        Ok(!matches!(c, Cell::Null | Cell::Undef))
-                    })?))
-                }
-                Op::Sum => e.with_operand(tape, slots, |c| {
-                    match c {
-                        Cell::Int(i) => inputs.push(Input::Int(*i)),
-                        Cell::Float(x) => inputs.push(Input::Num(*x)),
-                        _ => return Err(Fallback),
-                    }
-                    Ok(())
-                })?,
-                Op::WeightedMean => {
-                    let x = num(e)?;
-                    let w = num(a.weight.as_ref().ok_or(Fallback)?)?;
-                    if w < 0.0 {
-                        return Err(Fallback);
-                    }
-                    inputs.push(Input::Weighted(x, w));
-                }
-                Op::Mean | Op::Median | Op::Quantile(_) | Op::Std | Op::Ci { .. } => {
-                    inputs.push(Input::Num(num(e)?))
-                }
-                Op::Min | Op::Max => {
-                    num(e)?;
-                    inputs.push(Input::Value(tape.to_value(e.eval(tape, slots)?)));
-                }
-                Op::First | Op::Last => {
-                    inputs.push(Input::Value(tape.to_value(e.eval(tape, slots)?)))
-                }
-            }
+            a.push_input(tape, slots, &mut out.inputs)?;
         }
         // The key at this place of the last line, first: the entries of an
         // exploded map mostly come in the same order on every line, so the
