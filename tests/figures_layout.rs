@@ -10,12 +10,12 @@ mod labels_util;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use artifact::color::{Color, cvd};
 use artifact::figures::{Outcome, compile};
 use artifact::render::geometry::Area;
 use artifact::render::layout::{layout, layout_notes, plot_areas};
 use artifact::render::lint::{Over, covered, describe, text_on_marks};
 use artifact::render::place::{CLEAR, ROOMY};
-use artifact::color::{Color, cvd};
 use artifact::render::scene::{MarkShape, Prim, Scene};
 use labels_util::plot_of;
 
@@ -125,7 +125,11 @@ fn printed_scale(dir: &Path, name: &str, scene: &Scene) -> f64 {
         .nth(1)
         .and_then(|w| w.split(['\\', ']', ',']).next())
         .unwrap();
-    let fraction: f64 = if width.is_empty() { 1.0 } else { width.parse().unwrap() };
+    let fraction: f64 = if width.is_empty() {
+        1.0
+    } else {
+        width.parse().unwrap()
+    };
     fraction * text / scene.width
 }
 
@@ -187,7 +191,9 @@ fn readiness_table() -> (String, Vec<String>) {
     let mut not_ready = Vec::new();
     for dir in projects() {
         let project = dir.strip_prefix(&root).unwrap().display().to_string();
-        let short = project.strip_prefix("examples/gallery/").unwrap_or(&project);
+        let short = project
+            .strip_prefix("examples/gallery/")
+            .unwrap_or(&project);
         for (name, scene) in scenes(&dir) {
             let key = format!("{project}/{name}");
             let overlaps = on_marks.iter().find(|r| r.0 == key).map_or(0, |r| r.2);
@@ -199,7 +205,10 @@ fn readiness_table() -> (String, Vec<String>) {
                 match cvd::closest_pair(&colors) {
                     None => ("one colour".to_string(), true),
                     Some(c) => (
-                        format!("{:.1} ({}, {} and {})", c.distance, c.deficiency, c.pair.0, c.pair.1),
+                        format!(
+                            "{:.1} ({}, {} and {})",
+                            c.distance, c.deficiency, c.pair.0, c.pair.1
+                        ),
                         c.distance >= cvd::SAFE_DISTANCE,
                     ),
                 }
@@ -238,7 +247,11 @@ fn readiness_table_in_the_gallery_readme_is_current_and_every_figure_ready() {
     let end = readme.find(TABLE_END).expect("the table's end marker");
     if readme[body..end] != table {
         if std::env::var_os("ARTIFACT_BLESS").is_some() {
-            std::fs::write(&path, format!("{}{table}{}", &readme[..body], &readme[end..])).unwrap();
+            std::fs::write(
+                &path,
+                format!("{}{table}{}", &readme[..body], &readme[end..]),
+            )
+            .unwrap();
         } else {
             panic!(
                 "examples/gallery/README.md's readiness table is stale; run ARTIFACT_BLESS=1 cargo test --test figures_layout readiness\n{table}"

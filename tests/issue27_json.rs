@@ -89,7 +89,10 @@ fn records_pointer_to_a_nested_object_is_one_record_and_the_rest_is_meta() {
                 [tables.t]\nfrom = \"s\"\nsteps = [{ derive = { seed = \"_source.meta.seed\" } }]\n";
     let dir = folder(
         spec,
-        &[("a.json", r#"{"seed": 7, "summary": {"p50": 1.5, "p99": 9.25}}"#)],
+        &[(
+            "a.json",
+            r#"{"seed": 7, "summary": {"p50": 1.5, "p99": 9.25}}"#,
+        )],
     );
     assert_eq!(show_csv(dir.path(), "t"), "p50,p99,seed\n1.5,9.25,7\n");
 }
@@ -217,7 +220,10 @@ fn family_keys_without_slug_are_still_refused() {
 
 #[test]
 fn slug_of_a_name_of_symbols_only_is_an_empty_key_error() {
-    let dir = folder(FAMILY, &[("runs.jsonl", "{\"name\": \"(*)\", \"ms\": 1}\n")]);
+    let dir = folder(
+        FAMILY,
+        &[("runs.jsonl", "{\"name\": \"(*)\", \"ms\": 1}\n")],
+    );
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

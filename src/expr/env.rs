@@ -240,19 +240,27 @@ fn quantity(text: Value, unit: Option<String>) -> Result<Value, minijinja::Error
 }
 
 /// `name` as a key: ASCII letters, digits, `-` and `_` kept (case too);
-/// every run of other characters (spaces, brackets, dots, non-ASCII)
-/// becomes one `_`; `_` trimmed at both ends. `linux_literal-rg (mmap)`
-/// gives `linux_literal-rg_mmap`. A name of nothing but other characters
-/// gives "" (which a number key then refuses).
+/// every run of other characters (spaces, brackets, dots, non-ASCII),
+/// with any `_` beside it, becomes one `_`; `_` trimmed at both ends.
+/// `linux_literal-rg (mmap)` and `linux_literal-rg_(mmap)` give
+/// `linux_literal-rg_mmap`. A name of nothing but other characters gives
+/// "" (which a number key then refuses).
 pub fn slug(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut in_run = false;
     for c in name.chars() {
-        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+        if c.is_ascii_alphanumeric() || c == '-' {
             out.push(c);
             in_run = false;
-        } else if !in_run {
-            out.push('_');
+        } else if c == '_' {
+            // An `_` beside a run joins it: `rg_(mmap)` is `rg_mmap`.
+            if !in_run {
+                out.push('_');
+            }
+        } else {
+            if !in_run && !out.ends_with('_') {
+                out.push('_');
+            }
             in_run = true;
         }
     }
@@ -295,8 +303,12 @@ mod tests {
     fn slug_keeps_letters_digits_dash_underscore_and_joins_the_rest() {
         use super::slug;
         assert_eq!(slug("linux_literal-rg (mmap)"), "linux_literal-rg_mmap");
-        assert_eq!(slug("linux_literal-rg_(mmap)"), "linux_literal-rg__mmap");
-        assert_eq!(slug("ripgrep 14.1.0 (rev e50df40a19)"), "ripgrep_14_1_0_rev_e50df40a19");
+        assert_eq!(slug("linux_literal-rg_(mmap)"), "linux_literal-rg_mmap");
+        assert_eq!(slug("a__b (c)_ d"), "a__b_c_d");
+        assert_eq!(
+            slug("ripgrep 14.1.0 (rev e50df40a19)"),
+            "ripgrep_14_1_0_rev_e50df40a19"
+        );
         assert_eq!(slug("  GNU grep -E  "), "GNU_grep_-E");
         assert_eq!(slug("zstd -3 --long=27"), "zstd_-3_--long_27");
         assert_eq!(slug("Größe/µs"), "Gr_e_s");

@@ -144,7 +144,9 @@ fn nothing_at(file: &SourceFile, doc: &Value, ptr: &str) -> Error {
     let there = if ptr == "/" {
         // RFC 6901: `/` is the key "" of the top-level object, not the
         // document; a summary file's slip is to write it for the document.
-        format!("{there}; `/` names the key \"\" (RFC 6901): for the whole document as one record, write `records = \"\"`")
+        format!(
+            "{there}; `/` names the key \"\" (RFC 6901): for the whole document as one record, write `records = \"\"`"
+        )
     } else if ptr.starts_with('/') {
         there
     } else {
