@@ -156,31 +156,11 @@ pub(super) fn environment() -> &'static Environment<'static> {
             env.add_function(name, move |x: f64| f(x));
         }
         env.add_function("quantity", quantity);
-        // n-ary, as Python's: the first of equal values wins (a left fold
-        // of the two-argument form, so `none` is ordered as before).
         env.add_function("max", |a: Value, rest: minijinja::value::Rest<Value>| {
-            if rest.0.is_empty() {
-                return Err(too_few("max"));
-            }
-            Ok(rest.0.into_iter().fold(a, |acc, v| {
-                if crate::value::compare(&acc, &v).is_ge() {
-                    acc
-                } else {
-                    v
-                }
-            }))
+            extreme("max", a, rest.0, std::cmp::Ordering::is_ge)
         });
         env.add_function("min", |a: Value, rest: minijinja::value::Rest<Value>| {
-            if rest.0.is_empty() {
-                return Err(too_few("min"));
-            }
-            Ok(rest.0.into_iter().fold(a, |acc, v| {
-                if crate::value::compare(&acc, &v).is_le() {
-                    acc
-                } else {
-                    v
-                }
-            }))
+            extreme("min", a, rest.0, std::cmp::Ordering::is_le)
         });
         env.add_function("abs", abs);
         env.add_filter("basename", |s: String| -> String {
@@ -265,6 +245,27 @@ pub fn slug(name: &str) -> String {
         }
     }
     out.trim_matches('_').to_string()
+}
+
+/// `max`/`min` of `first` and `rest`: a left fold keeping the value so
+/// far while `keep(compare(so_far, next))`, so the first of equal values
+/// wins (as Python) and `none` is ordered as by the two-argument form.
+fn extreme(
+    name: &str,
+    first: Value,
+    rest: Vec<Value>,
+    keep: fn(std::cmp::Ordering) -> bool,
+) -> Result<Value, minijinja::Error> {
+    if rest.is_empty() {
+        return Err(too_few(name));
+    }
+    Ok(rest.into_iter().fold(first, |acc, v| {
+        if keep(crate::value::compare(&acc, &v)) {
+            acc
+        } else {
+            v
+        }
+    }))
 }
 
 /// The error of `max(x)`/`min(x)`: they compare two or more values.
