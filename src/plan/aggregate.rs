@@ -151,6 +151,16 @@ impl<'s> Agg<'s> {
         let table = match value {
             toml::Value::String(s) if s == "count" => return Ok(COUNT),
             toml::Value::Table(t) => t,
+            // A bare field name is the usual slip for one row's value.
+            toml::Value::String(s) if for_number => {
+                return Err(spec.error(
+                    span,
+                    format!(
+                        "an aggregate is \"count\" or a table such as {{ median = \"field\" }}; \
+                         a field of the one row is {{ cell = {s:?} }}"
+                    ),
+                ));
+            }
             _ => {
                 return Err(spec.error(
                     span,
