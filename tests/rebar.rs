@@ -136,10 +136,7 @@ fn the_two_empty_files_are_noted_not_refused() {
     let out = gen_ok(dir.path());
     let err = stderr(&out);
     for file in ["rust-regex-meta.csv.zst", "rust-regex-sparse.csv.zst"] {
-        assert!(
-            err.contains(&format!("data/{file}: no records\n")),
-            "{err}"
-        );
+        assert!(err.contains(&format!("data/{file}: no records\n")), "{err}");
     }
 }
 
@@ -162,4 +159,3 @@ fn a_field_name_as_a_numbers_value_is_refused_with_the_cell_it_meant() {
         stderr(&out)
     );
 }
-

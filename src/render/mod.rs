@@ -18,6 +18,7 @@ pub mod place;
 pub mod png;
 pub mod scene;
 pub mod svg;
+mod svg_own;
 
 use crate::color::Color;
 use crate::error::Result;
