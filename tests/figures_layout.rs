@@ -154,10 +154,10 @@ fn smallest_text(scene: &Scene) -> f64 {
 fn mark_colors(scene: &Scene) -> Vec<Color> {
     let mut out: Vec<Color> = Vec::new();
     let mut add = |c: Option<Color>| {
-        if let Some(c) = c.filter(|c| c.a > 0.0 && !(c.r == c.g && c.g == c.b)) {
-            if !out.iter().any(|o| o.hex() == c.hex()) {
-                out.push(c);
-            }
+        if let Some(c) = c.filter(|c| c.a > 0.0 && !(c.r == c.g && c.g == c.b))
+            && !out.iter().any(|o| o.hex() == c.hex())
+        {
+            out.push(c);
         }
     };
     for p in &scene.prims {

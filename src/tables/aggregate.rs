@@ -272,17 +272,16 @@ impl Acc<'_, '_> {
                     *best = Some(v.clone());
                 }
             }
-            (State::Arg(best), Input::Keyed(k, field)) => {
-                // Strictly better only: the first of ties stays (numpy).
+            // Strictly better only: the first of ties stays (numpy).
+            (State::Arg(best), Input::Keyed(k, field))
                 if best
                     .as_ref()
-                    .is_none_or(|(b, _)| beats(op == Op::Argmax, k, b))
-                {
-                    let got = field
-                        .clone()
-                        .unwrap_or_else(|| Value::from(self.rows as i64 - 1));
-                    *best = Some((k.clone(), got));
-                }
+                    .is_none_or(|(b, _)| beats(op == Op::Argmax, k, b)) =>
+            {
+                let got = field
+                    .clone()
+                    .unwrap_or_else(|| Value::from(self.rows as i64 - 1));
+                *best = Some((k.clone(), got));
             }
             _ => {}
         }
