@@ -151,6 +151,15 @@ enum Command {
     Init {
         /// Data files (inside the folder; default: a few inline rows).
         data: Vec<PathBuf>,
+        /// The files' format where the extension does not say it (by
+        /// default the extension's, else the file's first bytes').
+        #[arg(long, value_name = "FORMAT", value_parser = ["jsonl", "ndjson", "json", "csv", "tsv", "parquet"])]
+        format: Option<String>,
+        /// JSON documents: the JSON pointer to the records array
+        /// (`/benchmarks`; `""`: the whole document as one record). By
+        /// default the longest array of objects in the document.
+        #[arg(long, value_name = "POINTER")]
+        records: Option<String>,
     },
     /// Rebuild what changed whenever an input, the spec or a template changes;
     /// errors are printed and the watch goes on (Ctrl-C stops it).
@@ -444,8 +453,16 @@ fn without_spec(command: &Command, start: &Path) -> artifact::Result<Option<Exit
             action: HookAction::Run { spec_dir },
         } => hook::run(start, spec_dir).map(|c| Some(ExitCode::from(c))),
         // init makes the spec.
-        Command::Init { data } => {
-            let done = artifact::init::init(start, data)?;
+        Command::Init {
+            data,
+            format,
+            records,
+        } => {
+            let opts = artifact::init::Options {
+                format: format.clone(),
+                records: records.clone(),
+            };
+            let done = artifact::init::init(start, data, &opts)?;
             for w in &done.written {
                 info!("wrote {w}");
             }

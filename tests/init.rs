@@ -115,9 +115,10 @@ fn file_names_with_glob_characters_or_the_starter_names_and_keyword_headers_stil
         "{spec}"
     );
     assert!(spec.contains("[sources.example_data]\n"), "{spec}");
-    // Headers that are words of the expression language are not used bare.
+    // Headers that are words of the expression language are read through
+    // `_`, never bare.
     assert!(
-        spec.contains("layers = [{ mark = \"hist\", data = \"example\", x = \"x\", bins = 20 }]"),
+        spec.contains("layers = [{ mark = \"point\", data = \"example\", x = \"_['true']\", y = \"_['not']\" }]"),
         "{spec}"
     );
     gen_ok(d);
@@ -154,4 +155,131 @@ fn a_failed_init_leaves_nothing_and_what_it_writes_is_readable() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(left, ["bad.jsonl"]);
+}
+
+/// Google Benchmark's JSON output, as `--benchmark_out` writes it with no
+/// extension: `context` has an array of caches, `benchmarks` the runs.
+const GBENCH: &str = r#"{
+  "context": {
+    "num_cpus": 8,
+    "caches": [
+      {"type": "Data", "level": 1, "size": 32768},
+      {"type": "Unified", "level": 2, "size": 262144}
+    ]
+  },
+  "benchmarks": [
+    {"name": "BM_Sort/8", "iterations": 1000000, "real_time": 42.3, "time_unit": "ns"},
+    {"name": "BM_Sort/64", "iterations": 100000, "real_time": 610.5, "time_unit": "ns"},
+    {"name": "BM_Sort/512", "iterations": 10000, "real_time": 7020.0, "time_unit": "ns"}
+  ]
+}
+"#;
+
+#[test]
+fn init_on_a_file_without_extension_finds_its_format_and_the_records_array() {
+    // Was: "cannot tell the format ...; set 'format'" at a line of a spec
+    // init never wrote, then "expected an array of records".
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bench_out"), GBENCH).unwrap();
+    let out = artifact(d, &["init", "bench_out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains(
+            "[sources.bench_out]\npath = \"bench_out\"\nformat = \"json\"\n\
+             # also an array of 2 records: records = \"/context/caches\"\n\
+             records = \"/benchmarks\"\n# 3 rows; fields"
+        ),
+        "{spec}"
+    );
+    gen_ok(d);
+    assert_eq!(numbers(d)["example-median"]["text"], "610");
+}
+
+#[test]
+fn init_takes_records_and_format_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // JSON Lines under a `.log` name, and a summary read as one record.
+    std::fs::write(d.join("run.log"), "{\"t\": 1.5}\n{\"t\": 2.5}\n").unwrap();
+    std::fs::write(d.join("all_results.json"), GBENCH).unwrap();
+    let out = artifact(d, &["init", "--format", "jsonl", "run.log"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains("path = \"run.log\"\nformat = \"jsonl\"\n# 2 rows;"),
+        "{spec}"
+    );
+    std::fs::remove_file(d.join("artifact.toml")).unwrap();
+    let out = artifact(d, &["init", "--records", "", "all_results.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(spec.contains("records = \"\"\n# 1 row;"), "{spec}");
+}
+
+#[test]
+fn two_arrays_of_records_of_one_length_are_asked_about_not_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("m.json"),
+        r#"{"train": [{"loss": 1.0}], "eval": [{"loss": 2.0}]}"#,
+    )
+    .unwrap();
+    let out = artifact(d, &["init", "m.json"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        stderr(&out),
+        "error: m.json: which array holds the records? /eval (1 record), /train (1 record): pass `--records POINTER`\n"
+    );
+    assert!(!d.join("artifact.toml").exists());
+}
+
+#[test]
+fn pandas_index_column_is_not_the_example_and_a_header_with_spaces_is_read_through_underscore() {
+    // Was: a bar per index value (2,788 bars).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut csv = String::from(",config,Time (s),threads\n");
+    for i in 0..100 {
+        csv.push_str(&format!("{i},cfg{i},{}.5,{}\n", i % 7, 1 << (i % 4)));
+    }
+    std::fs::write(d.join("res.csv"), csv).unwrap();
+    let out = artifact(d, &["init", "res.csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains("layers = [{ mark = \"point\", data = \"example\", x = \"threads\", y = \"_['Time (s)']\" }]"),
+        "{spec}"
+    );
+    assert!(!spec.contains("docs/spec.md"), "{spec}");
+    gen_ok(d);
+    // np.median([i % 7 + 0.5 for i in range(100)])
+    assert_eq!(numbers(d)["example-median"]["text"], "3.50");
+}
+
+#[test]
+fn init_on_a_big_log_reads_a_sample_and_the_example_keeps_the_first_rows() {
+    // Was: 6.27 GB, then "nodes limit reached" drawing 10^6 points.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut log = String::new();
+    for i in 0..12_000 {
+        log.push_str(&format!("{{\"i\": {i}, \"ms\": {}}}\n", i % 97));
+    }
+    std::fs::write(d.join("log.jsonl"), log).unwrap();
+    let out = artifact(d, &["init", "log.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains("# the first 10000 rows; fields (type, distinct values, first value):\n#   i: int, 10000 distinct"),
+        "{spec}"
+    );
+    assert!(
+        spec.contains("steps = [{ filter = \"ms is number and i is number\" }, { limit = 5000 }]"),
+        "{spec}"
+    );
+    gen_ok(d);
+    assert_eq!(numbers(d)["example-rows"]["text"], "5000");
 }

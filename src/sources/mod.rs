@@ -129,7 +129,7 @@ pub struct Loaded {
 }
 
 /// The format a file name says, whatever its compression.
-fn format_of(rel: &str) -> Option<Format> {
+pub fn format_of(rel: &str) -> Option<Format> {
     let lower = rel.to_ascii_lowercase();
     let stem = Compression::of_name(&lower).0;
     let format = if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {

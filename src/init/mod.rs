@@ -1,18 +1,22 @@
 //! `artifact init [DATA...]`: a starter spec and paper for new data.
 //!
 //! Writes, in the spec's folder, `artifact.toml` with one source per data
-//! file (its format as the extension says; its fields, types, distinct
-//! counts and an example listed as comments, read the way `gen` reads the
-//! file), one example table, one number and one figure that run as
-//! written, and `main.typ` and `main.tex` stubs that include them. With
-//! no data, the source is a few inline rows. Nothing existing is ever
-//! overwritten: an existing `artifact.toml` is an error, and an existing
-//! paper stub is left as it is (and said so).
+//! file (its format as the extension says, else as its first bytes show,
+//! or `--format`; for a JSON document the records array it finds, or
+//! `--records`: see [`probe`]), its fields, types, distinct counts and an
+//! example listed as comments (read the way `gen` reads the file, from its
+//! first [`probe::SAMPLE_ROWS`] rows), one example table, one number and
+//! one figure that run as written, and `main.typ` and `main.tex` stubs
+//! that include them. With no data, the source is a few inline rows.
+//! Nothing existing is ever overwritten: an existing `artifact.toml` is an
+//! error, and an existing paper stub is left as it is (and said so).
 //!
-//! The example follows the data: two numeric fields give a scatter plot
-//! (point mark) and their median; one gives a histogram; none gives a bar
-//! per value of the first text field. Field names that are not plain
-//! identifiers are listed but not used in expressions.
+//! The example follows the data (see [`example`]): two numeric fields give
+//! a scatter plot (point mark) and their median; one gives a histogram;
+//! none gives a bar per value of a text field of 2 to 30 values. A name
+//! that is no plain identifier is read as `_['Time (s)']`; pandas' index
+//! column (`Unnamed: 0`, or no name) is never the example. A source of
+//! more rows than the example can draw at once gets a `limit`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -20,6 +24,11 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result, shown};
 use crate::inspect::show::{FieldSummary, fields_of};
 use crate::spec::SPEC_FILE;
+
+mod example;
+mod probe;
+
+use example::{example, latex_stub, typst_stub};
 
 /// What `init` wrote and what it left alone.
 #[derive(Debug, Default)]
@@ -85,8 +94,23 @@ fn plain(name: &str) -> bool {
         && !KEYWORDS.contains(&name)
 }
 
+/// How an expression reads field `name`: bare when it is plain, else
+/// `_['name']`; `None` for a name no expression should spell (a nested
+/// path, quotes, braces a template would read, control characters) and
+/// for pandas' index column (`Unnamed: 0`, or no name), which is no
+/// measurement.
+fn expr_of(name: &str) -> Option<String> {
+    if plain(name) {
+        return Some(name.to_string());
+    }
+    let index = name.is_empty() || name.starts_with("Unnamed: ");
+    let odd = |c: char| c.is_control() || matches!(c, '\'' | '\\' | '{' | '}' | '.' | '%' | '#');
+    (!index && !name.chars().any(odd)).then(|| format!("_['{name}']"))
+}
+
 fn numeric(f: &FieldSummary) -> bool {
-    plain(&f.name)
+    expr_of(&f.name).is_some()
+        && f.name != "index"
         && f.types
             .split('|')
             .all(|t| matches!(t, "int" | "float" | "null" | "missing"))
@@ -94,7 +118,7 @@ fn numeric(f: &FieldSummary) -> bool {
 }
 
 fn text_field(f: &FieldSummary) -> bool {
-    plain(&f.name) && f.types.split('|').any(|t| t == "string")
+    expr_of(&f.name).is_some() && f.types.split('|').any(|t| t == "string")
 }
 
 /// TOML's basic string for `s`.
@@ -102,13 +126,30 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// What the command line says about the data files (`--format`,
+/// `--records`), for every file given.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The files' format (`jsonl`, `json`, `csv`, `tsv`, `parquet`) where
+    /// their extension does not say it or says it wrong.
+    pub format: Option<String>,
+    /// JSON documents: the JSON pointer to the records (by default the
+    /// longest array of objects, or the whole document as one record).
+    pub records: Option<String>,
+}
+
 /// Writes the starter files in `dir` for `data` (paths as given, relative
-/// to the current folder; written in the spec relative to `dir`).
+/// to the current folder; written in the spec relative to `dir`). Each
+/// file is described from its first [`probe::SAMPLE_ROWS`] rows, so a big
+/// log is read only as far as that (and once more, streamed, when the
+/// starter is built).
 ///
-/// Errors: `artifact.toml` exists; a data file is missing or cannot be read as a source (its format unknown, its content bad:
-/// the error names the file and line, as `gen`'s would); a file cannot be
-/// written. Nothing is written unless every source reads.
-pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
+/// Errors: `artifact.toml` exists; a data file is missing or cannot be
+/// read as a source (its content bad: the error names the file and line,
+/// as `gen`'s would); a JSON document with several arrays of records of
+/// one length and no `--records`; a file cannot be written. Nothing is
+/// written unless every source reads and the starter builds.
+pub fn init(dir: &Path, data: &[PathBuf], opts: &Options) -> Result<Initialized> {
     let root = dir.canonicalize().map_err(|e| Error::io(dir, e))?;
     let spec_path = root.join(SPEC_FILE);
     if spec_path.symlink_metadata().is_ok() {
@@ -117,23 +158,25 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
             shown(&spec_path.display().to_string())
         )));
     }
-    let mut sources = name_sources(&root, data)?;
+    let mut sources = name_sources(&root, data, opts)?;
     let head = spec_head(&mut sources);
-    // Read every source the way gen does, for its fields.
+    // Read the first rows of every source the way gen does, for its fields.
     let draft = crate::spec::parse(&head, &spec_path)?;
-    let plan = crate::plan::Plan::tables_only(&draft)?;
-    let cat = crate::tables::Catalog::new(&plan)?;
     let mut surveyed = Vec::new();
-    for (name, rel) in &sources {
-        let table = cat.table(name).map_err(|e| match rel.is_empty() {
+    for s in &sources {
+        let (rows, more) = probe::sample(&draft, &s.name).map_err(|e| match s.rel.is_empty() {
             true => e,
-            false => e.context(format!("data file {rel}")),
+            false => e.context(format!("data file {}", s.rel)),
         })?;
-        surveyed.push((name.clone(), table.rows.len(), fields_of(&table.rows)));
+        surveyed.push(Surveyed {
+            name: s.name.clone(),
+            rows: rows.len(),
+            more,
+            fields: fields_of(&rows),
+        });
     }
     let mut spec = with_fields(&head, &surveyed);
-    let (first, _, fields) = &surveyed[0];
-    spec.push_str(&example(first, fields));
+    spec.push_str(&example(&surveyed[0]));
     // What is written runs: built in memory first, as `gen` would.
     let built =
         crate::spec::parse(&spec, &spec_path).and_then(|s| crate::run::build(&s, &[], None));
@@ -152,11 +195,28 @@ pub fn init(dir: &Path, data: &[PathBuf]) -> Result<Initialized> {
     write_files(&root, spec)
 }
 
+/// A data file as a source of the starter spec.
+struct Source {
+    /// The source's name.
+    name: String,
+    /// The path relative to the spec's folder (empty: inline rows).
+    rel: String,
+    /// Its `format` and `records`, where needed.
+    probed: probe::Probed,
+}
+
+/// A source's sample: its name, rows read, whether it has more, fields.
+pub(crate) struct Surveyed {
+    pub(crate) name: String,
+    pub(crate) rows: usize,
+    pub(crate) more: bool,
+    pub(crate) fields: Vec<FieldSummary>,
+}
+
 /// Each data file's source name (unique, never a starter table's) and its
 /// path relative to `root`.
-fn name_sources(root: &Path, data: &[PathBuf]) -> Result<Vec<(String, String)>> {
-    // Sources: (name, path relative to the folder).
-    let mut sources: Vec<(String, String)> = Vec::new();
+fn name_sources(root: &Path, data: &[PathBuf], opts: &Options) -> Result<Vec<Source>> {
+    let mut sources: Vec<Source> = Vec::new();
     for d in data {
         let abs = d.canonicalize().map_err(|e| Error::io(d, e))?;
         let rel = crate::spec::paths::relative_to(root, &abs).ok_or_else(|| {
@@ -174,25 +234,27 @@ fn name_sources(root: &Path, data: &[PathBuf]) -> Result<Vec<(String, String)>> 
         }
         let base = name.clone();
         let mut k = 2;
-        while sources.iter().any(|(n, _)| *n == name) {
+        while sources.iter().any(|s| s.name == name) {
             name = format!("{base}_{k}");
             k += 1;
         }
-        sources.push((name, rel));
+        let probed = probe::probe(&abs, &rel, opts.format.as_deref(), opts.records.as_deref())?;
+        sources.push(Source { name, rel, probed });
     }
     Ok(sources)
 }
 
 /// The spec's comment, `[output]` and sources; with no data, a source of
 /// inline rows (added to `sources`).
-fn spec_head(sources: &mut Vec<(String, String)>) -> String {
+fn spec_head(sources: &mut Vec<Source>) -> String {
     let mut head = String::new();
     let _ = writeln!(
         head,
         "# artifact.toml: every figure and number of the paper, from the data.\n\
          # `artifact gen` builds them; `artifact check` fails when they drift;\n\
          # `artifact show NAME` prints a source's or table's fields and rows.\n\
-         # Paths are relative to this file. Reference: docs/spec.md.\n"
+         # Paths are relative to this file; `artifact schema --markdown` prints\n\
+         # every key with what it does.\n"
     );
     let _ = writeln!(
         head,
@@ -203,15 +265,34 @@ fn spec_head(sources: &mut Vec<(String, String)>) -> String {
             head,
             "# No data was given: a few inline rows to start from.\n[sources.runs]\n{SAMPLE_ROWS}\n"
         );
-        sources.push(("runs".into(), String::new()));
+        sources.push(Source {
+            name: "runs".into(),
+            rel: String::new(),
+            probed: probe::Probed::default(),
+        });
     } else {
-        for (name, rel) in sources.iter() {
+        for s in sources.iter() {
             // A file name with `[`, `*` or `?` is that file, not a pattern.
             let _ = writeln!(
                 head,
-                "[sources.{name}]\npath = {}\n",
-                quoted(&glob::Pattern::escape(rel))
+                "[sources.{}]\npath = {}",
+                s.name,
+                quoted(&glob::Pattern::escape(&s.rel))
             );
+            if let Some(f) = s.probed.format {
+                let _ = writeln!(head, "format = \"{f}\"");
+            }
+            if let Some(r) = &s.probed.records {
+                for (p, n) in &s.probed.others {
+                    let _ = writeln!(
+                        head,
+                        "# also an array of {n} records: records = {}",
+                        quoted(p)
+                    );
+                }
+                let _ = writeln!(head, "records = {}", quoted(r));
+            }
+            head.push('\n');
         }
     }
     head
@@ -219,7 +300,7 @@ fn spec_head(sources: &mut Vec<(String, String)>) -> String {
 
 /// `head` with each source's fields listed as comments after its `path`
 /// (or rows).
-fn with_fields(head: &str, surveyed: &[(String, usize, Vec<FieldSummary>)]) -> String {
+fn with_fields(head: &str, surveyed: &[Surveyed]) -> String {
     let mut spec = String::new();
     let mut lines = head.lines().peekable();
     while let Some(line) = lines.next() {
@@ -236,11 +317,15 @@ fn with_fields(head: &str, surveyed: &[(String, usize, Vec<FieldSummary>)]) -> S
             spec.push_str(l);
             spec.push('\n');
         }
-        if let Some((_, rows, fields)) = surveyed.iter().find(|(n, ..)| n == name) {
+        if let Some(Surveyed {
+            rows, more, fields, ..
+        }) = surveyed.iter().find(|s| s.name == name)
+        {
             let plural = if *rows == 1 { "" } else { "s" };
+            let first = if *more { "the first " } else { "" };
             let _ = writeln!(
                 spec,
-                "# {rows} row{plural}; fields (type, distinct values, first value):"
+                "# {first}{rows} row{plural}; fields (type, distinct values, first value):"
             );
             for f in fields.iter().take(60) {
                 let ex: String = f
@@ -253,7 +338,11 @@ fn with_fields(head: &str, surveyed: &[(String, usize, Vec<FieldSummary>)]) -> S
                 let _ = writeln!(
                     spec,
                     "#   {}: {}, {} distinct, e.g. {}",
-                    f.name,
+                    if f.name.is_empty() {
+                        "\"\" (no name)".to_string()
+                    } else {
+                        shown(&f.name)
+                    },
                     f.types,
                     f.distinct,
                     ex.replace(['\n', '\r'], " ")
@@ -305,115 +394,6 @@ fn write_files(root: &Path, spec: String) -> Result<Initialized> {
         done.written.push(file.into());
     }
     Ok(done)
-}
-
-/// The example table, number and figure for source `src` with `fields`.
-fn example(src: &str, fields: &[FieldSummary]) -> String {
-    // The numeric fields with the most distinct values (file order on ties).
-    let mut nums: Vec<&FieldSummary> = fields.iter().filter(|f| numeric(f)).collect();
-    nums.sort_by_key(|f| std::cmp::Reverse(f.distinct));
-    let text = fields.iter().find(|f| text_field(f));
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "# An example table, number and figure: change them to what the paper shows."
-    );
-    match (nums.as_slice(), text) {
-        ([a, b, ..], _) => {
-            // x: the one with fewer distinct values (a parameter), y: the
-            // other (a measurement); file order on a tie.
-            let (x, y) = match (a.distinct, b.distinct) {
-                (da, db) if da < db => (a, b),
-                (da, db) if da > db => (b, a),
-                _ if fields.iter().position(|f| f.name == a.name)
-                    < fields.iter().position(|f| f.name == b.name) =>
-                {
-                    (a, b)
-                }
-                _ => (b, a),
-            };
-            let _ = writeln!(
-                o,
-                "[tables.example]\nfrom = \"{src}\"\nsteps = [{{ filter = \"{x} is number and {y} is number\" }}]\n\n\
-                 [numbers.example-median]\ntable = \"example\"\nvalue = {{ median = \"{y}\" }}\nformat = {{ figures = 3 }}\n\
-                 description = \"median {y}\"\n\n\
-                 [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"rows in the example figure\"\n\n\
-                 [figures.example]\nsize = [5, 3.2]\ntitle = \"{y} against {x} ({{{{ n['example-rows'] }}}} rows)\"\n\
-                 x = {{ title = \"{x}\" }}\ny = {{ title = \"{y}\" }}\n\
-                 layers = [{{ mark = \"point\", data = \"example\", x = \"{x}\", y = \"{y}\" }}]",
-                x = x.name,
-                y = y.name
-            );
-        }
-        ([x], _) => {
-            let _ = writeln!(
-                o,
-                "[tables.example]\nfrom = \"{src}\"\nsteps = [{{ filter = \"{x} is number\" }}]\n\n\
-                 [numbers.example-median]\ntable = \"example\"\nvalue = {{ median = \"{x}\" }}\nformat = {{ figures = 3 }}\n\
-                 description = \"median {x}\"\n\n\
-                 [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"rows in the example figure\"\n\n\
-                 [figures.example]\nsize = [5, 3.2]\ntitle = \"{x} ({{{{ n['example-rows'] }}}} rows)\"\n\
-                 x = {{ title = \"{x}\" }}\ny = {{ title = \"rows\" }}\n\
-                 layers = [{{ mark = \"hist\", data = \"example\", x = \"{x}\", bins = 20 }}]",
-                x = x.name
-            );
-        }
-        ([], Some(t)) => {
-            let _ = writeln!(
-                o,
-                "[tables.example]\nfrom = \"{src}\"\n\
-                 steps = [{{ filter = \"{t} is string\" }}, {{ group = \"{t}\", aggregate = {{ n = \"count\" }} }}]\n\n\
-                 [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"values of {t}\"\n\n\
-                 [figures.example]\nsize = [5, 3.2]\ntitle = \"rows per {t} ({{{{ n['example-rows'] }}}} values)\"\n\
-                 x = {{ title = \"{t}\" }}\ny = {{ title = \"rows\" }}\n\
-                 layers = [{{ mark = \"bar\", data = \"example\", x = \"{t}\", y = \"n\" }}]",
-                t = t.name
-            );
-        }
-        ([], None) => {
-            let _ = writeln!(
-                o,
-                "[tables.example]\nfrom = \"{src}\"\n\n\
-                 [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"rows of {src}\"\n\n\
-                 [tables.example_count]\nfrom = \"{src}\"\nsteps = [{{ group = [], aggregate = {{ n = \"count\" }} }}, {{ derive = {{ what = \"'rows'\" }} }}]\n\n\
-                 [figures.example]\nsize = [5, 3.2]\ntitle = \"rows of {src}\"\ny = {{ title = \"rows\" }}\n\
-                 layers = [{{ mark = \"bar\", data = \"example_count\", x = \"what\", y = \"n\" }}]"
-            );
-        }
-    }
-    o
-}
-
-fn typst_stub(median: bool) -> String {
-    let median = if median {
-        " (median #example-median)"
-    } else {
-        ""
-    };
-    format!(
-        "// The paper: every number from generated/macros.typ, every figure from\n\
-     // figures/, both made by `artifact gen`. Build: artifact gen && typst compile main.typ\n\
-     #import \"generated/macros.typ\": *\n\n\
-     = Results\n\n\
-     The example figure shows #example-rows rows{median}.\n\n\
-     #figure(image(\"figures/example.pdf\", width: 80%), caption: [The example figure.])\n"
-    )
-}
-
-fn latex_stub(median: bool) -> String {
-    let median = if median {
-        " (median \\artnum{example-median})"
-    } else {
-        ""
-    };
-    let body = "% The paper: every number from generated/macros.tex, every figure from\n\
-     % figures/, both made by `artifact gen`. Build: artifact gen && pdflatex main.tex\n\
-     \\documentclass{article}\n\\usepackage{graphicx}\n\\input{generated/macros.tex}\n\n\
-     \\begin{document}\n\\section{Results}\n\n\
-     The example figure shows \\artnum{example-rows} rows MEDIAN.\n\n\
-     \\begin{figure}[t]\\centering\n\\includegraphics[width=0.8\\linewidth]{figures/example.pdf}\n\
-     \\caption{The example figure.}\n\\end{figure}\n\\end{document}\n";
-    body.replace(" MEDIAN", median)
 }
 
 #[cfg(test)]

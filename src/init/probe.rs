@@ -1,0 +1,284 @@
+//! What `init` finds out about a data file before it writes its source:
+//! its format (the extension's, else its first bytes'), for a JSON
+//! document where its records are (the longest array of objects in it),
+//! and a sample of its rows to describe and to choose the example from.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::{Error, Result, shown};
+use crate::sources::limit::DEFAULT_MAX_LINE;
+use crate::sources::{Compression, Format, SourceFile};
+use crate::spec::LoadedSpec;
+use crate::value::Row;
+
+/// At most this many rows of a source are read to describe it: a 1 GiB
+/// log is surveyed in the time of its first rows.
+pub const SAMPLE_ROWS: usize = 10_000;
+
+/// What the spec's source needs besides its `path`.
+#[derive(Debug, Default, PartialEq)]
+pub struct Probed {
+    /// `format = ...`, when the extension does not say it.
+    pub format: Option<&'static str>,
+    /// `records = ...` for a JSON document that is not a top-level array.
+    pub records: Option<String>,
+    /// The other arrays of records found (pointer, length), for a comment.
+    pub others: Vec<Found>,
+}
+
+/// The spec's name of a format.
+fn key_of(f: Format) -> &'static str {
+    match f {
+        Format::Jsonl => "jsonl",
+        Format::Json => "json",
+        Format::Csv => "csv",
+        Format::Parquet => "parquet",
+    }
+}
+
+/// Probes the file at `abs` (shown as `rel`). `format` is `--format`
+/// (`"jsonl"`, `"csv"`, ...), `records` is `--records`.
+///
+/// Errors: the file cannot be read or decompressed; a JSON document with
+/// several arrays of records of the same largest length (which one is
+/// the user's to say, with `--records`).
+pub fn probe(abs: &Path, rel: &str, format: Option<&str>, records: Option<&str>) -> Result<Probed> {
+    let named = crate::sources::format_of(rel);
+    let (fmt, written) = match format {
+        Some(f) => {
+            let fmt = match f {
+                "jsonl" | "ndjson" => Format::Jsonl,
+                "json" => Format::Json,
+                "csv" | "tsv" => Format::Csv,
+                "parquet" => Format::Parquet,
+                other => {
+                    return Err(Error::msg(format!(
+                        "--format {}: one of jsonl, json, csv, tsv, parquet",
+                        shown(other)
+                    )));
+                }
+            };
+            let key: &'static str = match f {
+                "tsv" => "tsv",
+                "ndjson" => "ndjson",
+                _ => key_of(fmt),
+            };
+            (fmt, (named != Some(fmt) || f == "tsv").then_some(key))
+        }
+        None => match named {
+            Some(f) => (f, None),
+            None => {
+                let f = sniff(&open(abs, rel)?)?;
+                (f, Some(key_of(f)))
+            }
+        },
+    };
+    let mut out = Probed {
+        format: written,
+        ..Probed::default()
+    };
+    if let Some(r) = records {
+        out.records = Some(r.to_string());
+    } else if fmt == Format::Json {
+        let (records, others) = find_records(&open(abs, rel)?, rel)?;
+        out.records = records;
+        out.others = others;
+    }
+    Ok(out)
+}
+
+/// The file's text (decompressed), up to `DEFAULT_MAX_LINE` bytes.
+fn open(abs: &Path, rel: &str) -> Result<Vec<u8>> {
+    let lower = rel.to_ascii_lowercase();
+    let compression = Compression::of_name(&lower)
+        .1
+        .unwrap_or_else(|| Compression::sniff(abs));
+    let file = SourceFile {
+        rel: rel.to_string(),
+        abs: abs.to_path_buf(),
+        format: Format::Json,
+        compression,
+        max_line: DEFAULT_MAX_LINE,
+        dialect: None,
+    };
+    let mut bytes = Vec::new();
+    crate::sources::open(&file)?
+        .take(DEFAULT_MAX_LINE)
+        .read_to_end(&mut bytes)
+        .map_err(|e| crate::sources::compress::read_error(&file, &e, None))?;
+    Ok(bytes)
+}
+
+/// The format of text that no extension names: Parquet by its magic
+/// number, JSON Lines when the first line is a whole JSON object and
+/// another follows, a JSON document when it starts with `{` or `[`
+/// otherwise, else CSV.
+fn sniff(bytes: &[u8]) -> Result<Format> {
+    if bytes.starts_with(b"PAR1") {
+        return Ok(Format::Parquet);
+    }
+    let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let start = text.iter().position(|b| !b.is_ascii_whitespace());
+    let Some(start) = start else {
+        return Ok(Format::Csv);
+    };
+    let text = &text[start..];
+    match text[0] {
+        b'[' => Ok(Format::Json),
+        b'{' => {
+            let mut lines = text
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.trim_ascii().is_empty());
+            let first = lines.next().unwrap_or_default();
+            let whole = serde_json::from_slice::<serde_json::Value>(first).is_ok();
+            let more = lines
+                .next()
+                .is_some_and(|l| l.trim_ascii().starts_with(b"{"));
+            Ok(if whole && more {
+                Format::Jsonl
+            } else {
+                Format::Json
+            })
+        }
+        _ => Ok(Format::Csv),
+    }
+}
+
+/// RFC 6901's escape of one key of a JSON pointer.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// An array of records found: its JSON pointer and length.
+type Found = (String, usize);
+
+/// The arrays of objects in `v` (not inside one another): their pointers
+/// and lengths, in key order (serde_json's map is sorted); at most 100, at most 32 levels deep.
+fn arrays_of_records(
+    v: &serde_json::Value,
+    at: &str,
+    depth: usize,
+    out: &mut Vec<(String, usize)>,
+) {
+    if depth > 32 || out.len() >= 100 {
+        return;
+    }
+    match v {
+        serde_json::Value::Array(items)
+            if !items.is_empty() && items.iter().all(|i| i.is_object()) =>
+        {
+            out.push((at.to_string(), items.len()));
+        }
+        serde_json::Value::Object(map) => {
+            for (k, item) in map {
+                arrays_of_records(item, &format!("{at}/{}", escape(k)), depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where a JSON document's records are: `None` for a top-level array,
+/// else the longest array of objects in it (`""`, the whole document as
+/// one record, when it has none), with the other arrays found.
+fn find_records(bytes: &[u8], rel: &str) -> Result<(Option<String>, Vec<Found>)> {
+    // An unreadable document is `gen`'s error to give, with its line.
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return Ok((None, Vec::new()));
+    };
+    if !doc.is_object() {
+        return Ok((None, Vec::new()));
+    }
+    let mut found = Vec::new();
+    arrays_of_records(&doc, "", 0, &mut found);
+    // Longest first; key order among equals (a stable sort).
+    found.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    match found.as_slice() {
+        [] => Ok((Some(String::new()), Vec::new())),
+        [(_, a), (_, b), ..] if a == b => {
+            let list: Vec<String> = found
+                .iter()
+                .map(|(p, n)| format!("{p} ({n} record{})", if *n == 1 { "" } else { "s" }))
+                .collect();
+            Err(Error::msg(format!(
+                "{}: which array holds the records? {}: pass `--records POINTER`",
+                shown(rel),
+                list.join(", ")
+            )))
+        }
+        _ => {
+            let best = found.remove(0);
+            Ok((Some(best.0), found))
+        }
+    }
+}
+
+/// The first rows of source `name` of `draft` (at most [`SAMPLE_ROWS`]),
+/// read as `gen` reads them, and whether the source has more.
+pub fn sample(draft: &LoadedSpec, name: &str) -> Result<(Vec<Row>, bool)> {
+    let src = draft
+        .spec
+        .sources
+        .get(name)
+        .ok_or_else(|| Error::msg(format!("no source `{name}`")))?;
+    let mut rows = Vec::new();
+    let mut more = false;
+    let read = crate::sources::stream(draft, name, src, None, &mut |row| {
+        if rows.len() == SAMPLE_ROWS {
+            more = true;
+            // Stops the read: the sample is full.
+            return Err(Error::msg("the sample is full"));
+        }
+        rows.push(row);
+        Ok(())
+    });
+    match read {
+        Err(_) if more => Ok((rows, true)),
+        Err(e) => Err(e),
+        Ok(_) => Ok((rows, false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffing_tells_jsonl_from_a_pretty_json_document_and_csv() {
+        assert_eq!(sniff(b"{\"a\": 1}\n{\"a\": 2}\n").unwrap(), Format::Jsonl);
+        assert_eq!(sniff(b"{\n  \"context\": {}\n}\n").unwrap(), Format::Json);
+        assert_eq!(sniff(b"{\"a\": 1}\n").unwrap(), Format::Json);
+        assert_eq!(sniff(b"  [1, 2]").unwrap(), Format::Json);
+        assert_eq!(sniff(b"name,time\nx,1\n").unwrap(), Format::Csv);
+        assert_eq!(sniff(b"PAR1....").unwrap(), Format::Parquet);
+    }
+
+    #[test]
+    fn the_longest_array_of_objects_holds_the_records() {
+        let gbench = br#"{"context": {"caches": [{"type": "L1"}, {"type": "L2"}]},
+            "benchmarks": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#;
+        let (r, others) = find_records(gbench, "b.json").unwrap();
+        assert_eq!(r.as_deref(), Some("/benchmarks"));
+        assert_eq!(others, vec![("/context/caches".to_string(), 2)]);
+        // A flat summary is one record; a top-level array needs no pointer.
+        let flat = br#"{"epoch": 3.0, "eval_accuracy": 0.8459}"#;
+        assert_eq!(find_records(flat, "r.json").unwrap().0.as_deref(), Some(""));
+        assert_eq!(find_records(b"[{\"a\": 1}]", "r.json").unwrap().0, None);
+        // A key with `/` or `~` is escaped as RFC 6901 says.
+        let odd = br#"{"a/b~": [{"x": 1}]}"#;
+        assert_eq!(
+            find_records(odd, "r.json").unwrap().0.as_deref(),
+            Some("/a~1b~0")
+        );
+    }
+
+    #[test]
+    fn two_arrays_of_the_same_length_are_a_question_not_a_guess() {
+        let two = br#"{"train": [{"x": 1}], "eval": [{"x": 2}]}"#;
+        assert_eq!(
+            find_records(two, "m.json").unwrap_err().to_string(),
+            "m.json: which array holds the records? /eval (1 record), /train (1 record): pass `--records POINTER`"
+        );
+    }
+}
