@@ -9,7 +9,8 @@
 //! wherever they are in the repository), and runs `artifact check --fast`
 //! there. A large repository costs no more than the paper's own files. It
 //! recognises itself by a marker line and will not replace a hook it did
-//! not write unless asked (`--force`).
+//! not write unless asked (`--force`); `artifact hook uninstall` removes
+//! only a hook it wrote.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -307,15 +308,42 @@ pub fn run(start: &Path, spec_dir: &str) -> Result<u8> {
     }
 }
 
-/// Installs the hook for the spec at `spec_root`; returns the hook's path.
-pub fn install(spec_root: &Path, force: bool) -> Result<PathBuf> {
-    let top = PathBuf::from(git(spec_root, &["rev-parse", "--show-toplevel"])?);
+/// The repository's hooks folder (`core.hooksPath` or `.git/hooks`), as
+/// git names it for the folder `spec_root`.
+fn hooks_dir(spec_root: &Path) -> Result<PathBuf> {
     let hooks = PathBuf::from(git(spec_root, &["rev-parse", "--git-path", "hooks"])?);
-    let hooks = if hooks.is_absolute() {
+    Ok(if hooks.is_absolute() {
         hooks
     } else {
         spec_root.join(hooks)
-    };
+    })
+}
+
+/// Removes the pre-commit hook `install` wrote; returns its path, or
+/// `None` when there is no pre-commit hook.
+///
+/// Errors: the hook there was not written by artifact (it is left as it
+/// is); it cannot be removed.
+pub fn uninstall(spec_root: &Path) -> Result<Option<PathBuf>> {
+    let path = hooks_dir(spec_root)?.join("pre-commit");
+    if path.symlink_metadata().is_err() {
+        return Ok(None);
+    }
+    let ours = std::fs::read_to_string(&path).is_ok_and(|t| t.contains(MARKER));
+    if !ours {
+        return Err(Error::msg(format!(
+            "{} was not written by artifact: left as it is",
+            crate::error::shown(&path.display().to_string())
+        )));
+    }
+    std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+    Ok(Some(path))
+}
+
+/// Installs the hook for the spec at `spec_root`; returns the hook's path.
+pub fn install(spec_root: &Path, force: bool) -> Result<PathBuf> {
+    let top = PathBuf::from(git(spec_root, &["rev-parse", "--show-toplevel"])?);
+    let hooks = hooks_dir(spec_root)?;
     let top_c = top.canonicalize().map_err(|e| Error::io(&top, e))?;
     let root_c = spec_root
         .canonicalize()

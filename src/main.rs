@@ -215,6 +215,9 @@ enum HookAction {
         #[arg(long)]
         force: bool,
     },
+    /// Remove the pre-commit hook `install` wrote (a hook artifact did not
+    /// write is left as it is, with an error).
+    Uninstall,
     /// Run by the hook: check the staged spec in DIR (from the repository's
     /// top) against the staged data.
     #[command(hide = true)]
@@ -439,6 +442,15 @@ fn run_command(command: Command, start: &Path) -> artifact::Result<ExitCode> {
         } => {
             let path = hook::install(&spec.root, force)?;
             say!("installed {}", shown(&path.display().to_string()));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Hook {
+            action: HookAction::Uninstall,
+        } => {
+            match hook::uninstall(&spec.root)? {
+                Some(path) => say!("removed {}", shown(&path.display().to_string())),
+                None => say!("no pre-commit hook: nothing to remove"),
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

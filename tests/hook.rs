@@ -12,6 +12,10 @@ fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 fn git_ok(dir: &Path, args: &[&str]) {
     let out = git(dir, args);
     assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
@@ -151,4 +155,60 @@ fn hook_follows_a_staged_link_to_the_data() {
     gen_ok(&paper);
     git_ok(repo.path(), &["add", "-A"]);
     git_ok(repo.path(), &["commit", "-qm", "regenerated"]);
+}
+
+#[test]
+fn hook_uninstall_removes_only_the_hook_artifact_wrote() {
+    let dir = project("[sources.s]\nrows = [{ a = 1 }]\n");
+    let d = dir.path();
+    git_ok(d, &["init", "-q"]);
+    let hook = d.join(".git/hooks/pre-commit");
+    let out = artifact(d, &["hook", "uninstall"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "no pre-commit hook: nothing to remove\n");
+    let out = artifact(d, &["hook", "install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(hook.exists());
+    let out = artifact(d, &["hook", "uninstall"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("removed "), "{}", stdout(&out));
+    assert!(
+        stdout(&out).ends_with(".git/hooks/pre-commit\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!hook.exists());
+    // Someone else's hook stays, with an error.
+    std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+    let out = artifact(d, &["hook", "uninstall"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out)
+            .ends_with(".git/hooks/pre-commit was not written by artifact: left as it is\n"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&hook).unwrap(),
+        "#!/bin/sh\nexit 0\n"
+    );
+}
+
+#[test]
+fn every_pre_commit_hook_entry_is_a_command_that_passes_on_the_demo_paper() {
+    let text = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    let entries: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("entry: "))
+        .collect();
+    assert_eq!(
+        entries,
+        ["artifact check --fast", "artifact lint", "artifact check --fast"]
+    );
+    let dir = paper_whole();
+    for entry in entries {
+        let args: Vec<&str> = entry.split(' ').skip(1).collect();
+        let out = artifact(dir.path(), &args);
+        assert!(out.status.success(), "{entry}: {}", stderr(&out));
+    }
 }
