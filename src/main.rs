@@ -11,8 +11,13 @@ use artifact::{check, hook, inspect, lock::Lock, output, run, spec};
 use artifact::{detail, error, info, note, say, warn, warn_raw};
 
 /// Every figure and every number in the paper, from the logged measurements.
+
+/// `--version`: the version and, when built from a git checkout, the commit
+/// (`build.rs`; no date, so the same commit builds the same text).
+const VERSION: &str = env!("ARTIFACT_VERSION");
+
 #[derive(Parser)]
-#[command(name = "artifact", version, about)]
+#[command(name = "artifact", version = VERSION, about)]
 #[command(after_help = EXAMPLES)]
 struct Cli {
     /// Run as if started in DIR (the spec is searched from there upwards).

@@ -111,3 +111,21 @@ fn completions_and_help_cover_every_command() {
         );
     }
 }
+
+#[test]
+fn version_names_the_commit_it_was_built_from_without_a_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = artifact(dir.path(), &["--version"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let want = match String::from_utf8_lossy(&head.stdout).trim() {
+        "" => format!("artifact {}\n", env!("CARGO_PKG_VERSION")),
+        commit => format!("artifact {} (commit {commit})\n", env!("CARGO_PKG_VERSION")),
+    };
+    assert_eq!(text, want);
+}
