@@ -10,12 +10,11 @@ use artifact::error::shown;
 use artifact::{check, hook, inspect, lock::Lock, output, run, spec};
 use artifact::{detail, error, info, note, say, warn, warn_raw};
 
-/// Every figure and every number in the paper, from the logged measurements.
-
 /// `--version`: the version and, when built from a git checkout, the commit
 /// (`build.rs`; no date, so the same commit builds the same text).
 const VERSION: &str = env!("ARTIFACT_VERSION");
 
+/// Every figure and every number in the paper, from the logged measurements.
 #[derive(Parser)]
 #[command(name = "artifact", version = VERSION, about)]
 #[command(after_help = EXAMPLES)]

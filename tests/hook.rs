@@ -203,7 +203,11 @@ fn every_pre_commit_hook_entry_is_a_command_that_passes_on_the_demo_paper() {
         .collect();
     assert_eq!(
         entries,
-        ["artifact check --fast", "artifact lint", "artifact check --fast"]
+        [
+            "artifact check --fast",
+            "artifact lint",
+            "artifact check --fast"
+        ]
     );
     let dir = paper_whole();
     for entry in entries {
