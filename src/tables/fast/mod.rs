@@ -426,8 +426,10 @@ impl Plan {
                 Cell::Bool(b) => Part::Bool(b),
                 Cell::Int(i) => Part::Int(i),
                 // As `value::Key`: 1.0 and 1 are one key.
-                Cell::Float(x) if let Some(i) = crate::value::integral(x) => Part::Int(i),
-                Cell::Float(x) => Part::Float(x.to_bits()),
+                Cell::Float(x) => match crate::value::integral(x) {
+                    Some(i) => Part::Int(i),
+                    None => Part::Float(x.to_bits()),
+                },
                 Cell::Str(s) => Part::Str(s),
             });
         }
