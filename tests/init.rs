@@ -283,3 +283,135 @@ fn init_on_a_big_log_reads_a_sample_and_the_example_keeps_the_first_rows() {
     gen_ok(d);
     assert_eq!(numbers(d)["example-rows"]["text"], "5000");
 }
+
+/// A number's text with its no-break spaces as spaces (this pins the
+/// digits and units, not the spacing).
+fn text(n: &serde_json::Value, key: &str) -> String {
+    n[key]["text"].as_str().unwrap().replace('\u{a0}', " ")
+}
+
+/// hyperfine's `--export-json` of two commands (fields it writes, cut to
+/// five runs each).
+const HYPERFINE: &str = r#"{"results": [
+  {"command": "rg -c foo big.txt", "mean": 0.01234, "stddev": 0.00041, "median": 0.01221,
+   "user": 0.0081, "system": 0.0039, "min": 0.0119, "max": 0.0135,
+   "times": [0.0119, 0.0121, 0.01221, 0.0124, 0.0135], "exit_codes": [0, 0, 0, 0, 0]},
+  {"command": "grep -c foo big.txt", "mean": 0.0531, "stddev": 0.00122, "median": 0.0529,
+   "user": 0.0451, "system": 0.0079, "min": 0.0518, "max": 0.0548,
+   "times": [0.0518, 0.0525, 0.0529, 0.0538, 0.0548], "exit_codes": [0, 0, 0, 0, 0]}
+]}"#;
+
+#[test]
+fn init_on_hyperfine_json_quotes_mean_and_sigma_and_the_relative_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bench.json"), HYPERFINE).unwrap();
+    let out = artifact(d, &["init", "bench.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    gen_ok(d);
+    let n = numbers(d);
+    // hyperfine prints "Time (mean ± σ): 12.3 ms ± 0.4 ms"; 0.0531 / 0.01234
+    assert_eq!(text(&n, "rg_-c_foo_big_txt-mean"), "(12.34 ± 0.41) ms");
+    assert_eq!(text(&n, "grep_-c_foo_big_txt-mean"), "(53.1 ± 1.2) ms");
+    assert_eq!(text(&n, "grep_-c_foo_big_txt-relative"), "4.30×");
+    assert_eq!(text(&n, "rg_-c_foo_big_txt-relative"), "1.00×");
+    let csv = std::fs::read_to_string(d.join("figures/example.csv")).unwrap();
+    // The box plot reads every run: np.percentile of the 5 times, Tukey's
+    // whiskers (0.0135 is above q3 + 1.5 IQR = 0.01285: an outlier).
+    assert!(
+        csv.contains("boxplot,box,rg -c foo big.txt,,5,0.0119,0.0121,0.01221,0.0124,0.0124,"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("boxplot,outlier,rg -c foo big.txt,,,,,,,,,0.0135"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn init_on_a_trainer_state_draws_both_losses_and_quotes_the_last_evaluation() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut log = Vec::new();
+    for s in (10..=100).step_by(10) {
+        log.push(format!(
+            r#"{{"epoch": {e}, "grad_norm": 1.5, "learning_rate": 5e-05, "loss": {l}, "step": {s}}}"#,
+            e = s as f64 / 100.0,
+            l = 2.5 - s as f64 / 100.0
+        ));
+        if s % 50 == 0 {
+            log.push(format!(
+                r#"{{"epoch": {e}, "eval_accuracy": {a}, "eval_loss": {l}, "eval_runtime": 3.2, "eval_samples_per_second": 100.0, "step": {s}}}"#,
+                e = s as f64 / 100.0,
+                a = 0.6 + s as f64 / 1000.0,
+                l = 2.0 - s as f64 / 200.0
+            ));
+        }
+    }
+    log.push(r#"{"epoch": 1.0, "step": 100, "train_loss": 2.05, "train_runtime": 100.0}"#.into());
+    let state = format!(
+        r#"{{"epoch": 1.0, "global_step": 100, "log_history": [{}], "max_steps": 100}}"#,
+        log.join(",\n")
+    );
+    std::fs::write(d.join("trainer_state.json"), state).unwrap();
+    let out = artifact(d, &["init", "trainer_state.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(spec.contains("records = \"/log_history\"\n"), "{spec}");
+    // No number for the evaluation's speed.
+    assert!(!spec.contains("[numbers.eval-runtime]"), "{spec}");
+    gen_ok(d);
+    let n = numbers(d);
+    assert_eq!(text(&n, "eval-accuracy"), "0.7000");
+    assert_eq!(text(&n, "eval-loss"), "1.500");
+    assert_eq!(text(&n, "train-loss"), "2.050");
+    assert_eq!(text(&n, "example-rows"), "10");
+    // 10 training losses and 2 evaluation losses drawn.
+    let csv = std::fs::read_to_string(d.join("figures/example.csv")).unwrap();
+    assert_eq!(csv.matches(",training").count(), 10, "{csv}");
+    assert_eq!(csv.matches(",evaluation").count(), 2, "{csv}");
+}
+
+#[test]
+fn init_on_one_criterion_estimate_reads_every_benchmark_as_criterion_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (id, lo, mean, hi) in [
+        ("fib/20", 10256.1, 10309.3, 10365.2),
+        ("fib/30", 1262000.5, 1270123.4, 1280000.9),
+        ("sort/1k", 0.66, 0.66975, 0.68),
+    ] {
+        let new = d.join("target/criterion").join(id).join("new");
+        std::fs::create_dir_all(&new).unwrap();
+        let ci = format!(
+            r#"{{"confidence_interval": {{"confidence_level": 0.95, "lower_bound": {lo}, "upper_bound": {hi}}}, "point_estimate": {mean}, "standard_error": 1.0}}"#
+        );
+        std::fs::write(
+            new.join("estimates.json"),
+            format!(r#"{{"mean": {ci}, "median": {ci}, "median_abs_dev": {ci}, "slope": null, "std_dev": {ci}}}"#),
+        )
+        .unwrap();
+        std::fs::write(
+            new.join("benchmark.json"),
+            format!(
+                r#"{{"group_id": "x", "function_id": null, "full_id": "{id}", "title": "{id}"}}"#
+            ),
+        )
+        .unwrap();
+    }
+    let out = artifact(d, &["init", "target/criterion/fib/20/new/estimates.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains(
+            "path = \"target/criterion/**/new/estimates.json\"\nrecords = \"\"\n# 3 rows;"
+        ),
+        "{spec}"
+    );
+    gen_ok(d);
+    let n = numbers(d);
+    // criterion: "time: [10.256 µs 10.309 µs 10.365 µs]", 1.2701 ms, 669.75 ps
+    assert_eq!(text(&n, "fib_20"), "10.309 µs");
+    assert_eq!(text(&n, "fib_30"), "1.2701 ms");
+    assert_eq!(text(&n, "sort_1k"), "669.75 ps");
+}

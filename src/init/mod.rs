@@ -27,6 +27,7 @@ use crate::spec::SPEC_FILE;
 
 mod example;
 mod probe;
+mod recipes;
 
 use example::{example, latex_stub, typst_stub};
 
@@ -176,7 +177,11 @@ pub fn init(dir: &Path, data: &[PathBuf], opts: &Options) -> Result<Initialized>
         });
     }
     let mut spec = with_fields(&head, &surveyed);
-    spec.push_str(&example(&surveyed[0]));
+    let first = &surveyed[0];
+    match sources[0].probed.kind {
+        Some(kind) => spec.push_str(&recipes::recipe(kind, first, &sources[0].probed)),
+        None => spec.push_str(&example(first)),
+    }
     // What is written runs: built in memory first, as `gen` would.
     let built =
         crate::spec::parse(&spec, &spec_path).and_then(|s| crate::run::build(&s, &[], None));
@@ -229,7 +234,17 @@ fn name_sources(root: &Path, data: &[PathBuf], opts: &Options) -> Result<Vec<Sou
         let mut name = source_name(&abs);
         // The starter tables' names are taken: sources and tables share one
         // namespace.
-        if ["example", "example_count"].contains(&name.as_str()) {
+        if [
+            "example",
+            "example_count",
+            "commands",
+            "times",
+            "curves",
+            "benchmarks",
+            "ids",
+        ]
+        .contains(&name.as_str())
+        {
             name.push_str("_data");
         }
         let base = name.clone();
@@ -273,12 +288,11 @@ fn spec_head(sources: &mut Vec<Source>) -> String {
     } else {
         for s in sources.iter() {
             // A file name with `[`, `*` or `?` is that file, not a pattern.
-            let _ = writeln!(
-                head,
-                "[sources.{}]\npath = {}",
-                s.name,
-                quoted(&glob::Pattern::escape(&s.rel))
-            );
+            let path = match &s.probed.path {
+                Some(glob) => glob.clone(),
+                None => glob::Pattern::escape(&s.rel),
+            };
+            let _ = writeln!(head, "[sources.{}]\npath = {}", s.name, quoted(&path));
             if let Some(f) = s.probed.format {
                 let _ = writeln!(head, "format = \"{f}\"");
             }

@@ -25,6 +25,61 @@ pub struct Probed {
     pub records: Option<String>,
     /// The other arrays of records found (pointer, length), for a comment.
     pub others: Vec<Found>,
+    /// The tool that wrote the file, when init knows its layout.
+    pub kind: Option<Kind>,
+    /// The `path` to write instead of the file's own: a glob over every
+    /// file of the kind (criterion's `**/new/estimates.json`).
+    pub path: Option<String>,
+}
+
+/// Layouts `init` knows, with a starter spec of their own
+/// ([`super::recipes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// hyperfine's `--export-json`: `results`, one per command, with
+    /// `mean`, `stddev` and `times` in seconds.
+    Hyperfine,
+    /// A Hugging Face Trainer's `trainer_state.json`: `log_history`, with
+    /// training rows (`loss`) and evaluation rows (`eval_loss`, ...).
+    Trainer,
+    /// criterion's `new/estimates.json` (nanoseconds), one per benchmark,
+    /// beside its `benchmark.json` (`full_id`).
+    Criterion,
+}
+
+/// The layout `doc` has, if init knows it (`rel` is its path, `abs` on disk).
+fn kind_of(doc: &serde_json::Value, rel: &str, abs: &Path) -> Option<Kind> {
+    let first = |k: &str| doc.get(k)?.as_array()?.first()?.as_object();
+    if first("results").is_some_and(|r| {
+        ["command", "mean", "times"]
+            .iter()
+            .all(|k| r.contains_key(*k))
+    }) {
+        return Some(Kind::Hyperfine);
+    }
+    if first("log_history").is_some() && doc.get("global_step").is_some() {
+        return Some(Kind::Trainer);
+    }
+    let estimate = |k: &str| doc.get(k).and_then(|v| v.get("point_estimate")).is_some();
+    let beside = abs.with_file_name("benchmark.json");
+    if estimate("mean")
+        && estimate("median")
+        && rel.ends_with("/new/estimates.json")
+        && beside.is_file()
+    {
+        return Some(Kind::Criterion);
+    }
+    None
+}
+
+/// For criterion's `…/criterion/<bench>/new/estimates.json`: the glob over
+/// every benchmark of that `criterion` folder (the file alone elsewhere).
+fn criterion_glob(rel: &str) -> Option<String> {
+    let at = rel.rfind("criterion/")? + "criterion/".len();
+    Some(format!(
+        "{}**/new/estimates.json",
+        glob::Pattern::escape(&rel[..at])
+    ))
 }
 
 /// The spec's name of a format.
@@ -81,9 +136,16 @@ pub fn probe(abs: &Path, rel: &str, format: Option<&str>, records: Option<&str>)
     if let Some(r) = records {
         out.records = Some(r.to_string());
     } else if fmt == Format::Json {
-        let (records, others) = find_records(&open(abs, rel)?, rel)?;
-        out.records = records;
-        out.others = others;
+        // An unreadable document is `gen`'s error to give, with its line.
+        if let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&open(abs, rel)?) {
+            let (records, others) = find_records(&doc, rel)?;
+            out.records = records;
+            out.others = others;
+            out.kind = kind_of(&doc, rel, abs);
+            if out.kind == Some(Kind::Criterion) {
+                out.path = criterion_glob(rel);
+            }
+        }
     }
     Ok(out)
 }
@@ -182,16 +244,12 @@ fn arrays_of_records(
 /// Where a JSON document's records are: `None` for a top-level array,
 /// else the longest array of objects in it (`""`, the whole document as
 /// one record, when it has none), with the other arrays found.
-fn find_records(bytes: &[u8], rel: &str) -> Result<(Option<String>, Vec<Found>)> {
-    // An unreadable document is `gen`'s error to give, with its line.
-    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
-        return Ok((None, Vec::new()));
-    };
+fn find_records(doc: &serde_json::Value, rel: &str) -> Result<(Option<String>, Vec<Found>)> {
     if !doc.is_object() {
         return Ok((None, Vec::new()));
     }
     let mut found = Vec::new();
-    arrays_of_records(&doc, "", 0, &mut found);
+    arrays_of_records(doc, "", 0, &mut found);
     // Longest first; key order among equals (a stable sort).
     found.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     match found.as_slice() {
@@ -244,6 +302,10 @@ pub fn sample(draft: &LoadedSpec, name: &str) -> Result<(Vec<Row>, bool)> {
 mod tests {
     use super::*;
 
+    fn doc(bytes: &[u8]) -> serde_json::Value {
+        serde_json::from_slice(bytes).unwrap()
+    }
+
     #[test]
     fn sniffing_tells_jsonl_from_a_pretty_json_document_and_csv() {
         assert_eq!(sniff(b"{\"a\": 1}\n{\"a\": 2}\n").unwrap(), Format::Jsonl);
@@ -258,17 +320,23 @@ mod tests {
     fn the_longest_array_of_objects_holds_the_records() {
         let gbench = br#"{"context": {"caches": [{"type": "L1"}, {"type": "L2"}]},
             "benchmarks": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#;
-        let (r, others) = find_records(gbench, "b.json").unwrap();
+        let (r, others) = find_records(&doc(gbench), "b.json").unwrap();
         assert_eq!(r.as_deref(), Some("/benchmarks"));
         assert_eq!(others, vec![("/context/caches".to_string(), 2)]);
         // A flat summary is one record; a top-level array needs no pointer.
         let flat = br#"{"epoch": 3.0, "eval_accuracy": 0.8459}"#;
-        assert_eq!(find_records(flat, "r.json").unwrap().0.as_deref(), Some(""));
-        assert_eq!(find_records(b"[{\"a\": 1}]", "r.json").unwrap().0, None);
+        assert_eq!(
+            find_records(&doc(flat), "r.json").unwrap().0.as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            find_records(&doc(b"[{\"a\": 1}]"), "r.json").unwrap().0,
+            None
+        );
         // A key with `/` or `~` is escaped as RFC 6901 says.
         let odd = br#"{"a/b~": [{"x": 1}]}"#;
         assert_eq!(
-            find_records(odd, "r.json").unwrap().0.as_deref(),
+            find_records(&doc(odd), "r.json").unwrap().0.as_deref(),
             Some("/a~1b~0")
         );
     }
@@ -277,7 +345,7 @@ mod tests {
     fn two_arrays_of_the_same_length_are_a_question_not_a_guess() {
         let two = br#"{"train": [{"x": 1}], "eval": [{"x": 2}]}"#;
         assert_eq!(
-            find_records(two, "m.json").unwrap_err().to_string(),
+            find_records(&doc(two), "m.json").unwrap_err().to_string(),
             "m.json: which array holds the records? /eval (1 record), /train (1 record): pass `--records POINTER`"
         );
     }
