@@ -72,17 +72,33 @@ fn as_json(toml_text: &str) -> serde_json::Value {
 }
 
 #[test]
-fn the_demo_spec_satisfies_the_printed_schema() {
+fn every_committed_spec_satisfies_the_printed_schema() {
     let schema = schema();
     assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
     let validator = jsonschema::draft7::new(&schema).unwrap();
-    let text = std::fs::read_to_string(root().join("paper/artifact.toml")).unwrap();
-    let spec = as_json(&text);
-    let errors: Vec<String> = validator
-        .iter_errors(&spec)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    // Every committed spec: the demo paper and every gallery folder.
+    let mut specs = vec![root().join("paper/artifact.toml")];
+    let mut dirs = vec![root().join("examples")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.file_name().is_some_and(|n| n == "artifact.toml") {
+                specs.push(path);
+            }
+        }
+    }
+    specs.sort();
+    assert!(specs.len() > 5, "{specs:?}");
+    for path in specs {
+        let spec = as_json(&std::fs::read_to_string(&path).unwrap());
+        let errors: Vec<String> = validator
+            .iter_errors(&spec)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+    }
     // A key its mark does not read, an unknown key, a needed key missing.
     for bad in [
         "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"bar\", x = \"a\", y = \"b\", series = \"c\" }]\n",

@@ -27,6 +27,9 @@ pub enum Ty {
     Expr,
     /// A minijinja template (a string).
     Template,
+    /// A mark's text: a template, or `{ field, format }` (a field printed
+    /// in a number's format).
+    Text,
     /// `true` or `false`.
     Bool,
     /// A whole number.

@@ -45,6 +45,12 @@ fn ty_schema(ty: Ty) -> Value {
     let strings = json!({ "type": "array", "items": { "type": "string" } });
     match ty {
         Ty::Str | Ty::Expr | Ty::Template => string,
+        Ty::Text => json!({ "anyOf": [string, {
+            "type": "object",
+            "properties": { "field": string, "format": reference("format") },
+            "required": ["field"],
+            "additionalProperties": false
+        }] }),
         Ty::Bool => json!({ "type": "boolean" }),
         Ty::Int => json!({ "type": "integer" }),
         Ty::Num => json!({ "type": "number" }),
@@ -205,6 +211,7 @@ fn ty_doc(ty: Ty) -> String {
         Ty::Str => "string".into(),
         Ty::Expr => "expression".into(),
         Ty::Template => "template".into(),
+        Ty::Text => format!("template or `{{ field, format }}` ({})", link("format")),
         Ty::Bool => "boolean".into(),
         Ty::Int => "integer".into(),
         Ty::Num => "number".into(),
