@@ -17,6 +17,8 @@ use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
 
 pub use minijinja::Value;
 
+mod missing;
+pub use missing::is_missing;
 mod wide;
 pub use wide::{cmp_ints, exact_pair, int_value, wide_int, wide_parts};
 
@@ -586,6 +588,14 @@ pub fn finite_number(row: &Row, field: &str, v: &Value) -> Result<f64> {
             field,
             format!(
                 "{x} is not a finite number (say in the spec how to treat it, e.g. filter `{field} is finite`)"
+            ),
+        )),
+        // A null is a missing value (`is_missing`): say how to leave it out.
+        None if v.is_none() => Err(field_error(
+            row,
+            field,
+            format!(
+                "expected a number, found null (a null is a missing value: leave such rows out first, e.g. filter `{field} is defined`)"
             ),
         )),
         None => Err(field_error(

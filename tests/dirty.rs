@@ -120,7 +120,7 @@ fn c09_null_weight_is_an_error_not_a_weight_of_one() {
     let dir = with_case("c09_null_input_bytes");
     let err = gen_err(dir.path());
     let line = spec_line("{ group = [\"corpus\", \"method\"]");
-    assert!(err.contains(&format!("error: table `fig5_points`, step 5 (group, artifact.toml line {line}): aggregate `ratio` of group (bf16, gzip6): {RESULTS}:6: field `input_bytes`: expected a number, found null\n  {FIG5}\n")), "{err}");
+    assert!(err.contains(&format!("error: table `fig5_points`, step 5 (group, artifact.toml line {line}): aggregate `ratio` of group (bf16, gzip6): {RESULTS}:6: field `input_bytes`: expected a number, found null (a null is a missing value: leave such rows out first, e.g. filter `input_bytes is defined`)\n  {FIG5}\n")), "{err}");
 }
 
 #[test]
