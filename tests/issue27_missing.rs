@@ -1,7 +1,7 @@
 //! Issue 27, part E: one meaning of missing. A key a JSONL record lacks, a
 //! JSON `null`, a Parquet null (what DuckDB writes for that missing key)
 //! and an empty CSV cell read alike: `is defined` is false, `is none` true,
-//! `default(d)` gives `d`, `count` skips them, and a number aggregate
+//! `default(d)` gives `d`, `count` (of a group or a window) skips them, and a number aggregate
 //! (`mean`, `median`, ...) over one is an error naming the row.
 
 mod common;
@@ -56,6 +56,10 @@ steps = [{ filter = "t is none and note is none" }]
 from = "timed"
 steps = [{ group = ["m"], aggregate = { t = { mean = "t" }, n = "count" } }]
 
+[tables.running]
+from = "runs"
+steps = [{ window = { c = { count = "t" } } }]
+
 [numbers.rows]
 table = "runs"
 value = "count"
@@ -96,6 +100,10 @@ value = "count"
 table = "by_m"
 value = { cell = "t" }
 where = "m == 'b'"
+
+[numbers.t-running]
+table = "running"
+value = { last = "c" }
 
 [numbers.notes]
 table = "runs"
@@ -308,4 +316,27 @@ value = { median = "t" }
         assert!(!out.status.success());
         assert!(stderr(&out).contains(why), "{}", stderr(&out));
     }
+}
+
+#[test]
+fn a_window_count_of_a_field_no_row_has_is_still_a_typo() {
+    let spec = r#"
+[sources.s]
+path = "s.jsonl"
+
+[tables.w]
+from = "s"
+steps = [{ window = { c = { count = "tt" } } }]
+
+[numbers.c]
+table = "w"
+value = { last = "c" }
+"#;
+    let dir = project(spec);
+    let log = "{\"m\": \"a\", \"t\": 1.0}\n{\"m\": \"b\"}\n";
+    std::fs::write(dir.path().join("s.jsonl"), log).unwrap();
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(!out.status.success());
+    let want = "window `c`: s.jsonl:1: field `tt`: window: no field `tt` (fields: m, t); did you mean `t`?";
+    assert!(stderr(&out).contains(want), "{}", stderr(&out));
 }
