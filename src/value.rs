@@ -336,9 +336,7 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
 /// key, as in Python.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyPart {
-    /// A missing field.
-    Undefined,
-    /// null.
+    /// null, or a missing field (one meaning of missing: [`is_missing`]).
     None,
     /// A boolean.
     Bool(bool),
@@ -359,9 +357,7 @@ pub enum KeyPart {
 /// fast path builds these from a line's cells, see [`PartsRef`]).
 #[derive(Debug, PartialEq)]
 pub enum PartRef<'a> {
-    /// A missing field.
-    Undefined,
-    /// null.
+    /// null, or a missing field.
     None,
     /// A boolean.
     Bool(bool),
@@ -381,7 +377,6 @@ impl PartRef<'_> {
     /// The owned part.
     pub fn to_owned(&self) -> KeyPart {
         match self {
-            PartRef::Undefined => KeyPart::Undefined,
             PartRef::None => KeyPart::None,
             PartRef::Bool(b) => KeyPart::Bool(*b),
             PartRef::Int(i) => KeyPart::Int(*i),
@@ -406,8 +401,9 @@ pub fn integral(x: f64) -> Option<i64> {
 
 fn part_of(v: &Value) -> PartRef<'_> {
     match v.kind() {
-        ValueKind::Undefined => PartRef::Undefined,
-        ValueKind::None => PartRef::None,
+        // A row without the field keys as a null does: one meaning of
+        // missing, whatever the format wrote (`is_missing`).
+        ValueKind::Undefined | ValueKind::None => PartRef::None,
         ValueKind::Bool => PartRef::Bool(v.is_true()),
         ValueKind::Number => {
             if v.is_integer() {
@@ -440,7 +436,6 @@ fn part_of(v: &Value) -> PartRef<'_> {
 fn hash_part<H: std::hash::Hasher>(p: &PartRef<'_>, h: &mut H) {
     use std::hash::Hash;
     match p {
-        PartRef::Undefined => 0u8.hash(h),
         PartRef::None => 1u8.hash(h),
         PartRef::Bool(b) => (2u8, b).hash(h),
         PartRef::Int(i) => (3u8, i).hash(h),
@@ -454,7 +449,6 @@ fn hash_part<H: std::hash::Hasher>(p: &PartRef<'_>, h: &mut H) {
 impl KeyPart {
     fn borrow(&self) -> PartRef<'_> {
         match self {
-            KeyPart::Undefined => PartRef::Undefined,
             KeyPart::None => PartRef::None,
             KeyPart::Bool(b) => PartRef::Bool(*b),
             KeyPart::Int(i) => PartRef::Int(*i),
@@ -532,7 +526,6 @@ impl Key {
         Key(values
             .iter()
             .map(|v| match part_of(v) {
-                PartRef::Undefined => KeyPart::Undefined,
                 PartRef::None => KeyPart::None,
                 PartRef::Bool(b) => KeyPart::Bool(b),
                 PartRef::Int(i) => KeyPart::Int(i),
@@ -551,7 +544,6 @@ impl fmt::Display for Key {
             .0
             .iter()
             .map(|p| match p {
-                KeyPart::Undefined => "missing".to_string(),
                 KeyPart::None => "null".to_string(),
                 KeyPart::Bool(b) => b.to_string(),
                 KeyPart::Int(i) => i.to_string(),

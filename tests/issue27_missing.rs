@@ -1,8 +1,9 @@
 //! Issue 27, part E: one meaning of missing. A key a JSONL record lacks, a
 //! JSON `null`, a Parquet null (what DuckDB writes for that missing key)
 //! and an empty CSV cell read alike: `is defined` is false, `is none` true,
-//! `default(d)` gives `d`, `count` (of a group or a window) skips them, and a number aggregate
-//! (`mean`, `median`, ...) over one is an error naming the row.
+//! `default(d)` gives `d`, `count` (of a group or a window) skips them, a
+//! `group` or `per` key without the field keys as a null, and a number
+//! aggregate (`mean`, `median`, ...) over one is an error naming the row.
 
 mod common;
 mod duckdb_parquet;
@@ -59,6 +60,27 @@ steps = [{ group = ["m"], aggregate = { t = { mean = "t" }, n = "count" } }]
 [tables.running]
 from = "runs"
 steps = [{ window = { c = { count = "t" } } }]
+
+[tables.by_note]
+from = "runs"
+steps = [{ group = ["note"], aggregate = { n = "count" } }]
+
+[tables.per_note]
+from = "runs"
+steps = [{ joinaggregate = { n = "count" }, per = "note" }, { limit = 1, per = "note" }]
+
+[numbers.note-groups]
+table = "by_note"
+value = "count"
+
+[numbers.no-note]
+table = "by_note"
+value = { cell = "n" }
+where = "note is none"
+
+[numbers.per-note]
+table = "per_note"
+value = { sum = "n" }
 
 [numbers.rows]
 table = "runs"
@@ -122,6 +144,17 @@ const EXPECTED: &[(&str, f64, &str)] = &[
     ("t-zero-mean", 23.0 / 6.0, "df.t.fillna(0).mean()"),
     ("untimed", 2.0, "df.t.isna().sum()"),
     ("no-value", 2.0, "(df.t.isna() & df.note.isna()).sum()"),
+    (
+        "note-groups",
+        3.0,
+        "df.groupby('note', dropna=False).ngroups",
+    ),
+    ("no-note", 4.0, "df.note.isna().sum()"),
+    (
+        "per-note",
+        6.0,
+        "df.groupby('note', dropna=False).size().sum(): 1 + 4 + 1, one row a group",
+    ),
     (
         "b-mean",
         8.5,

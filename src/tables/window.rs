@@ -24,12 +24,19 @@ use crate::plan::steps::SortKey;
 use crate::plan::window::{JoinAggregate, Window, WindowOp};
 use crate::value::{Key, Row, Value, compare};
 
-/// Each group's row indices (groups in first-seen order), every row
-/// checked to have the group fields.
+/// Each group's row indices (groups in first-seen order). A row without a
+/// `per` field is in the group of its null (one meaning of missing); a
+/// field no row has is a typo, the error of the first row.
 fn groups(rows: &[Row], per: &[String], verb: &str) -> Result<IndexMap<Key, Vec<usize>>> {
+    for f in per {
+        if let Some(first) = rows.first()
+            && !rows.iter().any(|r| r.get(f).is_some())
+        {
+            require_row_fields(first, std::slice::from_ref(f), verb)?;
+        }
+    }
     let mut parts: IndexMap<Key, Vec<usize>> = IndexMap::new();
     for (i, r) in rows.iter().enumerate() {
-        require_row_fields(r, per, verb)?;
         parts.entry(row_key(r, per)).or_default().push(i);
     }
     Ok(parts)
