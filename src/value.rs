@@ -17,6 +17,8 @@ use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
 
 pub use minijinja::Value;
 
+mod missing;
+pub use missing::is_missing;
 mod wide;
 pub use wide::{cmp_ints, exact_pair, int_value, wide_int, wide_parts};
 
@@ -334,9 +336,7 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
 /// key, as in Python.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyPart {
-    /// A missing field.
-    Undefined,
-    /// null.
+    /// null, or a missing field (one meaning of missing: [`is_missing`]).
     None,
     /// A boolean.
     Bool(bool),
@@ -357,9 +357,7 @@ pub enum KeyPart {
 /// fast path builds these from a line's cells, see [`PartsRef`]).
 #[derive(Debug, PartialEq)]
 pub enum PartRef<'a> {
-    /// A missing field.
-    Undefined,
-    /// null.
+    /// null, or a missing field.
     None,
     /// A boolean.
     Bool(bool),
@@ -379,7 +377,6 @@ impl PartRef<'_> {
     /// The owned part.
     pub fn to_owned(&self) -> KeyPart {
         match self {
-            PartRef::Undefined => KeyPart::Undefined,
             PartRef::None => KeyPart::None,
             PartRef::Bool(b) => KeyPart::Bool(*b),
             PartRef::Int(i) => KeyPart::Int(*i),
@@ -404,8 +401,9 @@ pub fn integral(x: f64) -> Option<i64> {
 
 fn part_of(v: &Value) -> PartRef<'_> {
     match v.kind() {
-        ValueKind::Undefined => PartRef::Undefined,
-        ValueKind::None => PartRef::None,
+        // A row without the field keys as a null does: one meaning of
+        // missing, whatever the format wrote (`is_missing`).
+        ValueKind::Undefined | ValueKind::None => PartRef::None,
         ValueKind::Bool => PartRef::Bool(v.is_true()),
         ValueKind::Number => {
             if v.is_integer() {
@@ -438,7 +436,6 @@ fn part_of(v: &Value) -> PartRef<'_> {
 fn hash_part<H: std::hash::Hasher>(p: &PartRef<'_>, h: &mut H) {
     use std::hash::Hash;
     match p {
-        PartRef::Undefined => 0u8.hash(h),
         PartRef::None => 1u8.hash(h),
         PartRef::Bool(b) => (2u8, b).hash(h),
         PartRef::Int(i) => (3u8, i).hash(h),
@@ -452,7 +449,6 @@ fn hash_part<H: std::hash::Hasher>(p: &PartRef<'_>, h: &mut H) {
 impl KeyPart {
     fn borrow(&self) -> PartRef<'_> {
         match self {
-            KeyPart::Undefined => PartRef::Undefined,
             KeyPart::None => PartRef::None,
             KeyPart::Bool(b) => PartRef::Bool(*b),
             KeyPart::Int(i) => PartRef::Int(*i),
@@ -530,7 +526,6 @@ impl Key {
         Key(values
             .iter()
             .map(|v| match part_of(v) {
-                PartRef::Undefined => KeyPart::Undefined,
                 PartRef::None => KeyPart::None,
                 PartRef::Bool(b) => KeyPart::Bool(b),
                 PartRef::Int(i) => KeyPart::Int(i),
@@ -549,7 +544,6 @@ impl fmt::Display for Key {
             .0
             .iter()
             .map(|p| match p {
-                KeyPart::Undefined => "missing".to_string(),
                 KeyPart::None => "null".to_string(),
                 KeyPart::Bool(b) => b.to_string(),
                 KeyPart::Int(i) => i.to_string(),
@@ -586,6 +580,14 @@ pub fn finite_number(row: &Row, field: &str, v: &Value) -> Result<f64> {
             field,
             format!(
                 "{x} is not a finite number (say in the spec how to treat it, e.g. filter `{field} is finite`)"
+            ),
+        )),
+        // A null is a missing value (`is_missing`): say how to leave it out.
+        None if v.is_none() => Err(field_error(
+            row,
+            field,
+            format!(
+                "expected a number, found null (a null is a missing value: leave such rows out first, e.g. filter `{field} is defined`)"
             ),
         )),
         None => Err(field_error(

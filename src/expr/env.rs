@@ -80,7 +80,16 @@ pub(super) fn environment() -> &'static Environment<'static> {
         env.set_unknown_method_callback(super::format::unknown_method);
         // `x is none` is true for a missing field too, as Python's
         // `r.get("x") is None` is: the seed scripts' idiom for "absent".
-        env.add_test("none", |v: Value| v.is_none() || v.is_undefined());
+        env.add_test("none", |v: Value| crate::value::is_missing(&v));
+        // One meaning of missing (`value::is_missing`): a null is no value,
+        // as a key the record lacks is, so a JSONL log and its Parquet
+        // conversion (a missing key written as null) read alike. minijinja's
+        // own `defined` and `default` tell the two apart.
+        env.add_test("defined", |v: Value| !crate::value::is_missing(&v));
+        env.add_test("undefined", |v: Value| crate::value::is_missing(&v));
+        for name in ["default", "d"] {
+            env.add_filter(name, default);
+        }
         env.add_test("finite", |v: Value| {
             crate::value::as_number(&v).is_some_and(f64::is_finite)
         });
@@ -189,6 +198,16 @@ pub(super) fn environment() -> &'static Environment<'static> {
         });
         env
     })
+}
+
+/// `x | default(d)` (alias `d`): `d` (default `""`) for a missing or null
+/// `x`, else `x`; with `default(d, true)` also for any falsy `x`, as
+/// minijinja's (which keeps a null).
+fn default(v: Value, other: Option<Value>, lax: Option<bool>) -> Result<Value, minijinja::Error> {
+    if crate::value::is_missing(&v) || (lax == Some(true) && !v.is_true()) {
+        return Ok(other.unwrap_or_else(|| Value::from("")));
+    }
+    Ok(v)
 }
 
 /// `quantity(text, unit)`: a text such as `6.08ms` read as a number in

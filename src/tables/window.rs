@@ -24,12 +24,19 @@ use crate::plan::steps::SortKey;
 use crate::plan::window::{JoinAggregate, Window, WindowOp};
 use crate::value::{Key, Row, Value, compare};
 
-/// Each group's row indices (groups in first-seen order), every row
-/// checked to have the group fields.
+/// Each group's row indices (groups in first-seen order). A row without a
+/// `per` field is in the group of its null (one meaning of missing); a
+/// field no row has is a typo, the error of the first row.
 fn groups(rows: &[Row], per: &[String], verb: &str) -> Result<IndexMap<Key, Vec<usize>>> {
+    for f in per {
+        if let Some(first) = rows.first()
+            && !rows.iter().any(|r| r.get(f).is_some())
+        {
+            require_row_fields(first, std::slice::from_ref(f), verb)?;
+        }
+    }
     let mut parts: IndexMap<Key, Vec<usize>> = IndexMap::new();
     for (i, r) in rows.iter().enumerate() {
-        require_row_fields(r, per, verb)?;
         parts.entry(row_key(r, per)).or_default().push(i);
     }
     Ok(parts)
@@ -77,7 +84,7 @@ pub fn overwrite_error(row: &Row, verb: &str, name: &str) -> Error {
 /// Applies a `window` step.
 pub fn apply(w: &Window, rows: Vec<Row>, g: &Arc<Globals>) -> Result<Vec<Row>> {
     let mut parts = groups(&rows, &w.per, "window")?;
-    shifted_fields_exist(w, &rows)?;
+    read_fields_exist(w, &rows)?;
     let keys: Vec<Vec<Value>> = if w.sort.is_empty() {
         Vec::new()
     } else {
@@ -125,7 +132,7 @@ fn run(
             default,
         } => {
             // A row without the field gives none, as a missing field
-            // reads everywhere else (`shifted_fields_exist` has already
+            // reads everywhere else (`read_fields_exist` has already
             // refused a field no row has: a typo).
             for p in 0..n {
                 let from = p as i64 - offset;
@@ -143,7 +150,10 @@ fn run(
         WindowOp::Count(f) => {
             let mut count = 0i64;
             for &i in idx {
-                if !cell(i, f)?.is_none() {
+                // A row without the field has no value, as a null has
+                // (`value::is_missing`; `read_fields_exist` has refused a
+                // field no row has): pandas' `expanding().count()`.
+                if rows[i].get(f).is_some_and(|v| !crate::value::is_missing(v)) {
                     count += 1;
                 }
                 vals.push(Value::from(count));
@@ -183,12 +193,12 @@ fn run(
     Ok(vals)
 }
 
-/// Fails when a `lag` or `lead` reads a field that no row has (a typo,
-/// named as a missing field of the first row); a field some rows lack is
-/// none on those rows.
-fn shifted_fields_exist(w: &Window, rows: &[Row]) -> Result<()> {
+/// Fails when a `lag`, `lead` or `count` reads a field that no row has (a
+/// typo, named as a missing field of the first row); a field some rows
+/// lack is none on those rows.
+fn read_fields_exist(w: &Window, rows: &[Row]) -> Result<()> {
     for (name, op) in &w.ops {
-        if let WindowOp::Shift { field, .. } = op
+        if let WindowOp::Shift { field, .. } | WindowOp::Count(field) = op
             && !rows.iter().any(|r| r.get(field).is_some())
             && let Err(e) = field_of(rows, 0, field)
         {

@@ -362,9 +362,10 @@ impl Node {
             Node::Test(x, t, negate) => {
                 let v = x.eval(row)?;
                 let yes = match t {
-                    Test::Defined => !v.is_undefined(),
-                    Test::Undefined => v.is_undefined(),
-                    Test::None => v.is_none() || v.is_undefined(),
+                    // A null is missing, as in the generic evaluator.
+                    Test::Defined => !crate::value::is_missing(&v),
+                    Test::Undefined => crate::value::is_missing(&v),
+                    Test::None => crate::value::is_missing(&v),
                     Test::Number => v.kind() == ValueKind::Number,
                     Test::String => v.kind() == ValueKind::String,
                     Test::Mapping => v.kind() == ValueKind::Map,

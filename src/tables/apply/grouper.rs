@@ -24,6 +24,11 @@ pub struct Grouper<'a, 's> {
     groups: IndexMap<Key, (Row, Vec<Acc<'a, 's>>)>,
     buffered: usize,
     scratch: Vec<Value>,
+    /// Whether some row had each key field (by index in `keys`).
+    present: Vec<bool>,
+    /// The first row without a key field: it keys as a null (one meaning
+    /// of missing), unless no row has that field, a typo and an error.
+    lacking: Option<Row>,
 }
 
 impl<'a, 's> Grouper<'a, 's> {
@@ -38,12 +43,20 @@ impl<'a, 's> Grouper<'a, 's> {
             groups: IndexMap::new(),
             buffered: 0,
             scratch: Vec::new(),
+            present: vec![false; keys.len()],
+            lacking: None,
         }
     }
 
     /// Adds a row to its group.
     pub fn push(&mut self, g: &Arc<Globals>, row: Row) -> Result<()> {
-        require_fields(&row, self.keys, "group")?;
+        for (seen, f) in self.present.iter_mut().zip(self.keys) {
+            match row.get(f).is_some() {
+                true => *seen = true,
+                false if self.lacking.is_none() => self.lacking = Some(row.clone()),
+                false => {}
+            }
+        }
         // The key cells go in a reused buffer: no allocation per row.
         let mut vals = std::mem::take(&mut self.scratch);
         vals.clear();
@@ -52,7 +65,7 @@ impl<'a, 's> Grouper<'a, 's> {
                 .iter()
                 .map(|f| row.get(f).cloned().unwrap_or(Value::UNDEFINED)),
         );
-        let entry = self.group_of(&vals, &row);
+        let entry = self.index_of(&vals, &row);
         self.scratch = vals;
         let (first, accs) = &mut self.groups[entry];
         // The group's row is its first row's, `_source` included; its
@@ -79,8 +92,15 @@ impl<'a, 's> Grouper<'a, 's> {
     }
 
     /// The index of the group with key cells `vals`, made (with `first` as
-    /// its first row) if it is new.
+    /// its first row) if it is new. For the fast path, which sends only
+    /// rows that have every key field.
     pub fn group_of(&mut self, vals: &[Value], first: &Row) -> usize {
+        self.present.fill(true);
+        self.index_of(vals, first)
+    }
+
+    /// [`Grouper::group_of`] without marking the key fields as seen.
+    fn index_of(&mut self, vals: &[Value], first: &Row) -> usize {
         match self.groups.get_index_of(&crate::value::KeyRef(vals)) {
             Some(i) => i,
             None => {
@@ -116,9 +136,23 @@ impl<'a, 's> Grouper<'a, 's> {
         Ok(())
     }
 
+    /// Fails when a key field is on no row (a typo): the error the first
+    /// row without it gives, naming its fields and the closest name.
+    fn no_typo(&self) -> Result<()> {
+        let Some(row) = &self.lacking else {
+            return Ok(());
+        };
+        let typos: Vec<String> = (self.keys.iter().zip(&self.present))
+            .filter(|(_, seen)| !**seen)
+            .map(|(k, _)| k.clone())
+            .collect();
+        require_fields(row, &typos, "group")
+    }
+
     /// One row per group: the key fields and the aggregates.
     pub fn finish(self) -> Result<Vec<Row>> {
         use rayon::prelude::*;
+        self.no_typo()?;
         let (keys, aggs) = (self.keys, self.aggs);
         // Groups finish in parallel (a median over spilled values reads its
         // own file); the rows and the first error keep the groups' order.

@@ -155,8 +155,10 @@ impl FNode {
 #[inline(always)]
 pub(super) fn test(v: &Cell, t: Test) -> bool {
     match t {
-        Test::Defined => !matches!(v, Cell::Undef),
-        Test::Undefined => matches!(v, Cell::Undef),
+        // A null is missing (docs/spec.md, Missing values): one meaning
+        // whatever the format wrote for "no value".
+        Test::Defined => !matches!(v, Cell::Null | Cell::Undef),
+        Test::Undefined => matches!(v, Cell::Null | Cell::Undef),
         Test::None => matches!(v, Cell::Null | Cell::Undef),
         Test::Number => matches!(v, Cell::Int(_) | Cell::Float(_)),
         Test::String => matches!(v, Cell::Str(_)),
