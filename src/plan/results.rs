@@ -1,6 +1,8 @@
 //! The results tables of the spec (`[results_tables.NAME]`), compiled:
 //! each table's `where`, its columns (a field printed with a compiled
-//! format, or a compiled template) and where its best values are chosen.
+//! format, or a compiled template), where its best values are chosen,
+//! its rows' order (`sort`, compiled as a `sort` step's keys) and whether
+//! it breaks across pages (`long`).
 //! Everything that needs no rows is checked here; what needs the rows (a
 //! field the table lacks, a format on a column with no number) is checked
 //! by the `results` stage as it prints them.
@@ -13,6 +15,7 @@ use toml::Spanned;
 use crate::error::Result;
 use crate::expr::{Expr, Template};
 use crate::format::{Format, has_format};
+use crate::plan::steps::{SortKey, compile_sort};
 use crate::spec::{LoadedSpec, ResultsColumnSpec, ResultsTableSpec, SpannedStr, no_table};
 
 /// The most columns a results table has.
@@ -52,6 +55,12 @@ pub struct ResultsPlan<'s> {
     /// Where `highlight` picks the best (`highlight_per`, by default
     /// [`Per::Group`] with a `group`, else [`Per::Column`]).
     pub per: Per,
+    /// The rows' order (`sort`; empty: as the table has them).
+    pub sort: Vec<SortKey<'s>>,
+    /// The span of `sort`, for an error about one of its keys.
+    pub sort_span: Option<Range<usize>>,
+    /// Whether the table breaks across pages (`long`).
+    pub long: bool,
     /// The span of the table's declaration (errors about the whole table
     /// point at its name, found through `spec::paths::key_span`).
     pub span: Range<usize>,
@@ -83,9 +92,33 @@ pub enum ColumnKind<'s> {
         uncertainty: Option<&'s SpannedStr>,
         /// Whether the column's best values are bold, and which is best.
         highlight: Option<Best>,
+        /// Formats picked per row by a field's value (`format_by`).
+        by: Option<FormatBy<'s>>,
     },
     /// A template over the row, named after the table it renders.
     Text(Template<'s>),
+}
+
+/// A column's formats picked per row (`format_by`, `formats`): a row
+/// whose field's value is one of `formats`' keys prints with that format.
+#[derive(Debug)]
+pub struct FormatBy<'s> {
+    /// The field whose value picks the format.
+    pub field: &'s SpannedStr,
+    /// (value as the CSV holds it, its format, the format's span), in
+    /// the spec's order.
+    pub formats: Vec<(String, Format, Range<usize>)>,
+}
+
+impl FormatBy<'_> {
+    /// The format of a row whose `field` holds `key` (the value as the
+    /// CSV holds it), if one is listed.
+    pub fn get(&self, key: &str) -> Option<(usize, &Format)> {
+        self.formats
+            .iter()
+            .position(|(k, _, _)| k == key)
+            .map(|i| (i, &self.formats[i].1))
+    }
 }
 
 impl ResultsPlan<'_> {
@@ -142,12 +175,20 @@ fn table<'s>(
         .iter()
         .map(|c| column(spec, c, from))
         .collect::<Result<Vec<_>>>()?;
+    let mut sort = match &t.sort {
+        Some(raw) => compile_sort(spec, raw)?,
+        None => Vec::new(),
+    };
+    sort.iter_mut().for_each(|k| k.expr.set_table(from));
     let mut plan = ResultsPlan {
         from: &t.from,
         where_,
         group: t.group.as_ref(),
         columns,
         per: Per::Column,
+        sort,
+        sort_span: t.sort.as_ref().map(|s| s.span()),
+        long: t.long.as_ref().is_some_and(|l| *l.get_ref()),
         span: raw.span(),
     };
     plan.per = highlight_per(spec, t, &plan.rules())?;
@@ -239,9 +280,34 @@ fn field_column<'s>(
             }
         }),
     };
+    let by = match (&col.format_by, &col.formats) {
+        (Some(by), Some(formats)) => Some(FormatBy {
+            field: by,
+            formats: formats
+                .get_ref()
+                .iter()
+                .map(|(k, f)| {
+                    if f.get_ref().separate_uncertainty.is_some() && col.uncertainty.is_none() {
+                        return Err(spec.error(
+                            f.span(),
+                            "`separate-uncertainty` does nothing without an `uncertainty`",
+                        ));
+                    }
+                    Ok((
+                        k.clone(),
+                        Format::compile(spec, f.get_ref(), f.span())?,
+                        f.span(),
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?,
+        }),
+        // The schema's `needs` makes one without the other an error.
+        _ => None,
+    };
     Ok(ColumnKind::Field {
         field,
         format,
+        by,
         format_set: col
             .format
             .as_ref()

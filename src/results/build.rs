@@ -1,10 +1,12 @@
 //! From a results table's plan ([`ResultsPlan`]) and the rows of its table
 //! to the model ([`ResultsTable`]): rows kept by `where`, split by `group`,
-//! each column printed with its format, the best values bold. Everything
+//! ordered by `sort`, each column printed with its format (or the format
+//! its row's `format_by` value picks), the best values bold. Everything
 //! here needs the rows; what needs only the spec was checked when the plan
 //! was compiled.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::highlight::{self, Best};
@@ -12,7 +14,7 @@ use super::{Align, Cell, Column, Group, MAX_CELL_CHARS, MAX_ROWS, MAX_TABLE_TEXT
 use crate::error::Result;
 use crate::expr::Globals;
 use crate::format::Format;
-use crate::plan::results::{ColumnKind, ResultsColumn, ResultsPlan};
+use crate::plan::results::{ColumnKind, FormatBy, ResultsColumn, ResultsPlan};
 use crate::spec::{LoadedSpec, SpannedStr};
 use crate::tables::Catalog;
 use crate::value::{Key, Row, Value, as_number, field_error};
@@ -30,7 +32,8 @@ pub enum Outcome {
 /// table in `cat`. Errors: a field the table lacks, more than
 /// [`MAX_ROWS`] rows, a value a column cannot print (a highlighted value
 /// that is no number, a negative uncertainty, a cell too long or holding
-/// a control character), a `format` on a column with no number.
+/// a control character), a `format` on a column with no number, a sort
+/// key naming a field the table lacks, a `formats` entry no row picks.
 pub fn build(
     spec: &LoadedSpec,
     cat: &Catalog<'_>,
@@ -45,9 +48,11 @@ pub fn build(
     let rows = kept_rows(spec, globals, name, plan, table.rows.clone())?;
     let fields = fields_of(&table.rows, &rows);
     check_fields(spec, plan, &fields)?;
+    let rows = super::order::sort(globals, &plan.sort, rows)?;
     let (labels, group_of) = groups(plan, &rows);
     let mut printed = print(globals, name, plan, &rows)?;
     unread_formats(spec, plan, &printed)?;
+    unpicked_formats(spec, plan, &printed)?;
     let bold = highlight::bold(&printed.lit, &group_of, &plan.rules(), plan.per);
     let lit_columns: Vec<usize> = (plan.columns.iter().enumerate())
         .filter(|(_, c)| highlight_of(c).is_some())
@@ -86,6 +91,7 @@ pub fn build(
             group_field: plan.group.map(|g| g.get_ref().clone()),
             columns,
             groups,
+            long: plan.long,
         },
         table.sources.clone(),
     ))
@@ -131,30 +137,46 @@ fn fields_of(all: &[Row], kept: &[Row]) -> Vec<String> {
     fields
 }
 
-/// Every field the table names (`group`, a column's `field` and
-/// `uncertainty`) is one of `fields`.
+/// Every field the table names (`group`, a column's `field`,
+/// `uncertainty` and `format_by`, a sort key that is a bare name) is one
+/// of `fields`.
 fn check_fields(spec: &LoadedSpec, plan: &ResultsPlan<'_>, fields: &[String]) -> Result<()> {
     let from = plan.from.get_ref();
-    if let Some(g) = plan.group {
-        known_field(spec, from, fields, g)?;
+    fn named(f: &SpannedStr) -> (&str, Range<usize>) {
+        (f.get_ref().as_str(), f.span())
     }
+    let mut names: Vec<(&str, Range<usize>)> = plan.group.map(named).into_iter().collect();
     for c in &plan.columns {
         if let ColumnKind::Field {
-            field, uncertainty, ..
+            field,
+            uncertainty,
+            by,
+            ..
         } = &c.kind
         {
-            known_field(spec, from, fields, field)?;
-            if let Some(u) = uncertainty {
-                known_field(spec, from, fields, u)?;
-            }
+            names.push(named(field));
+            names.extend(uncertainty.map(named));
+            names.extend(by.as_ref().map(|b| named(b.field)));
         }
+    }
+    if let Some(span) = &plan.sort_span {
+        names.extend(super::order::named_fields(&plan.sort, span));
+    }
+    for (f, span) in names {
+        known_field(spec, from, fields, f, span)?;
     }
     Ok(())
 }
 
-/// `field` of the table's fields, or an error at its span naming them.
-fn known_field(spec: &LoadedSpec, from: &str, fields: &[String], field: &SpannedStr) -> Result<()> {
-    let f = field.get_ref();
+/// `f` (written at `span`) of the table's fields, or an error there
+/// naming them.
+fn known_field(
+    spec: &LoadedSpec,
+    from: &str,
+    fields: &[String],
+    f: &str,
+    span: Range<usize>,
+) -> Result<()> {
     if fields.is_empty() || fields.iter().any(|x| x == f) {
         return Ok(());
     }
@@ -163,7 +185,7 @@ fn known_field(spec: &LoadedSpec, from: &str, fields: &[String], field: &Spanned
         .map(|n| format!("; did you mean `{}`?", crate::error::shown(n)))
         .unwrap_or_default();
     Err(spec.error(
-        field.span(),
+        span,
         format!(
             "table `{from}` has no field `{}`{hint} (its fields: {})",
             crate::error::shown(f),
@@ -219,6 +241,8 @@ struct Printed {
     /// Per column: where its first value that is no number was read, and
     /// that value described (for the error on a `format` it ignores).
     first_text: Vec<Option<String>>,
+    /// Per column: which of its `formats` (`format_by`) some row picked.
+    picked: Vec<Vec<bool>>,
 }
 
 /// Prints every cell of `rows`, checking each cell's text (length, the
@@ -236,6 +260,12 @@ fn print(
         numeric: vec![true; n],
         any_number: vec![false; n],
         first_text: vec![None; n],
+        picked: (plan.columns.iter())
+            .map(|c| match &c.kind {
+                ColumnKind::Field { by: Some(b), .. } => vec![false; b.formats.len()],
+                _ => Vec::new(),
+            })
+            .collect(),
     };
     let highlighted = plan.rules().len();
     let mut total = 0usize;
@@ -259,6 +289,7 @@ fn print(
                     format,
                     uncertainty,
                     highlight,
+                    by,
                     ..
                 } => {
                     let f = field.get_ref();
@@ -275,6 +306,13 @@ fn print(
                     if let Some(best) = highlight {
                         marks.push(mark(r, header, f, &v, *best)?);
                     }
+                    let format = match by.as_ref().and_then(|b| pick(b, r)) {
+                        Some((k, picked)) => {
+                            out.picked[i][k] = true;
+                            picked
+                        }
+                        None => format,
+                    };
                     field_cell(r, header, f, &v, format, *uncertainty)?
                 }
             };
@@ -414,6 +452,40 @@ fn unread_formats(spec: &LoadedSpec, plan: &ResultsPlan<'_>, printed: &Printed) 
                 format!(
                     "column `{}`: `format` does nothing here: no value of the column is a number ({row})",
                     c.header
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The format `by` picks for row `r` (its index in `by.formats`): the
+/// one listed under the value of `by.field` as the CSV holds it.
+fn pick<'b>(by: &'b FormatBy<'_>, r: &Row) -> Option<(usize, &'b Format)> {
+    let v = r.get(by.field.get_ref())?;
+    if is_empty(v) {
+        return None;
+    }
+    by.get(&csv_value(v))
+}
+
+/// A `formats` entry that no row picks does nothing: an error at it
+/// naming the values the rows hold.
+fn unpicked_formats(spec: &LoadedSpec, plan: &ResultsPlan<'_>, printed: &Printed) -> Result<()> {
+    for (i, c) in plan.columns.iter().enumerate() {
+        let ColumnKind::Field { by: Some(by), .. } = &c.kind else {
+            continue;
+        };
+        if let Some(k) = printed.picked[i].iter().position(|p| !p) {
+            let (key, _, span) = &by.formats[k];
+            return Err(spec.error(
+                span.clone(),
+                format!(
+                    "column `{}`: format `{}` does nothing: no row's `{}` is `{}`",
+                    c.header,
+                    crate::error::shown(key),
+                    crate::error::shown(by.field.get_ref()),
+                    crate::error::shown(key)
                 ),
             ));
         }

@@ -4,10 +4,24 @@
 //! string literal in content (`[#"..."]`, escaped as the macros are), so
 //! no markup in it runs; bold is `strong[...]`, a group's header row an
 //! `emph` cell spanning the table.
+//!
+//! Columns are `auto` wide, but a text column holding a cell longer than
+//! [`WRAP_CHARS`] characters is `1fr`: typst shrinks overlarge `auto`
+//! columns to a fair share of the width, and a number (which cannot
+//! break) squeezed so runs over its neighbour; a `1fr` column takes only
+//! what the `auto` ones leave, and its text wraps in it. A `long` table is
+//! the same table (the header, `table.header`, repeats on every page); it
+//! breaks across pages as it is, and inside a `#figure` once the figure
+//! may break (`#show figure: set block(breakable: true)`), which the
+//! file's comment says.
 
 use super::{Align, ResultsTable, Writer};
 use crate::emit::typ_string;
 use crate::error::Result;
+
+/// The most characters a text column's cells hold and keep an `auto`
+/// width; a longer cell makes the column `1fr`, where it wraps.
+pub const WRAP_CHARS: usize = 30;
 
 /// The typst writer.
 pub struct Typst;
@@ -33,8 +47,12 @@ impl Writer for Typst {
             .collect();
         let mut s = format!("// {}\n", super::GENERATED);
         s.push_str("// #include it, e.g. in #figure(include \"...\", caption: [...]).\n");
+        if t.long {
+            s.push_str("// A long table: it breaks across pages, its header repeated; in a #figure, write #show figure: set block(breakable: true) before it.\n");
+        }
         s.push_str(&format!(
-            "#table(\n  columns: {n},\n  align: ({},),\n  stroke: none,\n  table.hline(stroke: 0.08em),\n",
+            "#table(\n  columns: {},\n  align: ({},),\n  stroke: none,\n  table.hline(stroke: 0.08em),\n",
+            widths(t),
             align.join(", ")
         ));
         let headers: Vec<String> = t.columns.iter().map(|c| content(&c.header)).collect();
@@ -66,6 +84,28 @@ impl Writer for Typst {
         s.push_str("  table.hline(stroke: 0.08em),\n)\n");
         Ok(s.into_bytes())
     }
+}
+
+/// The `columns` argument: the count when every column is `auto`, else
+/// each column's width (`1fr` for a text column with a cell longer than
+/// [`WRAP_CHARS`]).
+fn widths(t: &ResultsTable) -> String {
+    let wraps: Vec<bool> = (0..t.columns.len())
+        .map(|j| {
+            t.columns[j].align == Align::Left
+                && (t.groups.iter().flat_map(|g| &g.rows)).any(|row| {
+                    row.get(j)
+                        .is_some_and(|c| c.text.chars().nth(WRAP_CHARS).is_some())
+                })
+        })
+        .collect();
+    if !wraps.contains(&true) {
+        return t.columns.len().to_string();
+    }
+    let w: Vec<&str> = (wraps.iter())
+        .map(|&w| if w { "1fr" } else { "auto" })
+        .collect();
+    format!("({},)", w.join(", "))
 }
 
 #[cfg(test)]

@@ -78,6 +78,9 @@ pub fn build(
         let built =
             crate::results::build(spec, cat, globals, name, planned).and_then(|o| match o {
                 crate::results::Outcome::Built(t, sources) => {
+                    if let Some(n) = crate::results::long_note(&t) {
+                        b.notes.push(format!("results table `{name}`: {n}"));
+                    }
                     Ok(Some((crate::results::render(&t)?, sources)))
                 }
                 crate::results::Outcome::Skipped(reason) => {

@@ -1,10 +1,11 @@
 //! `[results_tables.NAME]`: a paper's table of results, as written (see
 //! the `results` module for what it becomes).
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{FormatSpec, SpannedStr};
+use super::{FormatSpec, Raw, SpannedStr};
 
 /// The extensions of a results table's files (`generated/NAME.tex`,
 /// `.typ`, `.csv`, `.md`), in the order the results writers make them.
@@ -28,6 +29,10 @@ pub struct ResultsTableSpec {
     pub columns: Spanned<Vec<Spanned<ResultsColumnSpec>>>,
     /// Where `highlight` picks the best: `column`, `group` or `row`.
     pub highlight_per: Option<SpannedStr>,
+    /// The rows' order: sort keys as a `sort` step takes them.
+    pub sort: Option<Raw>,
+    /// A table that breaks across pages (LaTeX `longtable`).
+    pub long: Option<Spanned<bool>>,
 }
 
 /// One column of a results table: a field (printed with `format`, with
@@ -47,4 +52,8 @@ pub struct ResultsColumnSpec {
     pub uncertainty: Option<SpannedStr>,
     /// Bold the best value: `max` or `min`.
     pub highlight: Option<SpannedStr>,
+    /// A field whose value picks each row's format from `formats`.
+    pub format_by: Option<SpannedStr>,
+    /// Formats by the value of `format_by` (others use `format`).
+    pub formats: Option<Spanned<IndexMap<String, Spanned<FormatSpec>>>>,
 }
