@@ -567,8 +567,16 @@ fn check_report(
         };
         output::write_atomic(&path, text.as_bytes())?;
         let off = eval.numbers.iter().filter(|n| !n.reproduced).count();
+        let cells = eval.results_tables.iter().filter_map(|t| t.cells.as_ref());
+        let (cells_off, cells_all) = cells.fold((0, 0), |(o, a), c| {
+            (o + c.total - c.reproduced, a + c.total)
+        });
+        let cells_text = match cells_all {
+            0 => String::new(),
+            _ => format!(", {cells_off} of {cells_all} results-table cells"),
+        };
         info!(
-            "wrote {}: {} ({} of {} numbers not reproduced)",
+            "wrote {}: {} ({} of {} numbers{cells_text} not reproduced)",
             shown(&file.display().to_string()),
             if eval.reproduced {
                 "reproduced"

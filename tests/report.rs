@@ -32,10 +32,10 @@ fn the_committed_paper_reproduces_and_the_markdown_says_so() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
-        "wrote report.md: reproduced (0 of 26 numbers not reproduced)\n"
+        "wrote report.md: reproduced (0 of 26 numbers, 0 of 135 results-table cells not reproduced)\n"
     );
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
-    assert!(md.starts_with("# Reproduction report\n\n**Result: reproduced.** 26 of 26 numbers reproduced (printed text identical); 10 of 10 figures and results tables identical.\n"), "{md}");
+    assert!(md.starts_with("# Reproduction report\n\n**Result: reproduced.** 26 of 26 numbers reproduced (printed text identical); 135 of 135 results-table cells reproduced; 10 of 10 figures and results tables identical.\n"), "{md}");
     assert!(md.contains("| fig3-median | 3.859 | 3.859 | 0 | identical |\n"));
     assert!(md.contains("| data/compression/results/results.jsonl.zst | `0ce62b7ec28af14a68103a0fa477f08b7f9e4ced6995074665e27e19f336ad5b` | same |\n"));
     assert!(
@@ -97,7 +97,9 @@ fn remeasured_data_is_reproduced_within_a_tolerance_and_not_without() {
     assert_eq!(code, Some(1));
     assert_eq!(number(&r, "attr-none-ms")["status"], "differs");
     assert!(
-        err.contains(": NOT reproduced (1 of 26 numbers not reproduced)"),
+        err.contains(
+            ": NOT reproduced (1 of 26 numbers, 0 of 135 results-table cells not reproduced)"
+        ),
         "{err}"
     );
 }
@@ -138,4 +140,85 @@ fn a_report_never_overwrites_the_spec_the_lock_an_input_or_an_output() {
         );
     }
     assert!(before == snapshot(d), "a refused report changed the folder");
+}
+
+/// A project whose results table and interval number read `t.csv`.
+const SMALL: &str = r#"[sources.t]
+path = "t.csv"
+
+[numbers.base]
+table = "t"
+where = "system == 'baseline'"
+value = { mean = "ms" }
+uncertainty = { low = { min = "ms" }, high = { max = "ms" } }
+format = { places = 1 }
+
+[results_tables.times]
+from = "t"
+columns = [{ field = "system" }, { field = "ms", header = "Time (ms)", format = { places = 1 } }]
+"#;
+
+#[test]
+fn a_results_table_cell_that_doubled_is_not_reproduced_within_two_percent() {
+    // Was: "Result: reproduced. 3 of 3 numbers reproduced within 2%", exit 0.
+    let dir = project(SMALL);
+    let d = dir.path();
+    std::fs::write(
+        d.join("t.csv"),
+        "system,ms\nbaseline,24.6\nbaseline,24.4\nours,12.1\n",
+    )
+    .unwrap();
+    gen_ok(d);
+    std::fs::write(
+        d.join("t.csv"),
+        "system,ms\nbaseline,24.6\nbaseline,24.4\nours,24.2\n",
+    )
+    .unwrap();
+    let (code, r, err) = report(d, &["--tolerance", "2%"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(number(&r, "base")["status"], "identical");
+    let cells = &r["results_tables"][0]["cells"];
+    assert_eq!(
+        (cells["total"].as_u64(), cells["reproduced"].as_u64()),
+        (Some(8), Some(7))
+    );
+    assert_eq!(
+        cells["differing"][0],
+        serde_json::json!({"row": 3, "column": "Time (ms)", "committed": "12.1", "recomputed": "24.2"})
+    );
+    assert!(
+        err.contains("NOT reproduced (0 of 1 numbers, 1 of 8 results-table cells not reproduced)"),
+        "{err}"
+    );
+    let md = artifact(d, &["check", "--report", "-", "--tolerance", "2%"]);
+    let md = String::from_utf8_lossy(&md.stdout).into_owned();
+    assert!(md.contains("**Result: NOT reproduced.** 1 of 1 numbers reproduced within 2% (relative); 7 of 8 results-table cells reproduced within 2% (relative);"), "{md}");
+    assert!(
+        md.contains("Not reproduced: results table times row 3, Time (ms): 12.1 -> 24.2.\n"),
+        "{md}"
+    );
+}
+
+#[test]
+fn an_interval_bound_outside_the_tolerance_is_not_reproduced_though_the_value_is() {
+    let dir = project(SMALL);
+    let d = dir.path();
+    std::fs::write(
+        d.join("t.csv"),
+        "system,ms\nbaseline,20.0\nbaseline,30.0\nours,12.1\n",
+    )
+    .unwrap();
+    gen_ok(d);
+    // The mean stays 25.0; the interval [20, 30] becomes [15, 35].
+    std::fs::write(
+        d.join("t.csv"),
+        "system,ms\nbaseline,15.0\nbaseline,35.0\nours,12.1\n",
+    )
+    .unwrap();
+    let (code, r, err) = report(d, &["--tolerance", "2%"]);
+    assert_eq!(code, Some(1), "{err}");
+    let n = number(&r, "base");
+    assert_eq!(n["status"], "differs");
+    assert_eq!(n["bound"], "low 20 -> 15");
+    assert_eq!(n["difference"], 0.0);
 }

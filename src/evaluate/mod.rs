@@ -18,7 +18,6 @@
 //! does (`results::markdown::escape`): a file name or a number's text
 //! cannot add markup, HTML or a row to it.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -26,8 +25,10 @@ use serde::Serialize;
 use crate::check::CheckReport;
 use crate::error::{Error, Result};
 use crate::lock::{Lock, LockedNumber, tool};
-use crate::results::markdown::escape;
 use crate::spec::LoadedSpec;
+
+mod cells;
+mod markdown;
 
 /// How far a recomputed number may be from the committed one.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -99,6 +100,10 @@ pub struct NumberRow {
     /// `identical`, `within tolerance`, `differs`, `new`, `removed`,
     /// `not computed`.
     pub status: &'static str,
+    /// With a tolerance, the bound of its interval (or of `value ± u`) that
+    /// is not within it, when the value is: `high 0.2823 -> 0.2954`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<String>,
     pub reproduced: bool,
 }
 
@@ -110,6 +115,10 @@ pub struct OutputRow {
     pub status: &'static str,
     /// The files that differ (all of them when identical: what was compared).
     pub files: Vec<String>,
+    /// A results table's cells against the committed `NAME.csv` (with the
+    /// tolerance): they count in the verdict as numbers do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cells: Option<cells::Cells>,
 }
 
 /// The whole report.
@@ -162,6 +171,7 @@ pub fn evaluate(
                     .map(|o| o.rel.clone())
                     .collect();
                 OutputRow {
+                    cells: None,
                     name: f.name.clone(),
                     status: if differ.is_empty() {
                         "identical"
@@ -178,7 +188,14 @@ pub fn evaluate(
             .collect()
     };
     let figures = outputs(&build.figures);
-    let results_tables = outputs(&build.results);
+    let mut results_tables = outputs(&build.results);
+    for (row, t) in results_tables.iter_mut().zip(&build.results) {
+        let Some(csv) = t.outputs.iter().find(|o| o.rel.ends_with(".csv")) else {
+            continue;
+        };
+        let committed = crate::output::read_output(&spec.root, &csv.rel).unwrap_or_default();
+        row.cells = Some(cells::compare(&committed, &csv.bytes, tolerance));
+    }
     let now = build.fingerprint.inputs();
     let mut inputs: Vec<Input> = now
         .iter()
@@ -209,7 +226,10 @@ pub fn evaluate(
     let fix = crate::check::fix_command(&spec.root);
     let leftovers = Vec::new();
     let report = crate::check::compare(spec, &mut build, lock.as_ref(), fix, leftovers);
-    let numbers_ok = numbers.iter().all(|n| n.reproduced);
+    let numbers_ok = numbers.iter().all(|n| n.reproduced)
+        && results_tables
+            .iter()
+            .all(|t| t.cells.as_ref().is_none_or(cells::Cells::all));
     let reproduced = errors.is_empty()
         && match tolerance {
             Some(_) => numbers_ok,
@@ -301,10 +321,18 @@ fn numbers(
                 (Some(a), Some(b)) => (Some(b - a), (a != 0.0).then(|| (b - a) / a.abs())),
                 _ => (None, None),
             };
+            let mut bound = None;
             let status = match (old, &now) {
                 (Some(o), Some(n)) if o.text == n.text => "identical",
                 (Some(o), Some(n)) => match (tolerance, value(o), value(n)) {
-                    (Some(t), Some(a), Some(b)) if t.allows(a, b) => "within tolerance",
+                    (Some(t), Some(a), Some(b)) if t.allows(a, b) => {
+                        bound = bound_off(t, o, n);
+                        if bound.is_none() {
+                            "within tolerance"
+                        } else {
+                            "differs"
+                        }
+                    }
                     _ => "differs",
                 },
                 (None, Some(_)) => "new",
@@ -321,25 +349,11 @@ fn numbers(
                 difference,
                 relative,
                 status,
+                bound,
                 reproduced: matches!(status, "identical" | "within tolerance"),
             }
         })
         .collect()
-}
-
-/// A float in its shortest form that reads back the same (`2`, `0.5`).
-fn fmt_g(v: f64) -> String {
-    let s = format!("{v}");
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
-
-/// `v` with a sign and four significant digits (`+0.5100`, `-1234`).
-fn significant(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        return format!("{:+}", v as i64);
-    }
-    let e = v.abs().log10().floor() as i32;
-    format!("{:+.*}", (3 - e).max(0) as usize, v)
 }
 
 impl Evaluation {
@@ -349,128 +363,40 @@ impl Evaluation {
         s.push('\n');
         s
     }
+}
 
-    /// The report as Markdown: a summary, then a table each of inputs,
-    /// numbers, figures and results tables.
-    pub fn to_markdown(&self) -> String {
-        let mut o = String::new();
-        let numbers_off: Vec<&NumberRow> = self.numbers.iter().filter(|n| !n.reproduced).collect();
-        let figures_off = self
-            .figures
-            .iter()
-            .chain(&self.results_tables)
-            .filter(|f| f.status != "identical")
-            .count();
-        let _ = writeln!(o, "# Reproduction report\n");
-        let verdict = if self.reproduced {
-            "reproduced"
-        } else {
-            "NOT reproduced"
-        };
-        let _ = writeln!(
-            o,
-            "**Result: {verdict}.** {} of {} numbers reproduced{}; {} of {} figures and results tables identical.\n",
-            self.numbers.len() - numbers_off.len(),
-            self.numbers.len(),
-            match self.tolerance {
-                Some(t) => format!(" within {}", t.describe()),
-                None => " (printed text identical)".into(),
-            },
-            self.figures.len() + self.results_tables.len() - figures_off,
-            self.figures.len() + self.results_tables.len(),
-        );
-        if !numbers_off.is_empty() {
-            let keys: Vec<String> = numbers_off.iter().map(|n| escape(&n.key)).collect();
-            let _ = writeln!(o, "Not reproduced: {}.\n", keys.join(", "));
+/// A number's interval as (low, high): `value ± u` or its `low` and
+/// `high`; `None` without an uncertainty.
+fn bounds(n: &LockedNumber) -> Option<(f64, f64)> {
+    let u: serde_json::Value = serde_json::from_str(n.uncertainty.as_deref()?).ok()?;
+    match crate::numbers::uncertainty::from_json(&u)? {
+        crate::numbers::uncertainty::Uncertainty::Symmetric(u) => {
+            let v = n.value.parse::<f64>().ok()?;
+            Some((v - u, v + u))
         }
-        let _ = writeln!(o, "- tool: {}", self.tool);
-        let _ = writeln!(o, "- platform: {}", self.platform);
-        let _ = writeln!(
-            o,
-            "- spec: artifact.toml, BLAKE3 `{}` ({})",
-            self.spec,
-            if self.spec_committed {
-                "as committed"
-            } else {
-                "changed since the lock"
-            }
-        );
-        let _ = writeln!(
-            o,
-            "- tolerance: {}\n",
-            self.tolerance
-                .map_or("none (numbers must print the same)".into(), |t| t
-                    .describe())
-        );
-        let _ = writeln!(
-            o,
-            "## Inputs\n\n| file | BLAKE3 | against the lock |\n|---|---|---|"
-        );
-        for i in &self.inputs {
-            let _ = writeln!(
-                o,
-                "| {} | `{}` | {} |",
-                escape(&i.file),
-                i.blake3.as_deref().unwrap_or("-"),
-                i.status
-            );
-        }
-        let _ = writeln!(
-            o,
-            "\n## Numbers\n\nCommitted: the text `artifact gen` recorded in artifact.lock; \
-             recomputed: from the inputs on disk now.\n\n\
-             | key | committed | recomputed | difference | status |\n|---|---|---|---|---|"
-        );
-        for n in &self.numbers {
-            let diff = match (n.difference, n.relative) {
-                (Some(0.0), _) => "0".to_string(),
-                (Some(d), Some(r)) => format!("{} ({:+.2}%)", significant(d), r * 100.0),
-                (Some(d), None) => significant(d),
-                _ => "-".into(),
-            };
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} | {} |",
-                escape(&n.key),
-                escape(n.committed.as_deref().unwrap_or("-")),
-                escape(n.recomputed.as_deref().unwrap_or("-")),
-                diff,
-                if n.reproduced {
-                    n.status.to_string()
-                } else {
-                    format!("**{}**", n.status)
-                }
-            );
-        }
-        for (title, rows) in [
-            ("Figures", &self.figures),
-            ("Results tables", &self.results_tables),
-        ] {
-            if rows.is_empty() {
-                continue;
-            }
-            let _ = writeln!(
-                o,
-                "\n## {title}\n\n| name | status | files |\n|---|---|---|"
-            );
-            for f in rows {
-                let _ = writeln!(
-                    o,
-                    "| {} | {} | {} |",
-                    escape(&f.name),
-                    f.status,
-                    escape(&f.files.join(", "))
-                );
-            }
-        }
-        if !self.errors.is_empty() {
-            let _ = writeln!(o, "\n## Errors\n");
-            for e in &self.errors {
-                let _ = writeln!(o, "- {}", escape(e));
-            }
-        }
-        o
+        crate::numbers::uncertainty::Uncertainty::Interval { low, high } => Some((low, high)),
     }
+}
+
+/// The bound of `now`'s interval not within `t` of `old`'s (the low one
+/// first), as `low 0.1763 -> 0.1802`; an interval only one side has is
+/// off too.
+fn bound_off(t: Tolerance, old: &LockedNumber, now: &LockedNumber) -> Option<String> {
+    match (bounds(old), bounds(now)) {
+        (None, None) => None,
+        (Some((a0, a1)), Some((b0, b1))) => [("low", a0, b0), ("high", a1, b1)]
+            .into_iter()
+            .find(|(_, a, b)| !t.allows(*a, *b))
+            .map(|(which, a, b)| format!("{which} {} -> {}", fmt_g(a), fmt_g(b))),
+        (Some(_), None) => Some("the interval is gone".into()),
+        (None, Some(_)) => Some("an interval is new".into()),
+    }
+}
+
+/// A float in its shortest form that reads back the same (`2`, `0.5`).
+fn fmt_g(v: f64) -> String {
+    let s = format!("{v}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }
 
 #[cfg(test)]
@@ -487,8 +413,5 @@ mod tests {
         assert!(!Tolerance::Relative(0.02).allows(100.0, 102.1));
         assert!(Tolerance::Absolute(0.05).allows(-1.0, -1.04));
         assert_eq!(Tolerance::Relative(0.02).describe(), "2% (relative)");
-        assert_eq!(significant(0.5100000000000016), "+0.5100");
-        assert_eq!(significant(-1234.5), "-1234");
-        assert_eq!(significant(15.0), "+15");
     }
 }
