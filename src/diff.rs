@@ -7,8 +7,9 @@
 //! "now", in the working tree. A number is listed when its printed text
 //! differs (old -> new), with the input files of its sources whose hash
 //! changed; a figure or results table when any of its files' hashes
-//! differs. "Now" is what the last `gen` wrote: `artifact check` says
-//! whether that is current.
+//! differs. "Now" is what the last `gen` wrote; when that lock is behind
+//! the data or the spec (as `artifact check --fast` finds), the diff also
+//! says what `gen` would change.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -53,6 +54,47 @@ pub struct Diff {
     pub results_tables: Vec<OutputDiff>,
     /// Input files whose hash changed.
     pub inputs: Vec<InputChange>,
+    /// Against the working tree: what `gen` would change because the lock
+    /// is behind the data or the spec (`check`'s finding); `None` when it
+    /// is current, or when comparing two revisions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+}
+
+/// What `gen` would change in the working tree (see [`Diff::pending`]).
+#[derive(Debug, Serialize)]
+pub struct Pending {
+    /// Numbers whose text would change: `old` as committed, `new` from the
+    /// data now, `inputs` the reason (`input changed: FILE`, ...).
+    pub numbers: Vec<NumberDiff>,
+    /// Figures and results tables whose files would change.
+    pub figures: Vec<String>,
+    pub results_tables: Vec<String>,
+    /// The command that does it.
+    pub fix: String,
+}
+
+/// What `gen` would change, when the working tree's lock is behind.
+fn pending(spec: &LoadedSpec) -> Result<Option<Pending>> {
+    let report = crate::check::check(spec, true)?;
+    if !report.stale() {
+        return Ok(None);
+    }
+    Ok(Some(Pending {
+        numbers: report
+            .numbers
+            .iter()
+            .map(|c| NumberDiff {
+                key: c.key.clone(),
+                old: c.committed.clone(),
+                new: Some(c.now.clone()),
+                inputs: vec![c.why()],
+            })
+            .collect(),
+        figures: report.figures.iter().map(|f| f.0.clone()).collect(),
+        results_tables: report.results_tables.iter().map(|f| f.0.clone()).collect(),
+        fix: report.fix.clone(),
+    }))
 }
 
 /// An input file whose hash changed.
@@ -189,6 +231,10 @@ pub fn diff(spec: &LoadedSpec, rev: Option<&str>, rev2: Option<&str>) -> Result<
         figures: outputs(&old.figures, &new.figures),
         results_tables: outputs(&old.results_tables, &new.results_tables),
         inputs,
+        pending: match rev2 {
+            None => pending(spec)?,
+            Some(_) => None,
+        },
     })
 }
 
@@ -235,6 +281,7 @@ impl Diff {
         let _ = writeln!(o, "{} -> {}", self.from, self.to);
         if self.is_empty() {
             let _ = writeln!(o, "no number's text and no figure differs");
+            self.write_pending(&mut o);
             return o;
         }
         let side = |s: &Option<String>| s.clone().unwrap_or_else(|| "(none)".into());
@@ -260,7 +307,51 @@ impl Diff {
                 let _ = writeln!(o, "{what} {} {}: {}", f.name, f.status, f.files.join(", "));
             }
         }
+        self.write_pending(&mut o);
         o
+    }
+
+    /// What `gen` would change, after the locks' differences.
+    fn write_pending(&self, o: &mut String) {
+        let Some(p) = &self.pending else {
+            return;
+        };
+        let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let mut parts = Vec::new();
+        for (n, what) in [
+            (p.numbers.len(), "number"),
+            (p.figures.len(), "figure"),
+            (p.results_tables.len(), "results table"),
+        ] {
+            if n > 0 {
+                parts.push(count(n, what));
+            }
+        }
+        let what = match parts.is_empty() {
+            true => "its outputs".to_string(),
+            false => parts.join(", "),
+        };
+        let _ = writeln!(
+            o,
+            "\nartifact.lock is behind the data or the spec (`artifact check` is stale): `artifact gen` would change {what}:"
+        );
+        for n in &p.numbers {
+            let _ = writeln!(
+                o,
+                "  number {}: {} -> {} ({})",
+                n.key,
+                n.old.as_deref().unwrap_or("(none)"),
+                n.new.as_deref().unwrap_or("(none)"),
+                n.inputs.join(", ")
+            );
+        }
+        for f in &p.figures {
+            let _ = writeln!(o, "  figure {f}");
+        }
+        for t in &p.results_tables {
+            let _ = writeln!(o, "  results table {t}");
+        }
+        let _ = writeln!(o, "to bring them up to date: {}", p.fix);
     }
 
     /// A Markdown table for a rebuttal or camera-ready letter.
@@ -272,6 +363,16 @@ impl Diff {
             cell(&self.from),
             cell(&self.to)
         );
+        if let Some(p) = &self.pending {
+            let _ = writeln!(
+                o,
+                "> artifact.lock is behind the data or the spec: `{}` would change {} numbers, {} figures and {} results tables.\n",
+                cell(&p.fix),
+                p.numbers.len(),
+                p.figures.len(),
+                p.results_tables.len()
+            );
+        }
         if self.is_empty() {
             let _ = writeln!(o, "No number and no figure changed.");
             return o;

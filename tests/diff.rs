@@ -69,3 +69,46 @@ fn diff_at_a_revision_without_a_lock_or_an_unknown_one_is_an_error() {
     let out = artifact(d, &["diff", "--", "-x"]);
     assert_eq!(stderr(&out), "error: `-x` is not a git revision\n");
 }
+
+#[test]
+fn diff_before_gen_says_the_lock_is_behind_and_what_gen_would_change() {
+    // Was: "no number's text and no figure differs" while `check` said
+    // a number and a figure were stale.
+    let dir = paper_whole();
+    let d = dir.path();
+    git(d, &["init", "-q"]);
+    commit(d, "submitted");
+    remeasure(d);
+    let out = artifact(d, &["diff"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let fix = String::from_utf8_lossy(&artifact(d, &["check"]).stderr)
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("to bring them up to date: ")
+                .map(String::from)
+        })
+        .unwrap();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "HEAD -> working tree\nno number's text and no figure differs\n\n\
+             artifact.lock is behind the data or the spec (`artifact check` is stale): \
+             `artifact gen` would change 1 number, 1 figure:\n  \
+             number attr-none-ms: 30.69 -> 30.89 (input changed: {ATTRIBUTION})\n  \
+             figure attribution\nto bring them up to date: {fix}\n"
+        )
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&artifact(d, &["diff", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["pending"]["numbers"][0]["new"], "30.89");
+    assert_eq!(
+        json["pending"]["figures"],
+        serde_json::json!(["attribution"])
+    );
+    // Two revisions: the locks only.
+    let two = artifact(d, &["diff", "HEAD", "HEAD"]);
+    assert_eq!(
+        stdout(&two),
+        "HEAD -> HEAD\nno number's text and no figure differs\n"
+    );
+}
