@@ -10,19 +10,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-/// A project whose `data/` holds rebar's records and whose spec is `spec`.
-fn project(spec: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    for entry in std::fs::read_dir(root().join("tests/fixtures/rebar")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), data.join(entry.file_name())).unwrap();
-    }
-    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
-    dir
-}
-
 /// rebar's "search time" and "compile time" summaries: `compile` selects
 /// the benchmarks whose model is `compile`.
 const SPEC: &str = r#"
@@ -112,7 +99,7 @@ fn value(n: &Value, key: &str) -> f64 {
 
 #[test]
 fn rebars_search_and_compile_summaries_are_pythons_to_the_last_bit() {
-    let dir = project(SPEC);
+    let dir = project_with_fixture(SPEC, "rebar");
     let n = numbers_on_both_paths(dir.path());
     for (engine, gmean, count) in SEARCH {
         assert_eq!(value(&n, &format!("search-{engine}")), gmean, "{engine}");
@@ -132,7 +119,7 @@ fn rebars_search_and_compile_summaries_are_pythons_to_the_last_bit() {
 
 #[test]
 fn the_two_empty_files_are_noted_not_refused() {
-    let dir = project(SPEC);
+    let dir = project_with_fixture(SPEC, "rebar");
     let out = gen_ok(dir.path());
     let err = stderr(&out);
     for file in ["rust-regex-meta.csv.zst", "rust-regex-sparse.csv.zst"] {
@@ -146,7 +133,7 @@ fn a_field_name_as_a_numbers_value_is_refused_with_the_cell_it_meant() {
         "{SPEC}\n[tables.summary]\nfrom = \"timed\"\nsteps = [{{ group = [\"engine\"], aggregate = {{ speed = {{ gmean = \"ratio\" }} }} }}]\n\n\
          [numbers.best]\ntable = \"summary\"\nwhere = \"engine == 'hyperscan'\"\nvalue = \"speed\"\n"
     );
-    let dir = project(&spec);
+    let dir = project_with_fixture(&spec, "rebar");
     let out = artifact(dir.path(), &["gen"]);
     assert!(!out.status.success());
     let line = spec.lines().position(|l| l == "value = \"speed\"").unwrap() + 1;

@@ -12,18 +12,6 @@ use common::small::stderr;
 use common::*;
 use serde_json::Value;
 
-fn project(spec: &str, fixture: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    for entry in std::fs::read_dir(root().join("tests/fixtures").join(fixture)).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), data.join(entry.file_name())).unwrap();
-    }
-    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
-    dir
-}
-
 fn gen_numbers(dir: &Path) -> Value {
     let out = artifact(dir, &["gen"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -78,7 +66,7 @@ value = "count"
 
 #[test]
 fn pcodec_best_ratios_and_front_match_python() {
-    let dir = project(PCODEC, "pcodec");
+    let dir = project_with_fixture(PCODEC, "pcodec");
     let n = gen_numbers(dir.path());
     let value = |k: &str| n[k]["value"].as_f64().unwrap();
     let text = |k: &str| n[k]["text"].as_str().unwrap().to_string();
@@ -131,7 +119,7 @@ value = { expr = "meta.laptop.context.num_cpus" }
 
 #[test]
 fn google_benchmark_repetitions_give_its_own_median() {
-    let dir = project(GBENCH, "gbench");
+    let dir = project_with_fixture(GBENCH, "gbench");
     let n = gen_numbers(dir.path());
     let value = |k: &str| n[k]["value"].as_f64().unwrap();
     // statistics.median([105.25, 101.5, 103.75, 102.0]): the middle two averaged.
@@ -180,7 +168,7 @@ format = { places = 4 }
 
 #[test]
 fn google_benchmark_files_of_two_machines_each_keep_their_context() {
-    let dir = project(GBENCH_MACHINES, "gbench");
+    let dir = project_with_fixture(GBENCH_MACHINES, "gbench");
     let n = gen_numbers(dir.path());
     // statistics.median([88.5, 87.25, 90.0, 86.75]) on the server's file.
     assert_eq!(n["server-sort1k"]["value"].as_f64().unwrap(), 87.875);
@@ -194,7 +182,7 @@ fn meta_of_a_source_of_two_machines_is_an_error_naming_both_files() {
     let spec = format!(
         "{GBENCH_MACHINES}\n[numbers.cpus]\nvalue = {{ expr = \"meta.machines.context.num_cpus\" }}\n"
     );
-    let dir = project(&spec, "gbench");
+    let dir = project_with_fixture(&spec, "gbench");
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -245,7 +233,7 @@ value = { cell = "date" }
 
 #[test]
 fn per_commit_json_mapping_is_one_row_per_commit_with_records_key() {
-    let dir = project(COMMITS, "commits");
+    let dir = project_with_fixture(COMMITS, "commits");
     let n = gen_numbers(dir.path());
     assert_eq!(n["commits"]["value"].as_f64().unwrap(), 3.0);
     assert_eq!(n["first-date"]["text"], "2026-10-02");
@@ -256,7 +244,7 @@ fn per_commit_json_mapping_is_one_row_per_commit_with_records_key() {
 
 #[test]
 fn per_commit_json_mapping_without_records_key_says_how_to_read_it() {
-    let dir = project(
+    let dir = project_with_fixture(
         &COMMITS.replace("records_key = \"commit\"\n", ""),
         "commits",
     );
@@ -275,7 +263,7 @@ fn per_commit_json_mapping_without_records_key_says_how_to_read_it() {
 
 #[test]
 fn records_key_naming_a_field_the_records_have_is_an_error() {
-    let dir = project(
+    let dir = project_with_fixture(
         &COMMITS.replace("records_key = \"commit\"", "records_key = \"date\""),
         "commits",
     );
@@ -292,7 +280,7 @@ fn records_key_naming_a_field_the_records_have_is_an_error() {
 
 #[test]
 fn an_empty_mapping_of_records_is_no_records_not_an_empty_file() {
-    let dir = project(COMMITS, "commits");
+    let dir = project_with_fixture(COMMITS, "commits");
     std::fs::write(dir.path().join("data/history.json"), "{}\n").unwrap();
     let out = artifact(dir.path(), &["gen"]);
     assert!(
@@ -305,7 +293,7 @@ fn an_empty_mapping_of_records_is_no_records_not_an_empty_file() {
 #[test]
 fn records_key_empty_is_an_error_at_its_place_not_a_field_named_nothing() {
     let spec = COMMITS.replace("records_key = \"commit\"", "records_key = \"\"");
-    let dir = project(&spec, "commits");
+    let dir = project_with_fixture(&spec, "commits");
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
@@ -325,7 +313,7 @@ fn records_on_a_csv_is_an_error_at_the_key_naming_the_file() {
         "path = \"data/columnar_intel_xeon_platinum_8488c_rust1_88.csv\"\n",
         "path = \"data/columnar_intel_xeon_platinum_8488c_rust1_88.csv\"\nrecords = \"/x\"\n",
     );
-    let dir = project(&spec, "pcodec");
+    let dir = project_with_fixture(&spec, "pcodec");
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -373,7 +361,7 @@ fn a_derive_that_gives_nothing_is_reported_not_a_silent_column_of_nulls() {
 #[test]
 fn a_records_pointer_to_nothing_lists_the_keys_there_and_the_nearest() {
     let spec = GBENCH.replace("records = \"/benchmarks\"", "records = \"/benchmark\"");
-    let dir = project(&spec, "gbench");
+    let dir = project_with_fixture(&spec, "gbench");
     let out = artifact(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -51,18 +51,17 @@ pub(super) fn example(s: &Surveyed) -> String {
                 _ => (b, a),
             };
             let (xe, ye) = (e(x), e(y));
+            o.push_str(&measured(
+                src,
+                &format!("{xe} is number and {ye} is number"),
+                &limit,
+                y,
+            ));
             let _ = writeln!(
                 o,
-                "[tables.example]\nfrom = \"{src}\"\nsteps = [{{ filter = {} }}{limit}]\n\n\
-                 [numbers.example-median]\ntable = \"example\"\nvalue = {{ median = {} }}\nformat = {{ figures = 3 }}\n\
-                 description = {}\n\n\
-                 [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"rows in the example figure\"\n\n\
-                 [figures.example]\nsize = [5, 3.2]\ntitle = {}\n\
+                "[figures.example]\nsize = [5, 3.2]\ntitle = {}\n\
                  x = {{ title = {} }}\ny = {{ title = {} }}\n\
                  layers = [{{ mark = \"point\", data = \"example\", x = {}, y = {} }}]",
-                q(&format!("{xe} is number and {ye} is number")),
-                q(&ye),
-                q(&format!("median {}", y.name)),
                 q(&format!(
                     "{} against {} ({{{{ n['example-rows'] }}}} rows)",
                     y.name, x.name
@@ -75,18 +74,12 @@ pub(super) fn example(s: &Surveyed) -> String {
         }
         ([x], _) => {
             let xe = e(x);
+            o.push_str(&measured(src, &format!("{xe} is number"), &limit, x));
             let _ = writeln!(
                 o,
-                "[tables.example]\nfrom = \"{src}\"\nsteps = [{{ filter = {} }}{limit}]\n\n\
-                 [numbers.example-median]\ntable = \"example\"\nvalue = {{ median = {} }}\nformat = {{ figures = 3 }}\n\
-                 description = {}\n\n\
-                 [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"rows in the example figure\"\n\n\
-                 [figures.example]\nsize = [5, 3.2]\ntitle = {}\n\
+                "[figures.example]\nsize = [5, 3.2]\ntitle = {}\n\
                  x = {{ title = {} }}\ny = {{ title = \"rows\" }}\n\
                  layers = [{{ mark = \"hist\", data = \"example\", x = {}, bins = 20 }}]",
-                q(&format!("{xe} is number")),
-                q(&xe),
-                q(&format!("median {}", x.name)),
                 q(&format!("{} ({{{{ n['example-rows'] }}}} rows)", x.name)),
                 q(&x.name),
                 q(&xe),
@@ -126,6 +119,21 @@ pub(super) fn example(s: &Surveyed) -> String {
         }
     }
     o
+}
+
+/// The example table of `src`'s rows that pass `filter` (and `limit`),
+/// the median of measurement `y` and the row count.
+fn measured(src: &str, filter: &str, limit: &str, y: &FieldSummary) -> String {
+    let ye = expr_of(&y.name).expect("a usable name");
+    format!(
+        "[tables.example]\nfrom = \"{src}\"\nsteps = [{{ filter = {} }}{limit}]\n\n\
+         [numbers.example-median]\ntable = \"example\"\nvalue = {{ median = {} }}\nformat = {{ figures = 3 }}\n\
+         description = {}\n\n\
+         [numbers.example-rows]\ntable = \"example\"\nvalue = \"count\"\ndescription = \"rows in the example figure\"\n\n",
+        quoted(filter),
+        quoted(&ye),
+        quoted(&format!("median {}", y.name)),
+    )
 }
 
 pub(super) fn typst_stub(median: bool) -> String {

@@ -257,6 +257,20 @@ pub fn project(spec: &str) -> tempfile::TempDir {
     dir
 }
 
+/// A project whose `data/` holds a copy of `tests/fixtures/FIXTURE`'s
+/// files and whose spec is `spec`.
+pub fn project_with_fixture(spec: &str, fixture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    for entry in std::fs::read_dir(root().join("tests/fixtures").join(fixture)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), data.join(entry.file_name())).unwrap();
+    }
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    dir
+}
+
 /// A command's standard error as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
