@@ -8,6 +8,7 @@
 
 pub mod explain;
 pub mod show;
+pub mod survey;
 
 use crate::error::shown;
 use crate::spec::LoadedSpec;

@@ -18,17 +18,17 @@
 //! in a fixed order: `int`, `float`, `string`, `bool`, `list`, `record`,
 //! `null`, then `missing` when some rows lack it (`float|null`).
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use indexmap::IndexMap;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use super::{Format, cell_text, did_you_mean, listed, other_kind, to_json, type_name};
+use super::survey::{Field, Survey, survey};
+use super::{Format, cell_text, did_you_mean, listed, other_kind, to_json};
 use crate::error::{Error, Result, shown};
 use crate::spec::LoadedSpec;
-use crate::tables::{Catalog, Table};
+use crate::tables::Catalog;
 use crate::value::Row;
 
 /// The widest a cell of the text table is, in terminal columns.
@@ -42,65 +42,6 @@ pub struct Shown {
     pub output: String,
     /// Reports of the build, as `gen` gives them.
     pub notes: Vec<String>,
-}
-
-/// What is known of one field across all rows.
-#[derive(Debug, Default)]
-struct Field {
-    name: String,
-    types: Vec<&'static str>,
-    distinct: HashSet<String>,
-    example: Option<String>,
-}
-
-const TYPE_ORDER: [&str; 10] = [
-    "int", "float", "string", "bool", "list", "record", "bytes", "value", "null", "missing",
-];
-
-impl Field {
-    fn type_text(&self) -> String {
-        let mut t: Vec<&str> = TYPE_ORDER
-            .iter()
-            .copied()
-            .filter(|t| self.types.contains(t))
-            .collect();
-        if t.is_empty() {
-            t.push("missing");
-        }
-        t.join("|")
-    }
-}
-
-/// Every field of `rows` in the order first seen, with its types, its
-/// distinct values (by type and JSON text, so `1` and `1.0` differ, and a
-/// NaN from the string `"NaN"`) and its first non-null value.
-fn survey(rows: &[Row]) -> Vec<Field> {
-    let mut fields: IndexMap<String, Field> = IndexMap::new();
-    for (i, row) in rows.iter().enumerate() {
-        let rec = row.flat_fields();
-        for (k, v) in rec.0.iter() {
-            let f = fields.entry(k.to_string()).or_insert_with(|| Field {
-                name: k.to_string(),
-                // Absent from every row before this one.
-                types: if i > 0 { vec!["missing"] } else { Vec::new() },
-                ..Field::default()
-            });
-            let t = type_name(v);
-            if !f.types.contains(&t) {
-                f.types.push(t);
-            }
-            f.distinct.insert(format!("{t}:{}", to_json(v)));
-            if f.example.is_none() && !v.is_none() && !v.is_undefined() {
-                f.example = Some(cell_text(v));
-            }
-        }
-        for f in fields.values_mut() {
-            if rec.get(&f.name).is_none() && !f.types.contains(&"missing") {
-                f.types.push("missing");
-            }
-        }
-    }
-    fields.into_values().collect()
 }
 
 /// A field of some rows, as `show` and `init` describe it.
@@ -169,6 +110,9 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
         true => crate::plan::Plan::tables_only(spec)?,
         false => crate::plan::Plan::tables_and_numbers(spec)?,
     };
+    if kind == "source" {
+        return show_source(spec, name, rows, format);
+    }
     let cat = Catalog::new(&plan)?;
     if !reads.is_empty() {
         let (nums, _) = crate::numbers::compute_selected(spec, &cat, &|_, _| None, &|k| {
@@ -179,17 +123,84 @@ pub fn show(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Resul
         }
     }
     let table = cat.table(name)?;
-    let fields = survey(&table.rows);
-    let first = &table.rows[..rows.min(table.rows.len())];
-    let output = match format {
-        Format::Text => text(spec, &cat, name, kind, &table, &fields, first),
-        Format::Csv => csv(&fields, first)?,
-        Format::Json => json(name, kind, &table, &fields, first)?,
+    let seen = Seen {
+        name,
+        kind,
+        rows: table.rows.len(),
+        unavailable: table.unavailable.as_deref(),
+        origin: origin(spec, &cat, name, kind),
+        fields: survey(&table.rows),
+        first: &table.rows[..rows.min(table.rows.len())],
     };
     Ok(Shown {
-        output,
+        output: seen.print(format)?,
         notes: cat.notes(),
     })
+}
+
+/// A source shown as it streams past: every row counted and surveyed,
+/// only the first `rows` kept, so a log of any size is shown in bounded
+/// memory (see [`super::survey`]).
+fn show_source(spec: &LoadedSpec, name: &str, rows: usize, format: Format) -> Result<Shown> {
+    let src = &spec.spec.sources[name];
+    let mut survey = Survey::default();
+    let mut first = Vec::new();
+    let mut count = 0usize;
+    let loaded = crate::sources::stream(spec, name, src, None, &mut |row| {
+        survey.add(&row);
+        count += 1;
+        if first.len() < rows {
+            first.push(row);
+        }
+        Ok(())
+    })
+    .map_err(|e| e.context(format!("source `{name}`")))?;
+    let origin = match loaded.files.as_slice() {
+        [] if src.get_ref().rows.is_some() => "rows in the spec".into(),
+        [] => "no file".into(),
+        [f] => f.rel.clone(),
+        many => format!("{} files", many.len()),
+    };
+    let seen = Seen {
+        name,
+        kind: "source",
+        rows: count,
+        unavailable: loaded.missing.as_deref(),
+        origin,
+        fields: survey.fields(),
+        first: &first,
+    };
+    Ok(Shown {
+        output: seen.print(format)?,
+        notes: loaded
+            .notes
+            .iter()
+            .map(|n| format!("source `{}`: {n}", shown(name)))
+            .collect(),
+    })
+}
+
+/// What `show` prints of a source or table.
+struct Seen<'a> {
+    name: &'a str,
+    kind: &'a str,
+    /// Its rows, all counted.
+    rows: usize,
+    unavailable: Option<&'a str>,
+    /// Where the rows come from (`from results, after 9 steps`, a file).
+    origin: String,
+    fields: Vec<Field>,
+    first: &'a [Row],
+}
+
+impl Seen<'_> {
+    fn print(&self, format: Format) -> Result<String> {
+        Ok(match format {
+            Format::Text => text(self),
+            Format::Csv => csv(&self.fields, self.first)?,
+            Format::Json => json(self)?,
+        })
+    }
 }
 
 /// Where the rows come from: the number of steps, or the source's files.
@@ -266,25 +277,25 @@ fn aligned(out: &mut String, lines: &[Vec<String>], right: &[bool]) {
     }
 }
 
-fn text(
-    spec: &LoadedSpec,
-    cat: &Catalog<'_>,
-    name: &str,
-    kind: &str,
-    table: &Table,
-    fields: &[Field],
-    first: &[Row],
-) -> String {
+fn text(seen: &Seen) -> String {
+    let Seen {
+        name,
+        kind,
+        rows,
+        unavailable,
+        origin,
+        fields,
+        first,
+    } = seen;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{kind} {}: {}, {} ({})",
+        "{kind} {}: {}, {} ({origin})",
         shown(name),
-        plural(table.rows.len(), "row"),
+        plural(*rows, "row"),
         plural(fields.len(), "field"),
-        origin(spec, cat, name, kind)
     );
-    if let Some(why) = &table.unavailable {
+    if let Some(why) = unavailable {
         let _ = writeln!(out, "unavailable: {}", shown(why));
     }
     if fields.is_empty() {
@@ -301,7 +312,7 @@ fn text(
         list.push(vec![
             shown(&f.name),
             f.type_text(),
-            f.distinct.len().to_string(),
+            f.distinct_text(),
             f.example.as_deref().map_or_else(String::new, fit),
         ]);
     }
@@ -309,14 +320,14 @@ fn text(
     if first.is_empty() {
         return out;
     }
-    let how = if first.len() == table.rows.len() {
+    let how = if first.len() == *rows {
         format!("all {}:", plural(first.len(), "row"))
     } else {
-        format!("first {} of {} rows:", first.len(), table.rows.len())
+        format!("first {} of {} rows:", first.len(), rows)
     };
     let _ = writeln!(out, "\n{how}");
     let mut lines = vec![fields.iter().map(|f| fit(&f.name)).collect::<Vec<_>>()];
-    for row in first {
+    for row in first.iter() {
         lines.push(
             fields
                 .iter()
@@ -346,7 +357,7 @@ fn csv(fields: &[Field], first: &[Row]) -> Result<String> {
         .from_writer(Vec::new());
     w.write_record(fields.iter().map(|f| f.name.as_str()))
         .map_err(err)?;
-    for row in first {
+    for row in first.iter() {
         w.write_record(fields.iter().map(|f| match row.get(&f.name) {
             // As a CSV source reads it back: an empty cell is null.
             Some(v) if !v.is_none() => cell_text(v),
@@ -379,12 +390,13 @@ struct JsonShow<'a> {
     first_rows: Vec<IndexMap<&'a str, serde_json::Value>>,
 }
 
-fn json(name: &str, kind: &str, table: &Table, fields: &[Field], first: &[Row]) -> Result<String> {
+fn json(seen: &Seen) -> Result<String> {
+    let (fields, first) = (&seen.fields, seen.first);
     let doc = JsonShow {
-        name,
-        kind,
-        rows: table.rows.len(),
-        unavailable: table.unavailable.as_deref(),
+        name: seen.name,
+        kind: seen.kind,
+        rows: seen.rows,
+        unavailable: seen.unavailable,
         fields: fields
             .iter()
             .map(|f| JsonField {
