@@ -131,6 +131,8 @@ pub struct PanelState {
     pub log: (bool, bool),
     /// Each layer's positions on axes with a fixed `domain`.
     pub outside: Vec<super::outside::Positions>,
+    /// Notes of its layers (`layer 2 (point) draws 20000 marks as vectors, ...`).
+    pub notes: Vec<String>,
 }
 
 /// One CSV record: column -> text.

@@ -238,14 +238,41 @@ pub enum Mark {
     Hatches(Vec<HatchItem>),
     /// Wedges of a pie or donut (`arc`): the panel has no x or y axis.
     Arcs(Vec<ArcItem>),
+    /// A mark drawn as an image at the PNG's dpi inside the vector outputs
+    /// (a layer's `rasterize = true`, matplotlib's `rasterized=True`).
+    Raster(Box<Mark>),
 }
 
 impl Mark {
-    /// The mark itself, or the marks of a group (recursively), in order.
+    /// The mark itself, or the marks of a group (recursively), in order;
+    /// a rasterized group is each of its marks rasterized.
     pub fn flatten(self) -> Vec<Mark> {
         match self {
             Mark::Group(ms) => ms.into_iter().flat_map(Mark::flatten).collect(),
+            Mark::Raster(m) => m
+                .flatten()
+                .into_iter()
+                .map(|m| Mark::Raster(Box::new(m)))
+                .collect(),
             m => vec![m],
+        }
+    }
+
+    /// How many marks it draws (bars, points, line vertices, ...).
+    pub fn count(&self) -> usize {
+        match self {
+            Mark::Rects(v) => v.len(),
+            Mark::Points(v) => v.len(),
+            Mark::Lines(v) => v.iter().map(|s| s.points.len()).sum(),
+            Mark::Rules(v) => v.len(),
+            Mark::Texts { items, .. } => items.len(),
+            Mark::Segments(v) => v.len(),
+            Mark::Areas(v) => v.len(),
+            Mark::Group(v) => v.iter().map(Mark::count).sum(),
+            Mark::EndLabels(v) => v.len(),
+            Mark::Hatches(v) => v.len(),
+            Mark::Arcs(v) => v.len(),
+            Mark::Raster(m) => m.count(),
         }
     }
 }

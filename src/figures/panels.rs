@@ -120,6 +120,13 @@ impl<'a, 's> Build<'a, 's> {
         let z = value(&l.z).unwrap_or(li as f64);
         super::outside::record(ctx, ps, rows, st)?;
         if let Some(m) = ctx.build(rows, st, csv_rows)? {
+            let m = match l.rasterize.as_ref().is_some_and(|r| *r.get_ref()) {
+                true => Mark::Raster(Box::new(m)),
+                false => {
+                    vector_note(ctx, &m, st);
+                    m
+                }
+            };
             marks.extend(m.flatten().into_iter().map(|m| (z, m)));
             // Hatches and cell texts right above their layer (the sort is stable).
             for extra in std::mem::take(&mut st.extra) {
@@ -192,7 +199,7 @@ impl<'a, 's> Build<'a, 's> {
             None
         };
         let mut panels = Vec::new();
-        for (pi, ((ps, pspan), (mut marks, st))) in panel_specs.iter().zip(built).enumerate() {
+        for (pi, ((ps, pspan), (mut marks, mut st))) in panel_specs.iter().zip(built).enumerate() {
             let title = match facets {
                 Some(p) => Some(p.cells[pi].title.clone()),
                 None => self
@@ -233,6 +240,10 @@ impl<'a, 's> Build<'a, 's> {
             )?;
             let many = (panel_specs.len() > 1).then_some(pi + 1);
             notes.extend(super::outside::notes(&st.outside, [&x, &y], many));
+            notes.extend(st.notes.drain(..).map(|n| match many {
+                Some(i) => format!("panel {i}, {n}"),
+                None => n,
+            }));
             let entries = match facets {
                 Some(p) if pi == p.legend_panel() && !outside => std::mem::take(&mut merged),
                 _ => st.legend,
@@ -313,4 +324,19 @@ fn shared(built: &[Built], pick: fn(&PanelState) -> &Extent) -> Extent {
         }
     }
     e
+}
+
+/// A vector layer of this many marks or more makes a PDF slow to open.
+pub const MANY_MARKS: usize = 10_000;
+
+/// Notes a vector layer of [`MANY_MARKS`] or more, suggesting `rasterize`.
+fn vector_note(ctx: &LayerCtx, m: &Mark, st: &mut PanelState) {
+    let n = m.count();
+    if n >= MANY_MARKS {
+        st.notes.push(format!(
+            "layer {} ({}) draws {n} marks as vectors, which makes the PDF slow to open: `rasterize = true` draws them as one image at the PNG's dpi",
+            ctx.index.1 + 1,
+            ctx.layer.mark.get_ref()
+        ));
+    }
 }

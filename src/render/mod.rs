@@ -88,8 +88,21 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
             },
         );
     }
-    let svg = svg::render(&scene)?;
     let f = &opts.formats;
+    // The PNG is drawn from the vectors; the SVG and PDF hold each
+    // rasterized layer as an image at the PNG's dpi.
+    let rasters = scene
+        .prims
+        .iter()
+        .any(|p| matches!(p, scene::Prim::Raster(_)));
+    let vector_svg = match rasters && f.png {
+        true => Some(svg::render(&scene)?),
+        false => None,
+    };
+    if rasters {
+        rasterize(&mut scene, f.dpi)?;
+    }
+    let svg = svg::render(&scene)?;
     let mut out = Vec::new();
     if f.pdf {
         out.push((
@@ -101,7 +114,7 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
         out.push((
             "png",
             png::render(
-                &svg,
+                vector_svg.as_deref().unwrap_or(&svg),
                 (plot.width, plot.height),
                 f.dpi,
                 opts.png_background,
@@ -113,4 +126,30 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
         out.insert(0, ("svg", svg.into_bytes()));
     }
     Ok((out, notes))
+}
+
+/// Each [`scene::Prim::Raster`] of `scene` made an image at `dpi`: its
+/// primitives drawn alone on a transparent canvas of the figure's size.
+fn rasterize(scene: &mut scene::Scene, dpi: f64) -> Result<()> {
+    for prim in scene.prims.iter_mut() {
+        let scene::Prim::Raster(inner) = prim else {
+            continue;
+        };
+        let alone = scene::Scene {
+            width: scene.width,
+            height: scene.height,
+            prims: std::mem::take(inner),
+            legends: Vec::new(),
+            marks: Vec::new(),
+            face: scene.face,
+        };
+        let svg = svg::render(&alone)?;
+        let png = png::render(&svg, (scene.width, scene.height), dpi, None, scene.face)?;
+        *prim = scene::Prim::Image {
+            w: scene.width,
+            h: scene.height,
+            png: std::sync::Arc::new(png),
+        };
+    }
+    Ok(())
 }

@@ -18,6 +18,18 @@ pub struct Stroke {
 /// One drawing primitive.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Prim {
+    /// Primitives drawn as one image at the PNG's dpi in the SVG and PDF
+    /// (a rasterized layer); `render` turns it into an [`Prim::Image`].
+    Raster(Vec<Prim>),
+    /// A PNG over the whole figure, `w` x `h` points from the top left.
+    Image {
+        /// Width.
+        w: f64,
+        /// Height.
+        h: f64,
+        /// The PNG's bytes.
+        png: std::sync::Arc<Vec<u8>>,
+    },
     /// An axis-aligned rectangle.
     Rect {
         /// Left.

@@ -127,7 +127,13 @@ pub fn render(scene: &Scene) -> Result<String> {
     let close = buf.rfind("</svg>").unwrap_or(buf.len());
     let tail = buf.split_off(close);
     let mut run: Vec<Prim> = Vec::new();
-    for prim in &scene.prims {
+    // A raster `super::render_with` did not make an image of is drawn as
+    // vectors (the SVG the PNG is drawn from).
+    let prims = scene.prims.iter().flat_map(|p| match p {
+        Prim::Raster(inner) => inner.iter().collect::<Vec<_>>(),
+        p => vec![p],
+    });
+    for prim in prims {
         let (plain, own) = split_own(prim);
         if let Some(p) = plain {
             run.push(p);
@@ -188,6 +194,8 @@ fn draw_prim(
     angles: &mut Vec<f64>,
 ) -> Result<()> {
     match prim {
+        // Written by `split_own` (an image) or flattened by `render`.
+        Prim::Raster(_) | Prim::Image { .. } => {}
         Prim::Rect {
             x,
             y,

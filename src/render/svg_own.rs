@@ -77,6 +77,16 @@ pub(super) fn split_own(prim: &Prim) -> (Option<Prim>, Vec<String>) {
             }
             (None, own)
         }
+        Prim::Image { w, h, png } => {
+            use base64::Engine as _;
+            let data = base64::engine::general_purpose::STANDARD.encode(png.as_slice());
+            let image = format!(
+                "<image x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" href=\"data:image/png;base64,{data}\"/>\n",
+                fmt_pt(w * UNITS_PER_PT),
+                fmt_pt(h * UNITS_PER_PT)
+            );
+            (None, vec![image])
+        }
         other => (Some(other.clone()), Vec::new()),
     }
 }

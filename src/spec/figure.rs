@@ -289,6 +289,10 @@ pub struct LayerSpec {
     /// the layer's position; -1e6 to 1e6). The legend keeps the layers'
     /// written order.
     pub z: Option<Spanned<f64>>,
+    /// Draw the layer as an image at the PNG's dpi inside the SVG and PDF
+    /// (matplotlib's `rasterized=True`): a layer of 10⁵ points stays a
+    /// small file that opens fast.
+    pub rasterize: Option<Spanned<bool>>,
     /// Dodges within a category (Vega-Lite's `xOffset`): one sub-band of the
     /// category's band per value of this expression or `{ field, scale = {
     /// domain } }` (bar, point, errorbar, text, hist).

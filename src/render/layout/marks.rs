@@ -29,14 +29,39 @@ pub(super) struct Drawn<'a> {
 pub(super) fn draw_layers<'a>(out: &mut Vec<Prim>, p: &'a Panel, f: &Frame) -> Drawn<'a> {
     let mut d = Drawn::default();
     for (li, mark) in p.layers.iter().enumerate() {
+        draw_one(out, &mut d, li, mark, p, f);
+    }
+    d
+}
+
+/// Draws layer `li`'s `mark`: its primitives, its geometry and its texts
+/// into `d`. A rasterized mark's primitives become one [`Prim::Raster`].
+fn draw_one<'a>(
+    out: &mut Vec<Prim>,
+    d: &mut Drawn<'a>,
+    li: usize,
+    mark: &'a Mark,
+    p: &'a Panel,
+    f: &Frame,
+) {
+    let d = &mut *d;
+    {
         match mark {
-            Mark::Rects(items) => rects(out, &mut d, items, f),
-            Mark::Points(items) => points(out, &mut d, items, f),
-            Mark::Lines(series) => lines(out, &mut d, series, f),
-            Mark::Rules(items) => rules(out, &mut d, items, p, f),
-            Mark::Segments(items) => segments(out, &mut d, items, f),
-            Mark::Areas(items) => areas(out, &mut d, items, f),
-            Mark::Arcs(items) => super::arcs::arcs(out, &mut d, items, f),
+            Mark::Raster(inner) => {
+                let start = out.len();
+                draw_one(out, d, li, inner, p, f);
+                let prims = out.split_off(start);
+                if !prims.is_empty() {
+                    out.push(Prim::Raster(prims));
+                }
+            }
+            Mark::Rects(items) => rects(out, d, items, f),
+            Mark::Points(items) => points(out, d, items, f),
+            Mark::Lines(series) => lines(out, d, series, f),
+            Mark::Rules(items) => rules(out, d, items, p, f),
+            Mark::Segments(items) => segments(out, d, items, f),
+            Mark::Areas(items) => areas(out, d, items, f),
+            Mark::Arcs(items) => super::arcs::arcs(out, d, items, f),
             // `compile` flattens groups; a hand-built Plot may still hold one.
             Mark::Group(_) => {}
             Mark::Hatches(items) => hatches(out, items, f),
@@ -54,7 +79,6 @@ pub(super) fn draw_layers<'a>(out: &mut Vec<Prim>, p: &'a Panel, f: &Frame) -> D
             }
         }
     }
-    d
 }
 
 fn rects(out: &mut Vec<Prim>, d: &mut Drawn, items: &[RectItem], f: &Frame) {
