@@ -382,10 +382,10 @@ mod tests {
     }
 
     #[test]
-    fn builtin_templates_reserve_artnum_and_artnums() {
+    fn builtin_templates_reserve_artnum_artnums_and_artparts() {
         assert_eq!(
             typst_lets(TYP).into_iter().collect::<Vec<_>>(),
-            ["artnum", "artnums"]
+            ["artnum", "artnums", "artparts"]
         );
         assert_eq!(
             tex_definitions(TEX).into_iter().collect::<Vec<_>>(),
