@@ -241,7 +241,7 @@ pub const KINDS: &[Kind] = &[
         name: "interval",
         noun: "an interval",
         place: "a number's `uncertainty`",
-        doc: "The bounds of an interval around a number's value (e.g. the 95% confidence interval around a median), each an aggregate over the same rows; printed `0.0185 +0.0035 / −0.0042`. A bound on the wrong side of the value is an error.",
+        doc: "The bounds of an interval around a number's value (e.g. the 95% confidence interval around a median), each an aggregate over the same rows; printed `0.0185 +0.0035 / −0.0042`, or `0.0185 ± 0.0040` when both sides print the same (the format's `interval = \"bounds\"`: `0.0185 [0.0143, 0.0220]`). A bound on the wrong side of the value is an error.",
         variants: Variants::None,
         variant_list: &[],
         keys: &[
