@@ -416,12 +416,14 @@ fn value_and_text(
             (parts.whole.clone(), Some(parts))
         }
         _ if n.format.separate_uncertainty.is_some() || n.format.interval.is_some() => {
-            let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]);
             let word = if n.format.interval.is_some() {
                 "interval"
             } else {
                 "separate-uncertainty"
             };
+            // At the key itself, else at `format`.
+            let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format", word])
+                .or_else(|| crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]));
             return Err(spec.error(
                 at.unwrap_or(raw.span()),
                 format!("`{word}` does nothing without an `uncertainty`"),
