@@ -387,9 +387,18 @@ mod tests {
             typst_lets(TYP).into_iter().collect::<Vec<_>>(),
             ["artnum", "artnums", "artparts"]
         );
+        // The helpers hold `@`, which no number's command (letters only) does.
         assert_eq!(
             tex_definitions(TEX).into_iter().collect::<Vec<_>>(),
-            ["artnum"]
+            [
+                "artnum",
+                "artnum@@named",
+                "artnum@@opt",
+                "artnum@@part",
+                "artnum@@pdf",
+                "artnum@@tmp",
+                "artnum@@value"
+            ]
         );
         assert_eq!(
             tex_definitions("\\newcommand*{\\artFoo}{1}\\def\\artBar{2}")
