@@ -367,3 +367,60 @@ fn latex_prints_each_part_and_refuses_an_unknown_one() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// An axis titled "(%)" printed `30%` on every tick: `percent-sign = false`
+/// in its format leaves the sign out there too.
+#[test]
+fn an_axis_titled_percent_printed_the_sign_on_every_tick() {
+    let spec = |sign: &str| {
+        format!(
+            "[sources.s]\nrows = [{{ x = 1, y = 0.25 }}, {{ x = 2, y = 0.5 }}]\n\n[figures.f]\nsize = [3, 2]\n\
+             y = {{ title = \"share (%)\", format = {{ places = 0, percent = true{sign} }} }}\n\
+             layers = [ {{ mark = \"point\", data = \"s\", x = \"x\", y = \"y\" }} ]\n"
+        )
+    };
+    let labels = |sign: &str| -> Vec<String> {
+        let dir = project(&spec(sign));
+        gen_ok(dir.path());
+        let svg = read(dir.path(), "figures/f.svg");
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let body = &t[t.find('>')? + 1..t.find("</text>")?];
+                Some(body.trim().to_string())
+            })
+            .collect()
+    };
+    assert_eq!(labels(""), ["1", "2", "30%", "40%", "50%", "share (%)"]);
+    assert_eq!(
+        labels(", percent-sign = false"),
+        ["1", "2", "30", "40", "50", "share (%)"]
+    );
+}
+
+/// A results table's column headed "(%)" printed `12.3%` in every cell;
+/// `interval = "bounds"` prints its uncertainty as the bounds.
+#[test]
+fn a_results_column_headed_percent_printed_the_sign_in_every_cell() {
+    let dir = project(
+        "[sources.s]\nrows = [{ m = \"a\", share = 0.1234, sd = 0.005, t = 5.9012 }]\n\n\
+         [results_tables.r]\nfrom = \"s\"\ncolumns = [\n\
+         \x20 { field = \"m\", header = \"Method\" },\n\
+         \x20 { field = \"share\", uncertainty = \"sd\", header = \"Share (%)\", format = { places = 1, percent = true, percent-sign = false } },\n\
+         \x20 { field = \"share\", uncertainty = \"sd\", header = \"CI\", format = { places = 1, percent = true, interval = \"bounds\" } },\n\
+         \x20 { field = \"t\", header = \"Time\", format = { places = 2, unit = \"ms\" } },\n]\n",
+    );
+    gen_ok(dir.path());
+    let md = read(dir.path(), "generated/r.md");
+    assert!(
+        md.contains(
+            "| a | 12.3\u{a0}±\u{a0}0.5 | 12.3%\u{a0}\\[11.8,\u{a0}12.8\\] | 5.90\u{a0}ms |\n"
+        ),
+        "{md}"
+    );
+    let tex = read(dir.path(), "generated/r.tex");
+    assert!(
+        tex.contains("a & 12.3~\\ensuremath{\\pm}~0.5 & 12.3\\%~[11.8,~12.8] & 5.90~ms \\\\\n"),
+        "{tex}"
+    );
+}
