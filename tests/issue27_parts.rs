@@ -424,3 +424,18 @@ fn a_results_column_headed_percent_printed_the_sign_in_every_cell() {
         "{tex}"
     );
 }
+
+/// `artparts` is the dictionary `#artnum(.., part: ..)` reads: a number
+/// of that key would shadow it.
+#[test]
+fn a_number_key_artparts_would_shadow_the_parts() {
+    let dir = project("[numbers.artparts]\nvalue = { expr = \"1\" }\n");
+    let out = artifact(dir.path(), &["gen"]);
+    assert!(
+        stderr(&out).starts_with(
+            "error: artifact.toml:1:10: number key `artparts` would shadow `artparts`, which macros.typ defines; rename it"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
