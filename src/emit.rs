@@ -3,8 +3,12 @@
 //! spec's own under `[templates]`).
 //!
 //! Template context: `version` and `numbers`, a list (sorted by key) of
-//! `{ key, value, text, description, table, rows, sources, provenance,
-//! tex_name }`. Filters: `tex_escape`, `tex_comment`, `typ_string`,
+//! `{ key, value, text, parts, description, table, rows, sources,
+//! provenance, tex_name }`; `parts` is a list of `{ name, text }` (`value`,
+//! `lo`, `hi`, `pm`) for a number with an uncertainty, empty otherwise.
+//! The built-in templates quote a part as `\artnum[value]{key}` (LaTeX)
+//! and `#artnum("key", part: "value")` (typst); `value` of a number
+//! without an uncertainty is its whole text, another part an error. Filters: `tex_escape`, `tex_comment`, `typ_string`,
 //! `typ_comment`, `json` (serde_json, no HTML escaping).
 //!
 //! Keys are free-form in the spec (`fig3-median`); LaTeX gets
@@ -331,12 +335,22 @@ struct Entry<'a> {
     value: minijinja::Value,
     uncertainty: Option<serde_json::Value>,
     text: &'a str,
+    /// The text's parts (`value`, `lo`, `hi`, `pm`, in that order) for a
+    /// number with an uncertainty; empty for another.
+    parts: Vec<Part<'a>>,
     description: Option<&'a str>,
     table: Option<&'a str>,
     rows: usize,
     sources: Vec<&'a str>,
     provenance: String,
     tex_name: String,
+}
+
+/// One part of a number's text, for the templates.
+#[derive(Serialize)]
+struct Part<'a> {
+    name: &'static str,
+    text: &'a str,
 }
 
 /// The three emitted files: (file name, bytes).
@@ -387,6 +401,12 @@ pub fn emit(spec: &LoadedSpec, numbers: &[Number]) -> Result<Vec<(&'static str, 
                 .as_ref()
                 .map(crate::numbers::uncertainty::to_json),
             text: &n.text,
+            parts: n
+                .parts
+                .iter()
+                .flat_map(|p| p.named())
+                .map(|(name, text)| Part { name, text })
+                .collect(),
             description: n.description.as_deref(),
             table: n.table.as_deref(),
             rows: n.rows,

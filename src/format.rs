@@ -3,7 +3,8 @@
 //! - `places = N`: round to N decimal places (`round-mode = places`);
 //! - `figures = N`: round to N significant figures (`round-mode = figures`);
 //! - `sign = "always"`: a `+` on non-negative values (`print-implicit-plus`);
-//! - `percent = true`: the value times 100, followed by `%`;
+//! - `percent = true`: the value times 100, followed by `%`
+//!   (`percent-sign = false`: without it, under a column headed "(%)");
 //! - `group-digits = true`: thousands separated by `group-separator` (`,`);
 //! - `output-decimal-marker`: the decimal point (`.`);
 //! - `exponent-mode`: `fixed`, `scientific` (`5.7 × 10⁻¹⁴`) or
@@ -11,7 +12,8 @@
 //!   no `places` is given and the value (rounded) is below 10⁻⁴, as
 //!   Python's `g` format switches (`figures = 2` prints `5.7 × 10⁻¹⁴`,
 //!   not `0.000000000000057`); `print-unity-mantissa = false` drops `1 ×`;
-//! - `unit = "ms"`: appended after `number-unit-product` (one space);
+//! - `unit = "ms"`: appended after `number-unit-product` (by default a
+//!   no-break space, U+00A0: `~` in LaTeX);
 //!   the units `×`, `x`, `%` and `°` attach without one (`4.0×`).
 //!
 //! One text per number, in Unicode: a negative value takes the true minus
@@ -37,7 +39,7 @@ mod uncertain;
 
 pub use digits::Exponent;
 use digits::{Rounding, digits};
-pub use uncertain::Uncertainty;
+pub use uncertain::{PART_NAMES, Parts, Uncertainty};
 
 use crate::error::Result;
 use crate::spec::{FormatSpec, LoadedSpec, SpannedStr};
@@ -70,6 +72,11 @@ pub struct Format {
     compact: bool,
     /// `prefix = "si"` or `"binary"`: a prefix per value before the unit.
     prefix: Option<prefix::Prefixes>,
+    /// `percent-sign = false`: times 100 without the `%` (a column headed
+    /// "(%)").
+    bare_percent: bool,
+    /// `interval = "bounds"`: an uncertainty as `2.08× [2.03, 2.13]`.
+    bounds: bool,
 }
 
 impl Format {
@@ -201,6 +208,8 @@ impl Format {
             unit_product: spacing(&f.number_unit_product, "number-unit-product")?,
             compact: f.separate_uncertainty == Some(false),
             prefix,
+            bare_percent: f.percent_sign == Some(false),
+            bounds: interval(spec, f)?,
         })
     }
 
@@ -266,10 +275,16 @@ impl Format {
         if self.plus && !body.starts_with(MINUS) {
             body.insert(0, '+');
         }
-        if self.percent {
+        if self.percent_sign() {
             body.push('%');
         }
         self.with_unit(body)
+    }
+
+    /// Whether a `%` follows the number (`percent`, and not
+    /// `percent-sign = false`).
+    fn percent_sign(&self) -> bool {
+        self.percent && !self.bare_percent
     }
 
     /// An integer beyond 2⁵³ (where doubles skip integers) rounded to
@@ -345,20 +360,39 @@ impl Format {
     }
 
     /// `body` followed by the unit, if any: after `number-unit-product`
-    /// when given, else after a space, except for the units that attach
-    /// (`×`, `x`, `%`, `°`).
+    /// when given, else after a no-break space (so a line never breaks
+    /// between a number and its unit, as siunitx's `\,` never does),
+    /// except for the units that attach (`×`, `x`, `%`, `°`).
     fn with_unit(&self, body: String) -> String {
         match &self.unit {
             None => body,
             Some(u) => {
+                let nbsp = NBSP.to_string();
                 let sep = match &self.unit_product {
                     Some(p) => p.as_str(),
                     None if attaches(u) => "",
-                    None => " ",
+                    None => nbsp.as_str(),
                 };
                 format!("{body}{sep}{u}")
             }
         }
+    }
+}
+
+/// Whether `interval = "bounds"` (an error at the key for another word
+/// than `bounds` or `plus-minus`).
+fn interval(spec: &LoadedSpec, f: &FormatSpec) -> Result<bool> {
+    match f
+        .interval
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("plus-minus", _)) => Ok(false),
+        Some(("bounds", _)) => Ok(true),
+        Some((other, span)) => Err(spec.error(
+            span,
+            format!("unknown interval style `{other}` (plus-minus or bounds)"),
+        )),
     }
 }
 
@@ -379,6 +413,8 @@ pub fn has_format(f: &FormatSpec) -> bool {
         || f.number_unit_product.is_some()
         || f.separate_uncertainty.is_some()
         || f.prefix.is_some()
+        || f.percent_sign.is_some()
+        || f.interval.is_some()
 }
 
 /// Whether a unit is written against the number by default: `4.0×`,
@@ -543,7 +579,7 @@ mod tests {
             unit: Some("B".into()),
             ..Format::default()
         };
-        assert_eq!(fmt(g.clone(), 137734656), "137,734,656 B");
-        assert_eq!(fmt(g, 1234), "1234 B");
+        assert_eq!(fmt(g.clone(), 137734656), "137,734,656\u{a0}B");
+        assert_eq!(fmt(g, 1234), "1234\u{a0}B");
     }
 }

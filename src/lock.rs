@@ -32,6 +32,10 @@ pub struct LockedNumber {
     /// The uncertainty, as JSON (a number, or `{"low":..,"high":..}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncertainty: Option<String>,
+    /// The text's parts when there is an uncertainty (`value`, `lo`, `hi`,
+    /// `pm`), for a reused number and for lint.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parts: BTreeMap<String, String>,
     /// The spec's description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -56,11 +60,22 @@ impl LockedNumber {
             .uncertainty
             .as_ref()
             .map(|u| crate::numbers::uncertainty::to_json(u).to_string());
+        let parts: BTreeMap<String, String> = n
+            .parts
+            .iter()
+            .flat_map(|p| p.named())
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         LockedNumber {
-            key: sealed_key(&dependencies, &n.text, &sealed(&value, &uncertainty)),
+            key: sealed_key(
+                &dependencies,
+                &n.text,
+                &sealed(&value, &uncertainty, &parts),
+            ),
             text: n.text.clone(),
             value,
             uncertainty,
+            parts,
             description: n.description.clone(),
             table: n.table.clone(),
             rows: n.rows,
@@ -89,6 +104,7 @@ impl LockedNumber {
                 .as_deref()
                 .and_then(|u| serde_json::from_str(u).ok())
                 .and_then(|u| crate::numbers::uncertainty::from_json(&u)),
+            parts: self.parts(),
             description: self.description.clone(),
             table: self.table.clone(),
             rows: self.rows,
@@ -163,18 +179,36 @@ impl LockedNumber {
             == sealed_key(
                 dependencies,
                 &self.text,
-                &sealed(&self.value, &self.uncertainty),
+                &sealed(&self.value, &self.uncertainty, &self.parts),
             )
+    }
+
+    /// The recorded parts, whole when every one is there.
+    fn parts(&self) -> Option<crate::format::Parts> {
+        let part = |k: &str| self.parts.get(k).cloned();
+        Some(crate::format::Parts {
+            whole: self.text.clone(),
+            value: part("value")?,
+            lo: part("lo")?,
+            hi: part("hi")?,
+            pm: part("pm")?,
+        })
     }
 }
 
-/// The value and the uncertainty as one sealed string (the value alone
-/// when there is no uncertainty, as before uncertainties existed).
-fn sealed(value: &str, uncertainty: &Option<String>) -> String {
-    match uncertainty {
+/// The value, the uncertainty and the text's parts as one sealed string
+/// (the value alone when there is no uncertainty, as before uncertainties
+/// existed; a lock written before parts existed does not match, so its
+/// numbers are computed again with their parts).
+fn sealed(value: &str, uncertainty: &Option<String>, parts: &BTreeMap<String, String>) -> String {
+    let mut s = match uncertainty {
         Some(u) => format!("{value} ± {u}"),
         None => value.to_string(),
+    };
+    for (k, v) in parts {
+        s.push_str(&format!("\n{k}\u{1f}{v}"));
     }
+    s
 }
 
 /// blake3 of bytes, as hex.
@@ -331,6 +365,7 @@ mod tests {
                 text: "3.859".into(),
                 value: "3.8594150000000003".into(),
                 uncertainty: None,
+                parts: BTreeMap::new(),
                 description: None,
                 table: Some("t".into()),
                 rows: 138,

@@ -152,19 +152,19 @@ fn prefix_si_with_five_figures_prints_criterion_times() {
         "{ prefix = \"si\", unit = \"s\", figures = 5 }",
     )
     .unwrap();
-    assert_eq!(got["text"], "10.309 µs");
-    assert_eq!(got["tex"], "\\@namedef{artnum@t}{10.309 µs}");
+    assert_eq!(got["text"], "10.309\u{a0}µs");
+    assert_eq!(got["tex"], "\\@namedef{artnum@t}{10.309~µs}");
     assert_eq!(
         printed(
             "6.6975e-10",
             "{ prefix = \"si\", unit = \"s\", figures = 5 }"
         )
         .unwrap()["text"],
-        "669.75 ps"
+        "669.75\u{a0}ps"
     );
     assert_eq!(
         printed("4.51", "{ prefix = \"si\", unit = \"s\", figures = 5 }").unwrap()["text"],
-        "4.5100 s"
+        "4.5100\u{a0}s"
     );
 }
 
@@ -176,7 +176,7 @@ fn prefix_binary_prints_bytes_in_gibibytes() {
             "{ prefix = \"binary\", unit = \"B\", places = 1 }"
         )
         .unwrap()["text"],
-        "1.2 GiB"
+        "1.2\u{a0}GiB"
     );
 }
 
@@ -200,5 +200,5 @@ fn fmt_filter_takes_a_prefix() {
     let out = common::artifact(dir.path(), &["gen"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let svg = std::fs::read_to_string(dir.path().join("figures/f.svg")).unwrap();
-    assert!(svg.contains("6.08 ms"), "{svg}");
+    assert!(svg.contains("6.08\u{a0}ms"), "{svg}");
 }

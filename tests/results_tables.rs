@@ -57,12 +57,12 @@ fn the_four_files_of_a_grouped_table_with_highlight_uncertainty_and_a_template()
 Method\\_1 & Ratio \\% & Time \\& \\# & Best \\\\\n\
 \\midrule\n\
 \\multicolumn{4}{l}{\\textit{a\\_1}} \\\\\n\
-x\\_y\\% & 1.50 & (12.3~\\ensuremath{\\pm}~0.4) ms & yes \\\\\n\
-p\\&q\\# & \\textbf{\\boldmath 2.25} & \\textbf{\\boldmath (\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1) ms} &  \\\\\n\
+x\\_y\\% & 1.50 & (12.3~\\ensuremath{\\pm}~0.4)~ms & yes \\\\\n\
+p\\&q\\# & \\textbf{\\boldmath 2.25} & \\textbf{\\boldmath (\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1)~ms} &  \\\\\n\
 \\midrule\n\
 \\multicolumn{4}{l}{\\textit{b}} \\\\\n\
-z & \\textbf{\\boldmath 2.25} & (7.0~\\ensuremath{\\pm}~1.0) ms &  \\\\\n\
-w & 1.25 & \\textbf{\\boldmath 0.5 ms} & yes \\\\\n\
+z & \\textbf{\\boldmath 2.25} & (7.0~\\ensuremath{\\pm}~1.0)~ms &  \\\\\n\
+w & 1.25 & \\textbf{\\boldmath 0.5~ms} & yes \\\\\n\
 \\bottomrule\n\
 \\end{tabular}\n"
     );
@@ -77,12 +77,12 @@ w & 1.25 & \\textbf{\\boldmath 0.5 ms} & yes \\\\\n\
         "  table.header([#\"Method_1\"], [#\"Ratio %\"], [#\"Time & #\"], [#\"Best\"]),",
         "  table.hline(stroke: 0.05em),",
         "  table.cell(colspan: 4, emph[#\"a_1\"]),",
-        "  [#\"x_y%\"], [#\"1.50\"], [#\"(12.3\u{a0}±\u{a0}0.4) ms\"], [#\"yes\"],",
-        "  [#\"p&q#\"], strong[#\"2.25\"], strong[#\"(−3.2\u{a0}±\u{a0}0.1) ms\"], [#\"\"],",
+        "  [#\"x_y%\"], [#\"1.50\"], [#\"(12.3\u{a0}±\u{a0}0.4)\u{a0}ms\"], [#\"yes\"],",
+        "  [#\"p&q#\"], strong[#\"2.25\"], strong[#\"(−3.2\u{a0}±\u{a0}0.1)\u{a0}ms\"], [#\"\"],",
         "  table.hline(stroke: 0.05em),",
         "  table.cell(colspan: 4, emph[#\"b\"]),",
-        "  [#\"z\"], strong[#\"2.25\"], [#\"(7.0\u{a0}±\u{a0}1.0) ms\"], [#\"\"],",
-        "  [#\"w\"], [#\"1.25\"], strong[#\"0.5 ms\"], [#\"yes\"],",
+        "  [#\"z\"], strong[#\"2.25\"], [#\"(7.0\u{a0}±\u{a0}1.0)\u{a0}ms\"], [#\"\"],",
+        "  [#\"w\"], [#\"1.25\"], strong[#\"0.5\u{a0}ms\"], [#\"yes\"],",
         "  table.hline(stroke: 0.08em),",
         ")",
         "",
@@ -94,11 +94,11 @@ w & 1.25 & \\textbf{\\boldmath 0.5 ms} & yes \\\\\n\
 | Method\\_1 | Ratio % | Time &amp; # | Best |\n\
 | :-- | --: | --: | :-- |\n\
 | *a\\_1* |  |  |  |\n\
-| x\\_y% | 1.50 | (12.3\u{a0}±\u{a0}0.4) ms | yes |\n\
-| p&amp;q# | **2.25** | **(−3.2\u{a0}±\u{a0}0.1) ms** |  |\n\
+| x\\_y% | 1.50 | (12.3\u{a0}±\u{a0}0.4)\u{a0}ms | yes |\n\
+| p&amp;q# | **2.25** | **(−3.2\u{a0}±\u{a0}0.1)\u{a0}ms** |  |\n\
 | *b* |  |  |  |\n\
-| z | **2.25** | (7.0\u{a0}±\u{a0}1.0) ms |  |\n\
-| w | 1.25 | **0.5 ms** | yes |\n"
+| z | **2.25** | (7.0\u{a0}±\u{a0}1.0)\u{a0}ms |  |\n\
+| w | 1.25 | **0.5\u{a0}ms** | yes |\n"
     );
     assert_eq!(
         read(d, "generated/t.csv"),
@@ -154,7 +154,8 @@ fn check_names_the_input_of_a_stale_results_table_and_gen_rebuilds_only_it() {
         "{err}"
     );
     assert!(
-        read(d, "generated/t.md").contains("| x\\_y% | 1.50 | (11.0\u{a0}±\u{a0}0.4) ms | yes |\n")
+        read(d, "generated/t.md")
+            .contains("| x\\_y% | 1.50 | (11.0\u{a0}±\u{a0}0.4)\u{a0}ms | yes |\n")
     );
     assert_eq!(artifact(d, &["check"]).status.code(), Some(0));
 }
@@ -370,10 +371,10 @@ fn a_cell_prints_the_text_a_number_with_its_format_prints() {
     gen_ok(dir.path());
     let numbers = common::numbers(dir.path());
     assert_eq!(numbers["z-ratio"]["text"], "1.50");
-    assert_eq!(numbers["z-mean"]["text"], "−3.2 ms");
+    assert_eq!(numbers["z-mean"]["text"], "−3.2\u{a0}ms");
     let md = read(dir.path(), "generated/t.md");
     assert!(md.contains("| x\\_y% | 1.50 |"), "{md}");
-    assert!(md.contains("**(−3.2\u{a0}±\u{a0}0.1) ms**"), "{md}");
+    assert!(md.contains("**(−3.2\u{a0}±\u{a0}0.1)\u{a0}ms**"), "{md}");
 }
 
 /// `pdflatex` on a document `\input`ting `generated/t.tex` (after
@@ -587,7 +588,7 @@ fn a_bold_cells_plus_minus_and_minus_are_bold() {
     gen_ok(dir.path());
     let tex = read(dir.path(), "generated/t.tex");
     assert!(
-        tex.contains("\\textbf{\\boldmath (\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1) ms}"),
+        tex.contains("\\textbf{\\boldmath (\\ensuremath{-}3.2~\\ensuremath{\\pm}~0.1)~ms}"),
         "{tex}"
     );
     if let Some(text) = latex_text(dir.path(), "") {

@@ -80,7 +80,10 @@ fn text_field_form_prints_with_the_numbers_format_words() {
     .unwrap();
     common::gen_ok(dir.path());
     let csv = std::fs::read_to_string(dir.path().join("figures/f.csv")).unwrap();
-    assert!(csv.lines().nth(1).unwrap().ends_with(",'+3.00 ms"), "{csv}");
+    assert!(
+        csv.lines().nth(1).unwrap().ends_with(",'+3.00\u{a0}ms"),
+        "{csv}"
+    );
 }
 
 /// A value label took only places, figures, sign, percent and unit: the

@@ -263,7 +263,7 @@ impl super::Format {
         }
         Some(match &self.unit {
             Some(u) => {
-                let sep = self.unit_product.as_deref().unwrap_or(" ");
+                let sep = self.unit_product.as_deref().unwrap_or("\u{a0}");
                 format!("{body}{sep}{prefix}{u}")
             }
             None => format!("{body}{prefix}"),
@@ -327,25 +327,25 @@ mod tests {
     fn prefix_si_writes_criterion_times_with_five_figures() {
         let s = f("si", Some("s"), Some(5), None);
         let v = |x: f64| s.apply(&x.into());
-        assert_eq!(v(1.0309e-5), "10.309 \u{b5}s");
-        assert_eq!(v(4.2325e-8), "42.325 ns");
-        assert_eq!(v(6.6975e-10), "669.75 ps");
-        assert_eq!(v(4.51), "4.5100 s");
-        assert_eq!(v(-0.00608), "\u{2212}6.0800 ms");
+        assert_eq!(v(1.0309e-5), "10.309\u{a0}\u{b5}s");
+        assert_eq!(v(4.2325e-8), "42.325\u{a0}ns");
+        assert_eq!(v(6.6975e-10), "669.75\u{a0}ps");
+        assert_eq!(v(4.51), "4.5100\u{a0}s");
+        assert_eq!(v(-0.00608), "\u{2212}6.0800\u{a0}ms");
         // Rounding carries to the next prefix: 999.996 µs to 5 figures.
-        assert_eq!(v(9.99996e-4), "1.0000 ms");
+        assert_eq!(v(9.99996e-4), "1.0000\u{a0}ms");
         // Shortest text without figures: the value's own digits.
         let short = f("si", Some("s"), None, None);
-        assert_eq!(short.apply(&1.0309e-5.into()), "10.309 \u{b5}s");
-        assert_eq!(short.apply(&0.0.into()), "0.0 s");
+        assert_eq!(short.apply(&1.0309e-5.into()), "10.309\u{a0}\u{b5}s");
+        assert_eq!(short.apply(&0.0.into()), "0.0\u{a0}s");
         assert_eq!(f("si", None, None, None).apply(&3500.into()), "3.5k");
         assert_eq!(f("si", None, None, None).apply(&3000.into()), "3k");
         assert_eq!(f("si", None, None, None).apply(&3000.0.into()), "3.0k");
-        assert_eq!(short.apply(&0.into()), "0 s");
+        assert_eq!(short.apply(&0.into()), "0\u{a0}s");
         // Past quetta: a power of ten, with the unit.
         assert_eq!(
             f("si", Some("B"), Some(2), None).apply(&2e33.into()),
-            "2.0\u{a0}\u{d7}\u{a0}10\u{b3}\u{b3} B"
+            "2.0\u{a0}\u{d7}\u{a0}10\u{b3}\u{b3}\u{a0}B"
         );
     }
 
@@ -353,12 +353,12 @@ mod tests {
     fn prefix_binary_writes_bytes_in_powers_of_1024() {
         let b = f("binary", Some("B"), None, Some(1));
         let v = |x: f64| b.apply(&x.into());
-        assert_eq!(v(1288490188.8), "1.2 GiB");
-        assert_eq!(v(4096.0), "4.0 KiB");
-        assert_eq!(v(512.0), "512.0 B");
-        assert_eq!(v(0.5), "0.5 B");
+        assert_eq!(v(1288490188.8), "1.2\u{a0}GiB");
+        assert_eq!(v(4096.0), "4.0\u{a0}KiB");
+        assert_eq!(v(512.0), "512.0\u{a0}B");
+        assert_eq!(v(0.5), "0.5\u{a0}B");
         // 1023.96 to one place is 1024.0: the next prefix.
-        assert_eq!(v(1023.96 * 1024.0), "1.0 MiB");
+        assert_eq!(v(1023.96 * 1024.0), "1.0\u{a0}MiB");
         assert_eq!(split(2f64.powi(100), Prefixes::Binary, |_, _| false).0, 8);
     }
 
@@ -369,7 +369,7 @@ mod tests {
         assert_eq!(
             s.apply_uncertain(1.0309e-5, Uncertainty::Symmetric(2e-8))
                 .unwrap(),
-            "(10.31\u{a0}\u{b1}\u{a0}0.02) \u{b5}s"
+            "(10.31\u{a0}\u{b1}\u{a0}0.02)\u{a0}\u{b5}s"
         );
     }
 
@@ -388,6 +388,8 @@ mod tests {
     #[test]
     fn quantity_reads_binary_prefixes_and_no_unit() {
         assert_eq!(q("1.2 GiB", "B"), Ok(1288490188.8));
+        // As a number of artifact prints it: a no-break space.
+        assert_eq!(q("1.2\u{a0}GiB", "B"), Ok(1288490188.8));
         assert_eq!(q("4KiB", "B"), Ok(4096.0));
         assert_eq!(q("3.5k", ""), Ok(3500.0));
         assert_eq!(q("-2", ""), Ok(-2.0));

@@ -4,7 +4,13 @@
 //!   `separate-uncertainty = false`: siunitx's compact `1.234(5)`, the
 //!   uncertainty's digits in units of the value's last place;
 //! - an interval (`low`, `high` around the value): `0.0185 +0.0035 / −0.0042`,
-//!   the value, `+(high − value)`, `/`, `−(value − low)`.
+//!   the value, `+(high − value)`, `/`, `−(value − low)`; an interval
+//!   whose two sides print the same is symmetric: `2.08 ± 0.05`;
+//! - `interval = "bounds"`: the value with its unit, then the bounds in
+//!   brackets, as papers print a confidence interval: `2.08× [2.03, 2.13]`.
+//!
+//! [`Format::parts`] gives the parts too: the value, the bounds and the
+//! uncertainty alone (`\artnum[value]{k}` in the prose).
 //!
 //! The spaces are no-break spaces, so a line never breaks inside a number.
 //! With a unit the number is parenthesised, as siunitx prints it:
@@ -37,13 +43,54 @@ pub enum Uncertainty {
     },
 }
 
+/// A number with an uncertainty, printed whole and in parts, so the prose
+/// can quote one (`\artnum[value]{k}`). Each part is a text as the whole
+/// prints it (no-break spaces, true minus).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parts {
+    /// The whole: `(2.08 ± 0.05)×`, `2.08× [2.03, 2.13]`.
+    pub whole: String,
+    /// The value alone, with its sign, `%` and unit: `2.08×`.
+    pub value: String,
+    /// The lower bound (value − u for a symmetric u), at the value's
+    /// place, with its unit: `2.03×`.
+    pub lo: String,
+    /// The upper bound, as `lo`: `2.13×`.
+    pub hi: String,
+    /// The uncertainty alone, as the whole prints it: `± 0.05`,
+    /// `+0.05 / −0.04`, `(5)` (compact), `[2.03, 2.13]` (bounds).
+    pub pm: String,
+}
+
+impl Parts {
+    /// The parts by name, in the order the docs list them: `value`, `lo`,
+    /// `hi`, `pm`.
+    pub fn named(&self) -> [(&'static str, &str); 4] {
+        [
+            ("value", &self.value),
+            ("lo", &self.lo),
+            ("hi", &self.hi),
+            ("pm", &self.pm),
+        ]
+    }
+}
+
+/// The names of a number's parts (`\artnum[NAME]{key}`).
+pub const PART_NAMES: [&str; 4] = ["value", "lo", "hi", "pm"];
+
 impl Format {
     /// The text of `x` with uncertainty `u` (see the module doc). An error
     /// (a sentence) for what cannot be printed: a compact interval or a
     /// power of ten.
     pub fn apply_uncertain(&self, x: f64, u: Uncertainty) -> Result<String, String> {
+        self.parts(x, u).map(|p| p.whole)
+    }
+
+    /// The text of `x` with uncertainty `u` and its parts (see [`Parts`]);
+    /// errors as [`Format::apply_uncertain`].
+    pub fn parts(&self, x: f64, u: Uncertainty) -> Result<Parts, String> {
         if let Some((f, x, u)) = self.unprefixed(x, u) {
-            return f.apply_uncertain(x, u);
+            return f.parts(x, u);
         }
         if matches!(self.exponent, Exponent::Scientific | Exponent::Engineering) {
             return Err(
@@ -86,19 +133,17 @@ impl Format {
                 f.number((v / p).round_ties_even() * p, Rounding::Places(0))
             }
         };
-        let mut body = match u {
+        let signed = |mut t: String| {
+            if self.plus && !t.starts_with(MINUS) {
+                t.insert(0, '+');
+            }
+            t
+        };
+        // The sides of the interval (both u for a symmetric one) and the place.
+        let (up, down, r) = match u {
             Uncertainty::Symmetric(s) => {
                 let s = s * scale;
-                let r = rounding(s)?;
-                let value = num(x, r);
-                if self.compact {
-                    let digits: String = num(s, r).chars().filter(char::is_ascii_digit).collect();
-                    let digits = digits.trim_start_matches('0');
-                    let digits = if digits.is_empty() { "0" } else { digits };
-                    format!("{value}({digits})")
-                } else {
-                    format!("{value}{NBSP}\u{b1}{NBSP}{}", num(s, r))
-                }
+                (s, s, rounding(s)?)
             }
             Uncertainty::Interval { low, high } => {
                 if self.compact {
@@ -113,25 +158,47 @@ impl Format {
                 } else {
                     up.max(down)
                 })?;
-                format!(
-                    "{}{NBSP}+{}{NBSP}/{NBSP}{MINUS}{}",
-                    num(x, r),
-                    num(up, r),
-                    num(down, r)
-                )
+                (up, down, r)
             }
         };
-        if self.plus && !body.starts_with(MINUS) {
-            body.insert(0, '+');
-        }
-        let paren = self.unit.is_some() || self.percent;
-        if paren && !self.compact {
-            body = format!("({body})");
-        }
-        if self.percent {
-            body.push('%');
-        }
-        Ok(self.with_unit(body))
+        let value = signed(num(x, r));
+        let (lo, hi) = (signed(num(x - down, r)), signed(num(x + up, r)));
+        let pm = if self.bounds {
+            format!("[{lo},{NBSP}{hi}]")
+        } else if self.compact {
+            let digits: String = num(up, r).chars().filter(char::is_ascii_digit).collect();
+            let digits = digits.trim_start_matches('0');
+            format!("({})", if digits.is_empty() { "0" } else { digits })
+        } else if num(up, r) == num(down, r) {
+            // Two sides that print the same are one: `± 0.05`.
+            format!("\u{b1}{NBSP}{}", num(up, r))
+        } else {
+            format!("+{}{NBSP}/{NBSP}{MINUS}{}", num(up, r), num(down, r))
+        };
+        // A quantity: the number, its `%` and its unit.
+        let quantity = |mut t: String| {
+            if self.percent_sign() {
+                t.push('%');
+            }
+            self.with_unit(t)
+        };
+        let whole = if self.bounds {
+            format!("{}{NBSP}{pm}", quantity(value.clone()))
+        } else if self.compact {
+            quantity(format!("{value}{pm}"))
+        } else if self.unit.is_some() || self.percent_sign() {
+            // What follows the number belongs to both parts: `(1.2 ± 0.1) ms`.
+            quantity(format!("({value}{NBSP}{pm})"))
+        } else {
+            format!("{value}{NBSP}{pm}")
+        };
+        Ok(Parts {
+            whole,
+            value: quantity(value),
+            lo: quantity(lo),
+            hi: quantity(hi),
+            pm,
+        })
     }
 }
 
@@ -242,9 +309,10 @@ mod tests {
             low: 0.00123,
             high: 0.00123,
         };
+        // Two sides that print the same: `±`.
         assert_eq!(
             f(None, Some(2)).apply_uncertain(0.00123, i).unwrap(),
-            "0.0012\u{a0}+0.0000\u{a0}/\u{a0}−0.0000"
+            "0.0012\u{a0}±\u{a0}0.0000"
         );
     }
 
@@ -279,6 +347,101 @@ mod tests {
         assert_eq!(
             f(None, Some(1)).apply_uncertain(1234.0, i).unwrap(),
             "1200\u{a0}+1400\u{a0}/\u{a0}−300"
+        );
+    }
+
+    /// `(2.08 +0.05 / −0.05)×` printed the same side twice: a symmetric
+    /// interval is `±`.
+    #[test]
+    fn an_interval_whose_sides_print_the_same_is_plus_minus() {
+        let i = Uncertainty::Interval {
+            low: 2.031,
+            high: 2.129,
+        };
+        let x = Format::new(Some(2), None, false, false, Some("\u{d7}".into()));
+        assert_eq!(
+            x.apply_uncertain(2.08, i).unwrap(),
+            "(2.08\u{a0}±\u{a0}0.05)\u{d7}"
+        );
+    }
+
+    /// The prose could quote only the whole `(2.08 +0.12 / −0.08)×`.
+    #[test]
+    fn parts_are_the_value_the_bounds_and_the_uncertainty_alone() {
+        let i = Uncertainty::Interval {
+            low: 2.0,
+            high: 2.2,
+        };
+        let x = Format::new(Some(2), None, false, false, Some("\u{d7}".into()));
+        let p = x.parts(2.08, i).unwrap();
+        assert_eq!(p.whole, "(2.08\u{a0}+0.12\u{a0}/\u{a0}−0.08)\u{d7}");
+        assert_eq!(
+            [p.value, p.lo, p.hi, p.pm],
+            [
+                "2.08\u{d7}",
+                "2.00\u{d7}",
+                "2.20\u{d7}",
+                "+0.12\u{a0}/\u{a0}−0.08"
+            ]
+        );
+        // A symmetric u: the bounds are v ± u, at the value's place.
+        let ms = Format::new(None, Some(1), false, false, Some("ms".into()));
+        let p = ms.parts(5.9012, Uncertainty::Symmetric(0.0432)).unwrap();
+        assert_eq!(
+            [p.whole, p.value, p.lo, p.hi, p.pm],
+            [
+                "(5.90\u{a0}±\u{a0}0.04)\u{a0}ms",
+                "5.90\u{a0}ms",
+                "5.86\u{a0}ms",
+                "5.94\u{a0}ms",
+                "±\u{a0}0.04"
+            ]
+        );
+    }
+
+    #[test]
+    fn bounds_style_prints_the_value_then_the_interval_in_brackets() {
+        let b = Format {
+            bounds: true,
+            ..Format::new(Some(2), None, false, false, Some("\u{d7}".into()))
+        };
+        let i = Uncertainty::Interval {
+            low: 2.03,
+            high: 2.13,
+        };
+        let p = b.parts(2.08, i).unwrap();
+        assert_eq!(p.whole, "2.08\u{d7}\u{a0}[2.03,\u{a0}2.13]");
+        assert_eq!(p.pm, "[2.03,\u{a0}2.13]");
+        let pct = Format {
+            bounds: true,
+            ..Format::new(Some(1), None, false, true, None)
+        };
+        assert_eq!(
+            pct.apply_uncertain(0.123, Uncertainty::Symmetric(0.005))
+                .unwrap(),
+            "12.3%\u{a0}[11.8,\u{a0}12.8]"
+        );
+    }
+
+    /// `percent` appended `%` even under a column headed "(%)".
+    #[test]
+    fn percent_sign_false_drops_the_sign_and_the_parentheses() {
+        let bare = Format {
+            bare_percent: true,
+            ..Format::new(Some(1), None, false, true, None)
+        };
+        assert_eq!(bare.apply(&0.1234.into()), "12.3");
+        assert_eq!(
+            bare.apply_uncertain(0.1234, Uncertainty::Symmetric(0.005))
+                .unwrap(),
+            "12.3\u{a0}±\u{a0}0.5"
+        );
+        let signed = Format::new(Some(1), None, false, true, None);
+        assert_eq!(
+            signed
+                .apply_uncertain(0.1234, Uncertainty::Symmetric(0.005))
+                .unwrap(),
+            "(12.3\u{a0}±\u{a0}0.5)%"
         );
     }
 }

@@ -256,7 +256,19 @@ fn command(chars: &[char], lines: &Lines, i: usize, out: &mut Scan) -> usize {
         let (args, end) = arguments(chars, j, n);
         if let Some((at, arg)) = args.first() {
             if name == "artnum" {
-                out.push(lines, *at, What::Key(arg.trim().to_string()));
+                let key = arg.trim().to_string();
+                if let Some((p, part)) = option(chars, j) {
+                    let part = part.trim().to_string();
+                    out.push(
+                        lines,
+                        p,
+                        What::Part {
+                            key: key.clone(),
+                            part,
+                        },
+                    );
+                }
+                out.push(lines, *at, What::Key(key));
             } else if PATHS.contains(&name.as_str()) {
                 out.push(lines, *at, What::Path(arg.trim().to_string()));
                 if name == "includegraphics"
@@ -305,6 +317,20 @@ fn arguments(chars: &[char], mut j: usize, n: usize) -> (Vec<(usize, String)>, u
             _ => return (args, j),
         }
     }
+}
+
+/// The `[..]` option at `chars[j]` (after spaces): where its text starts
+/// and the text; none without one.
+fn option(chars: &[char], j: usize) -> Option<(usize, String)> {
+    let k = (j..chars.len()).find(|&k| chars[k] != ' ' && chars[k] != '\t')?;
+    if chars[k] != '[' {
+        return None;
+    }
+    let end = group(chars, k, '[', ']');
+    let inner: String = chars[k + 1..end.saturating_sub(1).max(k + 1)]
+        .iter()
+        .collect();
+    Some((k + 1, inner))
 }
 
 /// The `width=` of the `[..]` options at `chars[j]` (after a `*`), as

@@ -10,8 +10,11 @@
 //! - a number typed by hand that is a computed number's printed text, or
 //!   its value rounded as typed (error `typed-number`, with the macro to
 //!   write instead);
+//!   a bound or the value alone of a number with an uncertainty is told
+//!   to write that part (`\artnum[value]{k}`);
 //! - a number key or generated command used but not defined (error
-//!   `unknown-key`);
+//!   `unknown-key`), a part no number has (`\artnum[vlaue]{k}`: error
+//!   `unknown-part`);
 //! - a declared number (a family counts as one) that the paper never uses,
 //!   and a figure or results table it never includes (warnings
 //!   `unused-number`, `unused-figure`, `unused-table`);
@@ -22,6 +25,7 @@
 //! files (those the lock lists) are never read as prose.
 
 mod latex;
+mod parts;
 mod printed;
 mod read;
 mod scan;
@@ -97,6 +101,8 @@ struct Num<'a> {
     key: &'a str,
     text: &'a str,
     value: f64,
+    /// The text's parts (`value`, `lo`, `hi`, `pm`) with an uncertainty.
+    parts: &'a BTreeMap<String, String>,
 }
 
 /// Lints the paper: `files` (paths as given, relative to the current
@@ -183,6 +189,7 @@ impl<'a> Known<'a> {
                 key: k,
                 text: &n.text,
                 value: n.value.parse().unwrap_or(f64::NAN),
+                parts: &n.parts,
             })
             .collect();
         let stale: Vec<(Num, &str)> = head
@@ -195,6 +202,7 @@ impl<'a> Known<'a> {
                         key: k,
                         text: &old.text,
                         value: old.value.parse().unwrap_or(f64::NAN),
+                        parts: &old.parts,
                     };
                     (num, now)
                 })
@@ -280,6 +288,12 @@ fn check_found<'a>(
                         did_you_mean(k, &known.keys)
                     ),
                 ));
+            }
+        }
+        What::Part { key, part } => {
+            let number = known.nums.iter().find(|n| n.key == key);
+            if let Some(m) = number.and_then(|n| parts::problem(key, part, n.parts)) {
+                findings.push(at(file, f, Severity::Error, "unknown-part", m));
             }
         }
         What::Command(c) => match known.commands.get(c) {
@@ -376,10 +390,10 @@ fn typed_number(
     t: &typed::Typed,
     findings: &mut Vec<Finding>,
 ) {
-    let hits: Vec<(&Num, typed::Match)> = known
+    let hits: Vec<(&Num, typed::Match, Option<&str>)> = known
         .nums
         .iter()
-        .filter_map(|n| typed::equals(t, n.text, n.value).map(|why| (n, why)))
+        .filter_map(|n| parts::hit(t, n.text, n.value, n.parts).map(|(why, p)| (n, why, p)))
         .collect();
     if hits.is_empty() {
         // Not a number now, but one at HEAD: typed by hand
@@ -398,15 +412,15 @@ fn typed_number(
                     "`{}` is typed by hand and stale: {} at HEAD; it is now {now}; write {}",
                     t.text,
                     why.describe(&format!("number `{}` ({})", n.key, n.text)),
-                    macro_for(kind, n.key)
+                    macro_for(kind, n.key, None)
                 ),
             ));
         }
     }
-    if let Some((n, why)) = hits.first() {
-        let write = macro_for(kind, n.key);
+    if let Some((n, why, part)) = hits.first() {
+        let write = macro_for(kind, n.key, *part);
         let others = if hits.len() > 1 {
-            let list: Vec<&str> = hits.iter().skip(1).take(3).map(|(n, _)| n.key).collect();
+            let list: Vec<&str> = hits.iter().skip(1).take(3).map(|(n, ..)| n.key).collect();
             format!(" (it also matches {})", list.join(", "))
         } else {
             String::new()
@@ -458,13 +472,10 @@ fn resolve(kind: Kind, base: &Path, dir: &Path, p: &str) -> PathBuf {
     }
 }
 
-/// What to write instead of a typed number.
-fn macro_for(kind: Kind, key: &str) -> String {
-    match kind {
-        Kind::Latex => format!("\\artnum{{{key}}}"),
-        // A key that typst cannot end at a space reads as `#key;`.
-        Kind::Typst => format!("#{key}"),
-    }
+/// What to write instead of a typed number: part `part` of number `key`
+/// (`None`: the whole).
+fn macro_for(kind: Kind, key: &str, part: Option<&str>) -> String {
+    parts::macro_for(kind == Kind::Latex, key, part)
 }
 
 /// ` (did you mean `x`?)` for the most similar name (Jaro-Winkler at

@@ -24,6 +24,9 @@ pub enum What {
     Number(Typed),
     /// A number's key read by name: `\artnum{KEY}`, `#artnum("KEY")`.
     Key(String),
+    /// A part of a number read by name: `\artnum[PART]{KEY}`,
+    /// `#artnum("KEY", part: "PART")`.
+    Part { key: String, part: String },
     /// A LaTeX command that looks like a number's (`\artFigThreeMedian`),
     /// without the backslash.
     Command(String),

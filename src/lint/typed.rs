@@ -26,6 +26,9 @@ pub struct Typed {
     pub significant: u32,
     /// Followed by `%` (or `\%`).
     pub percent: bool,
+    /// Followed by an uncertainty (`\pm`, `±`, `+/-`, `[`: `2.08 \pm 0.05`),
+    /// so it is typed as a whole number with its uncertainty.
+    pub uncertain: bool,
 }
 
 /// Words that make the number after them a reference or a date, not a
@@ -211,9 +214,39 @@ pub fn parse(chars: &[char], i: usize) -> (Option<Typed>, usize) {
             decimals: decimals.len() as u32,
             significant,
             percent,
+            uncertain: uncertainty_follows(chars, j),
         }),
         j,
     )
+}
+
+/// Whether an uncertainty follows `chars[j]` (across spaces, `$`, braces,
+/// a unit such as `\times` or `ms`): `\pm`, `±`, `+/-`, or `[` (bounds).
+fn uncertainty_follows(chars: &[char], j: usize) -> bool {
+    let end = chars.len().min(j + 40);
+    let mut k = j;
+    // A unit's letters (`ms`, `tok`), not a sentence's words.
+    let mut letters = 0;
+    while k < end {
+        if ["\\pm", "\u{b1}", "+/-", "["]
+            .iter()
+            .any(|m| starts(chars, k, m))
+        {
+            return true;
+        }
+        let c = chars[k];
+        if c == '\\' && (starts(chars, k + 1, "times") || starts(chars, k + 1, ",")) {
+            k += if starts(chars, k + 1, "times") { 6 } else { 2 };
+        } else if matches!(c, ' ' | '~' | '$' | '{' | '}' | '\u{a0}' | '\u{d7}' | '%') {
+            k += 1;
+        } else if c.is_alphabetic() && letters < 4 {
+            letters += 1;
+            k += 1;
+        } else {
+            return false;
+        }
+    }
+    false
 }
 
 fn skip_word(chars: &[char], mut j: usize) -> usize {
@@ -289,6 +322,8 @@ pub enum Match {
     Rounded(u32),
     /// It is the number's value times 100, rounded to this many places.
     Percent(u32),
+    /// It is this part of the number's text, as printed (`lo`, `hi`, `pm`).
+    Part(&'static str),
 }
 
 impl Match {
@@ -303,6 +338,15 @@ impl Match {
             Match::Text => format!("it is the printed text of {number}"),
             Match::Rounded(d) => format!("it is {number} rounded {}", places(*d)),
             Match::Percent(d) => format!("it is {number} as a percentage, rounded {}", places(*d)),
+            Match::Part(p) => {
+                let noun = match *p {
+                    "lo" => "lower bound",
+                    "hi" => "upper bound",
+                    "pm" => "uncertainty",
+                    _ => "value",
+                };
+                format!("it is the {noun} of {number}")
+            }
         }
     }
 }

@@ -218,6 +218,16 @@ impl State {
                     let wide = false;
                     out.push(lines, i + 1, What::Scaled { path, width, wide });
                 }
+                // `#artnum("k", part: "value")`: the part, where it is written.
+                if last == "artnum"
+                    && let Some((at, part)) = call_arg(chars, k + 1, "part")
+                {
+                    // At the part's text, inside its quotes.
+                    let at = at + usize::from(part.starts_with('"'));
+                    let part = part.trim_matches('"').to_string();
+                    let key = s.clone();
+                    out.push(lines, at, What::Part { key, part });
+                }
                 let what = match last.as_str() {
                     "artnum" => What::Key(s),
                     "include" => What::Include(s),
@@ -264,10 +274,20 @@ impl State {
 
 /// The `width:` argument of the call whose arguments continue at
 /// `chars[from]` (after its first), as written (`70%`); none when the call
-/// closes first. Nested groups are skipped; at most a line's worth of
-/// characters is read, so a long source stays linear.
+/// closes first.
 fn call_width(chars: &[char], from: usize) -> Option<String> {
+    call_arg(chars, from, "width").map(|(_, v)| v)
+}
+
+/// The named argument `name:` of the call whose arguments continue at
+/// `chars[from]` (after its first): where its value starts and the value
+/// as written, trimmed; none when the call closes first. Nested groups
+/// are skipped; at most a line's worth of characters is read, so a long
+/// source stays linear.
+fn call_arg(chars: &[char], from: usize, name: &str) -> Option<(usize, String)> {
     let end = chars.len().min(from + 400);
+    let first = name.chars().next()?;
+    let len = name.chars().count();
     let mut depth = 0usize;
     let mut k = from;
     while k < end {
@@ -281,12 +301,14 @@ fn call_width(chars: &[char], from: usize) -> Option<String> {
                     k += 1 + usize::from(chars[k] == '\\');
                 }
             }
-            'w' if depth == 0
+            c if c == first
+                && depth == 0
+                && k > 0
                 && !ident_char(chars[k - 1])
-                && starts(chars, k, "width")
-                && ident_end(chars, k) == k + 5 =>
+                && starts(chars, k, name)
+                && ident_end(chars, k) == k + len =>
             {
-                let mut v = k + 5;
+                let mut v = k + len;
                 while chars.get(v) == Some(&' ') {
                     v += 1;
                 }
@@ -295,7 +317,8 @@ fn call_width(chars: &[char], from: usize) -> Option<String> {
                         .find(|&e| matches!(chars[e], ',' | ')'))
                         .unwrap_or(end);
                     let value: String = chars[v + 1..stop].iter().collect();
-                    return Some(value.trim().to_string());
+                    let at = (v + 1..stop).find(|&e| chars[e] != ' ').unwrap_or(v + 1);
+                    return Some((at, value.trim().to_string()));
                 }
             }
             _ => {}

@@ -91,6 +91,7 @@ mod tests {
             value: crate::value::Value::from(1),
             text: "1".into(),
             uncertainty: None,
+            parts: None,
             description: None,
             table: None,
             rows: 0,

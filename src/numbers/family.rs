@@ -129,7 +129,7 @@ pub fn compute(
         let shown = format!("{} ({})", item.label, fields_of(&item.row, &read));
         check_key(spec, name, &key, &shown, &seen, &reserved)?;
         let refs: Vec<&Row> = item.rows.iter().collect();
-        let (value, text, uncertainty) =
+        let (value, text, uncertainty, parts) =
             super::value_and_text(spec, plan, name, globals, &refs, &|e| e)
                 .map_err(|e| e.context(shown.clone()))?;
         let description = desc_tpl
@@ -142,6 +142,7 @@ pub fn compute(
             value,
             text,
             uncertainty,
+            parts,
             description,
             table: Some(table_name.clone()),
             rows: item.rows.len(),

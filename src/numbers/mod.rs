@@ -38,6 +38,9 @@ pub struct Number {
     pub text: String,
     /// The uncertainty printed with the value, if the spec gives one.
     pub uncertainty: Option<uncertainty::Uncertainty>,
+    /// The parts of the text when there is an uncertainty (the value, the
+    /// bounds, the uncertainty alone: `\artnum[value]{key}`).
+    pub parts: Option<format::Parts>,
     /// The spec's description.
     pub description: Option<String>,
     /// The table it was computed from.
@@ -343,12 +346,13 @@ fn compute_one(
         Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
         None => e,
     };
-    let (value, text, uncertainty) = value_and_text(spec, plan, key, globals, &refs, &over)?;
+    let (value, text, uncertainty, parts) = value_and_text(spec, plan, key, globals, &refs, &over)?;
     Ok(Some(Number {
         key: key.to_string(),
         text,
         value,
         uncertainty,
+        parts,
         description: n.description.clone(),
         table: table_name,
         rows: rows.len(),
@@ -379,7 +383,7 @@ fn value_and_text(
     globals: &Arc<Globals>,
     rows: &[&Row],
     over: &dyn Fn(Error) -> Error,
-) -> Result<(Value, String, Option<format::Uncertainty>)> {
+) -> Result<TextAndParts> {
     let (raw, agg, fmt) = (plan.decl, &plan.value, &plan.format);
     let n = raw.get_ref();
     let value = agg.compute(globals, rows).map_err(over)?;
@@ -406,25 +410,41 @@ fn value_and_text(
         ));
     }
     let unc = uncertainty::compute(spec, globals, plan.uncertainty.as_ref(), rows, &value)?;
-    let text = match (unc, as_number(&value)) {
-        (Some(u), Some(x)) => fmt
-            .apply_uncertain(x, u)
-            .map_err(|why| spec.error(raw.span(), why))?,
-        _ if n.format.separate_uncertainty.is_some() => {
-            let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]);
+    let (text, parts) = match (unc, as_number(&value)) {
+        (Some(u), Some(x)) => {
+            let parts = fmt.parts(x, u).map_err(|why| spec.error(raw.span(), why))?;
+            (parts.whole.clone(), Some(parts))
+        }
+        _ if n.format.separate_uncertainty.is_some() || n.format.interval.is_some() => {
+            let word = if n.format.interval.is_some() {
+                "interval"
+            } else {
+                "separate-uncertainty"
+            };
+            // At the key itself, else at `format`.
+            let at = crate::spec::keys::span_of(&spec.text, &["numbers", key, "format", word])
+                .or_else(|| crate::spec::keys::span_of(&spec.text, &["numbers", key, "format"]));
             return Err(spec.error(
                 at.unwrap_or(raw.span()),
-                "`separate-uncertainty` does nothing without an `uncertainty`",
+                format!("`{word}` does nothing without an `uncertainty`"),
             ));
         }
-        _ => fmt.apply(&value),
+        _ => (fmt.apply(&value), None),
     };
     if let Some(c) = text.chars().find(|c| c.is_control()) {
         let owned: Vec<Row> = rows.iter().map(|r| (*r).clone()).collect();
         return Err(control_in_text(spec, raw, globals, agg, &owned, &value, c));
     }
-    Ok((value, text, unc))
+    Ok((value, text, unc, parts))
 }
+
+/// A number's value, its text, its uncertainty and the text's parts.
+type TextAndParts = (
+    Value,
+    String,
+    Option<format::Uncertainty>,
+    Option<format::Parts>,
+);
 
 /// The error for a number whose printed text holds control character `c`
 /// (it would end a comment or a string in macros.typ or macros.tex, or has

@@ -382,14 +382,23 @@ mod tests {
     }
 
     #[test]
-    fn builtin_templates_reserve_artnum_and_artnums() {
+    fn builtin_templates_reserve_artnum_artnums_and_artparts() {
         assert_eq!(
             typst_lets(TYP).into_iter().collect::<Vec<_>>(),
-            ["artnum", "artnums"]
+            ["artnum", "artnums", "artparts"]
         );
+        // The helpers hold `@`, which no number's command (letters only) does.
         assert_eq!(
             tex_definitions(TEX).into_iter().collect::<Vec<_>>(),
-            ["artnum"]
+            [
+                "artnum",
+                "artnum@@named",
+                "artnum@@opt",
+                "artnum@@part",
+                "artnum@@pdf",
+                "artnum@@tmp",
+                "artnum@@value"
+            ]
         );
         assert_eq!(
             tex_definitions("\\newcommand*{\\artFoo}{1}\\def\\artBar{2}")

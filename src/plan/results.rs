@@ -264,11 +264,16 @@ fn field_column<'s>(
         .unwrap_or_default();
     let span = col.format.as_ref().map_or(c.span(), |f| f.span());
     let format = Format::compile(spec, &fspec, span.clone())?;
-    if fspec.separate_uncertainty.is_some() && col.uncertainty.is_none() {
-        return Err(spec.error(
-            span,
-            "`separate-uncertainty` does nothing without an `uncertainty`",
-        ));
+    for (given, word) in [
+        (fspec.separate_uncertainty.is_some(), "separate-uncertainty"),
+        (fspec.interval.is_some(), "interval"),
+    ] {
+        if given && col.uncertainty.is_none() {
+            return Err(spec.error(
+                span,
+                format!("`{word}` does nothing without an `uncertainty`"),
+            ));
+        }
     }
     let highlight = match col.highlight.as_ref() {
         None => None,

@@ -161,6 +161,8 @@ pub struct TickFormatSpec {
     /// Multiply by 100 and append `%`.
     #[serde(default)]
     pub percent: bool,
+    /// `false` with `percent`: times 100 without the `%`.
+    pub percent_sign: Option<bool>,
     /// Group thousands in the integer part.
     #[serde(default)]
     pub group_digits: bool,
@@ -183,6 +185,7 @@ impl TickFormatSpec {
             figures: self.figures.clone(),
             sign: self.sign.clone(),
             percent: self.percent,
+            percent_sign: self.percent_sign,
             group_digits: self.group_digits,
             group_separator: self.group_separator.clone(),
             ..FormatSpec::default()

@@ -354,6 +354,11 @@ pub struct FormatSpec {
     pub number_unit_product: Option<SpannedStr>,
     /// `false` prints an uncertainty in siunitx's compact form `1.234(5)`.
     pub separate_uncertainty: Option<bool>,
+    /// `false` with `percent`: the value times 100 without `%`.
+    pub percent_sign: Option<bool>,
+    /// How an uncertainty prints: `plus-minus` (`2.08 ± 0.05`,
+    /// `2.08 +0.05 / −0.04`) or `bounds` (`2.08 [2.03, 2.13]`).
+    pub interval: Option<SpannedStr>,
     /// `si`: a power of 1000 per value, written as its SI prefix before
     /// the unit (`10.309 µs`); `binary`: a power of 1024 (`1.2 GiB`).
     pub prefix: Option<SpannedStr>,
