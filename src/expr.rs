@@ -51,6 +51,7 @@ mod env;
 mod format;
 pub mod reads;
 mod so_far;
+pub mod terms;
 pub use so_far::SoFar;
 mod template;
 pub mod undefined;

@@ -110,7 +110,7 @@ fn c06_null_fields_are_reported_where_rows_are_dropped() {
     let dir = with_case("c06_nulls_atlas_bf16");
     let notes = gen_notes(dir.path());
     assert!(notes.contains(&format!("note: table `fig1_bars`: filter `category in ['embedding', 'attention', 'mlp', 'lm_head', 'norm', 'other']` dropped 1 row(s) where `category` is null: {ATLAS}:159\n")), "{notes}");
-    assert!(notes.contains(&format!("note: table `fig1_bars`: filter `{FIG1_FILTER}` dropped 1 row(s) where `H_byte1` is null: {ATLAS}:148\n")), "{notes}");
+    assert!(notes.contains(&format!("note: table `fig1_bars`: filter `{FIG1_FILTER}` dropped 1 row(s) by `H_byte1 is number` where `H_byte1` is null: {ATLAS}:148\n")), "{notes}");
     assert!(notes.contains(&format!("note: table `fig2_bf16`: filter `ceiling and achieved` dropped 3 row(s) where `ceiling` is null: {RESULTS}:72, {RESULTS}:155, {RESULTS}:519\n")), "{notes}");
     assert_eq!(text(dir.path(), "fig2-bf16-n"), "249");
 }
@@ -173,7 +173,9 @@ fn c15_zero_is_a_value_dropped_only_by_the_spec_and_said() {
     let notes = gen_notes(dir.path());
     // fig1 leaves out tensors with a zero-entropy byte, as the paper does: by
     // the spec's explicit rule, and reported with the line.
-    assert!(notes.contains(&format!("note: table `fig1_bars`: filter `{FIG1_FILTER}` dropped 1 row(s) where `H_byte1` is 0: {ATLAS}:17\n")), "{notes}");
+    // (Rows 220 and 146 have both bytes 0: `H_byte1 > 0` dropped them, so
+    // they are counted there, not against `H_byte0`.)
+    assert!(notes.contains(&format!("note: table `fig1_bars`: filter `{FIG1_FILTER}` dropped 3 row(s) by `H_byte1 > 0` where `H_byte1` is 0: {ATLAS}:17, {ATLAS}:220, {ATLAS}:146\n")), "{notes}");
     assert_eq!(text(dir.path(), "fig1-bars"), "143");
     // input_bytes = 0 weighs 0 in the byte-weighted ratio (the seed weighed it as 1 byte).
     let clean = with_case("c00_small_results_clean");
