@@ -94,3 +94,96 @@ value = "count"
         ],
     );
 }
+
+/// Figure `f` over `a.csv`; number `total` over the same file, which
+/// fails when its field is `z`.
+const REBUILD_SPEC: &str = r#"[sources.a]
+path = "a.csv"
+
+[tables.ta]
+from = "a"
+
+[numbers.total]
+table = "ta"
+value = { sum = "y" }
+
+[figures.f]
+size = [3, 2]
+layers = [{ mark = "point", data = "ta", x = "x", y = "x" }]
+"#;
+
+/// The `rebuilt ...` lines of a run.
+fn rebuilt(err: &str) -> Vec<&str> {
+    err.lines().filter(|l| l.starts_with("rebuilt ")).collect()
+}
+
+fn write(dir: &std::path::Path, rel: &str, text: &str) {
+    std::fs::write(dir.join(rel), text).unwrap();
+}
+
+/// A run where `a.csv` changed and `total` failed keeps `a.csv`'s old hash
+/// in the lock for `total`; `f` was built from the new one. When only
+/// `f`'s spec changes next, `a.csv` is no input that changed for it.
+#[test]
+fn a_rebuild_after_a_failed_run_does_not_name_an_input_unchanged_since_it_was_built() {
+    let dir = project(REBUILD_SPEC);
+    let d = dir.path();
+    write(d, "a.csv", "x,y\n1,1\n2,2\n");
+    assert!(artifact(d, &["gen"]).status.success());
+    write(d, "a.csv", "x,y\n1,1\n2,5\n");
+    let spec = REBUILD_SPEC.replace("sum = \"y\"", "sum = \"z\"");
+    write(d, "artifact.toml", &spec);
+    let out = artifact(d, &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(rebuilt(&stderr(&out)), ["rebuilt f (input changed: a.csv)"]);
+    write(d, "artifact.toml", &spec.replace("[3, 2]", "[3, 2.5]"));
+    let out = artifact(d, &["gen"]);
+    assert_eq!(rebuilt(&stderr(&out)), ["rebuilt f (spec changed)"]);
+    // `total` was last built from the first `a.csv`: for it, it changed.
+    write(
+        d,
+        "artifact.toml",
+        &REBUILD_SPEC.replace("[3, 2]", "[3, 2.5]"),
+    );
+    let out = artifact(d, &["gen"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("number total: 3 -> 6 (input changed: a.csv)\n"),
+        "{err}"
+    );
+    assert_eq!(rebuilt(&err), Vec::<&str>::new());
+}
+
+/// A data file broken (a part fails) then put back byte for byte: `f`,
+/// built from the broken file, is rebuilt because that input changed, not
+/// because "its record in artifact.lock was edited".
+#[test]
+fn a_file_put_back_after_a_failed_run_is_an_input_change_not_an_edited_record() {
+    let dir = project(REBUILD_SPEC);
+    let d = dir.path();
+    write(d, "a.csv", "x,y\n1,1\n2,2\n");
+    assert!(artifact(d, &["gen"]).status.success());
+    write(d, "a.csv", "x,y\n1,1\n2,foo\n");
+    let out = artifact(d, &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    write(d, "a.csv", "x,y\n1,1\n2,2\n");
+    let check = artifact(d, &["check"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        stderr(&check)
+    );
+    assert!(
+        said.contains("all figures and numbers are current"),
+        "{said}"
+    );
+    assert!(!said.contains("was edited"), "{said}");
+    let out = artifact(d, &["gen"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(rebuilt(&err), ["rebuilt f (input changed: a.csv)"]);
+    // Nothing failed: no hash kept back, none read apart.
+    let lock = std::fs::read_to_string(d.join("artifact.lock")).unwrap();
+    assert!(!lock.contains("inputs_read"), "{lock}");
+}

@@ -113,7 +113,9 @@ pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>,
 /// Sets the hashes in `lock` of the input files behind what failed to
 /// those of `old` (left out when `old` has none): what failed keeps its
 /// old record, so its inputs keep the hashes that record was computed
-/// from, and `check` names them as changed.
+/// from, and `check` names them as changed; the hashes read, where they
+/// differ, go to [`Lock::inputs_read`] (what the other parts were built
+/// from).
 pub(super) fn keep_failed_inputs(
     spec: &LoadedSpec,
     build: &Build,
@@ -133,9 +135,15 @@ pub(super) fn keep_failed_inputs(
         .iter()
         .flat_map(|s| build.fingerprint.files.get(s).into_iter().flatten())
     {
-        match old.and_then(|o| o.inputs.get(rel)) {
+        let kept = old.and_then(|o| o.inputs.get(rel));
+        let read = match kept {
             Some(h) => lock.inputs.insert(rel.clone(), h.clone()),
             None => lock.inputs.remove(rel),
         };
+        // What the parts that did not fail were built from, when it is
+        // not the hash kept.
+        if let Some(read) = read.filter(|r| Some(r) != kept) {
+            lock.inputs_read.insert(rel.clone(), read);
+        }
     }
 }
