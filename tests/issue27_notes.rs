@@ -187,3 +187,72 @@ fn a_file_put_back_after_a_failed_run_is_an_input_change_not_an_edited_record() 
     let lock = std::fs::read_to_string(d.join("artifact.lock")).unwrap();
     assert!(!lock.contains("inputs_read"), "{lock}");
 }
+
+/// Groups of `d.jsonl` counted into an aggregate output named `n`.
+const N_SPEC: &str = r#"[sources.d]
+path = "d.jsonl"
+
+[tables.t]
+from = "d"
+steps = [{ group = ["g"], aggregate = { n = "count" } }, { filter = "n > 1" }, { derive = { m = "n * 10" } }]
+
+[numbers.most]
+table = "t"
+value = { max = "n" }
+
+[numbers.tens]
+table = "t"
+value = { max = "m" }
+
+[numbers.count]
+table = "t"
+each = "count-{{ g }}-{{ _['n'] }}"
+value = { cell = "n" }
+"#;
+
+const N_DATA: &str = "{\"g\": \"a\"}\n{\"g\": \"a\"}\n{\"g\": \"a\"}\n{\"g\": \"b\"}\n";
+
+/// docs/spec.md: a row field shadows `n`. An aggregate output `n` is read
+/// as the field by a filter, a derive and a number, and as `_['n']` in a
+/// family's key.
+#[test]
+fn an_aggregate_output_named_n_is_the_field_where_the_docs_say_it_shadows_n() {
+    let dir = project(N_SPEC);
+    let d = dir.path();
+    write(d, "d.jsonl", N_DATA);
+    let out = artifact(d, &["gen"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let nums = common::numbers(d);
+    assert_eq!(nums["most"]["value"], 3, "{nums}");
+    assert_eq!(nums["tens"]["value"], 30, "{nums}");
+    assert_eq!(nums["count-a-3"]["value"], 3, "{nums}");
+}
+
+/// Where a number uses `n` as a map (`{{ n }}` in its `each`), the order
+/// numbers are computed in would depend on every number: an error at the
+/// `n`, saying the rule docs/spec.md states (a row field does not shadow
+/// it there), not a refusal the docs contradict.
+#[test]
+fn n_used_as_a_map_in_a_family_key_is_an_error_at_its_column_saying_the_documented_rule() {
+    let spec = N_SPEC.replace("{{ _['n'] }}", "{{ n }}");
+    let dir = project(&spec);
+    let d = dir.path();
+    write(d, "d.jsonl", N_DATA);
+    let out = artifact(d, &["gen"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let rule = "a row field named `n` or `v` does not shadow them in such a use: read it as _['n'] / _['v']";
+    assert_eq!(
+        stderr(&out).lines().next().unwrap_or(""),
+        format!(
+            "error: artifact.toml:18:26: number `count` reads numbers by a key not written out (`n`): write each as v['KEY'] (or v.KEY, v.get('KEY', default), 'KEY' in v), so it is computed after them; {rule}"
+        )
+    );
+    let docs = std::fs::read_to_string(common::root().join("docs/spec.md")).unwrap();
+    assert!(docs.contains(rule), "docs/spec.md shows the error");
+    assert!(
+        docs.replace('\n', " ").contains(
+            "even where a row field of that name exists: read the field as `_['n']` there"
+        ),
+        "docs/spec.md states the exception"
+    );
+}
