@@ -20,7 +20,9 @@
 //!   `_['execution time']`, `_[' code']`, `_['p50 (ms)']` (and `_.x` for
 //!   an identifier).
 //!
-//! A row field shadows `n`, `v`, `meta` and `_source`, but not `_`: `_` is
+//! A row field shadows `n`, `v`, `meta` and `_source` (but where a table
+//! step or a number uses `n`/`v` as a map, the plan reads it as the
+//! numbers: `plan::order`), but not `_`: `_` is
 //! always the row, and a field named `_` is read as `_['_']`. Undefined behaviour is minijinja's
 //! `SemiStrict`, chosen deliberately: a missing field is `undefined` and
 //! falsy (so `a or b` fallback chains and `x is defined` work), but printing
@@ -51,6 +53,7 @@ mod env;
 mod format;
 pub mod reads;
 mod so_far;
+pub mod terms;
 pub use so_far::SoFar;
 mod template;
 pub mod undefined;

@@ -139,6 +139,13 @@ pub struct Lock {
     /// Input file (relative to the spec) -> blake3.
     #[serde(default)]
     pub inputs: BTreeMap<String, String>,
+    /// Input file -> blake3 of what the run that wrote the lock read, for
+    /// the files whose hash in [`Lock::inputs`] is kept back for a part
+    /// that failed (see [`Lock::failed`]) and differs: the parts that did
+    /// not fail were built from this one, so their rebuild reasons compare
+    /// against it (see [`Lock::built_from`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs_read: BTreeMap<String, String>,
     /// Output file (relative to the spec) -> blake3.
     #[serde(default)]
     pub outputs: BTreeMap<String, String>,
@@ -260,6 +267,16 @@ impl Lock {
                 e.message()
             ))
         })
+    }
+
+    /// The hash of input `rel` that part `part` (`figure.NAME`,
+    /// `number.KEY`, as [`Lock::failed`] names it) was last built from:
+    /// the kept one for a part that failed, else what the run read.
+    pub fn built_from(&self, part: &str, rel: &str) -> Option<&String> {
+        match self.failed.iter().any(|f| f == part) {
+            true => self.inputs.get(rel),
+            false => self.inputs_read.get(rel).or_else(|| self.inputs.get(rel)),
+        }
     }
 
     /// The lock as text.

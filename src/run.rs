@@ -182,28 +182,37 @@ pub(crate) fn unexplained(fp: &Fingerprint, lock: &Lock) -> &'static str {
     }
 }
 
-/// Why figure `name` changed: the first input file of its sources whose hash
-/// differs from the lock, if any.
+/// Why `part` (`figure.NAME`, as [`Lock::failed`] names it) changed: the
+/// first input file of its sources whose hash differs from the one it was
+/// built from, if any.
 pub(crate) fn changed_input(
     fp: &Fingerprint,
     lock: &Lock,
+    part: &str,
     sources: &BTreeSet<String>,
 ) -> Option<String> {
-    changed_inputs(fp, Some(lock), sources).into_iter().next()
+    changed_inputs(fp, Some(lock), part, sources)
+        .into_iter()
+        .next()
 }
 
-/// The input files of `sources` whose hash differs from `lock`'s (none
-/// without a lock), in source order.
+/// The input files of `sources` whose hash differs from the one `part`
+/// (`figure.NAME`, `number.KEY`, `results_table.NAME`) was built from, as
+/// `lock` records it ([`Lock::built_from`]; none without a lock), in
+/// source order. After a run where another part reading the same file
+/// failed, that is the hash the run read, not the one kept for the failed
+/// part: a file unchanged since is not named.
 pub(crate) fn changed_inputs(
     fp: &Fingerprint,
     lock: Option<&Lock>,
+    part: &str,
     sources: &BTreeSet<String>,
 ) -> Vec<String> {
     let Some(lock) = lock else { return Vec::new() };
     sources
         .iter()
         .flat_map(|s| fp.files.get(s).into_iter().flatten())
-        .filter(|(rel, h)| lock.inputs.get(rel) != Some(h))
+        .filter(|(rel, h)| lock.built_from(part, rel) != Some(h))
         .map(|(rel, _)| rel.clone())
         .collect()
 }

@@ -28,7 +28,8 @@ pub fn compare(
     };
     let build = &*build;
     let fp = &build.fingerprint;
-    let changed_inputs = |sources: &BTreeSet<String>| run::changed_inputs(fp, lock, sources);
+    let changed_inputs =
+        |part: &str, sources: &BTreeSet<String>| run::changed_inputs(fp, lock, part, sources);
     // Numbers: committed text (the lock's) against the text now.
     r.numbers = number_changes(spec, build, lock);
     macro_files(&mut r, spec, build, lock);
@@ -126,7 +127,7 @@ fn figures(
     spec: &LoadedSpec,
     build: &run::Build,
     lock: Option<&Lock>,
-    changed_inputs: &dyn Fn(&BTreeSet<String>) -> Vec<String>,
+    changed_inputs: &dyn Fn(&str, &BTreeSet<String>) -> Vec<String>,
 ) {
     for f in &build.figures {
         let mut differing = Vec::new();
@@ -144,7 +145,7 @@ fn figures(
         if differing.is_empty() || hand {
             continue;
         }
-        let inputs = changed_inputs(&f.sources);
+        let inputs = changed_inputs(&format!("figure.{}", f.name), &f.sources);
         let quoted = lock.map_or_else(Vec::new, |l| {
             let q = crate::fingerprint::figure_quotes(spec, &f.name);
             crate::fingerprint::changed_numbers(l, build.earlier(), &q)
@@ -178,6 +179,14 @@ fn figures(
                 format!("the data no longer draws it: {why}{more}"),
             ));
         }
+    }
+}
+
+/// The name [`Lock::failed`] gives a figure or results table.
+fn part(kind: &str, name: &str) -> String {
+    match kind {
+        "figure" => format!("figure.{name}"),
+        _ => format!("results_table.{name}"),
     }
 }
 
@@ -228,7 +237,7 @@ fn records(r: &mut CheckReport, spec: &LoadedSpec, build: &run::Build, l: &Lock)
             None => run::NOT_IN_LOCK,
             Some(rec)
                 if Some(&rec.key) != key
-                    && run::changed_inputs(fp, Some(l), &covered).is_empty()
+                    && run::changed_inputs(fp, Some(l), &part(kind, name), &covered).is_empty()
                     && crate::fingerprint::changed_numbers(l, build.earlier(), &quoted)
                         .is_empty()
                     && run::unexplained(fp, l) == run::RECORD_EDITED =>

@@ -73,6 +73,15 @@ impl NumberChange {
     }
 }
 
+/// The name [`Lock::failed`] gives number `n`'s part: its family's, for a
+/// member.
+fn number_part(n: &crate::numbers::Number) -> String {
+    match &n.family {
+        Some(f) => format!("family.{f}"),
+        None => format!("number.{}", n.key),
+    }
+}
+
 /// The numbers of `build` whose text (or value) differs from what `lock`
 /// recorded, each with the inputs and quoted numbers that changed: what
 /// `check` lists as stale and what `gen` says it updated.
@@ -81,8 +90,9 @@ pub fn number_changes(
     build: &run::Build,
     lock: Option<&Lock>,
 ) -> Vec<NumberChange> {
-    let changed_inputs =
-        |sources: &BTreeSet<String>| run::changed_inputs(&build.fingerprint, lock, sources);
+    let changed_inputs = |part: &str, sources: &BTreeSet<String>| {
+        run::changed_inputs(&build.fingerprint, lock, part, sources)
+    };
     let mut out = Vec::new();
     // A value that changed under the same printed text is named too: the
     // paper reads the same, but numbers.json (and any template printing the
@@ -102,7 +112,7 @@ pub fn number_changes(
                 key: n.key.clone(),
                 committed,
                 now: n.text.clone(),
-                inputs: changed_inputs(&sources),
+                inputs: changed_inputs(&number_part(n), &sources),
                 quoted: lock.map_or_else(Vec::new, |l| {
                     crate::fingerprint::changed_numbers(l, build.earlier(), &reads)
                 }),

@@ -166,7 +166,7 @@ fn computed_key_error(
     spec.error(
         at,
         format!(
-            "{what} reads numbers by a key not written out (`{shown}`): write each as v['KEY'] (or v.KEY, v.get('KEY', default), 'KEY' in v), so it is computed after them; a field named `n` or `v` is read as _['n'] / _['v']"
+            "{what} reads numbers by a key not written out (`{shown}`): write each as v['KEY'] (or v.KEY, v.get('KEY', default), 'KEY' in v), so it is computed after them; a row field named `n` or `v` does not shadow them in such a use: read it as _['n'] / _['v']"
         ),
     )
 }

@@ -40,8 +40,10 @@ pub enum Unmatched {
 /// A compiled step.
 #[derive(Debug)]
 pub enum Step<'s> {
-    /// Keep rows where true.
-    Filter(Expr<'s>),
+    /// Keep rows where true; with its top-level `and` terms when it is a
+    /// conjunction of two or more (empty otherwise), so a drop is noted
+    /// against the term that dropped the row.
+    Filter(Expr<'s>, Vec<Expr<'s>>),
     /// Fail on the first row where false.
     Require(Expr<'s>),
     /// Add fields, in order.
@@ -135,7 +137,7 @@ impl Step<'_> {
     /// The verb, for messages.
     pub fn verb(&self) -> &'static str {
         match self {
-            Step::Filter(_) => "filter",
+            Step::Filter(..) => "filter",
             Step::Require(_) => "require",
             Step::Derive(_) => "derive",
             Step::Explode { .. } => "explode",
@@ -158,7 +160,11 @@ impl Step<'_> {
     /// Names the table the step's expressions run in, for their messages.
     pub fn set_table(&mut self, table: &str) {
         match self {
-            Step::Filter(e) | Step::Require(e) => e.set_table(table),
+            Step::Filter(e, terms) => {
+                e.set_table(table);
+                terms.iter_mut().for_each(|t| t.set_table(table));
+            }
+            Step::Require(e) => e.set_table(table),
             Step::Derive(fields) => fields.iter_mut().for_each(|(_, e)| e.set_table(table)),
             Step::Sort(keys) => keys.iter_mut().for_each(|k| k.expr.set_table(table)),
             Step::Group { aggs, .. }
@@ -208,7 +214,11 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
     let verb = the_verb(spec, s, span.clone())?;
     let per = |raw: &Option<Raw>| per_fields(spec, raw);
     Ok(match verb {
-        "filter" => Step::Filter(Expr::compile(spec, s.filter.as_ref().expect("verb"))?),
+        "filter" => {
+            let e = Expr::compile(spec, s.filter.as_ref().expect("verb"))?;
+            let terms = filter_terms(spec, &e);
+            Step::Filter(e, terms)
+        }
         "require" => Step::Require(Expr::compile(spec, s.require.as_ref().expect("verb"))?),
         "derive" => Step::Derive(
             s.derive
@@ -266,6 +276,18 @@ pub fn compile<'s>(spec: &LoadedSpec, raw: &'s Spanned<StepSpec>) -> Result<Step
             per: per(&s.per)?,
         },
     })
+}
+
+/// The compiled top-level `and` terms of a filter (see
+/// [`crate::expr::terms::conjuncts`]); empty when it is not a conjunction
+/// or a term does not compile on its own (its notes then name no term).
+fn filter_terms<'s>(spec: &LoadedSpec, e: &Expr<'s>) -> Vec<Expr<'s>> {
+    let text: &'s str = e.text;
+    crate::expr::terms::conjuncts(text)
+        .into_iter()
+        .map(|r| Expr::compile_str(spec, &text[r], e.span.clone()).ok())
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default()
 }
 
 /// The one verb of step `s` (an error at `span` naming those found when

@@ -92,8 +92,15 @@ fn refine_reason(
         let changed = crate::fingerprint::changed_numbers(l, b.earlier(), &quoted);
         // The files it read first, then any its key covers (an optional
         // file gone is no longer read).
-        let input = changed_input(fp, l, &f.sources)
-            .or_else(|| changed_input(fp, l, &crate::fingerprint::figure_sources(spec, name)));
+        let part = format!("figure.{name}");
+        let input = changed_input(fp, l, &part, &f.sources).or_else(|| {
+            changed_input(
+                fp,
+                l,
+                &part,
+                &crate::fingerprint::figure_sources(spec, name),
+            )
+        });
         let reason = match input {
             Some(input) => format!("input changed: {input}"),
             None if !changed.is_empty() => {

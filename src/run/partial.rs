@@ -113,7 +113,9 @@ pub fn orphans(spec: &LoadedSpec, fp: &Fingerprint, old: &Lock) -> (Vec<String>,
 /// Sets the hashes in `lock` of the input files behind what failed to
 /// those of `old` (left out when `old` has none): what failed keeps its
 /// old record, so its inputs keep the hashes that record was computed
-/// from, and `check` names them as changed.
+/// from, and `check` names them as changed; the hashes read, where they
+/// differ and a part that did not fail read the file, go to
+/// [`Lock::inputs_read`] (what that part was built from).
 pub(super) fn keep_failed_inputs(
     spec: &LoadedSpec,
     build: &Build,
@@ -129,13 +131,50 @@ pub(super) fn keep_failed_inputs(
             _ => BTreeSet::new(),
         })
         .collect();
+    // The sources of what this run built (or found current) and did not
+    // fail: built from the hashes read.
+    let failed = |part: String| lock.failed.contains(&part);
+    let mut built: BTreeSet<&String> = BTreeSet::new();
+    for n in &build.numbers {
+        let part = match &n.family {
+            Some(f) => format!("family.{f}"),
+            None => format!("number.{}", n.key),
+        };
+        if !failed(part) {
+            built.extend(&n.sources);
+        }
+    }
+    for (kind, list) in [
+        ("figure", &build.figures),
+        ("results_table", &build.results),
+    ] {
+        for f in list
+            .iter()
+            .filter(|f| !failed(format!("{kind}.{}", f.name)))
+        {
+            built.extend(&f.sources);
+        }
+    }
+    let read_by_built: BTreeSet<&String> = built
+        .iter()
+        .flat_map(|s| build.fingerprint.files.get(*s).into_iter().flatten())
+        .map(|(rel, _)| rel)
+        .collect();
+    let mut read_apart = Vec::new();
     for (rel, _) in behind
         .iter()
         .flat_map(|s| build.fingerprint.files.get(s).into_iter().flatten())
     {
-        match old.and_then(|o| o.inputs.get(rel)) {
+        let kept = old.and_then(|o| o.inputs.get(rel));
+        let read = match kept {
             Some(h) => lock.inputs.insert(rel.clone(), h.clone()),
             None => lock.inputs.remove(rel),
         };
+        // What the parts that did not fail were built from, when it is
+        // not the hash kept.
+        if let Some(read) = read.filter(|r| Some(r) != kept && read_by_built.contains(rel)) {
+            read_apart.push((rel.clone(), read));
+        }
     }
+    lock.inputs_read.extend(read_apart);
 }

@@ -150,8 +150,9 @@ fn refined(
     };
     let quoted = crate::fingerprint::results_table_quotes(spec, name);
     let changed = crate::fingerprint::changed_numbers(l, numbers, &quoted);
-    match crate::run::changed_input(fp, l, sources)
-        .or_else(|| crate::run::changed_input(fp, l, &covered()))
+    let part = format!("results_table.{name}");
+    match crate::run::changed_input(fp, l, &part, sources)
+        .or_else(|| crate::run::changed_input(fp, l, &part, &covered()))
     {
         Some(input) => format!("input changed: {input}"),
         None if !changed.is_empty() => format!("quoted number changed: {}", changed.join(", ")),
@@ -224,7 +225,7 @@ pub fn stale(
     spec: &LoadedSpec,
     build: &Build,
     lock: Option<&Lock>,
-    changed_inputs: &dyn Fn(&BTreeSet<String>) -> Vec<String>,
+    changed_inputs: &dyn Fn(&str, &BTreeSet<String>) -> Vec<String>,
     edited: &mut Vec<(String, String)>,
 ) -> Vec<(String, Vec<String>, String)> {
     let disk = |rel: &str| crate::output::read_output(&spec.root, rel);
@@ -249,7 +250,7 @@ pub fn stale(
         if differing.is_empty() || hand {
             continue;
         }
-        let inputs = changed_inputs(&r.sources);
+        let inputs = changed_inputs(&format!("results_table.{}", r.name), &r.sources);
         let why = if differing.iter().all(|d| disk(d).is_none()) {
             "missing".to_string()
         } else if inputs.is_empty() {

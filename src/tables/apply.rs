@@ -54,7 +54,7 @@ impl Step<'_> {
     pub fn is_row_wise(&self) -> bool {
         matches!(
             self,
-            Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. }
+            Step::Filter(..) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. }
         )
     }
 }
@@ -68,12 +68,12 @@ pub fn apply_row(
     out: &mut Vec<Row>,
 ) -> Result<()> {
     match step {
-        Step::Filter(e) => {
+        Step::Filter(e, terms) => {
             if e.test_row(g, &row)? {
                 out.push(row);
                 return Ok(());
             }
-            note_filter_drop(e, &row, drops);
+            note_filter_drop((e, terms), &row, g, drops);
         }
         Step::Require(e) => {
             if !e.test_row(g, &row)? {
@@ -91,7 +91,7 @@ pub fn apply_row(
                 // (`_source.meta.config.loader`) would otherwise become a
                 // column of nulls without a word.
                 let v = if v.is_undefined() {
-                    note_drop(drops, (e.text, name, DERIVED_NOTHING), || {
+                    note_drop(drops, (e.text, "", name, DERIVED_NOTHING), || {
                         row.origin.to_string()
                     });
                     Value::from(())
@@ -111,10 +111,23 @@ pub fn apply_row(
 
 /// Notes a row `filter` dropped while a field it read is null, NaN,
 /// infinite or zero: `H_byte1 > 0` meeting `"H_byte1": null` (or 0.0)
-/// drops the row, and says so.
+/// drops the row, and says so. For a conjunction only the fields of the
+/// term that dropped the row count (the first false one, left to right, as
+/// `and` evaluates; one that fails on its own counts too), and the note
+/// names it: a null read by a later term did not drop the row.
 #[inline]
-fn note_filter_drop(e: &crate::expr::Expr, row: &Row, drops: &mut DropLog) {
-    for p in e.paths() {
+fn note_filter_drop(
+    (e, terms): (&crate::expr::Expr, &[crate::expr::Expr]),
+    row: &Row,
+    g: &Arc<Globals>,
+    drops: &mut DropLog,
+) {
+    let by = terms.iter().find(|t| !t.test_row(g, row).unwrap_or(false));
+    let (reads, by) = match by {
+        Some(t) => (t, t.text),
+        None => (e, ""),
+    };
+    for p in reads.paths() {
         let Some(v) = crate::expr::lookup_path(row, p) else {
             continue;
         };
@@ -131,7 +144,7 @@ fn note_filter_drop(e: &crate::expr::Expr, row: &Row, drops: &mut DropLog) {
         } else {
             continue;
         };
-        note_drop(drops, (e.text, p, why), || row.origin.to_string());
+        note_drop(drops, (e.text, by, p, why), || row.origin.to_string());
         break;
     }
 }
@@ -250,7 +263,7 @@ pub fn apply(step: &Step, rows: Vec<Row>, env: &mut StepEnv) -> Result<Vec<Row>>
             }
             grouper.finish()?
         }
-        Step::Filter(_) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. } => {
+        Step::Filter(..) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. } => {
             unreachable!("row-wise steps are applied above")
         }
         Step::Sort(keys) => whole::sort(keys, rows, g)?,

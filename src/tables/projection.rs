@@ -41,7 +41,7 @@ pub fn projection_until(
     names.extend(out.iter().cloned());
     for step in steps.get(..last)? {
         match step {
-            Step::Filter(e) | Step::Require(e) => exprs.push(e),
+            Step::Filter(e, _) | Step::Require(e) => exprs.push(e),
             Step::Derive(fields) => {
                 exprs.extend(fields.iter().map(|(_, e)| e));
                 made.extend(fields.iter().map(|(n, _)| n.as_str()));

@@ -99,7 +99,7 @@ pub(super) const LEGEND_MARKS: &[&str] = &[
 pub(super) const VERBS: &[Variant] = &[
     Variant {
         name: "filter",
-        doc: "keep the rows where the expression is true (rows dropped while a field it reads is null, NaN, infinite or 0 are reported)",
+        doc: "keep the rows where the expression is true (rows dropped while a field it reads is null, NaN, infinite or 0 are reported; in `a and b`, only the fields of the first false term count, and the note names that term)",
     },
     Variant {
         name: "require",

@@ -4,8 +4,12 @@
 use indexmap::IndexMap;
 
 /// Rows that filters dropped because a field they read was null, NaN,
-/// infinite or 0: (filter text, field, why) -> how many and where.
-pub type DropLog = IndexMap<(String, String, &'static str), Dropped>;
+/// infinite or 0: (filter text, the `and` term that dropped them or "",
+/// field, why) -> how many and where.
+pub type DropLog = IndexMap<DropCause, Dropped>;
+
+/// A [`DropLog`] key: (filter text, term or "", field, why).
+pub type DropCause = (String, String, String, &'static str);
 
 /// The cause of a [`DropLog`] entry for a derive that gave no value (the
 /// entry's text is the expression, its field the derived field).
@@ -44,26 +48,27 @@ impl Dropped {
 /// A [`DropLog`] key borrowed: it hashes and compares as the owned key, so
 /// a row dropped for a cause already logged allocates nothing.
 #[derive(Hash)]
-struct DropKey<'k>(&'k str, &'k str, &'static str);
+struct DropKey<'k>(&'k str, &'k str, &'k str, &'static str);
 
-impl indexmap::Equivalent<(String, String, &'static str)> for DropKey<'_> {
-    fn equivalent(&self, k: &(String, String, &'static str)) -> bool {
-        self.0 == k.0 && self.1 == k.1 && self.2 == k.2
+impl indexmap::Equivalent<DropCause> for DropKey<'_> {
+    fn equivalent(&self, k: &DropCause) -> bool {
+        self.0 == k.0 && self.1 == k.1 && self.2 == k.2 && self.3 == k.3
     }
 }
 
-/// Counts one row dropped for (expression text, field, cause) at `origin`.
+/// Counts one row dropped for (expression text, the `and` term that
+/// dropped it or "", field, cause) at `origin`.
 pub fn note_drop(
     drops: &mut DropLog,
-    (text, field, why): (&str, &str, &'static str),
+    (text, by, field, why): (&str, &str, &str, &'static str),
     origin: impl FnOnce() -> String,
 ) {
     // (A tuple hashes as its fields in order, `String` as its `str`: the
     // borrowed key finds the owned one.)
-    match drops.get_mut(&DropKey(text, field, why)) {
+    match drops.get_mut(&DropKey(text, by, field, why)) {
         Some(d) => d.add(origin),
         None => drops
-            .entry((text.to_string(), field.to_string(), why))
+            .entry((text.to_string(), by.to_string(), field.to_string(), why))
             .or_default()
             .add(origin),
     }
@@ -71,7 +76,7 @@ pub fn note_drop(
 
 /// Turns the drop log into notes.
 pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
-    for ((text, p, why), d) in drops.drain(..) {
+    for ((text, by, p, why), d) in drops.drain(..) {
         let more = if d.count > d.at.len() as u64 {
             ", ..."
         } else {
@@ -85,15 +90,16 @@ pub fn flush_drops(drops: &mut DropLog, notes: &mut Vec<String>) {
             ));
             continue;
         }
+        // The term that dropped the rows, unless it is the field itself
+        // (`ceiling and achieved` dropping rows where `ceiling` is null).
+        let by = match by.is_empty() || by == p {
+            true => String::new(),
+            false => format!(" by `{by}`"),
+        };
         notes.push(format!(
-            "filter `{text}` dropped {} row(s) where `{p}` is {why}: {}{}",
+            "filter `{text}` dropped {} row(s){by} where `{p}` is {why}: {}{more}",
             d.count,
             d.at.join(", "),
-            if d.count > d.at.len() as u64 {
-                ", ..."
-            } else {
-                ""
-            }
         ));
     }
 }
@@ -107,12 +113,12 @@ mod tests {
     #[test]
     fn a_drop_for_a_logged_cause_counts_on_the_same_entry() {
         let mut drops = DropLog::new();
-        note_drop(&mut drops, ("x > 0", "x", "null"), || "a:1".into());
-        note_drop(&mut drops, ("x > 0", "x", "0"), || "a:2".into());
-        note_drop(&mut drops, ("x > 0", "x", "null"), || "a:3".into());
+        note_drop(&mut drops, ("x > 0", "", "x", "null"), || "a:1".into());
+        note_drop(&mut drops, ("x > 0", "", "x", "0"), || "a:2".into());
+        note_drop(&mut drops, ("x > 0", "", "x", "null"), || "a:3".into());
         let got: Vec<(String, u64, Vec<String>)> = drops
             .iter()
-            .map(|((t, f, w), d)| (format!("{t}|{f}|{w}"), d.count, d.at.clone()))
+            .map(|((t, _, f, w), d)| (format!("{t}|{f}|{w}"), d.count, d.at.clone()))
             .collect();
         assert_eq!(
             got,

@@ -212,21 +212,11 @@ fn compile_step(
     compile: &dyn Fn(&crate::expr::Expr) -> Option<FNode>,
 ) -> Option<FStep> {
     Some(match step {
-        Step::Filter(e) => {
-            let mut paths = Vec::new();
-            for p in e.paths() {
-                let mut parts = p.split('.');
-                let head = parts.next().unwrap_or("");
-                if let Some(i) = slots.position(head) {
-                    paths.push((p.clone(), i, parts.map(String::from).collect()));
-                }
-            }
-            FStep::Filter {
-                e: Pred::of(compile(e)?),
-                text: e.text.to_string(),
-                paths,
-            }
-        }
+        Step::Filter(e, terms) => FStep::Filter(super::filter::Filter::compile(
+            (e, terms),
+            &|name| slots.position(name),
+            compile,
+        )?),
         Step::Require(e) => FStep::Require(Pred::of(compile(e)?)),
         Step::Derive(fields) => {
             let mut out = Vec::new();

@@ -13,6 +13,7 @@
 
 mod compile;
 mod eval;
+mod filter;
 mod inputs;
 mod out;
 mod pred;
@@ -57,12 +58,7 @@ fn cell_part(c: Cell<'_>) -> Option<PartRef<'_>> {
 
 #[derive(Debug)]
 enum FStep {
-    Filter {
-        e: Pred,
-        text: String,
-        /// The paths the filter reads (slot, attributes), for drop reports.
-        paths: Vec<(String, usize, Vec<String>)>,
-    },
+    Filter(filter::Filter),
     Require(Pred),
     Derive(Vec<(usize, FNode)>),
     Explode {
@@ -195,29 +191,13 @@ impl Plan {
         let tape = at.tape;
         for (i, step) in self.steps.iter().enumerate().skip(from) {
             match step {
-                FStep::Filter { e, text, paths } => {
-                    if e.test(tape, slots)? {
+                FStep::Filter(f) => {
+                    if f.e.test(tape, slots)? {
                         continue;
                     }
-                    // As the generic path: say so when a field read was
-                    // null or 0 (cells are never NaN or infinite).
-                    for (p, slot, attrs) in paths {
-                        let mut c = slots[*slot];
-                        for a in attrs {
-                            match attr(tape, c, a, None) {
-                                Some(x) => c = x,
-                                None => c = Cell::Undef,
-                            }
-                        }
-                        let why = match c {
-                            Cell::Null => "null",
-                            Cell::Int(0) => "0",
-                            Cell::Float(0.0) => "0",
-                            _ => continue,
-                        };
-                        st.drops.push((text, p, why));
-                        break;
-                    }
+                    // As the generic path: say so when a field the
+                    // dropping term read was null or 0.
+                    st.drops.extend(f.dropped(tape, slots)?);
                     return Ok(());
                 }
                 FStep::Require(e) => {
@@ -525,7 +505,7 @@ struct State<'a> {
     /// The current line's lookup key (see [`Plan::missed`]).
     key: Vec<PartRef<'a>>,
     /// The current line's drop reports (kept only if the line stays fast).
-    drops: Vec<(&'a str, &'a str, &'static str)>,
+    drops: Vec<(&'a str, &'a str, &'a str, &'static str)>,
     /// The names of the fields rows keep, this batch's own copies (as the
     /// file's name is, see `stream::run`): every row holds them, and
     /// counting the references of one copy shared by both workers and the

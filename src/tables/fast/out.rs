@@ -102,7 +102,7 @@ impl Out {
         &mut self,
         run: Result<(), Fallback>,
         mark: Mark,
-        drops: &mut Vec<(&str, &str, &'static str)>,
+        drops: &mut Vec<(&str, &str, &str, &'static str)>,
         path: &str,
         line_no: u64,
     ) -> bool {

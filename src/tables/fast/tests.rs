@@ -73,9 +73,10 @@ fn plain_lines_stay_on_the_fast_path() {
     let drops: Vec<String> = out
         .drops
         .iter()
-        .map(|((_, p, why), d)| format!("{p} {why} {} {:?}", d.count, d.at))
+        .map(|((_, by, p, why), d)| format!("{by}: {p} {why} {} {:?}", d.count, d.at))
         .collect();
-    assert_eq!(drops, [r#"m.ratio 0 1 ["results.jsonl:1"]"#]);
+    // Named by the `and` term that dropped it, as the generic path names it.
+    assert_eq!(drops, [r#"m.ratio > 0: m.ratio 0 1 ["results.jsonl:1"]"#]);
 }
 
 #[test]
