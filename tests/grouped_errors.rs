@@ -120,7 +120,7 @@ fn pareto_per_a_missing_field_is_an_error_not_one_pooled_front() {
 fn xoffset_on_a_rule_is_an_error_at_the_key() {
     assert_eq!(
         gen_error(r#"{ mark = "rule", data = "s", x = "a", xOffset = "cat" }"#),
-        "error: artifact.toml:6:49: `xOffset` does not apply to a `rule` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `rule` layer takes: mark, data, where, x, y, x2, y2, color, opacity, stroke_width, dash, label, legend, orient, detail, z"
+        "error: artifact.toml:6:49: `xOffset` does not apply to a `rule` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `rule` layer takes: mark, data, where, x, y, x2, y2, color, opacity, stroke_width, dash, label, legend, orient, detail, rasterize, z"
     );
 }
 
@@ -128,7 +128,7 @@ fn xoffset_on_a_rule_is_an_error_at_the_key() {
 fn xoffset_on_a_line_is_an_error_at_the_key() {
     assert_eq!(
         gen_error(r#"{ mark = "line", data = "s", x = "a", y = "b", xOffset = "cat" }"#),
-        "error: artifact.toml:6:58: `xOffset` does not apply to a `line` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `line` layer takes: mark, data, where, x, y, color, shape, opacity, stroke_width, dash, series, end_labels, label, legend, marker, marker_size, font_size, detail, z"
+        "error: artifact.toml:6:58: `xOffset` does not apply to a `line` layer (only to `bar`, `hist`, `point`, `text`, `errorbar`); a `line` layer takes: mark, data, where, x, y, color, shape, opacity, stroke_width, dash, series, end_labels, label, legend, marker, marker_size, font_size, detail, rasterize, z"
     );
 }
 

@@ -175,7 +175,7 @@ fn format_by_prints_each_row_in_the_format_its_metric_picks() {
          | Metric | Value |\n\
          | :-- | --: |\n\
          | ratio | 2.08× |\n\
-         | GB/s | 5.9 GB/s |\n\
+         | GB/s | 5.9\u{a0}GB/s |\n\
          | ratio | 1.50× |\n\
          | latency | 12.2 |\n\
          | GB/s |  |\n"

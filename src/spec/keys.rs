@@ -473,7 +473,7 @@ mod tests {
         let text = "[figures.f]\nsize = [1, 1]\nlayers = [{ mark = \"bar\", x = \"a\", y = \"b\", series = \"c\" }]\n";
         assert_eq!(
             first(text),
-            "3:45: `series` does not apply to a `bar` layer (only to `hist`, `line`, `ecdf`, `area`, `errorband`); a `bar` layer takes: mark, data, where, x, y, x2, y2, color, stroke, opacity, stroke_width, dash, text, text_position, label, legend, orient, band, font_size, detail, z, xOffset, yOffset, stack, padding"
+            "3:45: `series` does not apply to a `bar` layer (only to `hist`, `line`, `ecdf`, `area`, `errorband`); a `bar` layer takes: mark, data, where, x, y, x2, y2, color, stroke, opacity, stroke_width, dash, text, text_position, label, legend, orient, band, font_size, detail, rasterize, z, xOffset, yOffset, stack, padding"
         );
     }
 
