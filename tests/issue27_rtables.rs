@@ -182,7 +182,7 @@ fn format_by_prints_each_row_in_the_format_its_metric_picks() {
     );
     let tex = read(dir.path(), "generated/t.tex");
     assert!(
-        tex.contains("ratio & 2.08\\ensuremath{\\times} \\\\\nGB/s & 5.9 GB/s \\\\\nratio & 1.50\\ensuremath{\\times} \\\\\nlatency & 12.2 \\\\\nGB/s &  \\\\\n"),
+        tex.contains("ratio & 2.08\\ensuremath{\\times} \\\\\nGB/s & 5.9~GB/s \\\\\nratio & 1.50\\ensuremath{\\times} \\\\\nlatency & 12.2 \\\\\nGB/s &  \\\\\n"),
         "{tex}"
     );
     // The CSV keeps full precision, whatever the format.
