@@ -4,7 +4,7 @@ mod common;
 use common::*;
 
 /// `[tables.both] union = [...]` said only "a table takes one of: from,
-/// steps" (a new user's trial): the README lists `union` among the steps.
+/// steps" (a new user's trial): docs/writing-a-spec.md lists `union` among the steps.
 #[test]
 fn a_step_written_on_a_table_says_it_goes_in_steps() {
     let dir = tempfile::tempdir().unwrap();
