@@ -113,6 +113,9 @@ fn escape_tex_into(s: &str, out: &mut String) -> std::result::Result<(), char> {
             '\u{2212}' => out.push_str("\\ensuremath{-}"),
             '\u{b1}' => out.push_str("\\ensuremath{\\pm}"),
             '\u{d7}' => out.push_str("\\ensuremath{\\times}"),
+            // A raw µ makes pdflatex fall back to a bitmap (Type 3) font,
+            // which submission systems refuse; math's \mu is Type 1.
+            '\u{b5}' | '\u{3bc}' => out.push_str("\\ensuremath{\\mu}"),
             '\u{a0}' => out.push('~'),
             '\u{2009}' => out.push_str("\\,"),
             c if superscript_digit(c).is_some() => {

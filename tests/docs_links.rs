@@ -179,9 +179,15 @@ fn anchors(path: &Path) -> BTreeSet<String> {
 
 #[test]
 fn slugs_follow_github() {
-    assert_eq!(slug("Numbers: printed text and formats"), "numbers-printed-text-and-formats");
+    assert_eq!(
+        slug("Numbers: printed text and formats"),
+        "numbers-printed-text-and-formats"
+    );
     assert_eq!(slug("check --fast"), "check---fast");
-    assert_eq!(slug("Logs that outgrew one machine: Parquet"), "logs-that-outgrew-one-machine-parquet");
+    assert_eq!(
+        slug("Logs that outgrew one machine: Parquet"),
+        "logs-that-outgrew-one-machine-parquet"
+    );
     assert_eq!(slug("row_number & more"), "row_number--more");
 }
 
@@ -194,10 +200,7 @@ fn every_relative_link_points_to_a_file_and_heading() {
         let shown = page.strip_prefix(root()).unwrap().display().to_string();
         for (line_no, line) in prose_lines(&text) {
             for target in link_targets(&line) {
-                if target.is_empty()
-                    || target.contains("://")
-                    || target.starts_with("mailto:")
-                {
+                if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
                     continue;
                 }
                 checked += 1;
@@ -225,7 +228,10 @@ fn every_relative_link_points_to_a_file_and_heading() {
             }
         }
     }
-    assert!(checked > 50, "only {checked} links found: is the scan broken?");
+    assert!(
+        checked > 50,
+        "only {checked} links found: is the scan broken?"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
@@ -249,7 +255,12 @@ fn summary_lists_every_page_and_only_pages_that_exist() {
     markdown_under(&docs, &mut files);
     let unlisted: Vec<String> = files
         .iter()
-        .map(|f| f.strip_prefix(&docs).unwrap().to_string_lossy().replace('\\', "/"))
+        .map(|f| {
+            f.strip_prefix(&docs)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
         .filter(|f| f != "SUMMARY.md" && !listed.contains(f))
         .collect();
     assert!(

@@ -415,3 +415,29 @@ fn init_on_one_criterion_estimate_reads_every_benchmark_as_criterion_prints_it()
     assert_eq!(text(&n, "fib_30"), "1.2701 ms");
     assert_eq!(text(&n, "sort_1k"), "669.75 ps");
 }
+
+#[test]
+fn a_text_field_of_quantities_gets_the_expression_that_reads_it() {
+    // Was: `p99: string, ... e.g. 87us` and no word of `quantity`.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("kv.jsonl"),
+        "{\"system\": \"a\", \"p99\": \"87us\", \"size\": \"1.5 GiB\"}\n{\"system\": \"b\", \"p99\": \"2.80ms\", \"size\": \"2 GiB\"}\n",
+    )
+    .unwrap();
+    let out = artifact(d, &["init", "kv.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(
+        spec.contains("#   p99: string, 2 distinct, e.g. 87us\n#     a quantity with its unit: `quantity(p99, 's')` reads it as a number of s\n"),
+        "{spec}"
+    );
+    assert!(
+        spec.contains(
+            "#     a quantity with its unit: `quantity(size, 'B')` reads it as a number of B\n"
+        ),
+        "{spec}"
+    );
+    assert!(!spec.contains("quantity(system"), "{spec}");
+}

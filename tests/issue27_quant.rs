@@ -153,7 +153,10 @@ fn prefix_si_with_five_figures_prints_criterion_times() {
     )
     .unwrap();
     assert_eq!(got["text"], "10.309\u{a0}µs");
-    assert_eq!(got["tex"], "\\@namedef{artnum@t}{10.309~µs}");
+    assert_eq!(
+        got["tex"],
+        "\\@namedef{artnum@t}{10.309~\\ensuremath{\\mu}s}"
+    );
     assert_eq!(
         printed(
             "6.6975e-10",

@@ -87,9 +87,17 @@ fn number_len(s: &str) -> (usize, Option<usize>) {
 /// says what was expected.
 pub fn parse_quantity(text: &str, unit: &str) -> Result<f64, String> {
     let t = text.trim();
+    // A unit that has a prefix itself (`ms`, `kB`): the base unit it
+    // scales, which reads every prefix.
+    let base = (1..unit.len())
+        .filter(|&i| unit.is_char_boundary(i))
+        .find(|&i| scale(&unit[..i]).is_some() && !unit[i..].is_empty())
+        .map(|i| &unit[i..]);
     let expected = || {
         if unit.is_empty() {
             "a number with an optional SI prefix (`3.5k`)".to_string()
+        } else if base.is_some() {
+            format!("a number, an optional SI or binary prefix and `{unit}` (`2.5 {unit}`)")
         } else {
             format!("a number, an optional SI or binary prefix and `{unit}` (`2.5 k{unit}`)")
         }
@@ -110,7 +118,13 @@ pub fn parse_quantity(text: &str, unit: &str) -> Result<f64, String> {
         } else {
             format!("ends in `{rest}`")
         };
-        return Err(format!("{text:?} {what}; expected {}", expected()));
+        let hint = match base {
+            Some(b) if rest.ends_with(b) => format!(
+                "; `{unit}` is a prefixed `{b}`: `quantity(x, '{b}')` reads every prefix (the value in {b})"
+            ),
+            _ => String::new(),
+        };
+        return Err(format!("{text:?} {what}; expected {}{hint}", expected()));
     };
     let Some(scale) = scale(prefix) else {
         let hint = if prefix == "K" {
@@ -422,5 +436,13 @@ mod tests {
         assert!(q("-", "").is_err());
         assert!(q(".", "").is_err());
         assert_eq!(q("1e999999999999999999999 s", "s"), Ok(f64::INFINITY));
+    }
+    #[test]
+    fn a_prefixed_unit_points_to_its_base_unit_which_reads_every_prefix() {
+        assert_eq!(
+            q("387us", "ms"),
+            Err("\"387us\" ends in `us`; expected a number, an optional SI or binary prefix and `ms` (`2.5 ms`); `ms` is a prefixed `s`: `quantity(x, 's')` reads every prefix (the value in s)".into())
+        );
+        assert_eq!(q("2.80ms", "ms"), Ok(2.8));
     }
 }

@@ -122,6 +122,24 @@ fn text_field(f: &FieldSummary) -> bool {
     expr_of(&f.name).is_some() && f.types.split('|').any(|t| t == "string")
 }
 
+/// For a text field whose first value is a quantity with a unit
+/// (`87us`, `2.80ms`, `1.2 GiB`): how an expression reads it as a number.
+fn quantity_hint(f: &FieldSummary) -> Option<String> {
+    let ex = f.example.as_deref()?;
+    if !f.types.split('|').any(|t| t == "string") {
+        return None;
+    }
+    let e = expr_of(&f.name)?;
+    ["s", "B", "b", "Hz", "W", "J", "op/s", "B/s"]
+        .into_iter()
+        .find(|unit| crate::format::prefix::parse_quantity(ex, unit).is_ok())
+        .map(|unit| {
+            format!(
+                "a quantity with its unit: `quantity({e}, '{unit}')` reads it as a number of {unit}"
+            )
+        })
+}
+
 /// TOML's basic string for `s`.
 fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -361,6 +379,9 @@ fn with_fields(head: &str, surveyed: &[Surveyed]) -> String {
                     f.distinct,
                     ex.replace(['\n', '\r'], " ")
                 );
+                if let Some(hint) = quantity_hint(f) {
+                    let _ = writeln!(spec, "#     {hint}");
+                }
             }
             if fields.len() > 60 {
                 let _ = writeln!(spec, "#   ... and {} more", fields.len() - 60);
