@@ -384,6 +384,14 @@ pub fn equals(typed: &Typed, text: &str, value: f64) -> Option<Match> {
     if typed.percent && close(rounded(value * 100.0), typed.value) {
         return Some(Match::Percent(typed.decimals));
     }
+    // The printed number rounded further: with an SI prefix the value is in
+    // the base unit (0.001287 s) but the text in the prefixed one (1.287 ms).
+    if let Some(p) = &printed
+        && p.decimals > typed.decimals
+        && close(rounded(p.value), typed.value)
+    {
+        return Some(Match::Rounded(typed.decimals));
+    }
     None
 }
 
@@ -457,5 +465,11 @@ mod tests {
         assert_eq!(equals(&t("4"), "3.859", 3.859415), None);
         assert_eq!(equals(&t("7"), "7", 7.0), None);
         assert_eq!(equals(&t("0.2823"), "+0.2823", 0.28234), Some(Match::Text));
+        // The printed text's own unit: 1.287 ms (value 0.001287 s) typed 1.29.
+        assert_eq!(
+            equals(&t("1.29"), "1.287\u{a0}ms", 0.001287),
+            Some(Match::Rounded(2))
+        );
+        assert_eq!(equals(&t("1.28"), "1.287\u{a0}ms", 0.001287), None);
     }
 }
