@@ -337,14 +337,7 @@ fn option(chars: &[char], j: usize) -> Option<(usize, String)> {
 /// written (`0.7\linewidth`); none without options or without a width.
 fn option_width(chars: &[char], j: usize) -> Option<String> {
     let j = j + usize::from(chars.get(j) == Some(&'*'));
-    let k = (j..chars.len()).find(|&k| chars[k] != ' ' && chars[k] != '\t')?;
-    if chars[k] != '[' {
-        return None;
-    }
-    let end = group(chars, k, '[', ']');
-    let inner: String = chars[k + 1..end.saturating_sub(1).max(k + 1)]
-        .iter()
-        .collect();
+    let (_, inner) = option(chars, j)?;
     inner.split(',').find_map(|kv| {
         let (key, value) = kv.split_once('=')?;
         (key.trim() == "width").then(|| value.trim().to_string())

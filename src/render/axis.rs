@@ -469,9 +469,37 @@ fn fit_given(axis: &Axis, major: Vec<(f64, String)>, length: f64, vertical: bool
     set(major, -90.0)
 }
 
+/// The pieces of `line`, each ending at a break (a space is dropped, `_`
+/// kept) and flagged when a space followed it; with `keep_groups`, no
+/// break inside parentheses.
+fn pieces(line: &str, breaks: &[char], keep_groups: bool) -> Vec<(String, bool)> {
+    let mut pieces: Vec<(String, bool)> = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0usize;
+    for ch in line.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let inside = keep_groups && depth > 0;
+        if ch == ' ' && breaks.contains(&' ') && !inside {
+            pieces.push((std::mem::take(&mut cur), true));
+        } else {
+            cur.push(ch);
+            if ch != ' ' && breaks.contains(&ch) && !inside {
+                pieces.push((std::mem::take(&mut cur), false));
+            }
+        }
+    }
+    pieces.push((cur, false));
+    pieces
+}
+
 /// `s` broken into lines no wider than `max_w` points at `size`: after an
-/// underscore (kept) or at a space (dropped), greedily. A word wider than
-/// `max_w` keeps its own line. Existing line breaks stay.
+/// underscore (kept) or at a space (dropped), greedily, never inside a
+/// parenthesis that fits on a line (`(1 KiB values)` stays whole). A word
+/// wider than `max_w` keeps its own line. Existing line breaks stay.
 pub fn wrap(s: &str, size: f64, max_w: f64, breaks: &[char]) -> String {
     let mut out: Vec<String> = Vec::new();
     for line in text::lines(s) {
@@ -479,20 +507,11 @@ pub fn wrap(s: &str, size: f64, max_w: f64, breaks: &[char]) -> String {
             out.push(line.to_string());
             continue;
         }
-        // Pieces: each ends at a break (a space is dropped, `_` kept).
-        let mut pieces: Vec<(String, bool)> = Vec::new();
-        let mut cur = String::new();
-        for ch in line.chars() {
-            if ch == ' ' && breaks.contains(&' ') {
-                pieces.push((std::mem::take(&mut cur), true));
-            } else {
-                cur.push(ch);
-                if ch != ' ' && breaks.contains(&ch) {
-                    pieces.push((std::mem::take(&mut cur), false));
-                }
-            }
-        }
-        pieces.push((cur, false));
+        let grouped = pieces(line, breaks, true);
+        let pieces = match grouped.iter().all(|(p, _)| text::width(p, size) <= max_w) {
+            true => grouped,
+            false => pieces(line, breaks, false),
+        };
         let mut now = String::new();
         let mut pending_space = false;
         for (p, space_after) in pieces {
@@ -605,5 +624,20 @@ mod tests {
         );
         assert_eq!(wrap("a long title", 10.0, 40.0, &[' ']), "a long\ntitle");
         assert_eq!(wrap("short", 10.0, 100.0, &[' ']), "short");
+        // A parenthesis that fits on a line is not broken.
+        assert_eq!(
+            wrap(
+                "throughput against threads (1 KiB values)",
+                10.0,
+                190.0,
+                &[' ']
+            ),
+            "throughput against threads\n(1 KiB values)"
+        );
+        // One that does not fit breaks as words do.
+        assert_eq!(
+            wrap("a (very long parenthesis here)", 10.0, 60.0, &[' ']),
+            "a (very\nlong\nparenthesis\nhere)"
+        );
     }
 }
