@@ -441,3 +441,50 @@ fn a_text_field_of_quantities_gets_the_expression_that_reads_it() {
     );
     assert!(!spec.contains("quantity(system"), "{spec}");
 }
+
+#[test]
+fn init_on_google_benchmark_json_quotes_each_benchmarks_median_in_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(
+        root().join("tests/fixtures/gbench/laptop.json"),
+        d.join("laptop.json"),
+    )
+    .unwrap();
+    let out = artifact(d, &["init", "laptop.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spec = std::fs::read_to_string(d.join("artifact.toml")).unwrap();
+    assert!(spec.contains("records = \"/benchmarks\"\n"), "{spec}");
+    gen_ok(d);
+    let n = numbers(d);
+    // statistics.median([105.25, 101.5, 103.75, 102.0]) ns = 102.875 ns,
+    // the file's own `_median` row; to 3 figures.
+    assert_eq!(n["BM_sort_1024"]["value"], 1.02875e-7);
+    assert_eq!(text(&n, "BM_sort_1024"), "103 ns");
+}
+
+#[test]
+fn init_on_pytest_benchmark_json_quotes_mean_and_stddev() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("0001_parse.json"),
+        r#"{"machine_info": {"node": "bench1"}, "commit_info": {"id": "3f2a9c1e"},
+  "benchmarks": [
+    {"group": null, "name": "test_parse[large]", "fullname": "t.py::test_parse[large]", "param": "large",
+     "stats": {"min": 0.021945, "max": 0.025872, "mean": 0.0231, "stddev": 0.000693, "rounds": 43, "median": 0.022869, "ops": 43.29}},
+    {"group": null, "name": "test_parse[small]", "fullname": "t.py::test_parse[small]", "param": "small",
+     "stats": {"min": 0.000101, "max": 0.000190, "mean": 0.000123, "stddev": 0.0000081, "rounds": 900, "median": 0.000119, "ops": 8130.1}}
+  ],
+  "datetime": "2026-11-30T10:20:03+00:00", "version": "4.0.0"}"#,
+    )
+    .unwrap();
+    let out = artifact(d, &["init", "0001_parse.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    gen_ok(d);
+    let n = numbers(d);
+    // pytest-benchmark: 23.1000 ms ± 0.693 ms; 123.0 µs ± 8.1 µs.
+    assert_eq!(text(&n, "test_parse_large"), "(23.10 ± 0.69) ms");
+    assert_eq!(text(&n, "test_parse_small"), "(123.0 ± 8.1) µs");
+    assert_eq!(n["example-rows"]["text"], "2");
+}

@@ -260,6 +260,8 @@ fn name_sources(root: &Path, data: &[PathBuf], opts: &Options) -> Result<Vec<Sou
             "curves",
             "benchmarks",
             "ids",
+            "runs",
+            "tests",
         ]
         .contains(&name.as_str())
         {

@@ -45,6 +45,13 @@ pub enum Kind {
     /// criterion's `new/estimates.json` (nanoseconds), one per benchmark,
     /// beside its `benchmark.json` (`full_id`).
     Criterion,
+    /// Google Benchmark's `--benchmark_out` JSON: `benchmarks`, each
+    /// repetition (`run_type = "iteration"`) with `real_time` in
+    /// `time_unit`, and the aggregates it computed.
+    GoogleBenchmark,
+    /// pytest-benchmark's `--benchmark-json`: `benchmarks`, each with its
+    /// statistics in seconds under `stats`.
+    PytestBenchmark,
 }
 
 /// The layout `doc` has, if init knows it (`rel` is its path, `abs` on disk).
@@ -59,6 +66,20 @@ fn kind_of(doc: &serde_json::Value, rel: &str, abs: &Path) -> Option<Kind> {
     }
     if first("log_history").is_some() && doc.get("global_step").is_some() {
         return Some(Kind::Trainer);
+    }
+    if let Some(b) = first("benchmarks") {
+        if ["run_name", "run_type", "real_time", "time_unit"]
+            .iter()
+            .all(|k| b.contains_key(*k))
+        {
+            return Some(Kind::GoogleBenchmark);
+        }
+        let stats = b.get("stats").and_then(|s| s.as_object());
+        if b.contains_key("name")
+            && stats.is_some_and(|s| s.contains_key("mean") && s.contains_key("stddev"))
+        {
+            return Some(Kind::PytestBenchmark);
+        }
     }
     let estimate = |k: &str| doc.get(k).and_then(|v| v.get("point_estimate")).is_some();
     let beside = abs.with_file_name("benchmark.json");
@@ -124,7 +145,7 @@ pub fn probe(abs: &Path, rel: &str, format: Option<&str>, records: Option<&str>)
         None => match named {
             Some(f) => (f, None),
             None => {
-                let f = sniff(&open(abs, rel)?)?;
+                let f = sniff(&open(abs, rel, SNIFF_BYTES)?)?;
                 (f, Some(key_of(f)))
             }
         },
@@ -137,7 +158,9 @@ pub fn probe(abs: &Path, rel: &str, format: Option<&str>, records: Option<&str>)
         out.records = Some(r.to_string());
     } else if fmt == Format::Json {
         // An unreadable document is `gen`'s error to give, with its line.
-        if let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&open(abs, rel)?) {
+        if let Ok(doc) =
+            serde_json::from_slice::<serde_json::Value>(&open(abs, rel, DEFAULT_MAX_LINE)?)
+        {
             let (records, others) = find_records(&doc, rel)?;
             out.records = records;
             out.others = others;
@@ -150,8 +173,12 @@ pub fn probe(abs: &Path, rel: &str, format: Option<&str>, records: Option<&str>)
     Ok(out)
 }
 
-/// The file's text (decompressed), up to `DEFAULT_MAX_LINE` bytes.
-fn open(abs: &Path, rel: &str) -> Result<Vec<u8>> {
+/// How much of a file's start tells its format (a first JSON line longer
+/// than this is taken for a document).
+const SNIFF_BYTES: u64 = 1 << 20;
+
+/// The file's text (decompressed), up to `limit` bytes.
+fn open(abs: &Path, rel: &str, limit: u64) -> Result<Vec<u8>> {
     let lower = rel.to_ascii_lowercase();
     let compression = Compression::of_name(&lower)
         .1
@@ -166,7 +193,7 @@ fn open(abs: &Path, rel: &str) -> Result<Vec<u8>> {
     };
     let mut bytes = Vec::new();
     crate::sources::open(&file)?
-        .take(DEFAULT_MAX_LINE)
+        .take(limit)
         .read_to_end(&mut bytes)
         .map_err(|e| crate::sources::compress::read_error(&file, &e, None))?;
     Ok(bytes)

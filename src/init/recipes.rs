@@ -9,7 +9,11 @@
 //!   last evaluation;
 //! - criterion: each benchmark's mean estimate in seconds with the SI
 //!   prefix and 5 significant figures criterion prints (`10.309 µs`), and
-//!   the estimates with their 95% confidence intervals on a log axis.
+//!   the estimates with their 95% confidence intervals on a log axis;
+//! - Google Benchmark: each benchmark's median over its repetitions, in
+//!   seconds from `real_time` and `time_unit`, and every repetition;
+//! - pytest-benchmark: each test's mean ± stddev, and the tests' means
+//!   with one standard deviation.
 //!
 //! Each also has `example-rows` and a figure `example`, which the paper
 //! stubs quote and include.
@@ -26,7 +30,83 @@ pub(super) fn recipe(kind: Kind, s: &Surveyed, probed: &Probed) -> String {
         Kind::Hyperfine => hyperfine(&s.name),
         Kind::Trainer => trainer(s),
         Kind::Criterion => criterion(&s.name, probed),
+        Kind::GoogleBenchmark => google_benchmark(&s.name),
+        Kind::PytestBenchmark => pytest_benchmark(&s.name),
     }
+}
+
+fn google_benchmark(src: &str) -> String {
+    format!(
+        r#"# Google Benchmark's repetitions (its own aggregates are the rows with run_type = "aggregate").
+[tables.runs]
+from = "{src}"
+steps = [
+  {{ filter = "run_type == 'iteration'" }},
+  {{ derive = {{ seconds = "quantity(real_time ~ time_unit, 's')" }} }},
+]
+
+[tables.benchmarks]
+from = "runs"
+steps = [{{ group = ["run_name"], aggregate = {{ median = {{ median = "seconds" }}, runs = "count" }} }}]
+
+# Each benchmark's median over its repetitions, e.g. \artnum{{BM_sort_1024}}.
+[numbers.time]
+table = "benchmarks"
+each = "{{{{ run_name | slug }}}}"
+value = {{ cell = "median" }}
+format = {{ figures = 3, prefix = "si", unit = "s" }}
+description = "median real time of {{{{ run_name }}}}"
+
+[numbers.example-rows]
+table = "benchmarks"
+value = "count"
+description = "benchmarks"
+
+[figures.example]
+size = [5, 3.2]
+title = "Real time per benchmark (each repetition, and the median)"
+x = {{ title = "benchmark" }}
+y = {{ title = "time", scale = "log", format = {{ prefix = "si", unit = "s" }} }}
+layers = [
+  {{ mark = "point", data = "runs", x = "run_name", y = "seconds", opacity = 0.4 }},
+  {{ mark = "point", data = "benchmarks", x = "run_name", y = "median", shape = "diamond", color = "black" }},
+]
+"#
+    )
+}
+
+fn pytest_benchmark(src: &str) -> String {
+    format!(
+        r#"# pytest-benchmark's statistics are in seconds, under `stats`.
+[tables.tests]
+from = "{src}"
+steps = [{{ derive = {{ lo = "stats.mean - stats.stddev", hi = "stats.mean + stats.stddev" }} }}]
+
+# Each test's mean ± stddev, as pytest-benchmark reports them, e.g. \artnum{{test_parse_large}}.
+[numbers.time]
+table = "tests"
+each = "{{{{ name | slug }}}}"
+value = {{ cell = "stats.mean" }}
+uncertainty = {{ cell = "stats.stddev" }}
+format = {{ figures = 2, prefix = "si", unit = "s" }}
+description = "mean ± stddev of {{{{ name }}}}"
+
+[numbers.example-rows]
+table = "tests"
+value = "count"
+description = "benchmarks"
+
+[figures.example]
+size = [5, 3.2]
+title = "Mean time per test (± one standard deviation)"
+x = {{ title = "test" }}
+y = {{ title = "time", format = {{ prefix = "si", unit = "s" }} }}
+layers = [
+  {{ mark = "errorbar", data = "tests", x = "name", y = "lo", y2 = "hi" }},
+  {{ mark = "point", data = "tests", x = "name", y = "stats.mean" }},
+]
+"#
+    )
 }
 
 fn hyperfine(src: &str) -> String {
@@ -188,7 +268,7 @@ description = "benchmarks"
 size = [5, 3.2]
 title = "Mean time per benchmark (95% confidence interval)"
 x = {{ title = "benchmark" }}
-y = {{ title = "time (s)", scale = "log" }}
+y = {{ title = "time", scale = "log", format = {{ prefix = "si", unit = "s" }} }}
 layers = [
   {{ mark = "errorbar", data = "benchmarks", x = "full_id", y = "mean.confidence_interval.lower_bound * 1e-9", y2 = "mean.confidence_interval.upper_bound * 1e-9" }},
   {{ mark = "point", data = "benchmarks", x = "full_id", y = "mean.point_estimate * 1e-9" }},
