@@ -44,38 +44,35 @@ fn draw_one<'a>(
     p: &'a Panel,
     f: &Frame,
 ) {
-    let d = &mut *d;
-    {
-        match mark {
-            Mark::Raster(inner) => {
-                let start = out.len();
-                draw_one(out, d, li, inner, p, f);
-                let prims = out.split_off(start);
-                if !prims.is_empty() {
-                    out.push(Prim::Raster(prims));
-                }
+    match mark {
+        Mark::Raster(inner) => {
+            let start = out.len();
+            draw_one(out, d, li, inner, p, f);
+            let prims = out.split_off(start);
+            if !prims.is_empty() {
+                out.push(Prim::Raster(prims));
             }
-            Mark::Rects(items) => rects(out, d, items, f),
-            Mark::Points(items) => points(out, d, items, f),
-            Mark::Lines(series) => lines(out, d, series, f),
-            Mark::Rules(items) => rules(out, d, items, p, f),
-            Mark::Segments(items) => segments(out, d, items, f),
-            Mark::Areas(items) => areas(out, d, items, f),
-            Mark::Arcs(items) => super::arcs::arcs(out, d, items, f),
-            // `compile` flattens groups; a hand-built Plot may still hold one.
-            Mark::Group(_) => {}
-            Mark::Hatches(items) => hatches(out, items, f),
-            Mark::EndLabels(items) => d.end_texts.extend(items),
-            Mark::Texts {
-                items,
-                avoid_overlap,
-            } => {
-                if *avoid_overlap {
-                    d.deferred_text_layers.push(li);
-                }
-                for t in items {
-                    d.texts.push((li, t));
-                }
+        }
+        Mark::Rects(items) => rects(out, d, items, f),
+        Mark::Points(items) => points(out, d, items, f),
+        Mark::Lines(series) => lines(out, d, series, f),
+        Mark::Rules(items) => rules(out, d, items, p, f),
+        Mark::Segments(items) => segments(out, d, items, f),
+        Mark::Areas(items) => areas(out, d, items, f),
+        Mark::Arcs(items) => super::arcs::arcs(out, d, items, f),
+        // `compile` flattens groups; a hand-built Plot may still hold one.
+        Mark::Group(_) => {}
+        Mark::Hatches(items) => hatches(out, items, f),
+        Mark::EndLabels(items) => d.end_texts.extend(items),
+        Mark::Texts {
+            items,
+            avoid_overlap,
+        } => {
+            if *avoid_overlap {
+                d.deferred_text_layers.push(li);
+            }
+            for t in items {
+                d.texts.push((li, t));
             }
         }
     }
