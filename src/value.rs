@@ -17,6 +17,7 @@ use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, ValueKind};
 
 pub use minijinja::Value;
 
+pub mod held;
 mod missing;
 pub use missing::is_missing;
 mod wide;

@@ -154,19 +154,13 @@ pub fn compute_selected(
             continue;
         }
         match compute_one(spec, cat, &g, key, raw, earlier) {
-            Ok(Some(n)) => {
+            Ok(Computed::Number(n)) => {
                 globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
                 globals.v.insert(key.as_str(), n.value.clone());
                 out.list.push(n);
             }
-            Ok(None) => {}
+            Ok(Computed::Unavailable(reason)) => out.skipped.push((key.clone(), reason)),
             Err(e) => out.errors.push(e.context(format!("number `{key}`"))),
-        }
-        if let Some(t) = raw.get_ref().table.as_ref()
-            && let Ok(table) = cat.table(t.get_ref())
-            && let Some(reason) = &table.unavailable
-        {
-            out.skipped.push((key.clone(), reason.clone()));
         }
     }
     let globals = Arc::new(globals);
@@ -298,6 +292,13 @@ fn quotes(
     (q, meta)
 }
 
+/// What computing one declaration gave: its number, or why its table has
+/// no data (an optional source is missing).
+enum Computed {
+    Number(Number),
+    Unavailable(String),
+}
+
 fn compute_one(
     spec: &LoadedSpec,
     cat: &Catalog<'_>,
@@ -305,60 +306,116 @@ fn compute_one(
     key: &str,
     raw: &toml::Spanned<crate::spec::NumberSpec>,
     earlier: Earlier<'_>,
-) -> Result<Option<Number>> {
+) -> Result<Computed> {
     let n = raw.get_ref();
     let plan = planned(cat, key)?;
-    let agg = &plan.value;
-    let (rows, table_name, sources): (Vec<Row>, Option<String>, BTreeSet<String>) = match &n.table {
-        None => {
-            if agg.op != Op::Expr {
-                return Err(spec.error(raw.span(), "this number needs `table = \"...\"`"));
-            }
-            (
-                Vec::new(),
-                None,
-                read_sources(spec, key, &[], earlier, true),
-            )
-        }
-        Some(t) => {
-            let table = cat.lookup(t.get_ref(), t.span())?;
-            if table.unavailable.is_some() {
-                return Ok(None);
-            }
-            let mut rows = table.rows.clone();
-            if let Some(w) = &plan.where_ {
-                rows = w.keep(globals, rows)?;
-            }
-            // The table's sources, and those of the numbers it or its steps read.
-            let mut sources = table.sources.clone();
-            sources.extend(read_sources(
-                spec,
-                key,
-                &[t.get_ref().clone()],
-                earlier,
-                false,
-            ));
-            (rows, Some(t.get_ref().clone()), sources)
-        }
-    };
-    let refs: Vec<&Row> = rows.iter().collect();
-    let over = |e: Error| match &table_name {
-        Some(t) => e.context(format!("over {} row(s) of table `{t}`", rows.len())),
-        None => e,
-    };
-    let (value, text, uncertainty, parts) = value_and_text(spec, plan, key, globals, &refs, &over)?;
-    Ok(Some(Number {
+    let number = |value, text, uncertainty, parts, table, rows, sources| Number {
         key: key.to_string(),
         text,
         value,
         uncertainty,
         parts,
         description: n.description.clone(),
-        table: table_name,
-        rows: rows.len(),
+        table,
+        rows,
         sources,
         family: None,
-    }))
+    };
+    let Some(t) = &n.table else {
+        if plan.value.op != Op::Expr {
+            return Err(spec.error(raw.span(), "this number needs `table = \"...\"`"));
+        }
+        let (value, text, unc, parts) = value_and_text(spec, plan, key, globals, &[], &|e| e)?;
+        let sources = read_sources(spec, key, &[], earlier, true);
+        return Ok(Computed::Number(number(value, text, unc, parts, None, 0, sources)));
+    };
+    let name = t.get_ref().clone();
+    // The quoted numbers' sources.
+    let quoted = || read_sources(spec, key, std::slice::from_ref(&name), earlier, false);
+    // On a stream when it can be (its table then never held); any error
+    // there is told as the rows' path tells it, unless holding the rows
+    // would pass the memory cap.
+    let mut folded_error = None;
+    match cat.fold(key) {
+        Some(Ok(f)) => {
+            if let Some(reason) = f.unavailable {
+                return Ok(Computed::Unavailable(reason));
+            }
+            match from_fold(spec, plan, key, globals, &f.row) {
+                Ok(((value, text, unc, parts), rows)) => {
+                    let mut sources = f.sources;
+                    sources.extend(quoted());
+                    return Ok(Computed::Number(number(
+                        value,
+                        text,
+                        unc,
+                        parts,
+                        Some(name),
+                        rows,
+                        sources,
+                    )));
+                }
+                Err(e) => folded_error = Some(e),
+            }
+        }
+        Some(Err(e)) => folded_error = Some(e),
+        None => {}
+    }
+    let table = match (cat.lookup(&name, t.span()), folded_error) {
+        (Ok(table), _) => table,
+        (Err(e), Some(first)) if crate::value::held::is_cap_error(&e) => {
+            return Err(first.context(format!("table `{name}`")));
+        }
+        (Err(e), _) => return Err(e),
+    };
+    if let Some(reason) = &table.unavailable {
+        return Ok(Computed::Unavailable(reason.clone()));
+    }
+    let mut rows = table.rows.clone();
+    if let Some(w) = &plan.where_ {
+        rows = w.keep(globals, rows)?;
+    }
+    // The table's sources, and those of the numbers it or its steps read.
+    let mut sources = table.sources.clone();
+    sources.extend(quoted());
+    let refs: Vec<&Row> = rows.iter().collect();
+    let over = |e: Error| e.context(format!("over {} row(s) of table `{name}`", rows.len()));
+    let (value, text, unc, parts) = value_and_text(spec, plan, key, globals, &refs, &over)?;
+    Ok(Computed::Number(number(
+        value,
+        text,
+        unc,
+        parts,
+        Some(name.clone()),
+        rows.len(),
+        sources,
+    )))
+}
+
+/// Declaration `plan`'s value and text from the one row its fold gave
+/// ([`crate::plan::fold`]), with the number of rows it was computed over.
+fn from_fold(
+    spec: &LoadedSpec,
+    plan: &NumberPlan<'_>,
+    key: &str,
+    globals: &Arc<Globals>,
+    row: &Row,
+) -> Result<(TextAndParts, usize)> {
+    use crate::plan::fold;
+    let rows = row
+        .get(fold::ROWS)
+        .and_then(as_number)
+        .map_or(0, |n| n as usize);
+    let eval = |agg: &Agg<'_>, name: &str| -> Result<Value> {
+        if agg.op == Op::Expr {
+            return agg.compute(globals, &[]);
+        }
+        row.get(name)
+            .cloned()
+            .ok_or_else(|| Error::msg(format!("the fold gave no `{name}`")))
+    };
+    let value = eval(&plan.value, fold::VALUE)?;
+    Ok((text_of(spec, plan, key, value, &eval, None)?, rows))
 }
 
 /// Declaration `key`'s compiled plan; an error (not a panic) for a catalog
@@ -371,11 +428,9 @@ fn planned<'c>(cat: &'c Catalog<'_>, key: &str) -> Result<&'c NumberPlan<'c>> {
     })
 }
 
-/// The value of declaration `plan`'s aggregate over `rows` and its text:
-/// an error when it is undefined, not finite, or has a control character,
-/// or when `format` is given for a value that is not a number. `key` is
-/// the declaration's (a family's name for a member); `over` wraps the
-/// aggregate's errors.
+/// The value of declaration `plan`'s aggregate over `rows` and its text
+/// ([`text_of`]). `key` is the declaration's (a family's name for a
+/// member); `over` wraps the aggregate's errors.
 fn value_and_text(
     spec: &LoadedSpec,
     plan: &NumberPlan<'_>,
@@ -384,12 +439,29 @@ fn value_and_text(
     rows: &[&Row],
     over: &dyn Fn(Error) -> Error,
 ) -> Result<TextAndParts> {
+    let value = plan.value.compute(globals, rows).map_err(over)?;
+    let eval = |agg: &Agg<'_>, _: &str| agg.compute(globals, rows);
+    text_of(spec, plan, key, value, &eval, Some((globals, rows)))
+}
+
+/// Declaration `plan`'s `value` printed, with its uncertainty (its
+/// aggregates computed by `eval`): an error when it is undefined, not
+/// finite, or has a control character, or when `format` is given for a
+/// value that is not a number. With the rows it was computed over
+/// (`over`), an error names the row it comes from.
+fn text_of(
+    spec: &LoadedSpec,
+    plan: &NumberPlan<'_>,
+    key: &str,
+    value: Value,
+    eval: &uncertainty::Eval<'_>,
+    over: Option<(&Arc<Globals>, &[&Row])>,
+) -> Result<TextAndParts> {
     let (raw, agg, fmt) = (plan.decl, &plan.value, &plan.format);
     let n = raw.get_ref();
-    let value = agg.compute(globals, rows).map_err(over)?;
     // `first = "cdoe"` would print nothing.
     if value.is_undefined() {
-        let missing = agg.expr.as_ref().zip(rows.first());
+        let missing = agg.expr.as_ref().zip(over.and_then(|(_, rows)| rows.first()));
         return Err(missing
             .and_then(|(e, r)| e.missing_field(r))
             .unwrap_or_else(|| Error::msg("the value is undefined (nothing to print)")));
@@ -409,7 +481,7 @@ fn value_and_text(
             ),
         ));
     }
-    let unc = uncertainty::compute(spec, globals, plan.uncertainty.as_ref(), rows, &value)?;
+    let unc = uncertainty::compute(spec, plan.uncertainty.as_ref(), eval, &value)?;
     let (text, parts) = match (unc, as_number(&value)) {
         (Some(u), Some(x)) => {
             let parts = fmt.parts(x, u).map_err(|why| spec.error(raw.span(), why))?;
@@ -432,6 +504,8 @@ fn value_and_text(
         _ => (fmt.apply(&value), None),
     };
     if let Some(c) = text.chars().find(|c| c.is_control()) {
+        let empty = Arc::new(Globals::default());
+        let (globals, rows) = over.unwrap_or((&empty, &[]));
         let owned: Vec<Row> = rows.iter().map(|r| (*r).clone()).collect();
         return Err(control_in_text(spec, raw, globals, agg, &owned, &value, c));
     }

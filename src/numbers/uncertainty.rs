@@ -4,26 +4,29 @@
 //! value (e.g. `ci95` around a median). Printed with the value as one
 //! text by [`Format::apply_uncertain`](crate::format::Format::apply_uncertain).
 
-use std::sync::Arc;
-
 use crate::error::Result;
-use crate::expr::Globals;
 use crate::plan::aggregate::Agg;
+use crate::plan::fold;
 use crate::plan::numbers::UncertaintyPlan;
 use crate::spec::LoadedSpec;
-use crate::value::{Row, Value, as_number};
+use crate::value::{Value, as_number};
 
 pub use crate::format::Uncertainty;
 
-/// The uncertainty of a number (value `value`, computed over `rows`), if
-/// its spec gives one (`plan`, compiled). Errors name the number's values:
-/// a value or bound that is not a finite number, a negative symmetric
-/// uncertainty, a low bound above the value or a high bound below it.
+/// What an aggregate of a number gives: `eval(agg, name)` computes `agg`
+/// over the number's rows (or reads it from a fold's row, where the
+/// aggregate is named `name`: [`crate::plan::fold`]).
+pub type Eval<'a> = dyn Fn(&Agg<'_>, &str) -> Result<Value> + 'a;
+
+/// The uncertainty of a number (value `value`), if its spec gives one
+/// (`plan`, compiled), its aggregates computed by `eval`. Errors name the
+/// number's values: a value or bound that is not a finite number, a
+/// negative symmetric uncertainty, a low bound above the value or a high
+/// bound below it.
 pub fn compute(
     spec: &LoadedSpec,
-    globals: &Arc<Globals>,
     plan: Option<&UncertaintyPlan<'_>>,
-    rows: &[&Row],
+    eval: &Eval<'_>,
     value: &Value,
 ) -> Result<Option<Uncertainty>> {
     let Some(plan) = plan else {
@@ -43,8 +46,8 @@ pub fn compute(
             ),
         ));
     };
-    let one = |agg: &Agg<'_>, what: &str| -> Result<f64> {
-        let v = agg.compute(globals, rows)?;
+    let one = |agg: &Agg<'_>, what: &str, name: &str| -> Result<f64> {
+        let v = eval(agg, name)?;
         match as_number(&v) {
             Some(u) if u.is_finite() => Ok(u),
             _ => Err(spec.error(
@@ -58,7 +61,7 @@ pub fn compute(
     };
     let (low, high) = match plan {
         UncertaintyPlan::Symmetric { agg, .. } => {
-            let u = one(agg, "uncertainty")?;
+            let u = one(agg, "uncertainty", fold::U)?;
             if u < 0.0 {
                 return Err(spec.error(
                     span,
@@ -68,7 +71,10 @@ pub fn compute(
             return Ok(Some(Uncertainty::Symmetric(u)));
         }
         UncertaintyPlan::Interval { low, high, .. } => {
-            (one(low, "`low` bound")?, one(high, "`high` bound")?)
+            (
+                one(low, "`low` bound", fold::LOW)?,
+                one(high, "`high` bound", fold::HIGH)?,
+            )
         }
     };
     if low > x || high < x {

@@ -157,6 +157,14 @@ impl Readers {
         !self.parsed || self.readers(name).next().is_some()
     }
 
+    /// Whether every part of the spec reading table or source `name`
+    /// (other than itself) is in one of `sections` (`["numbers"]`: only
+    /// numbers read it). Conservative as the index is: a part whose text
+    /// merely mentions the name counts as a reader.
+    pub fn read_only_by(&self, name: &str, sections: &[&str]) -> bool {
+        self.parsed && self.readers(name).all(|p| sections.contains(&p.section))
+    }
+
     /// The demand of table or source `name` of `spec` (the spec indexed;
     /// see the module docs).
     pub fn demand(&self, spec: &LoadedSpec, name: &str) -> Demand {

@@ -19,6 +19,7 @@ pub mod demand;
 pub mod deps;
 pub mod facet;
 pub mod figures;
+pub mod fold;
 pub mod formats;
 pub mod keys;
 mod later;

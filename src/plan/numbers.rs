@@ -32,6 +32,9 @@ pub struct NumberPlan<'s> {
     pub uncertainty: Option<UncertaintyPlan<'s>>,
     /// What makes it a family (`each`), if it is one.
     pub family: Option<FamilyPlan<'s>>,
+    /// The same number as a fold of its table's stream, when it can be one
+    /// ([`super::fold`]).
+    pub fold: Option<super::fold::Fold<'s>>,
 }
 
 /// What a family declaration adds to a number's.
@@ -141,6 +144,7 @@ fn number<'s>(
         Some(raw) => Some(uncertainty(spec, raw, table)?),
         None => None,
     };
+    let fold = table.and_then(|t| super::fold::compile(spec, n, t));
     Ok(NumberPlan {
         decl: n,
         table,
@@ -149,6 +153,7 @@ fn number<'s>(
         format,
         uncertainty,
         family,
+        fold,
     })
 }
 
@@ -197,7 +202,7 @@ fn family<'s>(
 }
 
 /// `uncertainty`: an aggregate, or a table with both `low` and `high`.
-fn uncertainty<'s>(
+pub(super) fn uncertainty<'s>(
     spec: &LoadedSpec,
     raw: &'s crate::spec::Raw,
     table: Option<&str>,

@@ -272,7 +272,10 @@ pub fn resolve_noting(
 /// Loads source `name`: every file, or its inline rows.
 pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<Loaded> {
     let mut rows = Vec::new();
+    // Every row is held: counted against the memory cap as it comes.
+    let mut held = crate::value::held::Held::new(format!("source `{}`", crate::error::shown(name)));
     let mut out = stream(spec, name, src, None, &mut |r| {
+        held.add(&r)?;
         rows.push(r);
         Ok(())
     })?;

@@ -15,6 +15,7 @@ pub mod bin;
 
 pub mod differential;
 pub mod fast;
+pub mod fold;
 pub mod pareto;
 pub mod projection;
 pub mod reshape;
@@ -72,6 +73,9 @@ pub struct Catalog<'s> {
     step_globals: RefCell<Option<Arc<Globals>>>,
     /// Which parts of the spec read which table, found on first use.
     readers: std::cell::OnceCell<demand::Readers>,
+    /// Numbers folded on a stream ([`Catalog::fold`]) before they were
+    /// asked for, by key.
+    folds: RefCell<IndexMap<String, Option<Result<fold::Folded>>>>,
 }
 
 impl std::fmt::Debug for Catalog<'_> {
@@ -119,7 +123,9 @@ impl<'s> Catalog<'s> {
             globals: Arc::new(Globals::default()),
             step_globals: RefCell::new(None),
             readers: Default::default(),
+            folds: RefCell::new(IndexMap::new()),
         };
+        crate::value::held::reset();
         let mut globals = Globals::default();
         for name in spec.spec.sources.keys().filter(|n| is_document(spec, n)) {
             // A broken source fails only what reads it: its `meta` is a
@@ -345,11 +351,12 @@ impl<'s> Catalog<'s> {
     /// numbers (those wait for them), whose first steps stream, and whose
     /// lookups and unions do not read `from` themselves (those are built,
     /// here, first).
-    fn companions(&self, from: &str, name: &str) -> Vec<(String, &'s [steps::Step<'s>])> {
+    fn companions(&self, from: &str, names: &[&str]) -> Vec<(String, &'s [steps::Step<'s>])> {
         let spec = self.spec;
         let mut out = Vec::new();
         for (other, t) in &self.plan.tables {
-            if other == name
+            if names.contains(&other.as_str())
+                || self.folded_away(other)
                 || t.from != from
                 || self.built.borrow().contains_key(other)
                 || self.visiting.borrow().contains(other)
@@ -392,13 +399,31 @@ impl<'s> Catalog<'s> {
         me: stream::Consumer<'_, '_>,
         notes: &mut Vec<String>,
     ) -> Result<(Vec<crate::value::Row>, Option<String>)> {
+        let (mut fed, unavailable) = self.stream_all(from, vec![me])?;
+        let (rows, n) = fed.remove(0)?;
+        notes.extend(n);
+        Ok((rows, unavailable))
+    }
+
+    /// Streams `from` once for the consumers `mine` and the tables that
+    /// are its [`Catalog::companions`], which are built and kept (their
+    /// notes told when something asks for them). Returns what the stream
+    /// fed each of `mine`, and why the source is unavailable, if it is.
+    fn stream_all(
+        &self,
+        from: &str,
+        mine: Vec<stream::Consumer<'_, '_>>,
+    ) -> Result<(Vec<stream::Fed>, Option<String>)> {
         let spec = self.spec;
-        let others = self.companions(from, &me.name);
+        let names: Vec<String> = mine.iter().map(|c| c.name.clone()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let others = self.companions(from, &names);
         let contexts: Vec<_> = others
             .iter()
             .map(|(n, steps)| step_context(spec, n, steps))
             .collect();
-        let mut consumers = vec![me];
+        let count = mine.len();
+        let mut consumers = mine;
         for ((n, steps), context) in others.iter().zip(&contexts) {
             consumers.push(self.consumer(n, steps, context));
         }
@@ -421,8 +446,8 @@ impl<'s> Catalog<'s> {
             _ => None,
         };
         let mut fed = fed.into_iter();
-        let mine = fed.next().expect("one per consumer");
-        for (c, result) in consumers.iter().skip(1).zip(fed) {
+        let mine: Vec<stream::Fed> = fed.by_ref().take(count).collect();
+        for (c, result) in consumers.iter().skip(count).zip(fed) {
             let mut told = Vec::new();
             let built = result.and_then(|(rows, mut n)| {
                 let sources = BTreeSet::from([from.to_string()]);
@@ -451,9 +476,7 @@ impl<'s> Catalog<'s> {
                 .borrow_mut()
                 .insert(c.name.clone(), built.map_err(|e| e.to_string()));
         }
-        let (rows, n) = mine?;
-        notes.extend(n);
-        Ok((rows, unavailable))
+        Ok((mine, unavailable))
     }
 
     /// Whether source `from` is read as a stream (not yet loaded whole, not

@@ -282,6 +282,8 @@ struct State<'a, 's> {
     drops: DropLog,
     error: Option<Error>,
     buf: Vec<Row>,
+    /// The rows `kept`, counted against the memory cap.
+    held: crate::value::held::Held,
 }
 
 impl<'a, 's> State<'a, 's> {
@@ -303,6 +305,10 @@ impl<'a, 's> State<'a, 's> {
             drops: DropLog::new(),
             error,
             buf: Vec::new(),
+            held: crate::value::held::Held::new(format!(
+                "table `{}`",
+                crate::error::shown(&c.name)
+            )),
         })
     }
 }
@@ -412,7 +418,10 @@ impl State<'_, '_> {
         for r in rows.drain(..) {
             match self.sink.as_mut() {
                 Some(s) => s.push(g, r).map_err(|e| (c.context)(c.ser, e))?,
-                None => self.kept.push(r),
+                None => {
+                    self.held.add(&r)?;
+                    self.kept.push(r)
+                }
             }
         }
         self.buf = rows;

@@ -29,6 +29,11 @@ pub struct Grouper<'a, 's> {
     /// The first row without a key field: it keys as a null (one meaning
     /// of missing), unless no row has that field, a typo and an error.
     lacking: Option<Row>,
+    /// Each group's first row, counted against the memory cap (a group
+    /// per record holds every record).
+    held: crate::value::held::Held,
+    /// The cap's error, told at the next [`Grouper::spill_if_full`].
+    over: Option<crate::error::Error>,
 }
 
 impl<'a, 's> Grouper<'a, 's> {
@@ -45,6 +50,8 @@ impl<'a, 's> Grouper<'a, 's> {
             scratch: Vec::new(),
             present: vec![false; keys.len()],
             lacking: None,
+            held: crate::value::held::Held::new("the group step"),
+            over: None,
         }
     }
 
@@ -104,6 +111,11 @@ impl<'a, 's> Grouper<'a, 's> {
         match self.groups.get_index_of(&crate::value::KeyRef(vals)) {
             Some(i) => i,
             None => {
+                if self.over.is_none()
+                    && let Err(e) = self.held.add(first)
+                {
+                    self.over = Some(e);
+                }
                 let accs = self.aggs.iter().map(|(_, a)| a.start()).collect();
                 self.groups.insert(Key::of(vals), (first.clone(), accs));
                 self.groups.len() - 1
@@ -125,6 +137,9 @@ impl<'a, 's> Grouper<'a, 's> {
     /// Spills every group's values to temporary files when they hold more
     /// than the budget.
     pub fn spill_if_full(&mut self) -> Result<()> {
+        if let Some(e) = self.over.take() {
+            return Err(e);
+        }
         if self.buffered > GROUP_VALUE_BUDGET {
             for (_, accs) in self.groups.values_mut() {
                 for acc in accs {

@@ -1,0 +1,137 @@
+//! A number computed on a stream: the steps that fold its table's rows
+//! into the one row its value and uncertainty are read from.
+//!
+//! A number reading a source, or a table whose steps all work one row at a
+//! time (or in file order, remembering only keys) over a source, need not
+//! hold the table: its `where` becomes a filter and its aggregates one
+//! group step without keys, run on the stream as any table's group step is
+//! (one pass, order statistics spilled, the fast path where it applies).
+//! `tables::Catalog::fold` runs them, every such number over one source in
+//! the same pass.
+
+use toml::Spanned;
+
+use super::aggregate::{Agg, Op};
+use super::numbers::UncertaintyPlan;
+use super::steps::{self, Step};
+use crate::expr::Expr;
+use crate::spec::{LoadedSpec, NumberSpec};
+
+/// The aggregate names of a fold's group step: the number's value, its
+/// row count, and its uncertainty (`u`, or the bounds `low` and `high`).
+pub const VALUE: &str = "value";
+/// The number of rows the number is computed over (after `where`).
+pub const ROWS: &str = "rows";
+/// A symmetric uncertainty.
+pub const U: &str = "u";
+/// An interval's low bound.
+pub const LOW: &str = "low";
+/// An interval's high bound.
+pub const HIGH: &str = "high";
+
+/// A number's table as a stream folded into one row.
+#[derive(Debug)]
+pub struct Fold<'s> {
+    /// The source the rows come from.
+    pub from: &'s str,
+    /// The table the number names (a source or a table over `from`).
+    pub table: &'s str,
+    /// The table's steps, then the number's `where` as a filter, then one
+    /// group step without keys giving [`VALUE`], [`ROWS`] and the
+    /// uncertainty's aggregates (those over rows: an `expr` reads no row).
+    pub steps: Vec<Step<'s>>,
+    /// How many of `steps` are the table's own.
+    pub table_steps: usize,
+}
+
+/// Whether `step` can run on a stream without holding the rows before it
+/// (the stream's parallel and file-order stages: `tables::serial::streams`).
+fn streams(step: &Step) -> bool {
+    match step {
+        Step::Unique { keep, .. } => keep != "last",
+        Step::Filter(..)
+        | Step::Require(_)
+        | Step::Derive(_)
+        | Step::Explode { .. }
+        | Step::Lookup { .. }
+        | Step::Limit { .. }
+        | Step::RowNumber { .. } => true,
+        _ => false,
+    }
+}
+
+/// A count of rows as an aggregate.
+fn count<'s>() -> Agg<'s> {
+    Agg {
+        op: Op::Count,
+        expr: None,
+        weight: None,
+        field: None,
+        groups: None,
+    }
+}
+
+/// The fold of number `n` over table `table`, or `None` when it cannot be
+/// one: a family, a value that is an `expr`, a table that is not a source
+/// or a stream of one, a step that holds rows (a sort, a group, a window),
+/// or anything that does not compile again (its error is the number's
+/// own, reported by its plan).
+pub fn compile<'s>(spec: &'s LoadedSpec, n: &'s Spanned<NumberSpec>, table: &'s str) -> Option<Fold<'s>> {
+    let s = n.get_ref();
+    if s.each.is_some() {
+        return None;
+    }
+    let sources = &spec.spec.sources;
+    let (from, raw): (&'s str, &'s [Spanned<crate::spec::StepSpec>]) = match sources.get_key_value(table) {
+        Some((name, _)) => (name.as_str(), &[]),
+        None => {
+            let t = spec.spec.tables.get(table)?.get_ref();
+            (t.from.get_ref().as_str(), &t.steps)
+        }
+    };
+    if !sources.contains_key(from) {
+        return None;
+    }
+    let mut steps = Vec::with_capacity(raw.len() + 2);
+    for r in raw {
+        let mut step = steps::compile(spec, r).ok()?;
+        step.set_table(table);
+        if !streams(&step) {
+            return None;
+        }
+        steps.push(step);
+    }
+    let table_steps = steps.len();
+    if let Some(w) = &s.where_ {
+        let e = Expr::compile(spec, w).ok()?.in_table(table);
+        steps.push(Step::Filter(e, Vec::new()));
+    }
+    let mut value = Agg::compile(spec, &s.value, true).ok()?;
+    if value.op == Op::Expr {
+        return None;
+    }
+    value.set_table(table);
+    let mut aggs = vec![(VALUE.to_string(), value), (ROWS.to_string(), count())];
+    if let Some(raw) = &s.uncertainty {
+        let over_rows = |a: Box<Agg<'s>>| (a.op != Op::Expr).then_some(*a);
+        match super::numbers::uncertainty(spec, raw, Some(table)).ok()? {
+            UncertaintyPlan::Symmetric { agg, .. } => {
+                aggs.extend(over_rows(agg).map(|a| (U.to_string(), a)));
+            }
+            UncertaintyPlan::Interval { low, high, .. } => {
+                aggs.extend(over_rows(low).map(|a| (LOW.to_string(), a)));
+                aggs.extend(over_rows(high).map(|a| (HIGH.to_string(), a)));
+            }
+        }
+    }
+    steps.push(Step::Group {
+        keys: Vec::new(),
+        aggs,
+    });
+    Some(Fold {
+        from,
+        table,
+        steps,
+        table_steps,
+    })
+}
