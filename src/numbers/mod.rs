@@ -155,6 +155,7 @@ pub fn compute_selected(
         }
         match compute_one(spec, cat, &g, key, raw, earlier) {
             Ok(Computed::Number(n)) => {
+                let n = *n;
                 globals.n.insert(key.as_str(), Value::from(n.text.as_str()));
                 globals.v.insert(key.as_str(), n.value.clone());
                 out.list.push(n);
@@ -295,7 +296,7 @@ fn quotes(
 /// What computing one declaration gave: its number, or why its table has
 /// no data (an optional source is missing).
 enum Computed {
-    Number(Number),
+    Number(Box<Number>),
     Unavailable(String),
 }
 
@@ -327,7 +328,9 @@ fn compute_one(
         }
         let (value, text, unc, parts) = value_and_text(spec, plan, key, globals, &[], &|e| e)?;
         let sources = read_sources(spec, key, &[], earlier, true);
-        return Ok(Computed::Number(number(value, text, unc, parts, None, 0, sources)));
+        return Ok(Computed::Number(Box::new(number(
+            value, text, unc, parts, None, 0, sources,
+        ))));
     };
     let name = t.get_ref().clone();
     // The quoted numbers' sources.
@@ -345,7 +348,7 @@ fn compute_one(
                 Ok(((value, text, unc, parts), rows)) => {
                     let mut sources = f.sources;
                     sources.extend(quoted());
-                    return Ok(Computed::Number(number(
+                    return Ok(Computed::Number(Box::new(number(
                         value,
                         text,
                         unc,
@@ -353,7 +356,7 @@ fn compute_one(
                         Some(name),
                         rows,
                         sources,
-                    )));
+                    ))));
                 }
                 Err(e) => folded_error = Some(e),
             }
@@ -381,7 +384,7 @@ fn compute_one(
     let refs: Vec<&Row> = rows.iter().collect();
     let over = |e: Error| e.context(format!("over {} row(s) of table `{name}`", rows.len()));
     let (value, text, unc, parts) = value_and_text(spec, plan, key, globals, &refs, &over)?;
-    Ok(Computed::Number(number(
+    Ok(Computed::Number(Box::new(number(
         value,
         text,
         unc,
@@ -389,7 +392,7 @@ fn compute_one(
         Some(name.clone()),
         rows.len(),
         sources,
-    )))
+    ))))
 }
 
 /// Declaration `plan`'s value and text from the one row its fold gave
@@ -461,7 +464,10 @@ fn text_of(
     let n = raw.get_ref();
     // `first = "cdoe"` would print nothing.
     if value.is_undefined() {
-        let missing = agg.expr.as_ref().zip(over.and_then(|(_, rows)| rows.first()));
+        let missing = agg
+            .expr
+            .as_ref()
+            .zip(over.and_then(|(_, rows)| rows.first()));
         return Err(missing
             .and_then(|(e, r)| e.missing_field(r))
             .unwrap_or_else(|| Error::msg("the value is undefined (nothing to print)")));

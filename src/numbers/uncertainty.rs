@@ -70,12 +70,10 @@ pub fn compute(
             }
             return Ok(Some(Uncertainty::Symmetric(u)));
         }
-        UncertaintyPlan::Interval { low, high, .. } => {
-            (
-                one(low, "`low` bound", fold::LOW)?,
-                one(high, "`high` bound", fold::HIGH)?,
-            )
-        }
+        UncertaintyPlan::Interval { low, high, .. } => (
+            one(low, "`low` bound", fold::LOW)?,
+            one(high, "`high` bound", fold::HIGH)?,
+        ),
     };
     if low > x || high < x {
         return Err(spec.error(

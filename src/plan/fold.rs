@@ -76,19 +76,24 @@ fn count<'s>() -> Agg<'s> {
 /// or a stream of one, a step that holds rows (a sort, a group, a window),
 /// or anything that does not compile again (its error is the number's
 /// own, reported by its plan).
-pub fn compile<'s>(spec: &'s LoadedSpec, n: &'s Spanned<NumberSpec>, table: &'s str) -> Option<Fold<'s>> {
+pub fn compile<'s>(
+    spec: &'s LoadedSpec,
+    n: &'s Spanned<NumberSpec>,
+    table: &'s str,
+) -> Option<Fold<'s>> {
     let s = n.get_ref();
     if s.each.is_some() {
         return None;
     }
     let sources = &spec.spec.sources;
-    let (from, raw): (&'s str, &'s [Spanned<crate::spec::StepSpec>]) = match sources.get_key_value(table) {
-        Some((name, _)) => (name.as_str(), &[]),
-        None => {
-            let t = spec.spec.tables.get(table)?.get_ref();
-            (t.from.get_ref().as_str(), &t.steps)
-        }
-    };
+    let (from, raw): (&'s str, &'s [Spanned<crate::spec::StepSpec>]) =
+        match sources.get_key_value(table) {
+            Some((name, _)) => (name.as_str(), &[]),
+            None => {
+                let t = spec.spec.tables.get(table)?.get_ref();
+                (t.from.get_ref().as_str(), &t.steps)
+            }
+        };
     if !sources.contains_key(from) {
         return None;
     }

@@ -127,7 +127,11 @@ impl Catalog<'_> {
         }
         let own = f.steps[f.table_steps..].iter().find_map(|s| filter_text(s));
         // (A table filter of the same text keeps its notes.)
-        let own = own.filter(|w| !f.steps[..f.table_steps].iter().any(|s| filter_text(s) == Some(w)));
+        let own = own.filter(|w| {
+            !f.steps[..f.table_steps]
+                .iter()
+                .any(|s| filter_text(s) == Some(w))
+        });
         let mut told = self.notes.borrow_mut();
         for n in notes {
             if own.is_some_and(|w| n.starts_with(&format!("filter `{w}` dropped"))) {
@@ -147,7 +151,9 @@ impl Catalog<'_> {
             for dep in step.dependencies() {
                 let t = self.table(dep)?;
                 sources.extend(t.sources.iter().cloned());
-                if let (crate::plan::steps::Step::Lookup { .. }, Some(reason)) = (step, &t.unavailable) {
+                if let (crate::plan::steps::Step::Lookup { .. }, Some(reason)) =
+                    (step, &t.unavailable)
+                {
                     unavailable.get_or_insert_with(|| reason.clone());
                 }
             }
@@ -183,10 +189,10 @@ impl Catalog<'_> {
     /// the number's own `where` and aggregates as they are.
     fn fold_context(&self, f: &Fold) -> impl Fn(usize, Error) -> Error + Sync + use<> {
         let table_steps = f.table_steps;
-        let own = match self.plan.table(f.table) {
-            Some(t) => Some(super::step_context(self.spec, f.table, &t.steps)),
-            None => None,
-        };
+        let own = self
+            .plan
+            .table(f.table)
+            .map(|t| super::step_context(self.spec, f.table, &t.steps));
         move |i: usize, e: Error| match &own {
             Some(context) if i < table_steps => context(i, e),
             _ => e,
@@ -202,7 +208,8 @@ impl Catalog<'_> {
         let held_anyway = if f.table == f.from {
             !readers.read_only_by(f.table, &["numbers", "tables"])
         } else {
-            self.built.borrow().contains_key(f.table) || !readers.read_only_by(f.table, &["numbers"])
+            self.built.borrow().contains_key(f.table)
+                || !readers.read_only_by(f.table, &["numbers"])
         };
         let st = stream::stages(&f.steps);
         self.streams(f.from) && !held_anyway && st.sink && st.ser + 1 == f.steps.len()

@@ -180,7 +180,11 @@ mod tests {
         assert_eq!(parse_size("512 MiB"), Ok(512 << 20));
         assert_eq!(parse_size("1.5G"), Ok(3 << 29));
         assert_eq!(parse_size("2097152"), Ok(2 << 20));
-        assert!(parse_size("12 parsecs").unwrap_err().contains("unknown unit `parsecs`"));
+        assert!(
+            parse_size("12 parsecs")
+                .unwrap_err()
+                .contains("unknown unit `parsecs`")
+        );
         assert!(parse_size("1k").unwrap_err().contains("between 1 MiB"));
         assert!(parse_size("GiB").unwrap_err().contains("not a size"));
     }
