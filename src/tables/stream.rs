@@ -36,7 +36,7 @@ use crate::value::{Record, Row};
 /// holding one accumulator per group, or a sort followed by a limit,
 /// holding the first rows of each group in sorted order ([`TopK`]).
 enum Sink<'a, 's> {
-    Group(super::apply::Grouper<'a, 's>),
+    Group(Box<super::apply::Grouper<'a, 's>>),
     Pivot(reshape::Pivoter<'a>),
     Top(TopK<'a, 's>),
 }
@@ -53,7 +53,7 @@ impl<'a, 's> Sink<'a, 's> {
                 groups: indexmap::IndexMap::new(),
                 seen: 0,
             }),
-            [step, ..] => Sink::Group(super::apply::Grouper::new(step)),
+            [step, ..] => Sink::Group(Box::new(super::apply::Grouper::new(step))),
             [] => unreachable!("a sink has a step"),
         }
     }
