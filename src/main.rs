@@ -31,6 +31,11 @@ struct Cli {
     /// Colour the labels of errors and notes on stderr.
     #[arg(long, global = true, value_enum, default_value_t = console::ColorChoice::Auto, value_name = "WHEN")]
     color: console::ColorChoice,
+    /// The most bytes of rows a run may hold in memory (`4GiB`, `512MiB`;
+    /// default 2GiB, or ARTIFACT_MAX_MEMORY): past it, a run stops with an
+    /// error naming the table, before the machine's memory runs out.
+    #[arg(long, global = true, value_name = "SIZE", env = "ARTIFACT_MAX_MEMORY", value_parser = artifact::value::held::parse_size)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -331,6 +336,9 @@ fn group_errors(errors: &[artifact::Error]) -> Vec<String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     console::init(cli.quiet, cli.verbose, cli.color);
+    if let Some(cap) = cli.max_memory {
+        artifact::value::held::set_cap(cap);
+    }
     let started = std::time::Instant::now();
     output::ignore_file_size_signal();
     output::return_freed_memory();

@@ -153,14 +153,20 @@ value = { cell = "mbps" }
 format = { places = 1 }
 "#;
 
-/// Runs the fig5 mode on SIZE_MIB of JSON.
-pub fn run(root: &Path, mib: u64, runs: usize) {
-    let dir = root.join("target/bench-data");
-    std::fs::create_dir_all(&dir).expect("create target/bench-data");
+/// The generated log of SIZE_MIB of JSON in `dir` (made once).
+pub fn data(dir: &Path, mib: u64) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).expect("create target/bench-data");
     let data = dir.join(format!("results-{mib}MiB.jsonl.zst"));
     if !data.exists() {
         generate(&data, mib);
     }
+    data
+}
+
+/// Runs the fig5 mode on SIZE_MIB of JSON.
+pub fn run(root: &Path, mib: u64, runs: usize) {
+    let dir = root.join("target/bench-data");
+    let data = data(&dir, mib);
     let work = dir.join(format!("paper-{mib}"));
     std::fs::create_dir_all(&work).expect("create the fig5 spec's directory");
     std::fs::write(work.join("artifact.toml"), SPEC).expect("write the fig5 spec");

@@ -22,6 +22,7 @@
 
 mod duckdb;
 mod fig5;
+mod numbers;
 mod paper;
 mod paper_log;
 
@@ -188,6 +189,11 @@ fn main() {
             assert!(s.len() <= 1, "fig5 takes one size");
             fig5::run(&root, s.first().copied().unwrap_or(1024), runs);
         }
+        Some("numbers") => {
+            let s = sizes(1);
+            assert!(s.len() <= 1, "numbers takes one size");
+            numbers::run(&root, s.first().copied().unwrap_or(1024), runs);
+        }
         Some("paper") => {
             let s = sizes(1);
             paper::run(
@@ -204,7 +210,7 @@ fn main() {
             let s = sizes(0);
             assert!(
                 s.len() == 1,
-                "usage: big_input [fig5 [SIZE_MIB] | paper [SIZE_MIB...] | SIZE_MIB]"
+                "usage: big_input [fig5 [SIZE_MIB] | numbers [SIZE_MIB] | paper [SIZE_MIB...] | SIZE_MIB]"
             );
             fig5::run(&root, s[0], runs);
         }

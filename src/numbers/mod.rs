@@ -9,6 +9,7 @@
 //! prose cannot disagree.
 
 mod by_key;
+pub mod differential;
 pub mod family;
 use crate::format;
 use crate::plan::order;

@@ -273,7 +273,8 @@ pub fn resolve_noting(
 pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<Loaded> {
     let mut rows = Vec::new();
     // Every row is held: counted against the memory cap as it comes.
-    let mut held = crate::value::held::Held::new(format!("source `{}`", crate::error::shown(name)));
+    // (The error's context names the source.)
+    let mut held = crate::value::held::Held::new("the source");
     let mut out = stream(spec, name, src, None, &mut |r| {
         held.add(&r)?;
         rows.push(r);

@@ -192,7 +192,8 @@ impl<'s> Catalog<'s> {
             return done.clone().map_err(Error::msg);
         }
         let result = if self.spec.spec.sources.contains_key(name) {
-            self.load_source(name).map(|_| ())
+            self.load_trimmed(name)
+                .unwrap_or_else(|| self.load_source(name).map(|_| ()))
         } else {
             self.build_table(name).map(|_| ())
         };
@@ -210,6 +211,11 @@ impl<'s> Catalog<'s> {
             .expect("built")
             .clone()
             .map_err(Error::msg)
+    }
+
+    /// Whether table or source `name` has been built (its rows held).
+    pub fn is_built(&self, name: &str) -> bool {
+        self.built.borrow().contains_key(name)
     }
 
     /// The table or source `name` named at `span` of the spec: a spec error
@@ -489,6 +495,52 @@ impl<'s> Catalog<'s> {
             && spec.spec.sources[from].get_ref().rows.is_none()
     }
 
+    /// Whether source `from` is JSONL files only: their rows may be
+    /// trimmed, since a message listing a row's fields reads a JSONL record
+    /// whole again (`sources::whole_record`).
+    fn jsonl(&self, from: &str) -> bool {
+        sources::resolve(self.spec, &self.spec.spec.sources[from])
+            .is_ok_and(|(files, _)| files.iter().all(|f| f.format == sources::Format::Jsonl))
+    }
+
+    /// Source `name` held for what reads it whole (a figure's layer, a
+    /// results table, a table of steps that do not stream), streamed with
+    /// its rows keeping only the fields those read ([`demand`]), in one pass
+    /// with the tables streaming it. `None` when it is loaded whole instead:
+    /// no trimming (`show`), not JSONL, or a reader that may read a row whole.
+    fn load_trimmed(&self, name: &str) -> Option<Result<()>> {
+        if !self.trim || !self.streams(name) || !self.jsonl(name) {
+            return None;
+        }
+        let keep = self.readers().demand(self.spec, name)?;
+        let consumer = stream::Consumer {
+            name: name.to_string(),
+            steps: &[],
+            par: 0,
+            ser: 0,
+            sink: false,
+            top: false,
+            keep: Some(keep),
+            context: Box::new(|_, e| e),
+        };
+        let built = self
+            .stream_all(name, vec![consumer])
+            .and_then(|(mut fed, unavailable)| {
+                let (rows, notes) = fed.remove(0)?;
+                self.notes.borrow_mut().extend(notes);
+                self.built.borrow_mut().insert(
+                    name.to_string(),
+                    Ok(Arc::new(Table {
+                        rows,
+                        unavailable,
+                        sources: BTreeSet::from([name.to_string()]),
+                    })),
+                );
+                Ok(())
+            });
+        Some(built)
+    }
+
     /// Table `name` (its compiled `steps`) as fed by a stream.
     fn consumer<'a, 'x>(
         &self,
@@ -506,11 +558,7 @@ impl<'s> Catalog<'s> {
         // into a group step they are not held, so need no trimming.
         // Only JSONL rows are trimmed: a message listing a row's fields
         // reads a JSONL record whole again (`sources::whole_record`).
-        let jsonl = || {
-            let from = self.spec.spec.tables[name].get_ref().from.get_ref();
-            sources::resolve(self.spec, &self.spec.spec.sources[from.as_str()])
-                .is_ok_and(|(files, _)| files.iter().all(|f| f.format == sources::Format::Jsonl))
-        };
+        let jsonl = || self.jsonl(self.spec.spec.tables[name].get_ref().from.get_ref());
         let keep = match sink && par == ser || !self.trim || !jsonl() {
             true => None,
             false => self.readers().keep(self.spec, name, par),
