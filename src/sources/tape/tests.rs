@@ -322,14 +322,24 @@ fn plain_runs_stop_at_every_place_of_a_long_string_across_blocks() {
             let mut bytes = vec![b'~'; 70];
             bytes[at] = stop;
             for start in 0..=at.min(40) {
-                assert_eq!(plain_run(&bytes, start), at, "{stop:#x} at {at} from {start}");
-                assert_eq!(plain_run_swar(&bytes, start), at, "{stop:#x} at {at} from {start}");
+                assert_eq!(
+                    plain_run(&bytes, start),
+                    at,
+                    "{stop:#x} at {at} from {start}"
+                );
+                assert_eq!(
+                    plain_run_swar(&bytes, start),
+                    at,
+                    "{stop:#x} at {at} from {start}"
+                );
             }
         }
     }
     // The bytes that never stop a run, over every length up to four blocks
     // and a tail: the run goes to the end.
-    let plain: Vec<u8> = (0x20u8..0x80).filter(|&c| c != b'"' && c != b'\\').collect();
+    let plain: Vec<u8> = (0x20u8..0x80)
+        .filter(|&c| c != b'"' && c != b'\\')
+        .collect();
     for len in 0..70 {
         let bytes: Vec<u8> = (0..len).map(|k| plain[(k * 7) % plain.len()]).collect();
         assert_eq!(plain_run(&bytes, 0), len);
@@ -358,7 +368,11 @@ fn plain_runs_of_long_random_strings_stop_where_a_byte_loop_stops() {
         let start = (rng >> 40) as usize % (len + 1);
         let naive = naive_plain_run(&bytes, start);
         assert_eq!(plain_run(&bytes, start), naive, "{bytes:?} from {start}");
-        assert_eq!(plain_run_swar(&bytes, start), naive, "{bytes:?} from {start}");
+        assert_eq!(
+            plain_run_swar(&bytes, start),
+            naive,
+            "{bytes:?} from {start}"
+        );
     }
 }
 

@@ -36,12 +36,10 @@ impl FAgg {
         };
         match a.op {
             Op::Count | Op::Expr | Op::Cell => push_nothing(inputs),
-            Op::CountOf => {
-                push_present(
+            Op::CountOf => push_present(
                 inputs,
                 e.with_operand(tape, slots, |c| Ok(!matches!(c, Cell::Null | Cell::Undef)))?,
-            )
-            }
+            ),
             Op::Sum => e.with_operand(tape, slots, |c| {
                 match c {
                     Cell::Int(i) => push_int(inputs, *i),
@@ -155,7 +153,13 @@ mod tests {
         let shown: Vec<String> = inputs[495..].iter().map(|i| format!("{i:?}")).collect();
         assert_eq!(
             shown,
-            ["Weighted(99.0, 2.0)", "Int(-99)", "Num(49.5)", "Present(false)", "Nothing"]
+            [
+                "Weighted(99.0, 2.0)",
+                "Int(-99)",
+                "Num(49.5)",
+                "Present(false)",
+                "Nothing"
+            ]
         );
         assert!(matches!(inputs[0], Input::Weighted(x, w) if x == 0.0 && w == 2.0));
     }
