@@ -24,6 +24,8 @@ mod line_tests;
 mod scanner;
 mod shape;
 #[cfg(test)]
+mod string_tests;
+#[cfg(test)]
 mod tests;
 
 use keys::Keys;
