@@ -37,9 +37,11 @@ table = "points"
 value = "count"
 "#;
 
-/// Exit code, stderr and every output file (path, bytes) of `gen` in
-/// `dir`, the fast path on or off.
-fn run(dir: &Path, generic: bool) -> (Option<i32>, String, Vec<(String, Vec<u8>)>) {
+/// Exit code, stderr, and every output file (path, bytes) of a run.
+type Run = (Option<i32>, String, Vec<(String, Vec<u8>)>);
+
+/// `gen` in `dir`, the fast path on or off.
+fn run(dir: &Path, generic: bool) -> Run {
     for sub in ["figures", "generated"] {
         let _ = std::fs::remove_dir_all(dir.join(sub));
     }
@@ -62,7 +64,7 @@ fn run(dir: &Path, generic: bool) -> (Option<i32>, String, Vec<(String, Vec<u8>)
 }
 
 /// Runs `log` both ways; asserts they agree; the fast run.
-fn both_ways(log: &[u8]) -> (Option<i32>, String, Vec<(String, Vec<u8>)>) {
+fn both_ways(log: &[u8]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("artifact.toml"), SPEC).unwrap();
     std::fs::write(dir.path().join("results.jsonl"), log).unwrap();

@@ -62,7 +62,7 @@ fn plain_runs_of_long_random_strings_stop_where_a_byte_loop_stops() {
         let bytes: Vec<u8> = (0..len)
             .map(|k| {
                 let r = rng.rotate_left(k as u32 * 3) ^ (k as u64).wrapping_mul(0x9E37);
-                if r % 61 == 0 {
+                if r.is_multiple_of(61) {
                     alphabet[(r >> 8) as usize % alphabet.len()]
                 } else {
                     b'a' + (r >> 20) as u8 % 26
