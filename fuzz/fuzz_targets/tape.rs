@@ -29,6 +29,37 @@ fuzz_target!(|data: &[u8]| {
         Some(keys.iter().map(|(k, _)| k.clone()).collect()),
     );
     let mut tape = Tape::default();
+    // Each line read from its start in the whole input (`read_line`, which
+    // finds the line's end itself) agrees with reading the line as cut.
+    let mut by_line = Tape::default();
+    let mut at = 0;
+    for line in data.split(|&b| b == b'\n') {
+        let rest = &data[at..];
+        at += line.len() + 1;
+        let cut = line.strip_suffix(b"\r").unwrap_or(line);
+        let shown = |tape: &Tape, cells: &[Cell]| -> Vec<String> {
+            cells.iter().map(|c| format!("{:?}", tape.to_value(*c))).collect()
+        };
+        let mut cells = [Cell::Undef; 3];
+        let ended = by_line
+            .read_line(rest, &fields, &mut cells)
+            .map(|end| (end, shown(&by_line, &cells)));
+        let read = by_line
+            .read(cut, &fields, &mut cells)
+            .map(|()| shown(&by_line, &cells));
+        match (ended, read) {
+            (Some((end, a)), Some(b)) => {
+                assert_eq!(end, line.len(), "read_line ended elsewhere than the line");
+                assert_eq!(a, b, "read_line read other cells");
+            }
+            (Some(_), None) => panic!("read_line read a line that read refuses"),
+            (None, Some(_)) => assert!(
+                rest.first() != Some(&b'{'),
+                "read_line refused a line that read reads"
+            ),
+            (None, None) => {}
+        }
+    }
     for line in data.split(|&b| b == b'\n') {
         let mut slots = [Cell::Undef; 3];
         let projected = parse_projected(line, &p);

@@ -237,15 +237,22 @@ pub fn lines(bytes: &[u8], first_line: u64) -> impl Iterator<Item = (u64, &[u8])
             };
             let n = line_no;
             line_no += 1;
-            let mut line = raw.strip_suffix(b"\r").unwrap_or(raw);
-            if n == 1 {
-                line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-            }
-            if !line.iter().all(u8::is_ascii_whitespace) {
+            if let Some(line) = line_text(raw, n) {
                 return Some((n, line));
             }
         }
     })
+}
+
+/// Line `n` (`raw`: without its `\n`) as [`lines`] gives it: a final `\r`
+/// and, on line 1, a leading UTF-8 BOM removed; `None` when it is blank.
+#[inline]
+pub fn line_text(raw: &[u8], n: u64) -> Option<&[u8]> {
+    let mut line = raw.strip_suffix(b"\r").unwrap_or(raw);
+    if n == 1 {
+        line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    }
+    (!line.iter().all(u8::is_ascii_whitespace)).then_some(line)
 }
 
 /// The rows of one batch.

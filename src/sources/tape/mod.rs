@@ -19,8 +19,12 @@
 
 mod bytes;
 mod keys;
+#[cfg(test)]
+mod line_tests;
 mod scanner;
 mod shape;
+#[cfg(test)]
+mod string_tests;
 #[cfg(test)]
 mod tests;
 
@@ -171,6 +175,35 @@ impl<'a> Tape<'a> {
     /// `fields`; absent fields are [`Cell::Undef`]). `None` when the line
     /// must be left to the full parser.
     pub fn read(&mut self, line: &'a [u8], fields: &Fields, slots: &mut [Cell<'a>]) -> Option<()> {
+        (self.object(line, false, fields, slots)? == line.len()).then_some(())
+    }
+
+    /// Reads the line that starts `rest` (a batch's bytes from the start of
+    /// a line, which holds no BOM) as [`Tape::read`] reads it, and finds
+    /// its end on the way: no search for the line's newline before the
+    /// read. Returns the index of that newline (or `rest.len()`: the last
+    /// line); the line is `rest[..end]`, a final `\r` included. `None`
+    /// when the line must be left to the full parser (its end not found).
+    pub fn read_line(
+        &mut self,
+        rest: &'a [u8],
+        fields: &Fields,
+        slots: &mut [Cell<'a>],
+    ) -> Option<usize> {
+        let end = self.object(rest, true, fields, slots)?;
+        (end == rest.len() || rest[end] == b'\n').then_some(end)
+    }
+
+    /// Reads the object at the start of `b` (after blanks) into `slots`;
+    /// where it ends, blanks after it skipped. `lines`: see
+    /// [`Scanner::lines`].
+    fn object(
+        &mut self,
+        b: &'a [u8],
+        lines: bool,
+        fields: &Fields,
+        slots: &mut [Cell<'a>],
+    ) -> Option<usize> {
         self.entries.clear();
         self.stack.clear();
         self.seen.clear();
@@ -181,9 +214,10 @@ impl<'a> Tape<'a> {
         // No UTF-8 check of the whole line: outside strings any byte above
         // 0x7F is a syntax error anyway, and strings check their own.
         let mut sc = Scanner {
-            b: line,
+            b,
             i: 0,
             tape: self,
+            lines,
         };
         sc.tape.line_shape.own(fields as *const Fields as usize);
         sc.ws();
@@ -213,7 +247,7 @@ impl<'a> Tape<'a> {
             }
         }
         sc.ws();
-        (sc.i == sc.b.len()).then_some(())
+        Some(sc.i)
     }
 }
 

@@ -48,6 +48,10 @@ pub(super) struct Scanner<'a, 't> {
     pub(super) b: &'a [u8],
     pub(super) i: usize,
     pub(super) tape: &'t mut Tape<'a>,
+    /// Whether `b` is a batch of lines read from a line's start: a `\n` is
+    /// then the end of the line, not a blank (every token but blanks
+    /// stops at a control character anyway).
+    pub(super) lines: bool,
 }
 
 impl<'a> Scanner<'a, '_> {
@@ -106,9 +110,13 @@ impl<'a> Scanner<'a, '_> {
         self.ws_run();
     }
 
+    /// Blanks past the first (a `\n` ends the line when [`Scanner::lines`]).
     #[inline(never)]
     fn ws_run(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+        while let Some(&c @ (b' ' | b'\t' | b'\n' | b'\r')) = self.b.get(self.i) {
+            if c == b'\n' && self.lines {
+                return;
+            }
             self.i += 1;
         }
     }

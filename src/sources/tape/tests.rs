@@ -6,7 +6,7 @@ use super::*;
 use crate::sources::json::{Projection, parse_projected};
 use crate::value::as_record;
 
-fn fields() -> (Fields, Projection) {
+pub(super) fn fields() -> (Fields, Projection) {
     let keys: Vec<(String, u32)> = vec![("ratio".into(), 0), ("decompress_MBps".into(), 1)];
     let f = Fields::new(
         vec![
@@ -125,7 +125,7 @@ fn fields_are_found_by_name_whatever_their_length_or_number() {
 }
 
 /// The next state of a xorshift64 generator (seeded, the same everywhere).
-fn xorshift(rng: &mut u64) {
+pub(super) fn xorshift(rng: &mut u64) {
     *rng ^= *rng << 13;
     *rng ^= *rng >> 7;
     *rng ^= *rng << 17;
