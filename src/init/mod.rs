@@ -195,7 +195,8 @@ pub fn init(dir: &Path, data: &[PathBuf], opts: &Options) -> Result<Initialized>
             more,
             fields: fields_of(&rows),
         });
-        cut.push(more.then_some(rows));
+        // A glob's rows read `_source.path` (criterion's): the files' own.
+        cut.push((more && s.probed.path.is_none()).then_some(rows));
     }
     let mut spec = with_fields(&head, &surveyed);
     let first = &surveyed[0];
