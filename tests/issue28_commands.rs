@@ -75,7 +75,11 @@ fn init_checks_its_starter_on_the_sample_not_the_whole_log() {
     // gen reads the whole log and finds the line.
     let out = artifact(d, &["gen"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("runs.jsonl:30001"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("runs.jsonl:30001"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -43,7 +43,8 @@ fn generate(plain: &Path, zst: &Path, mib: u64) {
             i += 1;
         }
         out.write_all(buf.as_bytes()).expect("write the log");
-        enc.write_all(buf.as_bytes()).expect("write the compressed log");
+        enc.write_all(buf.as_bytes())
+            .expect("write the compressed log");
         written += buf.len() as u64;
     }
     out.flush().expect("flush the log");
@@ -51,7 +52,11 @@ fn generate(plain: &Path, zst: &Path, mib: u64) {
     enc.finish().expect("finish the compressed log");
     std::fs::rename(&tmp, plain).expect("rename the log");
     std::fs::rename(&ztmp, zst).expect("rename the compressed log");
-    eprintln!("generated {} and {} ({i} rows)", plain.display(), zst.display());
+    eprintln!(
+        "generated {} and {} ({i} rows)",
+        plain.display(),
+        zst.display()
+    );
 }
 
 /// `artifact init FILE` in `work`, emptied of what the last run wrote.
@@ -95,7 +100,11 @@ pub fn run(root: &Path, mib: u64, runs: usize) {
                 Some(&dir.join(format!("init-{name}.stderr"))),
             ));
         }
-        let whole = if name == "zst" { "zstd -dc > /dev/null" } else { "cat > /dev/null" };
+        let whole = if name == "zst" {
+            "zstd -dc > /dev/null"
+        } else {
+            "cat > /dev/null"
+        };
         reference.print(whole, mb, None);
         inits.print(&format!("artifact init ({name})"), mb, Some(&reference));
     }

@@ -30,12 +30,13 @@ pub const RUN_POINTS: usize = 256;
 /// rectangle, polyline, polygon or circle (a wedge, a text: the caller
 /// draws those through the SVG). Errors as [`super::png::render`] does for
 /// an image over [`crate::plan::formats::MAX_PIXELS`].
-pub fn paint_png(
-    prims: &[Prim],
-    (width, height): (f64, f64),
-    dpi: f64,
-) -> Result<Option<Vec<u8>>> {
-    let plain = |p: &Prim| matches!(p, Prim::Rect { .. } | Prim::Path { .. } | Prim::Circle { .. });
+pub fn paint_png(prims: &[Prim], (width, height): (f64, f64), dpi: f64) -> Result<Option<Vec<u8>>> {
+    let plain = |p: &Prim| {
+        matches!(
+            p,
+            Prim::Rect { .. } | Prim::Path { .. } | Prim::Circle { .. }
+        )
+    };
     if !prims.iter().all(plain) {
         return Ok(None);
     }
@@ -107,8 +108,8 @@ fn paint_prim(
             fill,
             stroke,
         } => {
-            let Some(path) =
-                Rect::from_xywh(*x as f32, *y as f32, *w as f32, *h as f32).map(PathBuilder::from_rect)
+            let Some(path) = Rect::from_xywh(*x as f32, *y as f32, *w as f32, *h as f32)
+                .map(PathBuilder::from_rect)
             else {
                 return;
             };
@@ -187,20 +188,37 @@ const PHASES: usize = 4;
 /// at every [`PHASES`]² offset within a pixel (a circle is then copied,
 /// not filled again: a fill costs about 12 µs, a copy of its pixels a
 /// fraction of that) with the offset from the pixel grid nearest its own.
-type Sprites = HashMap<(u64, Option<(u8, u8, u8, u64)>, Option<(u8, u8, u8, u64, u64)>), Vec<Option<Pixmap>>>;
+type Sprites = HashMap<
+    (
+        u64,
+        Option<(u8, u8, u8, u64)>,
+        Option<(u8, u8, u8, u64, u64)>,
+    ),
+    Vec<Option<Pixmap>>,
+>;
 
 /// A circle's colour and outline as a key of [`Sprites`].
 fn sprite_key(
     r: f64,
     fill: &Option<Color>,
     stroke: &Option<Stroke>,
-) -> (u64, Option<(u8, u8, u8, u64)>, Option<(u8, u8, u8, u64, u64)>) {
+) -> (
+    u64,
+    Option<(u8, u8, u8, u64)>,
+    Option<(u8, u8, u8, u64, u64)>,
+) {
     (
         r.to_bits(),
         fill.map(|c| (c.r, c.g, c.b, c.a.to_bits())),
-        stroke
-            .as_ref()
-            .map(|s| (s.color.r, s.color.g, s.color.b, s.color.a.to_bits(), s.width.to_bits())),
+        stroke.as_ref().map(|s| {
+            (
+                s.color.r,
+                s.color.g,
+                s.color.b,
+                s.color.a.to_bits(),
+                s.width.to_bits(),
+            )
+        }),
     )
 }
 
@@ -346,7 +364,10 @@ mod tests {
         let img = decode(&png);
         assert_eq!((img.0, img.1), (72, 36));
         assert_eq!(alpha_at(&img, 18, 18), 255);
-        assert_eq!(&img.2[(18 * 72 + 18) * 4..(18 * 72 + 18) * 4 + 3], &[255, 0, 0]);
+        assert_eq!(
+            &img.2[(18 * 72 + 18) * 4..(18 * 72 + 18) * 4 + 3],
+            &[255, 0, 0]
+        );
         assert_eq!(alpha_at(&img, 40, 18), 0);
     }
 

@@ -145,7 +145,10 @@ pub fn render(scene: &Scene) -> Result<String> {
                 stroke,
             } = prim
         {
-            if !circle_run.as_ref().is_some_and(|c| c.holds(*r, fill, stroke)) {
+            if !circle_run
+                .as_ref()
+                .is_some_and(|c| c.holds(*r, fill, stroke))
+            {
                 if let Some(c) = circle_run.take() {
                     buf.push_str(&c.svg());
                 }
