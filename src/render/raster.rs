@@ -188,25 +188,17 @@ const PHASES: usize = 4;
 /// at every [`PHASES`]² offset within a pixel (a circle is then copied,
 /// not filled again: a fill costs about 12 µs, a copy of its pixels a
 /// fraction of that) with the offset from the pixel grid nearest its own.
-type Sprites = HashMap<
-    (
-        u64,
-        Option<(u8, u8, u8, u64)>,
-        Option<(u8, u8, u8, u64, u64)>,
-    ),
-    Vec<Option<Pixmap>>,
->;
+type Sprites = HashMap<SpriteKey, Vec<Option<Pixmap>>>;
 
-/// A circle's colour and outline as a key of [`Sprites`].
-fn sprite_key(
-    r: f64,
-    fill: &Option<Color>,
-    stroke: &Option<Stroke>,
-) -> (
+/// A circle's radius, fill and outline (colour and width), by their bits.
+type SpriteKey = (
     u64,
     Option<(u8, u8, u8, u64)>,
     Option<(u8, u8, u8, u64, u64)>,
-) {
+);
+
+/// A circle's colour and outline as a key of [`Sprites`].
+fn sprite_key(r: f64, fill: &Option<Color>, stroke: &Option<Stroke>) -> SpriteKey {
     (
         r.to_bits(),
         fill.map(|c| (c.r, c.g, c.b, c.a.to_bits())),
