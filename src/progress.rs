@@ -72,3 +72,12 @@ impl Progress {
         self.bar.finish_and_clear();
     }
 }
+
+impl Drop for Progress {
+    /// A read that stops early (an error, a full sample) removes its bar too.
+    fn drop(&mut self) {
+        if !self.bar.is_finished() {
+            self.bar.finish_and_clear();
+        }
+    }
+}

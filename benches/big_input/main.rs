@@ -20,8 +20,10 @@
 //! wall time and peak RSS come from `wait4`. Generated files and working
 //! copies live under `target/bench-data/` and are generated once.
 
+mod dense;
 mod duckdb;
 mod fig5;
+mod init;
 mod numbers;
 mod paper;
 mod paper_log;
@@ -194,6 +196,8 @@ fn main() {
             assert!(s.len() <= 1, "numbers takes one size");
             numbers::run(&root, s.first().copied().unwrap_or(1024), runs);
         }
+        Some("dense") => dense::run(&root, sizes(1).first().copied().unwrap_or(1_000_000), runs),
+        Some("init") => init::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
         Some("paper") => {
             let s = sizes(1);
             paper::run(

@@ -182,6 +182,8 @@ pub fn init(dir: &Path, data: &[PathBuf], opts: &Options) -> Result<Initialized>
     // Read the first rows of every source the way gen does, for its fields.
     let draft = crate::spec::parse(&head, &spec_path)?;
     let mut surveyed = Vec::new();
+    // The sample of each source that has more rows than it.
+    let mut cut = Vec::new();
     for s in &sources {
         let (rows, more) = probe::sample(&draft, &s.name).map_err(|e| match s.rel.is_empty() {
             true => e,
@@ -193,16 +195,26 @@ pub fn init(dir: &Path, data: &[PathBuf], opts: &Options) -> Result<Initialized>
             more,
             fields: fields_of(&rows),
         });
+        // A glob's rows read `_source.path` (criterion's): the files' own.
+        cut.push((more && s.probed.path.is_none()).then_some(rows));
     }
     let mut spec = with_fields(&head, &surveyed);
     let first = &surveyed[0];
-    match sources[0].probed.kind {
-        Some(kind) => spec.push_str(&recipes::recipe(kind, first, &sources[0].probed)),
-        None => spec.push_str(&example(first)),
-    }
-    // What is written runs: built in memory first, as `gen` would.
+    let body = match sources[0].probed.kind {
+        Some(kind) => recipes::recipe(kind, first, &sources[0].probed),
+        None => example(first),
+    };
+    spec.push_str(&body);
+    // What is written runs: built in memory first, as `gen` would (on the
+    // samples of the sources that have more rows: see `sampled`).
+    let staged = sampled(&root, &sources, cut)?;
+    let checked = match &staged {
+        Some((_, head)) => format!("{head}{body}"),
+        None => spec.clone(),
+    };
     let built =
-        crate::spec::parse(&spec, &spec_path).and_then(|s| crate::run::build(&s, &[], None));
+        crate::spec::parse(&checked, &spec_path).and_then(|s| crate::run::build(&s, &[], None));
+    drop(staged);
     match built {
         Ok(b) if b.errors.is_empty() => {}
         Ok(b) => {
@@ -216,6 +228,73 @@ pub fn init(dir: &Path, data: &[PathBuf], opts: &Options) -> Result<Initialized>
         Err(e) => return Err(e.context("the starter spec")),
     }
     write_files(&root, spec)
+}
+
+/// The starter's head with every source that has more rows than its
+/// sample (`cut[i]` holds the sample) read from that sample instead: the
+/// rows written as JSONL in a temporary folder beside the spec (removed
+/// when the folder is dropped), so checking the starter reads a big log's
+/// first rows, not the whole log again. `None` when no source was cut.
+fn sampled(
+    root: &Path,
+    sources: &[Source],
+    cut: Vec<Option<Vec<crate::value::Row>>>,
+) -> Result<Option<(tempfile::TempDir, String)>> {
+    if cut.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let dir = tempfile::Builder::new()
+        .prefix(".artifact-init-")
+        .tempdir_in(root)
+        .map_err(|e| Error::io(root, e))?;
+    let mut checked = Vec::new();
+    for (s, rows) in sources.iter().zip(cut) {
+        let probed = match rows {
+            None => probe::Probed {
+                format: s.probed.format,
+                records: s.probed.records.clone(),
+                path: s.probed.path.clone(),
+                ..probe::Probed::default()
+            },
+            Some(rows) => {
+                let file = dir.path().join(format!("{}.jsonl", s.name));
+                write_jsonl(&file, &rows)?;
+                let rel = crate::spec::paths::relative_to(root, &file)
+                    .ok_or_else(|| Error::msg("the sample's folder is not in the spec's"))?;
+                probe::Probed {
+                    format: Some("jsonl"),
+                    path: Some(glob::Pattern::escape(&rel)),
+                    ..probe::Probed::default()
+                }
+            }
+        };
+        checked.push(Source {
+            name: s.name.clone(),
+            rel: s.rel.clone(),
+            probed,
+        });
+    }
+    let head = spec_head(&mut checked);
+    Ok(Some((dir, head)))
+}
+
+/// `rows` as JSONL at `file`: each row's fields as a JSON object (a NaN or
+/// an infinity as its text, see [`crate::inspect::to_json`]).
+fn write_jsonl(file: &Path, rows: &[crate::value::Row]) -> Result<()> {
+    use std::io::Write as _;
+    let io = |e: std::io::Error| Error::io(file, e);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(io)?);
+    for row in rows {
+        let obj: serde_json::Map<String, serde_json::Value> = row
+            .flat_fields()
+            .0
+            .iter()
+            .map(|(k, v)| (k.to_string(), crate::inspect::to_json(v)))
+            .collect();
+        serde_json::to_writer(&mut out, &obj).map_err(|e| io(e.into()))?;
+        out.write_all(b"\n").map_err(io)?;
+    }
+    out.flush().map_err(io)
 }
 
 /// A data file as a source of the starter spec.

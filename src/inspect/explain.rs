@@ -133,7 +133,10 @@ pub fn explain(spec: &LoadedSpec, key: &str, format: Format) -> Result<Explained
         return Err(unknown(spec, key));
     }
     let plan = crate::plan::Plan::tables_and_numbers(spec)?;
-    let cat = Catalog::new(&plan)?;
+    // As `gen` builds it: the rows streamed from a log keep only the fields
+    // something after them reads (explain prints no row), so a big log is
+    // held no more than `gen` holds it.
+    let cat = Catalog::new(&plan)?.trimming();
     let mut reads: Vec<String> = decls.iter().map(|d| d.to_string()).collect();
     for d in &decls {
         reads.extend(numbers::reads(spec, d));

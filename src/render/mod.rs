@@ -16,6 +16,7 @@ mod margins;
 pub mod pdf;
 pub mod place;
 pub mod png;
+mod raster;
 pub mod scene;
 pub mod svg;
 mod svg_own;
@@ -129,12 +130,22 @@ pub fn render_with(plot: &Plot, opts: &Options) -> Result<Files> {
 }
 
 /// Each [`scene::Prim::Raster`] of `scene` made an image at `dpi`: its
-/// primitives drawn alone on a transparent canvas of the figure's size.
+/// primitives drawn alone on a transparent canvas of the figure's size
+/// (painted directly, [`raster`]; through an SVG of them when they hold a
+/// wedge or a text).
 fn rasterize(scene: &mut scene::Scene, dpi: f64) -> Result<()> {
     for prim in scene.prims.iter_mut() {
         let scene::Prim::Raster(inner) = prim else {
             continue;
         };
+        if let Some(png) = raster::paint_png(inner, (scene.width, scene.height), dpi)? {
+            *prim = scene::Prim::Image {
+                w: scene.width,
+                h: scene.height,
+                png: std::sync::Arc::new(png),
+            };
+            continue;
+        }
         let alone = scene::Scene {
             width: scene.width,
             height: scene.height,

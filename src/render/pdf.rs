@@ -66,7 +66,19 @@ pub fn parse_svg(svg: &str, face: Face) -> Result<usvg::Tree> {
         fontdb: font_db(face),
         ..usvg::Options::default()
     };
-    usvg::Tree::from_str(svg, &opt).map_err(|e| Error::msg(format!("cannot read the SVG: {e}")))
+    usvg::Tree::from_str(svg, &opt).map_err(|e| match e {
+        // usvg reads at most 10⁶ elements: one a vector point.
+        usvg::Error::ElementsLimitReached | usvg::Error::ParsingFailed(_)
+            if svg.len() > 10_000_000 && e.to_string().contains("limit") =>
+        {
+            Error::msg(
+                "the figure draws more than 1,000,000 vector marks, more than a PDF or PNG \
+                 is made from: `rasterize = true` on the layer with the most marks draws \
+                 them as one image",
+            )
+        }
+        e => Error::msg(format!("cannot read the SVG: {e}")),
+    })
 }
 
 /// A one-page PDF 1.5 of `svg`, `width` x `height` points, its text in

@@ -27,12 +27,7 @@ pub fn render(
     face: Face,
 ) -> Result<Vec<u8>> {
     let (w, h) = pixels(width, height, dpi);
-    if f64::from(w) * f64::from(h) > MAX_PIXELS {
-        return Err(Error::msg(format!(
-            "the PNG would be {w} x {h} pixels, more than {} million: lower `dpi` in [output] or the figure's size",
-            MAX_PIXELS / 1e6
-        )));
-    }
+    check_pixels(w, h)?;
     let tree = super::pdf::parse_svg(svg, face)?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h)
         .ok_or_else(|| Error::msg(format!("cannot make a {w} x {h} pixel image")))?;
@@ -47,6 +42,18 @@ pub fn render(
     encode(&pixmap, dpi).map_err(|e| Error::msg(format!("cannot write the PNG: {e}")))
 }
 
+/// An error when a `w` x `h` pixel image exceeds [`MAX_PIXELS`], naming
+/// the size and what to lower.
+pub fn check_pixels(w: u32, h: u32) -> Result<()> {
+    if f64::from(w) * f64::from(h) > MAX_PIXELS {
+        return Err(Error::msg(format!(
+            "the PNG would be {w} x {h} pixels, more than {} million: lower `dpi` in [output] or the figure's size",
+            MAX_PIXELS / 1e6
+        )));
+    }
+    Ok(())
+}
+
 /// Pixels per metre at `dpi` (rounded, as Pillow writes matplotlib's).
 fn per_metre(dpi: f64) -> u32 {
     (dpi / 0.0254).round().clamp(1.0, f64::from(u32::MAX)) as u32
@@ -55,7 +62,7 @@ fn per_metre(dpi: f64) -> u32 {
 /// 8-bit RGBA with straight alpha and a pHYs chunk giving the dpi, so a
 /// word processor or LaTeX sizes the image as the figure (tiny-skia's own
 /// encoder writes no pHYs: the image came out at 72 or 96 dpi).
-fn encode(
+pub(super) fn encode(
     pixmap: &resvg::tiny_skia::Pixmap,
     dpi: f64,
 ) -> std::result::Result<Vec<u8>, png::EncodingError> {

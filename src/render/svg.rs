@@ -133,7 +133,37 @@ pub fn render(scene: &Scene) -> Result<String> {
         Prim::Raster(inner) => inner.iter().collect::<Vec<_>>(),
         p => vec![p],
     });
+    let merge = circles(&scene.prims) > super::svg_own::MERGE_CIRCLES;
+    let mut circle_run: Option<super::svg_own::CircleRun> = None;
     for prim in prims {
+        if merge
+            && let Prim::Circle {
+                cx,
+                cy,
+                r,
+                fill,
+                stroke,
+            } = prim
+        {
+            if !circle_run
+                .as_ref()
+                .is_some_and(|c| c.holds(*r, fill, stroke))
+            {
+                if let Some(c) = circle_run.take() {
+                    buf.push_str(&c.svg());
+                }
+                buf.push_str(&body(&backend_run(&run, (w, h), scene.face, &mut angles)?));
+                run.clear();
+                circle_run = Some(super::svg_own::CircleRun::new(*r, *fill, stroke.clone()));
+            }
+            if let Some(c) = circle_run.as_mut() {
+                c.push((*cx, *cy));
+            }
+            continue;
+        }
+        if let Some(c) = circle_run.take() {
+            buf.push_str(&c.svg());
+        }
         let (plain, own) = split_own(prim);
         if let Some(p) = plain {
             run.push(p);
@@ -146,6 +176,9 @@ pub fn render(scene: &Scene) -> Result<String> {
             }
         }
     }
+    if let Some(c) = circle_run.take() {
+        buf.push_str(&c.svg());
+    }
     buf.push_str(&body(&backend_run(&run, (w, h), scene.face, &mut angles)?));
     buf.push_str(&tail);
     // Physical size in points; the viewBox keeps the drawing units.
@@ -157,6 +190,18 @@ pub fn render(scene: &Scene) -> Result<String> {
     );
     let buf = turn_texts(&buf.replacen(&header_old, &header_new, 1), &angles);
     Ok(paint_opacity(&buf))
+}
+
+/// The circles of `prims`, those of rasterized layers included.
+fn circles(prims: &[Prim]) -> usize {
+    prims
+        .iter()
+        .map(|p| match p {
+            Prim::Circle { .. } => 1,
+            Prim::Raster(inner) => circles(inner),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// `prims` drawn by plotters' backend: a whole SVG document.

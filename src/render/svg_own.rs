@@ -91,6 +91,83 @@ pub(super) fn split_own(prim: &Prim) -> (Option<Prim>, Vec<String>) {
     }
 }
 
+/// More circles than this in a figure and each run of circles of one
+/// radius, fill and outline is written as one `<path>`: usvg reads at most
+/// 10⁶ elements (a vector scatter of 10⁶ points failed), and one path of
+/// many circles is one PDF path, not 10⁶ drawing operations with their
+/// own state. Below it, every circle is its own `<circle>`, as plotters
+/// writes it.
+pub(super) const MERGE_CIRCLES: usize = 100_000;
+
+/// Consecutive circles of one radius, fill and outline (see
+/// [`MERGE_CIRCLES`]).
+pub(super) struct CircleRun {
+    r: f64,
+    fill: Option<Color>,
+    stroke: Option<Stroke>,
+    centres: Vec<(f64, f64)>,
+}
+
+impl CircleRun {
+    /// A run of circles like the one given, holding none yet.
+    pub(super) fn new(r: f64, fill: Option<Color>, stroke: Option<Stroke>) -> CircleRun {
+        CircleRun {
+            r,
+            fill,
+            stroke,
+            centres: Vec::new(),
+        }
+    }
+
+    /// Whether a circle of radius `r`, `fill` and `stroke` belongs to it.
+    pub(super) fn holds(&self, r: f64, fill: &Option<Color>, stroke: &Option<Stroke>) -> bool {
+        self.r.to_bits() == r.to_bits() && self.fill == *fill && self.stroke == *stroke
+    }
+
+    /// Adds a circle's centre.
+    pub(super) fn push(&mut self, c: (f64, f64)) {
+        self.centres.push(c);
+    }
+
+    /// The run as SVG: one `<path>` for the fills, one for the outlines,
+    /// each circle two arcs from its leftmost point, in drawing units
+    /// rounded as the backend rounds a `<circle>`'s.
+    pub(super) fn svg(&self) -> String {
+        use std::fmt::Write as _;
+        let radius = (self.r * UNITS_PER_PT).round().max(1.0) as i64;
+        let mut d = String::with_capacity(self.centres.len() * 40);
+        for c in &self.centres {
+            let (x, y) = pt(*c);
+            let _ = write!(
+                d,
+                "M{},{y}a{radius},{radius} 0 1 0 {},0a{radius},{radius} 0 1 0 {},0",
+                i64::from(x) - radius,
+                2 * radius,
+                -2 * radius
+            );
+        }
+        let mut out = String::new();
+        if let Some(f) = self.fill.filter(|f| f.a > 0.0) {
+            let _ = writeln!(
+                out,
+                "<path d=\"{d}\" opacity=\"{}\" fill=\"{}\" stroke=\"none\"/>",
+                f.a,
+                svg_color(f)
+            );
+        }
+        if let Some(s) = self.stroke.as_ref().filter(|s| s.color.a > 0.0) {
+            let _ = writeln!(
+                out,
+                "<path d=\"{d}\" fill=\"none\" opacity=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>",
+                s.color.a,
+                svg_color(s.color),
+                paint(s.color, s.width).width,
+            );
+        }
+        out
+    }
+}
+
 /// A colour as the backend writes it (`#RRGGBB`).
 pub(super) fn svg_color(c: Color) -> String {
     format!("#{:02X}{:02X}{:02X}", c.r, c.g, c.b)
@@ -172,6 +249,20 @@ fn wedge_path(c: (f64, f64), (inner, outer): (f64, f64), (a0, a1): (f64, f64)) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_circles_is_one_path_of_two_arcs_each() {
+        let mut run = CircleRun::new(0.5, Some(Color::rgb(31, 119, 180)), None);
+        assert!(run.holds(0.5, &Some(Color::rgb(31, 119, 180)), &None));
+        assert!(!run.holds(0.6, &Some(Color::rgb(31, 119, 180)), &None));
+        run.push((1.0, 2.0));
+        run.push((3.0, 4.0));
+        assert_eq!(
+            run.svg(),
+            "<path d=\"M5,20a5,5 0 1 0 10,0a5,5 0 1 0 -10,0M25,40a5,5 0 1 0 10,0a5,5 0 1 0 -10,0\" \
+             opacity=\"1\" fill=\"#1F77B4\" stroke=\"none\"/>\n"
+        );
+    }
 
     #[test]
     fn a_quarter_wedge_runs_clockwise_from_twelve_o_clock() {

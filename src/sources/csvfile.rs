@@ -20,7 +20,7 @@ mod stream;
 
 use std::sync::Arc;
 
-use super::{SourceFile, limit, open};
+use super::{SourceFile, limit, open_counted};
 use crate::error::{Error, Result, shown};
 use crate::value::{Origin, Record, Row, Value};
 pub use dialect::Dialect;
@@ -32,7 +32,16 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
     let plain = Dialect::default();
     let d = file.dialect.as_deref().unwrap_or(&plain);
     let starts = Starts::default();
-    let input = CsvStream::new(open(file)?, d, file.max_line, starts.clone());
+    // The bytes read, for the progress bar of a long read (a terminal only).
+    let read = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let size = std::fs::metadata(&file.abs).map_or(0, |m| m.len());
+    let mut progress = crate::progress::Progress::new(&file.rel, size);
+    let input = CsvStream::new(
+        open_counted(file, Some(read.clone()))?,
+        d,
+        file.max_line,
+        starts.clone(),
+    );
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -73,7 +82,12 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
             names
         }
     };
+    let mut records = 0u64;
     while let Some(line) = next(&mut rdr, &mut rec)? {
+        records += 1;
+        if records.is_multiple_of(4096) {
+            progress.set(read.load(std::sync::atomic::Ordering::Relaxed));
+        }
         if rec.len() != headers.len() {
             return Err(Error::input(
                 file.rel.clone(),
@@ -97,6 +111,7 @@ pub(super) fn read_csv(file: &SourceFile, each: &mut dyn FnMut(Row) -> Result<()
             origin: Origin::line(path.clone(), line),
         })?;
     }
+    progress.finish();
     Ok(())
 }
 

@@ -64,7 +64,7 @@ pub struct Catalog<'s> {
     /// anything asked for them: told when something does.
     pending: RefCell<IndexMap<String, Vec<String>>>,
     /// Whether streamed rows keep only the fields read after them (for a
-    /// run; `show` and `explain` print whole rows).
+    /// run and `explain`; `show` prints whole rows).
     trim: bool,
     /// Globals: the `meta` of every JSON-document source.
     pub globals: Arc<Globals>,
