@@ -214,7 +214,7 @@ fn main() {
             let s = sizes(0);
             assert!(
                 s.len() == 1,
-                "usage: big_input [fig5 [SIZE_MIB] | numbers [SIZE_MIB] | paper [SIZE_MIB...] | SIZE_MIB]"
+                "usage: big_input [fig5 [SIZE_MIB] | numbers [SIZE_MIB] | dense [POINTS] | init [SIZE_MIB] | paper [SIZE_MIB...] | SIZE_MIB]"
             );
             fig5::run(&root, s[0], runs);
         }
