@@ -395,3 +395,28 @@ value = { median = "latency_ms" }
     let kept = (0..300).filter(|t| t % 97 != 0 && t % 13 != 0).count();
     assert_eq!(numbers(dir.path())["n-ok"]["value"], kept);
 }
+
+#[test]
+fn a_failing_number_does_not_fail_the_numbers_folded_with_it() {
+    // `bad` shares its table and `where` with the others: one group step
+    // for all of them fails, then each is folded alone.
+    let dir = tempfile::tempdir().unwrap();
+    let lat = write_log(dir.path(), 3000);
+    let spec =
+        format!("{STRAIGHT}\n[numbers.bad]\ntable = \"log\"\nvalue = {{ median = \"op\" }}\n");
+    std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+    let out = artifact(dir.path(), &["gen", "--max-memory", "1MiB"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(
+        errors,
+        [
+            "error: number `bad`: table `log`: data/log.jsonl:1: field `op`: expected a number, found string \"get\""
+        ],
+        "{err}"
+    );
+    let got = numbers(dir.path());
+    assert_eq!(got["median"]["value"].as_f64().unwrap(), median(&lat));
+    assert_eq!(got["requests"]["value"], 3000);
+}

@@ -345,7 +345,7 @@ fn compute_one(
             if let Some(reason) = f.unavailable {
                 return Ok(Computed::Unavailable(reason));
             }
-            match from_fold(spec, plan, key, globals, &f.row) {
+            match from_fold(spec, plan, key, globals, (&f.row, &f.prefix)) {
                 Ok(((value, text, unc, parts), rows)) => {
                     let mut sources = f.sources;
                     sources.extend(quoted());
@@ -397,24 +397,25 @@ fn compute_one(
 }
 
 /// Declaration `plan`'s value and text from the one row its fold gave
-/// ([`crate::plan::fold`]), with the number of rows it was computed over.
+/// ([`crate::plan::fold`]; its aggregates named after `prefix`), with the
+/// number of rows it was computed over.
 fn from_fold(
     spec: &LoadedSpec,
     plan: &NumberPlan<'_>,
     key: &str,
     globals: &Arc<Globals>,
-    row: &Row,
+    (row, prefix): (&Row, &str),
 ) -> Result<(TextAndParts, usize)> {
     use crate::plan::fold;
     let rows = row
-        .get(fold::ROWS)
+        .get(&format!("{prefix}{}", fold::ROWS))
         .and_then(as_number)
         .map_or(0, |n| n as usize);
     let eval = |agg: &Agg<'_>, name: &str| -> Result<Value> {
         if agg.op == Op::Expr {
             return agg.compute(globals, &[]);
         }
-        row.get(name)
+        row.get(&format!("{prefix}{name}"))
             .cloned()
             .ok_or_else(|| Error::msg(format!("the fold gave no `{name}`")))
     };

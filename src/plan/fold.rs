@@ -81,6 +81,24 @@ pub fn compile<'s>(
     n: &'s Spanned<NumberSpec>,
     table: &'s str,
 ) -> Option<Fold<'s>> {
+    let (from, mut steps, table_steps) = base(spec, n, table)?;
+    steps.push(Step::Group {
+        keys: Vec::new(),
+        aggs: aggregates(spec, n, table, "")?,
+    });
+    Some(Fold {
+        from,
+        table,
+        steps,
+        table_steps,
+    })
+}
+
+/// A fold's source, the table's steps then the number's `where` (no group
+/// step yet), and how many of them are the table's: see [`compile`].
+type Base<'s> = (&'s str, Vec<Step<'s>>, usize);
+
+fn base<'s>(spec: &'s LoadedSpec, n: &'s Spanned<NumberSpec>, table: &'s str) -> Option<Base<'s>> {
     let s = n.get_ref();
     if s.each.is_some() {
         return None;
@@ -111,32 +129,112 @@ pub fn compile<'s>(
         let e = Expr::compile(spec, w).ok()?.in_table(table);
         steps.push(Step::Filter(e, Vec::new()));
     }
+    Some((from, steps, table_steps))
+}
+
+/// Number `n`'s aggregates over its rows, named [`VALUE`], [`ROWS`] and
+/// the uncertainty's, each after `prefix`; `None` for a value that is an
+/// `expr` (it reads no row) or one that does not compile again.
+fn aggregates<'s>(
+    spec: &'s LoadedSpec,
+    n: &'s Spanned<NumberSpec>,
+    table: &'s str,
+    prefix: &str,
+) -> Option<Vec<(String, Agg<'s>)>> {
+    let s = n.get_ref();
     let mut value = Agg::compile(spec, &s.value, true).ok()?;
     if value.op == Op::Expr {
         return None;
     }
     value.set_table(table);
-    let mut aggs = vec![(VALUE.to_string(), value), (ROWS.to_string(), count())];
+    let name = |part: &str| format!("{prefix}{part}");
+    let mut aggs = vec![(name(VALUE), value), (name(ROWS), count())];
     if let Some(raw) = &s.uncertainty {
         let over_rows = |a: Box<Agg<'s>>| (a.op != Op::Expr).then_some(*a);
         match super::numbers::uncertainty(spec, raw, Some(table)).ok()? {
             UncertaintyPlan::Symmetric { agg, .. } => {
-                aggs.extend(over_rows(agg).map(|a| (U.to_string(), a)));
+                aggs.extend(over_rows(agg).map(|a| (name(U), a)));
             }
             UncertaintyPlan::Interval { low, high, .. } => {
-                aggs.extend(over_rows(low).map(|a| (LOW.to_string(), a)));
-                aggs.extend(over_rows(high).map(|a| (HIGH.to_string(), a)));
+                aggs.extend(over_rows(low).map(|a| (name(LOW), a)));
+                aggs.extend(over_rows(high).map(|a| (name(HIGH), a)));
             }
         }
     }
-    steps.push(Step::Group {
-        keys: Vec::new(),
-        aggs,
-    });
-    Some(Fold {
-        from,
-        table,
-        steps,
-        table_steps,
-    })
+    Some(aggs)
+}
+
+/// The prefix of number `key`'s aggregates in a merged fold.
+pub fn prefix(key: &str) -> String {
+    format!("{key}/")
+}
+
+/// Whether number `key`'s part of the spec, or the steps of its table
+/// `table` (and the tables those read), quote a number (`v['k']`, `n.k`):
+/// such a number waits for those, and is folded on its own pass.
+pub fn quotes_numbers(spec: &LoadedSpec, key: &str, table: &str) -> bool {
+    let parts = spec.parts();
+    let quotes = |p: Option<&crate::spec::parts::Part>| {
+        p.is_some_and(|p| p.quoted.all || !p.quoted.keys.is_empty())
+    };
+    quotes(parts.get("number", key))
+        || super::deps::closure(spec, [table.to_string()])
+            .iter()
+            .any(|t| quotes(parts.get("table", t)))
+}
+
+/// The folds of several numbers each: the numbers that fold (their own
+/// [`Fold`] compiled), read no number, and share a table and a `where`
+/// (as written) are one group step with every one's aggregates, named
+/// after [`prefix`] of its key, so the pass evaluates their steps once.
+/// Returns the merged folds and, by number key, the merged fold it is in.
+/// (A merged fold that fails is not told: each of its numbers is then
+/// folded alone, and fails or not on its own.)
+pub fn merge<'s>(
+    spec: &'s LoadedSpec,
+    numbers: &indexmap::IndexMap<String, super::numbers::NumberPlan<'s>>,
+) -> (Vec<Fold<'s>>, indexmap::IndexMap<String, usize>) {
+    let mut groups: indexmap::IndexMap<(&str, Option<&str>), Vec<&str>> = indexmap::IndexMap::new();
+    for (key, np) in numbers {
+        let Some(f) = &np.fold else { continue };
+        if quotes_numbers(spec, key, f.table) {
+            continue;
+        }
+        let w = np
+            .decl
+            .get_ref()
+            .where_
+            .as_ref()
+            .map(|w| w.get_ref().as_str());
+        groups.entry((f.table, w)).or_default().push(key);
+    }
+    let mut merged = Vec::new();
+    let mut of = indexmap::IndexMap::new();
+    for ((table, _), keys) in groups {
+        if keys.len() < 2 {
+            continue;
+        }
+        let first = numbers[keys[0]].decl;
+        let Some((from, mut steps, table_steps)) = base(spec, first, table) else {
+            continue;
+        };
+        let mut aggs = Vec::new();
+        for k in keys {
+            if let Some(a) = aggregates(spec, numbers[k].decl, table, &prefix(k)) {
+                aggs.extend(a);
+                of.insert(k.to_string(), merged.len());
+            }
+        }
+        steps.push(Step::Group {
+            keys: Vec::new(),
+            aggs,
+        });
+        merged.push(Fold {
+            from,
+            table,
+            steps,
+            table_steps,
+        });
+    }
+    (merged, of)
 }

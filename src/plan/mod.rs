@@ -60,6 +60,10 @@ pub struct Plan<'s> {
     /// The number declarations in the order they are computed (each after
     /// what it reads; `order`).
     pub order: Vec<String>,
+    /// The folds of several numbers each (`fold::merge`).
+    pub merged: Vec<fold::Fold<'s>>,
+    /// The merged fold, in `merged`, of each number in one.
+    pub merged_of: IndexMap<String, usize>,
     /// Every `[figures.NAME]`, compiled, in declaration order (empty in a
     /// plan of the tables and numbers alone).
     pub figures: IndexMap<String, FigurePlan<'s>>,
@@ -112,11 +116,14 @@ impl<'s> Plan<'s> {
             true => numbers::compile(spec, errors),
             false => (IndexMap::new(), Vec::new()),
         };
+        let (merged, merged_of) = fold::merge(spec, &numbers);
         Plan {
             spec,
             tables,
             numbers,
             order,
+            merged,
+            merged_of,
             figures: IndexMap::new(),
             results: IndexMap::new(),
         }

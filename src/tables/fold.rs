@@ -10,32 +10,30 @@ use std::collections::BTreeSet;
 use super::{Catalog, stream};
 use crate::error::{Error, Result, shown};
 use crate::plan::fold::Fold;
-use crate::spec::LoadedSpec;
 use crate::value::Row;
 
 /// What a fold gave one number.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Folded {
     /// The group step's one row: [`crate::plan::fold::VALUE`],
-    /// [`crate::plan::fold::ROWS`] and the uncertainty's aggregates.
+    /// [`crate::plan::fold::ROWS`] and the uncertainty's aggregates, each
+    /// after `prefix`.
     pub row: Row,
+    /// What the number's aggregates are named after in `row` (a merged
+    /// fold's: [`crate::plan::fold::prefix`]; else empty).
+    pub prefix: String,
     /// The sources the table's rows depend on.
     pub sources: BTreeSet<String>,
     /// Why the table has no data (an optional source is missing), if so.
     pub unavailable: Option<String>,
 }
 
-/// Whether number `key`'s part of the spec, or the steps of its table
-/// `table` (and the tables those read), quote a number (`v['k']`, `n.k`).
-fn quotes_numbers(spec: &LoadedSpec, key: &str, table: &str) -> bool {
-    let parts = spec.parts();
-    let quotes = |p: Option<&crate::spec::parts::Part>| {
-        p.is_some_and(|p| p.quoted.all || !p.quoted.keys.is_empty())
-    };
-    quotes(parts.get("number", key))
-        || crate::plan::deps::closure(spec, [table.to_string()])
-            .iter()
-            .any(|t| quotes(parts.get("table", t)))
+/// One consumer of a pass: a number's own fold, or a merged fold of
+/// several ([`crate::plan::fold::merge`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Unit<'k> {
+    Single(&'k str),
+    Merged(usize),
 }
 
 impl Catalog<'_> {
@@ -44,6 +42,25 @@ impl Catalog<'_> {
     /// already, or read by a figure, a results table or another table; its
     /// source loaded whole). A fold's error is the number's.
     pub fn fold(&self, key: &str) -> Option<Result<Folded>> {
+        // In a merged fold: its row, once it has run, unless it failed (then
+        // the number is folded alone, and fails or not on its own).
+        if let Some(&m) = self.plan.merged_of.get(key) {
+            let done = self.merged_done.borrow().get(&m).cloned();
+            match done {
+                Some(Ok(f)) => {
+                    return Some(Ok(Folded {
+                        prefix: crate::plan::fold::prefix(key),
+                        ..(*f).clone()
+                    }));
+                }
+                Some(Err(_)) => {}
+                None if self.folds_now(&self.plan.merged[m]) => {
+                    self.run_folds(Unit::Merged(m));
+                    return self.fold(key);
+                }
+                None => return None,
+            }
+        }
         if let Some(done) = self.folds.borrow_mut().get_mut(key) {
             return done.take();
         }
@@ -51,33 +68,70 @@ impl Catalog<'_> {
         if !self.folds_now(fold) {
             return None;
         }
+        self.run_folds(Unit::Single(key));
+        self.folds.borrow_mut().get_mut(key).and_then(Option::take)
+    }
+
+    /// The fold of `unit`.
+    fn unit_fold<'a>(&'a self, unit: Unit<'_>) -> Option<&'a Fold<'a>> {
+        match unit {
+            Unit::Single(k) => self.plan.numbers.get(k)?.fold.as_ref(),
+            Unit::Merged(m) => self.plan.merged.get(m),
+        }
+    }
+
+    /// Runs `first`, and every other fold on its source that can run now
+    /// and reads no number (merged folds, and the numbers in none), in one
+    /// pass; keeps what each gave.
+    fn run_folds(&self, first: Unit<'_>) {
         let spec = self.spec;
-        // The other numbers folding on the same source and reading no
-        // number, in the same pass.
-        let mut batch: Vec<(&str, &Fold)> = vec![(key, fold)];
+        let Some(fold) = self.unit_fold(first) else {
+            return;
+        };
+        let mut batch: Vec<(Unit, &Fold)> = vec![(first, fold)];
+        for (m, f) in self.plan.merged.iter().enumerate() {
+            if first != Unit::Merged(m)
+                && f.from == fold.from
+                && !self.merged_done.borrow().contains_key(&m)
+                && self.folds_now(f)
+                && self.dependencies(f).is_ok()
+            {
+                batch.push((Unit::Merged(m), f));
+            }
+        }
         for (k, n) in &self.plan.numbers {
             let Some(f) = &n.fold else { continue };
-            if k != key
+            let in_merged = self
+                .plan
+                .merged_of
+                .get(k)
+                .is_some_and(|m| !matches!(self.merged_done.borrow().get(m), Some(Err(_))));
+            if first != Unit::Single(k)
+                && !in_merged
                 && f.from == fold.from
                 && !self.folds.borrow().contains_key(k)
                 && self.folds_now(f)
-                && !quotes_numbers(spec, k, f.table)
-                && self.dependencies_built(f)
+                && !crate::plan::fold::quotes_numbers(spec, k, f.table)
+                && self.dependencies(f).is_ok()
             {
-                batch.push((k, f));
+                batch.push((Unit::Single(k), f));
             }
         }
         if let Err(e) = self.dependencies(fold) {
-            return Some(Err(e));
+            self.keep(first, Err(e));
+            return;
         }
         let contexts: Vec<_> = batch.iter().map(|(_, f)| self.fold_context(f)).collect();
         let consumers: Vec<stream::Consumer> = batch
             .iter()
             .zip(&contexts)
-            .map(|((k, f), context)| {
+            .map(|((unit, f), context)| {
                 let st = stream::stages(&f.steps);
                 stream::Consumer {
-                    name: format!("number `{k}`"),
+                    name: match unit {
+                        Unit::Single(k) => format!("number `{k}`"),
+                        Unit::Merged(m) => format!("numbers of fold {m}"),
+                    },
                     steps: &f.steps,
                     par: st.par,
                     ser: st.ser,
@@ -88,28 +142,37 @@ impl Catalog<'_> {
                 }
             })
             .collect();
-        let fed = self.stream_all(fold.from, consumers);
-        let mut folds = self.folds.borrow_mut();
-        match fed {
+        match self.stream_all(fold.from, consumers) {
+            // The source's own error: every fold of the pass fails with it,
+            // as each would reading it alone.
             Err(e) => {
-                // The source's own error: every number of the batch fails
-                // with it, as each would reading it alone.
                 let msg = e.to_string();
-                for (k, _) in &batch[1..] {
-                    folds.insert(k.to_string(), Some(Err(Error::msg(msg.clone()))));
+                for (unit, _) in &batch[1..] {
+                    self.keep(*unit, Err(Error::msg(msg.clone())));
                 }
-                folds.insert(key.to_string(), None);
-                Some(Err(e))
+                self.keep(first, Err(e));
             }
             Ok((fed, unavailable)) => {
-                for ((k, f), result) in batch.iter().zip(fed) {
+                for ((unit, f), result) in batch.iter().zip(fed) {
                     let done = result.and_then(|(rows, notes)| {
                         self.fold_notes(f, notes);
                         self.folded(f, rows, unavailable.clone())
                     });
-                    folds.insert(k.to_string(), Some(done));
+                    self.keep(*unit, done);
                 }
-                folds.get_mut(key).and_then(Option::take)
+            }
+        }
+    }
+
+    /// Keeps what a pass gave `unit`.
+    fn keep(&self, unit: Unit<'_>, done: Result<Folded>) {
+        match unit {
+            Unit::Single(k) => {
+                self.folds.borrow_mut().insert(k.to_string(), Some(done));
+            }
+            Unit::Merged(m) => {
+                let done = done.map(std::sync::Arc::new).map_err(|e| e.to_string());
+                self.merged_done.borrow_mut().insert(m, done);
             }
         }
     }
@@ -164,6 +227,7 @@ impl Catalog<'_> {
             .ok_or_else(|| Error::msg("a group step without keys gave no row"))?;
         Ok(Folded {
             row,
+            prefix: String::new(),
             sources,
             unavailable,
         })
@@ -179,12 +243,6 @@ impl Catalog<'_> {
         Ok(())
     }
 
-    /// Whether the tables the fold's steps read build without error (a
-    /// number whose lookup fails is not folded along with others).
-    fn dependencies_built(&self, f: &Fold) -> bool {
-        self.dependencies(f).is_ok()
-    }
-
     /// Names a fold's error: a step of its table as the table's step,
     /// the number's own `where` and aggregates as they are.
     fn fold_context(&self, f: &Fold) -> impl Fn(usize, Error) -> Error + Sync + use<> {
@@ -193,9 +251,13 @@ impl Catalog<'_> {
             .plan
             .table(f.table)
             .map(|t| super::step_context(self.spec, f.table, &t.steps));
-        move |i: usize, e: Error| match &own {
-            Some(context) if i < table_steps => context(i, e),
-            _ => e,
+        move |i: usize, e: Error| match (&own, e) {
+            (Some(context), e) if i < table_steps => context(i, e),
+            // The group step's naming of its aggregate (`aggregate
+            // `value` of group ()`) is no name of the user's: the error
+            // is the number's.
+            (_, Error::Context { what, inner }) if what.starts_with("aggregate `") => *inner,
+            (_, e) => e,
         }
     }
 

@@ -76,6 +76,8 @@ pub struct Catalog<'s> {
     /// Numbers folded on a stream ([`Catalog::fold`]) before they were
     /// asked for, by key.
     folds: RefCell<IndexMap<String, Option<Result<fold::Folded>>>>,
+    /// What each merged fold (`Plan::merged`) gave, by its index.
+    merged_done: RefCell<IndexMap<usize, std::result::Result<Arc<fold::Folded>, String>>>,
 }
 
 impl std::fmt::Debug for Catalog<'_> {
@@ -124,6 +126,7 @@ impl<'s> Catalog<'s> {
             step_globals: RefCell::new(None),
             readers: Default::default(),
             folds: RefCell::new(IndexMap::new()),
+            merged_done: RefCell::new(IndexMap::new()),
         };
         crate::value::held::reset();
         let mut globals = Globals::default();
