@@ -42,6 +42,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::Type;
 
 use super::SourceFile;
+use super::dataset::Dataset;
 use super::json::Projection;
 use super::parquetcell::{CellError, row_record};
 use crate::error::{Error, Result, shown};
@@ -142,12 +143,15 @@ impl parquet::file::reader::ChunkReader for Strict {
     }
 }
 
-/// Reads a Parquet file, handing each row to `each`; only the top-level
-/// columns `projection` names when given (all of them otherwise). Returns
-/// the number of rows read.
+/// Reads a Parquet file of dataset `set`, handing each row to `each`;
+/// only the top-level columns `projection` names when given (all of them
+/// otherwise), and only the row groups its filters may pass (see
+/// [`super::prune`]). Returns the number of rows in the file, read or
+/// skipped.
 pub(super) fn read_parquet(
     file: &SourceFile,
     projection: Option<&Projection>,
+    set: &mut Dataset,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<u64> {
     let whole = |msg: String| Error::input(file.rel.clone(), None, None, msg);
@@ -193,6 +197,7 @@ pub(super) fn read_parquet(
             ),
         })
     })?;
+    set.check(file, &root)?;
     let (schema, counting) = projected(&root, projection);
     let read = schema.as_ref().unwrap_or(&root);
     if let Some((column, what)) = read.get_fields().iter().find_map(|f| unconverted(f)) {
@@ -205,45 +210,91 @@ pub(super) fn read_parquet(
             ),
         ));
     }
-    let path: Arc<str> = Arc::from(file.rel.as_str());
-    let mut rows = guarded(|| reader.get_row_iter(schema.clone()))
-        .map_err(|e| whole(format!("cannot read its columns: {e}")))?;
+    let keep = set.row_groups(file, reader.metadata(), projection);
     let fields = read.get_fields().to_vec();
-    let names: Vec<Arc<str>> = fields.iter().map(|f| Arc::from(f.name())).collect();
+    let rows = Rows {
+        file,
+        path: Arc::from(file.rel.as_str()),
+        names: fields.iter().map(|f| Arc::from(f.name())).collect(),
+        fields,
+        counting,
+        partition: super::dataset::partition_fields(file, projection),
+    };
     let mut row_no = 0u64;
-    loop {
-        let at_row = |msg: String| Error::input(file.rel.clone(), Some(row_no + 1), None, msg);
-        let next = match guarded(|| Ok(rows.next())) {
-            Ok(None) => break,
-            Ok(Some(Ok(r))) => r,
-            Ok(Some(Err(e))) => {
-                return Err(at_row(format!(
-                    "cannot read the row: {}",
-                    parquet_message(&e)
-                )));
-            }
-            Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
-        };
-        row_no += 1;
-        let mut rec =
-            row_record(&next, &fields, &names).map_err(|CellError { path, message }| {
-                Error::input(
-                    file.rel.clone(),
-                    Some(row_no),
-                    Some(shown(&path.join("."))),
-                    message,
-                )
-            })?;
-        if counting {
-            rec.0.clear();
+    for (g, rg) in reader.metadata().row_groups().iter().enumerate() {
+        if !keep[g] {
+            // Skipped rows keep their numbers: the next group's rows are
+            // numbered as if they were read.
+            row_no += rg.num_rows() as u64;
+            continue;
         }
-        each(Row {
-            extra: Default::default(),
-            fields: Arc::new(rec),
-            origin: Origin::line(path.clone(), row_no),
-        })?;
+        let group = guarded(|| reader.get_row_group(g))
+            .map_err(|e| whole(format!("cannot read its row group {}: {e}", g + 1)))?;
+        let iter = guarded(|| group.get_row_iter(schema.clone()))
+            .map_err(|e| whole(format!("cannot read its columns: {e}")))?;
+        rows.read(iter, &mut row_no, each)?;
     }
     Ok(row_no)
+}
+
+/// How a file's rows become [`Row`]s.
+struct Rows<'f> {
+    file: &'f SourceFile,
+    path: Arc<str>,
+    fields: Vec<parquet::schema::types::TypePtr>,
+    names: Vec<Arc<str>>,
+    /// Only the row count is read (the columns read are cleared).
+    counting: bool,
+    /// The partition fields added to every row.
+    partition: Vec<(Arc<str>, crate::value::Value)>,
+}
+
+impl Rows<'_> {
+    /// Reads one row group's rows, numbering them after `row_no`.
+    fn read(
+        &self,
+        mut rows: parquet::record::reader::RowIter<'_>,
+        row_no: &mut u64,
+        each: &mut dyn FnMut(Row) -> Result<()>,
+    ) -> Result<()> {
+        let file = self.file;
+        loop {
+            let at_row = |msg: String| Error::input(file.rel.clone(), Some(*row_no + 1), None, msg);
+            let next = match guarded(|| Ok(rows.next())) {
+                Ok(None) => return Ok(()),
+                Ok(Some(Ok(r))) => r,
+                Ok(Some(Err(e))) => {
+                    return Err(at_row(format!(
+                        "cannot read the row: {}",
+                        parquet_message(&e)
+                    )));
+                }
+                Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
+            };
+            *row_no += 1;
+            let mut rec = row_record(&next, &self.fields, &self.names).map_err(
+                |CellError { path, message }| {
+                    Error::input(
+                        file.rel.clone(),
+                        Some(*row_no),
+                        Some(shown(&path.join("."))),
+                        message,
+                    )
+                },
+            )?;
+            if self.counting {
+                rec.0.clear();
+            }
+            for (k, v) in &self.partition {
+                rec.insert(k.clone(), v.clone());
+            }
+            each(Row {
+                extra: Default::default(),
+                fields: Arc::new(rec),
+                origin: Origin::line(self.path.clone(), *row_no),
+            })?;
+        }
+    }
 }
 
 /// Reads the Parquet file at `path` (named `rel` in messages) into rows,
@@ -261,9 +312,10 @@ pub fn read_path(
         compression: super::Compression::None,
         max_line: super::limit::DEFAULT_MAX_LINE,
         dialect: None,
+        partition: None,
     };
     let mut rows = Vec::new();
-    read_parquet(&file, projection, &mut |r| {
+    read_parquet(&file, projection, &mut Dataset::new(), &mut |r| {
         rows.push(r);
         Ok(())
     })?;

@@ -17,6 +17,7 @@ pub mod differential;
 pub mod fast;
 pub mod pareto;
 pub mod projection;
+pub mod prune;
 pub mod reshape;
 pub mod seen;
 pub mod serial;

@@ -489,7 +489,10 @@ pub fn run(
         .iter()
         .map(|c| super::projection::projection_until(c.steps, c.ser, c.sink, c.keep.as_ref()))
         .collect();
-    let projection = union_projection(consumers, &own);
+    let mut projection = union_projection(consumers, &own);
+    if let Some(p) = projection.as_mut() {
+        p.prune = super::prune::prune(consumers.iter().map(|c| c.steps)).map(Arc::new);
+    }
     let mut states = Vec::with_capacity(consumers.len());
     for c in consumers {
         states.push(State::new(c, table)?);

@@ -1,0 +1,236 @@
+//! The files of one Parquet source read as one dataset: their schemas
+//! agree, their partition fields (see [`super::hive`]) collide with no
+//! column, and the row groups and files the tables' filters rule out are
+//! skipped (see [`super::prune`]).
+
+use std::sync::Arc;
+
+use parquet::basic::{ColumnOrder, ConvertedType, LogicalType, Repetition, SortOrder, Type as P};
+use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
+use parquet::file::statistics::Statistics;
+use parquet::schema::types::Type;
+
+use super::SourceFile;
+use super::json::Projection;
+use super::prune::{Known, Prune};
+use crate::error::{Error, Result, shown};
+use crate::value::Value;
+
+/// What the files read so far of one source tell about the next.
+pub(super) struct Dataset {
+    /// The first file read and its top-level columns with their types.
+    first: Option<(String, Vec<(String, String)>)>,
+    /// Whether skipping is on (see [`super::prune::enabled`]).
+    on: bool,
+    /// Row groups in the files read.
+    pub groups: u64,
+    /// Of them, skipped.
+    pub skipped: u64,
+}
+
+impl Dataset {
+    /// A dataset of no file yet.
+    pub fn new() -> Dataset {
+        Dataset {
+            first: None,
+            on: super::prune::enabled(),
+            groups: 0,
+            skipped: 0,
+        }
+    }
+
+    /// Checks `file`'s schema (its `root`) against its partition fields and
+    /// the first file's. Errors: a partition key that is also a column; a
+    /// column whose type differs from the first file's (naming both files).
+    pub fn check(&mut self, file: &SourceFile, root: &Type) -> Result<()> {
+        let columns: Vec<(String, String)> = root
+            .get_fields()
+            .iter()
+            .map(|f| (f.name().to_string(), signature(f)))
+            .collect();
+        if let Some(p) = &file.partition
+            && let Some((key, _)) = p.iter().find(|(k, _)| columns.iter().any(|(c, _)| **k == **c))
+        {
+            return Err(Error::input(
+                file.rel.clone(),
+                None,
+                Some(shown(key)),
+                format!(
+                    "its folder `{}=...` makes a field `{}`, and the file has a column `{}` too: a row cannot hold both (rename the column or the folders)",
+                    shown(key),
+                    shown(key),
+                    shown(key)
+                ),
+            ));
+        }
+        match &self.first {
+            None => self.first = Some((file.rel.clone(), columns)),
+            Some((first, theirs)) => {
+                for (name, ty) in &columns {
+                    if let Some((_, other)) = theirs.iter().find(|(n, _)| n == name)
+                        && other != ty
+                    {
+                        return Err(Error::input(
+                            file.rel.clone(),
+                            None,
+                            Some(shown(name)),
+                            format!(
+                                "column `{}` is {} here but {} in `{first}`: the files of one source must agree on a column's type (rewrite one, or cast the column)",
+                                shown(name),
+                                shown(ty),
+                                shown(other)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Which of the file's row groups to read: those whose statistics and
+    /// partition may pass `prune`'s filters (all, without one or with
+    /// skipping off).
+    pub fn row_groups(
+        &mut self,
+        file: &SourceFile,
+        meta: &ParquetMetaData,
+        projection: Option<&Projection>,
+    ) -> Vec<bool> {
+        let groups = meta.row_groups();
+        self.groups += groups.len() as u64;
+        let prune = projection.and_then(|p| p.prune.as_deref()).filter(|_| self.on);
+        let Some(prune) = prune else {
+            return vec![true; groups.len()];
+        };
+        let part = |field: &str| {
+            let p = file.partition.as_ref()?;
+            p.iter().find(|(k, _)| **k == *field).map(|(_, v)| v.clone())
+        };
+        // A file whose folders rule it out is not read at all.
+        if !prune.may_pass(&|f| part(f).map_or(Known::Nothing, Known::Exactly)) {
+            self.skipped += groups.len() as u64;
+            return vec![false; groups.len()];
+        }
+        let keep: Vec<bool> = groups
+            .iter()
+            .map(|rg| may_pass(prune, meta, rg, &part))
+            .collect();
+        self.skipped += keep.iter().filter(|k| !**k).count() as u64;
+        keep
+    }
+}
+
+/// Whether rows of row group `rg` may pass `prune`: each field known from
+/// the file's partition or the group's statistics.
+fn may_pass(
+    prune: &Prune,
+    meta: &ParquetMetaData,
+    rg: &RowGroupMetaData,
+    part: &dyn Fn(&str) -> Option<Value>,
+) -> bool {
+    prune.may_pass(&|field| {
+        if let Some(v) = part(field) {
+            return Known::Exactly(v);
+        }
+        rg.columns()
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.column_descr().path().parts() == [field])
+            .map_or(Known::Nothing, |(i, c)| {
+                known(c, meta.file_metadata().column_order(i))
+            })
+    })
+}
+
+/// What a column chunk's statistics say of its values, when they can be
+/// trusted to bound every value read (see [`super::prune`]).
+fn known(c: &parquet::file::metadata::ColumnChunkMetaData, order: ColumnOrder) -> Known {
+    let d = c.column_descr();
+    let info = d.self_type().get_basic_info();
+    if info.repetition() == Repetition::REPEATED {
+        return Known::Nothing;
+    }
+    let Some(stats) = c.statistics() else {
+        return Known::Nothing;
+    };
+    if stats.null_count_opt() != Some(0) {
+        return Known::Nothing;
+    }
+    let signed = matches!(
+        d.converted_type(),
+        ConvertedType::NONE | ConvertedType::INT_8 | ConvertedType::INT_16 | ConvertedType::INT_32 | ConvertedType::INT_64
+    ) && matches!(
+        d.logical_type_ref(),
+        None | Some(LogicalType::Integer(parquet::basic::IntType { is_signed: true, .. }))
+    );
+    let text = d.converted_type() == ConvertedType::UTF8
+        || matches!(d.logical_type_ref(), Some(LogicalType::String));
+    match (d.physical_type(), stats) {
+        (P::INT32, Statistics::Int32(s)) if signed => match (s.min_opt(), s.max_opt()) {
+            (Some(a), Some(b)) => Known::Ints(i64::from(*a), i64::from(*b)),
+            _ => Known::Nothing,
+        },
+        (P::INT64, Statistics::Int64(s)) if signed => match (s.min_opt(), s.max_opt()) {
+            (Some(a), Some(b)) => Known::Ints(*a, *b),
+            _ => Known::Nothing,
+        },
+        // Text bounds only in the type's own (unsigned bytewise) order.
+        (P::BYTE_ARRAY, Statistics::ByteArray(s))
+            if text
+                && !stats.is_min_max_deprecated()
+                && order == ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::UNSIGNED) =>
+        {
+            match (s.min_opt(), s.max_opt()) {
+                (Some(a), Some(b)) => Known::Texts(a.data().to_vec(), b.data().to_vec()),
+                _ => Known::Nothing,
+            }
+        }
+        _ => Known::Nothing,
+    }
+}
+
+/// A column's type as messages name it and files are compared by:
+/// `INT64`, `BYTE_ARRAY (UTF8)`, `OPTIONAL group { ... }`.
+fn signature(ty: &Type) -> String {
+    let info = ty.get_basic_info();
+    let rep = if info.has_repetition() {
+        format!("{} ", info.repetition())
+    } else {
+        String::new()
+    };
+    let converted = match info.converted_type() {
+        ConvertedType::NONE => String::new(),
+        c => format!(" ({c})"),
+    };
+    if ty.is_group() {
+        let fields: Vec<String> = ty
+            .get_fields()
+            .iter()
+            .map(|f| format!("{}: {}", f.name(), signature(f)))
+            .collect();
+        format!("{rep}group{converted} {{ {} }}", fields.join(", "))
+    } else {
+        format!("{rep}{}{converted}", ty.get_physical_type())
+    }
+}
+
+impl Default for Dataset {
+    fn default() -> Self {
+        Dataset::new()
+    }
+}
+
+/// The partition fields of `file` a table reads (all without a projection).
+pub(super) fn partition_fields(
+    file: &SourceFile,
+    projection: Option<&Projection>,
+) -> Vec<(Arc<str>, Value)> {
+    let Some(p) = &file.partition else {
+        return Vec::new();
+    };
+    p.iter()
+        .filter(|(k, _)| projection.is_none_or(|pr| pr.fields.contains_key(&**k)))
+        .cloned()
+        .collect()
+}
