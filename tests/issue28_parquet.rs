@@ -29,6 +29,7 @@ struct Rec {
     loss: f64,
     ratio: f64,
     mbps: f64,
+    label: Vec<u8>,
     name: Vec<u8>,
     day: Option<&'static str>,
     shard: i64,
@@ -42,6 +43,7 @@ fn records(d: usize, shard: i64) -> Vec<Rec> {
             loss: (d as f64 + 1.0) / step as f64 + shard as f64 * 0.25,
             ratio: 1.0 + (step % 7) as f64 / 8.0,
             mbps: 100.0 + (step * shard) as f64 * 1.5,
+            label: b"ok".to_vec(),
             name: format!("run-{d}-{shard}").into_bytes(),
             day: DAYS[d],
             shard,
@@ -59,6 +61,8 @@ struct Twist {
     /// The `name` of step 5 of the (first day, shard 1) file is not UTF-8
     /// (reading its row is an error).
     bad_name: bool,
+    /// The `m.label` of step 15 of that file is not UTF-8.
+    bad_label: bool,
 }
 
 /// Writes one file as DuckDB writes a partition: every column OPTIONAL,
@@ -76,7 +80,7 @@ fn write_file(path: &Path, recs: &[Rec], twist: Twist, text_step: bool) {
         ""
     };
     let schema = format!(
-        "message duckdb_schema {{ {step} OPTIONAL DOUBLE loss; OPTIONAL group m {{ OPTIONAL DOUBLE ratio; OPTIONAL DOUBLE mbps; }} OPTIONAL BYTE_ARRAY name (UTF8); {shard} }}"
+        "message duckdb_schema {{ {step} OPTIONAL DOUBLE loss; OPTIONAL group m {{ OPTIONAL DOUBLE ratio; OPTIONAL DOUBLE mbps; OPTIONAL BYTE_ARRAY label (UTF8); }} OPTIONAL BYTE_ARRAY name (UTF8); {shard} }}"
     );
     let schema = Arc::new(parse_message_type(&schema).unwrap());
     let props = Arc::new(WriterProperties::builder().build());
@@ -114,6 +118,13 @@ fn write_file(path: &Path, recs: &[Rec], twist: Twist, text_step: bool) {
                     c.typed::<DoubleType>().write_batch(&v, Some(&two), None)
                 }
                 4 => {
+                    let v: Vec<ByteArray> = group
+                        .iter()
+                        .map(|r| ByteArray::from(r.label.clone()))
+                        .collect();
+                    c.typed::<ByteArrayType>().write_batch(&v, Some(&two), None)
+                }
+                5 => {
                     let v: Vec<ByteArray> = group
                         .iter()
                         .map(|r| ByteArray::from(r.name.clone()))
@@ -159,13 +170,16 @@ fn write_both(dir: &Path, twist: Twist) {
         if twist.bad_name && *d == 0 && *shard == 1 {
             recs[4].name = b"run-\xff".to_vec();
         }
+        if twist.bad_label && *d == 0 && *shard == 1 {
+            recs[14].label = b"\xff".to_vec();
+        }
         let text_step = twist.step_as_text && *d == 1 && *shard == 2;
         write_file(&dir.join(rel), &recs, twist, text_step);
         for r in &recs {
             let line = serde_json::json!({
                 "step": r.step,
                 "loss": r.loss,
-                "m": { "ratio": r.ratio, "mbps": r.mbps },
+                "m": { "ratio": r.ratio, "mbps": r.mbps, "label": String::from_utf8_lossy(&r.label) },
                 "name": String::from_utf8_lossy(&r.name),
                 "day": r.day,
                 "shard": r.shard,
@@ -336,6 +350,29 @@ fn a_row_group_the_first_filter_rules_out_is_never_decoded() {
         stderr(&out).contains("logs/day=2024-03-01/shard=1/data_0.parquet:5: cannot read the row"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn a_struct_field_no_table_reads_is_never_decoded() {
+    // Step 15's `m.label` is not UTF-8; the tables read `m.ratio` and
+    // `m.mbps` only.
+    let twist = Twist {
+        bad_label: true,
+        ..Twist::default()
+    };
+    let dir = project(SPEC, DATASET, twist);
+    gen_ok(dir.path(), &[]);
+    let v: serde_json::Value =
+        serde_json::from_str(&read(dir.path(), "generated/numbers.json")).unwrap();
+    assert_eq!(v["kept-rows"]["value"], serde_json::json!(120));
+    // Read, it fails.
+    let spec = SPEC.replace("step > 10 and", "m.label != 'x' and step > 10 and");
+    let dir = project(&spec, DATASET, twist);
+    let error = gen_error(dir.path());
+    assert!(
+        error.starts_with("error: source `log`: logs/day=2024-03-01/shard=1/data_0.parquet:15: cannot read the row: Error reading BYTE_ARRAY as String"),
+        "{error}"
     );
 }
 

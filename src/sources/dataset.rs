@@ -234,3 +234,85 @@ pub(super) fn partition_fields(
         .cloned()
         .collect()
 }
+
+/// Column `ty` with only the leaves a table reads: a struct read only as
+/// `field.attr` keeps those fields ([`Projection::attrs`]); a map (or
+/// struct) whose entries are read only as `field.entry.attr` or through an
+/// explode as `value.attr` keeps those fields of each struct entry
+/// ([`Projection::fields`]). Unchanged (the same `Arc`) otherwise, or when
+/// nothing would be left.
+pub(super) fn trimmed(ty: &Arc<Type>, p: &Projection) -> Arc<Type> {
+    if let Some(attrs) = p.attrs.get(ty.name()) {
+        return keep_fields(ty, &|n| attrs.contains(n));
+    }
+    let Some(Some(keys)) = p.fields.get(ty.name()) else {
+        return ty.clone();
+    };
+    let keep = |n: &str| keys.contains(n);
+    if is_map(ty) {
+        // MAP { REPEATED key_value { key; value } }
+        let [kv] = ty.get_fields() else {
+            return ty.clone();
+        };
+        let [key, value] = kv.get_fields() else {
+            return ty.clone();
+        };
+        let trimmed = keep_fields(value, &keep);
+        if Arc::ptr_eq(&trimmed, value) {
+            return ty.clone();
+        }
+        let kv = rebuilt(kv, vec![key.clone(), trimmed]);
+        return rebuilt(ty, vec![kv]);
+    }
+    if !is_struct(ty) {
+        return ty.clone();
+    }
+    let fields: Vec<Arc<Type>> = ty.get_fields().iter().map(|f| keep_fields(f, &keep)).collect();
+    if fields.iter().zip(ty.get_fields()).all(|(a, b)| Arc::ptr_eq(a, b)) {
+        return ty.clone();
+    }
+    rebuilt(ty, fields)
+}
+
+/// A plain struct (a group that is no LIST or MAP).
+fn is_struct(ty: &Type) -> bool {
+    let info = ty.get_basic_info();
+    ty.is_group() && info.converted_type() == ConvertedType::NONE && info.logical_type_ref().is_none()
+}
+
+fn is_map(ty: &Type) -> bool {
+    let info = ty.get_basic_info();
+    ty.is_group()
+        && (matches!(info.converted_type(), ConvertedType::MAP | ConvertedType::MAP_KEY_VALUE)
+            || matches!(info.logical_type_ref(), Some(LogicalType::Map)))
+}
+
+/// Struct `ty` with only the fields `keep` names; `ty` itself when it is no
+/// struct or would keep all or none.
+fn keep_fields(ty: &Arc<Type>, keep: &dyn Fn(&str) -> bool) -> Arc<Type> {
+    if !is_struct(ty) {
+        return ty.clone();
+    }
+    let kept: Vec<Arc<Type>> = ty.get_fields().iter().filter(|f| keep(f.name())).cloned().collect();
+    if kept.is_empty() || kept.len() == ty.get_fields().len() {
+        return ty.clone();
+    }
+    rebuilt(ty, kept)
+}
+
+/// Group `ty` with other fields (its name, repetition and types kept, so
+/// that the file's schema contains it).
+fn rebuilt(ty: &Arc<Type>, fields: Vec<Arc<Type>>) -> Arc<Type> {
+    let info = ty.get_basic_info();
+    let mut b = Type::group_type_builder(ty.name())
+        .with_converted_type(info.converted_type())
+        .with_logical_type(info.logical_type_ref().cloned())
+        .with_fields(fields);
+    if info.has_repetition() {
+        b = b.with_repetition(info.repetition());
+    }
+    if info.has_id() {
+        b = b.with_id(Some(info.id()));
+    }
+    b.build().map(Arc::new).unwrap_or_else(|_| ty.clone())
+}

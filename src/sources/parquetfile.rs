@@ -330,12 +330,13 @@ fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>
     let Some(p) = projection.filter(|_| !all.is_empty()) else {
         return (None, false);
     };
+    // Struct columns trimmed to the leaves read (see `dataset::trimmed`).
     let mut keep: Vec<_> = all
         .iter()
         .filter(|f| p.fields.contains_key(f.name()))
-        .cloned()
+        .map(|f| super::dataset::trimmed(f, p))
         .collect();
-    if keep.len() == all.len() {
+    if keep.len() == all.len() && keep.iter().zip(all).all(|(k, a)| Arc::ptr_eq(k, a)) {
         return (None, false);
     }
     let counting = keep.is_empty();

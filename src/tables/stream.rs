@@ -198,8 +198,20 @@ pub fn stages(steps: &[Step]) -> Stages {
 /// `None` when one needs whole records.
 pub fn union_projection(consumers: &[Consumer], own: &[Option<Projection>]) -> Option<Projection> {
     let mut p = Projection::default();
+    // A field keeps only the attributes read when every consumer reading it
+    // reads only attributes of it.
+    let mut whole = rustc_hash::FxHashSet::default();
     for (c, o) in consumers.iter().zip(own) {
         let o = o.as_ref()?;
+        for field in o.fields.keys() {
+            match o.attrs.get(field) {
+                Some(a) => p.attrs.entry(field.clone()).or_default().extend(a.iter().cloned()),
+                None => {
+                    whole.insert(field.clone());
+                }
+            }
+        }
+        whole.extend(c.keep.iter().flatten().cloned());
         for (field, keys) in &o.fields {
             match (p.fields.get_mut(field), keys) {
                 (None, k) => {
@@ -216,6 +228,7 @@ pub fn union_projection(consumers: &[Consumer], own: &[Option<Projection>]) -> O
             }
         }
     }
+    p.attrs.retain(|f, _| !whole.contains(f));
     Some(p)
 }
 

@@ -23,6 +23,10 @@ pub struct Projection {
     /// source to skip row groups and partition folders that cannot pass
     /// (see [`crate::sources::prune`]); JSONL reads every line.
     pub prune: Option<std::sync::Arc<crate::sources::prune::Prune>>,
+    /// Fields read only as `field.attr` (and type tests), with the
+    /// attributes read: a Parquet struct column decodes only those leaves.
+    /// (JSONL builds such a field whole.)
+    pub attrs: rustc_hash::FxHashMap<String, rustc_hash::FxHashSet<String>>,
 }
 
 /// Parses one JSONL line, building only the projected fields. A key
