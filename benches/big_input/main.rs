@@ -23,6 +23,7 @@
 mod duckdb;
 mod fig5;
 mod paper;
+mod parquet;
 mod paper_log;
 
 use std::path::{Path, PathBuf};
@@ -188,6 +189,7 @@ fn main() {
             assert!(s.len() <= 1, "fig5 takes one size");
             fig5::run(&root, s.first().copied().unwrap_or(1024), runs);
         }
+        Some("parquet") => parquet::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
         Some("paper") => {
             let s = sizes(1);
             paper::run(
