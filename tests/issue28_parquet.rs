@@ -443,3 +443,88 @@ fn a_folder_named_as_a_source_path_asks_for_a_glob() {
         "error: artifact.toml:3:8: `logs/` is a folder; name its files with a glob, e.g. `logs/**/*.parquet` for a partitioned Parquet dataset"
     );
 }
+
+/// One file `logs/kind=a/data_0.parquet` whose `methods` is a MAP of text
+/// to a struct (ratio, label), as DuckDB writes a `MAP(VARCHAR, STRUCT)`:
+/// row 1 `{a: {1.5, "ok"}, b: {2.5, <not UTF-8>}}`, row 2 `{a: {3.0, "ok"}}`.
+fn write_map(dir: &Path) {
+    let schema = "message duckdb_schema { OPTIONAL group methods (MAP) { REPEATED group key_value { REQUIRED BYTE_ARRAY key (UTF8); OPTIONAL group value { OPTIONAL DOUBLE ratio; OPTIONAL BYTE_ARRAY label (UTF8); } } } }";
+    let schema = Arc::new(parse_message_type(schema).unwrap());
+    let path = dir.join("logs/kind=a/data_0.parquet");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let props = Arc::new(WriterProperties::builder().build());
+    let mut w =
+        SerializedFileWriter::new(std::fs::File::create(path).unwrap(), schema, props).unwrap();
+    let mut rg = w.next_row_group().unwrap();
+    let reps = [0i16, 1, 0];
+    let mut leaf = 0;
+    while let Some(mut c) = rg.next_column().unwrap() {
+        match leaf {
+            0 => c.typed::<ByteArrayType>().write_batch(
+                &[ByteArray::from("a"), ByteArray::from("b"), ByteArray::from("a")],
+                Some(&[2, 2, 2]),
+                Some(&reps),
+            ),
+            1 => c
+                .typed::<DoubleType>()
+                .write_batch(&[1.5, 2.5, 3.0], Some(&[4, 4, 4]), Some(&reps)),
+            _ => c.typed::<ByteArrayType>().write_batch(
+                &[
+                    ByteArray::from("ok"),
+                    ByteArray::from(vec![0xffu8]),
+                    ByteArray::from("ok"),
+                ],
+                Some(&[4, 4, 4]),
+                Some(&reps),
+            ),
+        }
+        .unwrap();
+        c.close().unwrap();
+        leaf += 1;
+    }
+    rg.close().unwrap();
+    w.close().unwrap();
+}
+
+const MAP_SPEC: &str = r#"
+[sources.log]
+path = "logs/**/*.parquet"
+
+[tables.per_method]
+from = "log"
+steps = [
+  { explode = "methods", key = "method", value = "m" },
+  { group = ["method", "kind"], aggregate = { s = { sum = "READ" } } },
+]
+
+[numbers.a-sum]
+table = "per_method"
+where = "method == 'a' and kind == 'a'"
+value = { cell = "s" }
+"#;
+
+#[test]
+fn an_exploded_map_of_structs_decodes_only_the_entry_fields_read() {
+    let dir = tempfile::tempdir().unwrap();
+    write_map(dir.path());
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        MAP_SPEC.replace("READ", "m.ratio"),
+    )
+    .unwrap();
+    gen_ok(dir.path(), &[]);
+    let v: serde_json::Value =
+        serde_json::from_str(&read(dir.path(), "generated/numbers.json")).unwrap();
+    assert_eq!(v["a-sum"]["value"], serde_json::json!(4.5));
+    // Read, the label that is not UTF-8 fails its row.
+    std::fs::write(
+        dir.path().join("artifact.toml"),
+        MAP_SPEC.replace("READ", "m.ratio if m.label else 0"),
+    )
+    .unwrap();
+    let error = gen_error(dir.path());
+    assert!(
+        error.starts_with("error: number `a-sum`: source `log`: logs/kind=a/data_0.parquet:1: cannot read the row"),
+        "{error}"
+    );
+}
