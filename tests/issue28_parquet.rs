@@ -395,7 +395,7 @@ fn files_that_disagree_on_a_column_type_are_an_error_naming_both() {
     let dir = project(SPEC, DATASET, twist);
     assert_eq!(
         gen_error(dir.path()),
-        "error: source `log`: logs/day=2024-03-02/shard=2/data_0.parquet: field `step`: column `step` is OPTIONAL BYTE_ARRAY (UTF8) here but OPTIONAL INT64 in `logs/day=2024-03-01/shard=1/data_0.parquet`: the files of one source must agree on a column's type (rewrite one, or cast the column)"
+        "error: source `log`: logs/day=2024-03-02/shard=2/data_0.parquet: field `step`: column `step` is BYTE_ARRAY (UTF8) here but INT64 in `logs/day=2024-03-01/shard=1/data_0.parquet`: the files of one source must agree on a column's type (rewrite one, or cast the column)"
     );
 }
 

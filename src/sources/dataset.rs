@@ -191,13 +191,14 @@ fn known(c: &parquet::file::metadata::ColumnChunkMetaData, order: ColumnOrder) -
 }
 
 /// A column's type as messages name it and files are compared by:
-/// `INT64`, `BYTE_ARRAY (UTF8)`, `OPTIONAL group { ... }`.
+/// `INT64`, `BYTE_ARRAY (UTF8)`, `group (LIST) { list: REPEATED group {
+/// ... } }`. OPTIONAL and REQUIRED read alike (a column with no null may
+/// be written either way) and are not told apart; REPEATED is.
 fn signature(ty: &Type) -> String {
     let info = ty.get_basic_info();
-    let rep = if info.has_repetition() {
-        format!("{} ", info.repetition())
-    } else {
-        String::new()
+    let rep = match info.has_repetition() && info.repetition() == Repetition::REPEATED {
+        true => "REPEATED ",
+        false => "",
     };
     let converted = match info.converted_type() {
         ConvertedType::NONE => String::new(),
