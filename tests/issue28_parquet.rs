@@ -257,11 +257,7 @@ value = { max = "fast" }
 /// A project of `spec` reading `path`, with the dataset and log written.
 fn project(spec: &str, path: &str, twist: Twist) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("artifact.toml"),
-        spec.replace("PATH", path),
-    )
-    .unwrap();
+    std::fs::write(dir.path().join("artifact.toml"), spec.replace("PATH", path)).unwrap();
     write_both(dir.path(), twist);
     dir
 }
@@ -383,7 +379,8 @@ fn gen_error(dir: &Path) -> String {
     assert!(!out.status.success());
     let text = stderr(&out);
     let line = text.lines().find(|l| l.starts_with("error:"));
-    line.unwrap_or_else(|| panic!("no error in {text}")).to_string()
+    line.unwrap_or_else(|| panic!("no error in {text}"))
+        .to_string()
 }
 
 #[test]
@@ -417,7 +414,11 @@ fn a_folder_without_a_key_or_a_dataset_partitioned_otherwise_is_an_error() {
     let dir = project(SPEC, DATASET, Twist::default());
     let from = dir.path().join("logs/day=2024-03-01/shard=1");
     std::fs::create_dir_all(dir.path().join("logs/=7")).unwrap();
-    std::fs::copy(from.join("data_0.parquet"), dir.path().join("logs/=7/data_0.parquet")).unwrap();
+    std::fs::copy(
+        from.join("data_0.parquet"),
+        dir.path().join("logs/=7/data_0.parquet"),
+    )
+    .unwrap();
     assert_eq!(
         gen_error(dir.path()),
         "error: logs/=7/data_0.parquet: folder `=7` names no partition key (a partition folder is `key=value`)"
@@ -461,13 +462,18 @@ fn write_map(dir: &Path) {
     while let Some(mut c) = rg.next_column().unwrap() {
         match leaf {
             0 => c.typed::<ByteArrayType>().write_batch(
-                &[ByteArray::from("a"), ByteArray::from("b"), ByteArray::from("a")],
+                &[
+                    ByteArray::from("a"),
+                    ByteArray::from("b"),
+                    ByteArray::from("a"),
+                ],
                 Some(&[2, 2, 2]),
                 Some(&reps),
             ),
-            1 => c
-                .typed::<DoubleType>()
-                .write_batch(&[1.5, 2.5, 3.0], Some(&[4, 4, 4]), Some(&reps)),
+            1 => {
+                c.typed::<DoubleType>()
+                    .write_batch(&[1.5, 2.5, 3.0], Some(&[4, 4, 4]), Some(&reps))
+            }
             _ => c.typed::<ByteArrayType>().write_batch(
                 &[
                     ByteArray::from("ok"),
@@ -524,7 +530,9 @@ fn an_exploded_map_of_structs_decodes_only_the_entry_fields_read() {
     .unwrap();
     let error = gen_error(dir.path());
     assert!(
-        error.starts_with("error: number `a-sum`: source `log`: logs/kind=a/data_0.parquet:1: cannot read the row"),
+        error.starts_with(
+            "error: number `a-sum`: source `log`: logs/kind=a/data_0.parquet:1: cannot read the row"
+        ),
         "{error}"
     );
 }

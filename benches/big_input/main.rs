@@ -23,8 +23,8 @@
 mod duckdb;
 mod fig5;
 mod paper;
-mod parquet;
 mod paper_log;
+mod parquet;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

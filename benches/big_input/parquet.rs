@@ -196,8 +196,10 @@ fn generate(logs: &Path, mib: u64) {
             .set_max_row_group_row_count(Some(ROW_GROUP))
             .build(),
     );
-    let mut files: std::collections::BTreeMap<String, (SerializedFileWriter<std::fs::File>, Buffer)> =
-        Default::default();
+    let mut files: std::collections::BTreeMap<
+        String,
+        (SerializedFileWriter<std::fs::File>, Buffer),
+    > = Default::default();
     let mut rng = Rng(artifact::stats::SplitMix64(20261130));
     let target = mib << 20;
     let (mut written, mut i) = (0u64, 0u64);
@@ -275,7 +277,10 @@ pub fn run(root: &Path, mib: u64, runs: usize) {
     let (mut ours, mut theirs) = (Runs::default(), Runs::default());
     for _ in 0..runs {
         ours.push(measure(
-            Command::new(&exe).arg("-C").arg(&work).args(["gen", "--force"]),
+            Command::new(&exe)
+                .arg("-C")
+                .arg(&work)
+                .args(["gen", "--force"]),
             Some(&work.join("gen.stderr")),
         ));
         if let Some(py) = &py {
@@ -322,7 +327,8 @@ fn check(duck: &Path, v: &serde_json::Value) {
         .and_then(|r| r.rsplit(',').next())
         .and_then(|x| x.parse::<f64>().ok());
     let same_rows = v["points"]["value"] == serde_json::json!(rows.len());
-    let same_split = split.map(|x| format!("{x:.1}")).as_deref() == v["bf16-split-mbps"]["text"].as_str();
+    let same_split =
+        split.map(|x| format!("{x:.1}")).as_deref() == v["bf16-split-mbps"]["text"].as_str();
     if same_rows && same_split {
         println!(
             "DuckDB check: {} rows and bf16_split's median {:?}, as artifact's",

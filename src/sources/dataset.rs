@@ -49,7 +49,9 @@ impl Dataset {
             .map(|f| (f.name().to_string(), signature(f)))
             .collect();
         if let Some(p) = &file.partition
-            && let Some((key, _)) = p.iter().find(|(k, _)| columns.iter().any(|(c, _)| **k == **c))
+            && let Some((key, _)) = p
+                .iter()
+                .find(|(k, _)| columns.iter().any(|(c, _)| **k == **c))
         {
             return Err(Error::input(
                 file.rel.clone(),
@@ -99,13 +101,17 @@ impl Dataset {
     ) -> Vec<bool> {
         let groups = meta.row_groups();
         self.groups += groups.len() as u64;
-        let prune = projection.and_then(|p| p.prune.as_deref()).filter(|_| self.on);
+        let prune = projection
+            .and_then(|p| p.prune.as_deref())
+            .filter(|_| self.on);
         let Some(prune) = prune else {
             return vec![true; groups.len()];
         };
         let part = |field: &str| {
             let p = file.partition.as_ref()?;
-            p.iter().find(|(k, _)| **k == *field).map(|(_, v)| v.clone())
+            p.iter()
+                .find(|(k, _)| **k == *field)
+                .map(|(_, v)| v.clone())
         };
         // A file whose folders rule it out is not read at all.
         if !prune.may_pass(&|f| part(f).map_or(Known::Nothing, Known::Exactly)) {
@@ -159,10 +165,17 @@ fn known(c: &parquet::file::metadata::ColumnChunkMetaData, order: ColumnOrder) -
     }
     let signed = matches!(
         d.converted_type(),
-        ConvertedType::NONE | ConvertedType::INT_8 | ConvertedType::INT_16 | ConvertedType::INT_32 | ConvertedType::INT_64
+        ConvertedType::NONE
+            | ConvertedType::INT_8
+            | ConvertedType::INT_16
+            | ConvertedType::INT_32
+            | ConvertedType::INT_64
     ) && matches!(
         d.logical_type_ref(),
-        None | Some(LogicalType::Integer(parquet::basic::IntType { is_signed: true, .. }))
+        None | Some(LogicalType::Integer(parquet::basic::IntType {
+            is_signed: true,
+            ..
+        }))
     );
     let text = d.converted_type() == ConvertedType::UTF8
         || matches!(d.logical_type_ref(), Some(LogicalType::String));
@@ -268,8 +281,16 @@ pub(super) fn trimmed(ty: &Arc<Type>, p: &Projection) -> Arc<Type> {
     if !is_struct(ty) {
         return ty.clone();
     }
-    let fields: Vec<Arc<Type>> = ty.get_fields().iter().map(|f| keep_fields(f, &keep)).collect();
-    if fields.iter().zip(ty.get_fields()).all(|(a, b)| Arc::ptr_eq(a, b)) {
+    let fields: Vec<Arc<Type>> = ty
+        .get_fields()
+        .iter()
+        .map(|f| keep_fields(f, &keep))
+        .collect();
+    if fields
+        .iter()
+        .zip(ty.get_fields())
+        .all(|(a, b)| Arc::ptr_eq(a, b))
+    {
         return ty.clone();
     }
     rebuilt(ty, fields)
@@ -278,14 +299,18 @@ pub(super) fn trimmed(ty: &Arc<Type>, p: &Projection) -> Arc<Type> {
 /// A plain struct (a group that is no LIST or MAP).
 fn is_struct(ty: &Type) -> bool {
     let info = ty.get_basic_info();
-    ty.is_group() && info.converted_type() == ConvertedType::NONE && info.logical_type_ref().is_none()
+    ty.is_group()
+        && info.converted_type() == ConvertedType::NONE
+        && info.logical_type_ref().is_none()
 }
 
 fn is_map(ty: &Type) -> bool {
     let info = ty.get_basic_info();
     ty.is_group()
-        && (matches!(info.converted_type(), ConvertedType::MAP | ConvertedType::MAP_KEY_VALUE)
-            || matches!(info.logical_type_ref(), Some(LogicalType::Map)))
+        && (matches!(
+            info.converted_type(),
+            ConvertedType::MAP | ConvertedType::MAP_KEY_VALUE
+        ) || matches!(info.logical_type_ref(), Some(LogicalType::Map)))
 }
 
 /// Struct `ty` with only the fields `keep` names; `ty` itself when it is no
@@ -294,7 +319,12 @@ fn keep_fields(ty: &Arc<Type>, keep: &dyn Fn(&str) -> bool) -> Arc<Type> {
     if !is_struct(ty) {
         return ty.clone();
     }
-    let kept: Vec<Arc<Type>> = ty.get_fields().iter().filter(|f| keep(f.name())).cloned().collect();
+    let kept: Vec<Arc<Type>> = ty
+        .get_fields()
+        .iter()
+        .filter(|f| keep(f.name()))
+        .cloned()
+        .collect();
     if kept.is_empty() || kept.len() == ty.get_fields().len() {
         return ty.clone();
     }

@@ -40,12 +40,7 @@ fn folder(name: &str) -> Result<Option<(String, Option<String>)>, String> {
         percent_encoding::percent_decode_str(s)
             .decode_utf8()
             .map(|c| c.into_owned())
-            .map_err(|_| {
-                format!(
-                    "folder `{}` is not UTF-8 once percent-decoded",
-                    shown(name)
-                )
-            })
+            .map_err(|_| format!("folder `{}` is not UTF-8 once percent-decoded", shown(name)))
     };
     let key = decode(key)?;
     if key.is_empty() {

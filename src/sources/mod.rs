@@ -41,6 +41,7 @@
 pub mod batches;
 pub mod compress;
 pub mod csvfile;
+mod dataset;
 mod document;
 pub mod globs;
 pub mod hive;
@@ -50,7 +51,6 @@ pub mod parquetcell;
 pub mod parquetfile;
 pub mod prune;
 mod read;
-mod dataset;
 pub mod tape;
 
 use std::fs::File;

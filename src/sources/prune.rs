@@ -79,10 +79,7 @@ impl Prune {
             if facts.iter().any(|k| !clean(k)) {
                 return true;
             }
-            chain
-                .iter()
-                .zip(&facts)
-                .all(|(t, k)| may_hold(&t.test, k))
+            chain.iter().zip(&facts).all(|(t, k)| may_hold(&t.test, k))
         })
     }
 }
@@ -104,7 +101,9 @@ fn clean(k: &Known) -> bool {
 /// Whether `test` may hold on some value of `k` (true when unsure).
 fn may_hold(test: &Test, k: &Known) -> bool {
     match test {
-        Test::In(lits) => lits.iter().any(|l| may_hold(&Test::Cmp(Cmp::Eq, l.clone()), k)),
+        Test::In(lits) => lits
+            .iter()
+            .any(|l| may_hold(&Test::Cmp(Cmp::Eq, l.clone()), k)),
         Test::Cmp(op, lit) => match (k, lit) {
             (Known::Ints(min, max), Lit::Num(c)) => {
                 const EXACT: f64 = 9_007_199_254_740_992.0;

@@ -205,7 +205,11 @@ pub fn union_projection(consumers: &[Consumer], own: &[Option<Projection>]) -> O
         let o = o.as_ref()?;
         for field in o.fields.keys() {
             match o.attrs.get(field) {
-                Some(a) => p.attrs.entry(field.clone()).or_default().extend(a.iter().cloned()),
+                Some(a) => p
+                    .attrs
+                    .entry(field.clone())
+                    .or_default()
+                    .extend(a.iter().cloned()),
                 None => {
                     whole.insert(field.clone());
                 }
