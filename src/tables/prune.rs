@@ -96,3 +96,59 @@ fn flip(op: Cmp) -> Cmp {
         other => other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The chain of table `t` with `steps` (TOML), one term a line.
+    fn of(steps: &str) -> Option<Vec<String>> {
+        let text =
+            format!("[sources.s]\npath = \"s.jsonl\"\n[tables.t]\nfrom = \"s\"\nsteps = {steps}\n");
+        let spec = crate::spec::parse(&text, Path::new("artifact.toml")).unwrap();
+        let steps: Vec<_> = spec.spec.tables["t"]
+            .get_ref()
+            .steps
+            .iter()
+            .map(|s| crate::plan::steps::compile(&spec, s).unwrap())
+            .collect();
+        let p = super::prune(std::iter::once(steps.as_slice()))?;
+        Some(
+            p.any[0]
+                .iter()
+                .map(|t| format!("{} {:?}", t.field, t.test))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_leading_simple_terms_of_the_first_filters_are_the_chain() {
+        assert_eq!(
+            of(r#"[{ filter = "3 < step and k in ['a', 'b'] and m is mapping and x > 1" }]"#),
+            Some(vec![
+                "step Cmp(Gt, Num(3.0))".into(),
+                r#"k In([Str("a"), Str("b")])"#.into(),
+            ])
+        );
+        // A second filter counts only when the first was simple throughout.
+        assert_eq!(
+            of(
+                r#"[{ filter = "step >= 2" }, { filter = "name == 'x'" }, { derive = { y = "1" } }, { filter = "y > 0" }]"#
+            ),
+            Some(vec![
+                "step Cmp(Ge, Num(2.0))".into(),
+                r#"name Cmp(Eq, Str("x"))"#.into(),
+            ])
+        );
+        assert_eq!(
+            of(r#"[{ filter = "m is mapping" }, { filter = "step > 2" }]"#),
+            None
+        );
+        // Booleans and fields on both sides are no constants.
+        assert_eq!(of(r#"[{ filter = "ok == true and a < b" }]"#), None);
+        assert_eq!(
+            of(r#"[{ group = "k", aggregate = { n = "count" } }]"#),
+            None
+        );
+    }
+}
