@@ -91,11 +91,7 @@ pub fn stream_with<T: Send>(
                     None => batches::stream_jsonl(file, projection, work, each_batch)?,
                 }
             }
-            Format::Parquet => {
-                // Rows in skipped row groups count: they are the file's.
-                count = piped(file, projection, &mut set, work, each_batch)?;
-            }
-            Format::Csv | Format::Json => {
+            Format::Csv | Format::Json | Format::Parquet => {
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;
                     pending.push(r);
@@ -106,6 +102,10 @@ pub fn stream_with<T: Send>(
                 };
                 if file.format == Format::Csv {
                     csvfile::read_csv(file, &mut counted)?;
+                } else if file.format == Format::Parquet {
+                    // Rows in skipped row groups count: they are the file's.
+                    let rows = parquetfile::read_parquet(file, projection, &mut set, &mut counted)?;
+                    count = rows;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let key = s.records_key.as_ref().map(|k| k.get_ref().as_str());
@@ -131,59 +131,6 @@ pub fn stream_with<T: Send>(
     }
     out.files = files;
     Ok(out)
-}
-
-/// Reads Parquet file `file` of dataset `set` on a thread of its own,
-/// while this one runs `work` and `each_batch` on the batches it decoded,
-/// in file order: decoding and the tables' steps share the two cores.
-/// Returns the file's row count (read or skipped). The first error in file
-/// order wins: a batch's (the reader then stops at its next batch) or the
-/// reader's after every batch before it.
-fn piped<T: Send>(
-    file: &SourceFile,
-    projection: Option<&json::Projection>,
-    set: &mut super::dataset::Dataset,
-    work: &(dyn Fn(Vec<Row>) -> Result<T> + Sync),
-    each_batch: &mut dyn FnMut(T) -> Result<()>,
-) -> Result<u64> {
-    const CHUNK: usize = 4096;
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Row>>(2);
-    std::thread::scope(|s| {
-        let reader = s.spawn(move || {
-            let mut pending = Vec::with_capacity(CHUNK);
-            let rows = parquetfile::read_parquet(file, projection, set, &mut |r| {
-                pending.push(r);
-                if pending.len() >= CHUNK {
-                    let batch = std::mem::replace(&mut pending, Vec::with_capacity(CHUNK));
-                    // Sent to no one: the batches failed, and say why.
-                    tx.send(batch).map_err(|_| Error::msg("stopped"))?;
-                }
-                Ok(())
-            })?;
-            if !pending.is_empty() {
-                let _ = tx.send(pending);
-            }
-            Ok(rows)
-        });
-        let mut failed = None;
-        for batch in &rx {
-            if let Err(e) = work(batch).and_then(&mut *each_batch) {
-                failed = Some(e);
-                break;
-            }
-        }
-        drop(rx);
-        let read = reader.join().unwrap_or_else(|_| {
-            Err(Error::msg(format!(
-                "{}: the Parquet reader failed",
-                file.rel
-            )))
-        });
-        match failed {
-            Some(e) => Err(e),
-            None => read,
-        }
-    })
 }
 
 /// The inline rows of source `name` (`rows = [...]` in the spec).
