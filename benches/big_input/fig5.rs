@@ -47,7 +47,7 @@ const B7: &[(&str, f64, f64)] = &[
     ("zstd19_dict", 1.283, 1212.0),
 ];
 
-fn record(rng: &mut Rng, i: u64, out: &mut String) {
+pub(crate) fn record(rng: &mut Rng, i: u64, out: &mut String) {
     use std::fmt::Write;
     let pick = rng.unit();
     let (kind, methods, input_bytes) = if pick < 0.55 {

@@ -27,6 +27,7 @@ mod init;
 mod numbers;
 mod paper;
 mod paper_log;
+mod parquet;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -198,6 +199,7 @@ fn main() {
         }
         Some("dense") => dense::run(&root, sizes(1).first().copied().unwrap_or(1_000_000), runs),
         Some("init") => init::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
+        Some("parquet") => parquet::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
         Some("paper") => {
             let s = sizes(1);
             paper::run(
@@ -214,7 +216,7 @@ fn main() {
             let s = sizes(0);
             assert!(
                 s.len() == 1,
-                "usage: big_input [fig5 [SIZE_MIB] | numbers [SIZE_MIB] | dense [POINTS] | init [SIZE_MIB] | paper [SIZE_MIB...] | SIZE_MIB]"
+                "usage: big_input [fig5 [SIZE_MIB] | numbers [SIZE_MIB] | dense [POINTS] | init [SIZE_MIB] | parquet [SIZE_MIB] | paper [SIZE_MIB...] | SIZE_MIB]"
             );
             fig5::run(&root, s[0], runs);
         }

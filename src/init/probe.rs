@@ -190,6 +190,7 @@ fn open(abs: &Path, rel: &str, limit: u64) -> Result<Vec<u8>> {
         compression,
         max_line: DEFAULT_MAX_LINE,
         dialect: None,
+        partition: None,
     };
     let mut bytes = Vec::new();
     crate::sources::open(&file)?

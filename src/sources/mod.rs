@@ -41,12 +41,15 @@
 pub mod batches;
 pub mod compress;
 pub mod csvfile;
+mod dataset;
 mod document;
 pub mod globs;
+pub mod hive;
 pub mod json;
 pub mod limit;
 pub mod parquetcell;
 pub mod parquetfile;
+pub mod prune;
 mod read;
 pub mod tape;
 
@@ -107,6 +110,9 @@ pub struct SourceFile {
     pub max_line: u64,
     /// For a CSV file: how its text is read (see [`csvfile::dialect`]).
     pub dialect: Option<Arc<csvfile::Dialect>>,
+    /// For a Parquet file of a partitioned dataset: the fields its
+    /// `key=value` folders give every row (see [`hive`]).
+    pub partition: Option<Arc<hive::Partition>>,
 }
 
 /// What a source yields.
@@ -219,9 +225,21 @@ pub fn resolve_noting(
             found
         } else {
             let abs = spec.root.join(&rel);
-            vec![(rel, abs)]
+            if abs.is_dir() {
+                return Err(spec.error(
+                    raw.span(),
+                    format!(
+                        "`{}` is a folder; name its files with a glob, e.g. `{}/**/*.parquet` for a partitioned Parquet dataset",
+                        shown(&rel),
+                        shown(rel.trim_end_matches('/'))
+                    ),
+                ));
+            }
+            vec![(rel.clone(), abs)]
         };
+        let mut parts = dataset_partitions(&rel, &rels, explicit)?.into_iter();
         for (real, abs) in rels {
+            let partition = parts.next().flatten();
             // The name every message, note and lock key shows; the file is
             // opened by `abs`. A name matched by a glob is whatever is on
             // disk: `x\n\nall figures ... current\x1b[8m.csv` printed as it
@@ -263,10 +281,52 @@ pub fn resolve_noting(
                 compression,
                 max_line,
                 dialect,
+                partition,
             });
         }
     }
     Ok((files, missing))
+}
+
+/// The partition of each of `rels`, the files glob `rel` matched (see
+/// [`hive`]): only Parquet files have one, and only below the glob's
+/// literal folder. Errors: a bad `key=value` folder, files partitioned
+/// differently (naming the file).
+fn dataset_partitions(
+    rel: &str,
+    rels: &[(String, PathBuf)],
+    explicit: Option<Format>,
+) -> Result<Vec<Option<Arc<hive::Partition>>>> {
+    let parquet = |real: &str| explicit.or_else(|| format_of(real)) == Some(Format::Parquet);
+    if !globs::is_glob(rel) || !rels.iter().any(|(real, _)| parquet(real)) {
+        return Ok(vec![None; rels.len()]);
+    }
+    let (folder, _) = globs::split(rel);
+    let base = folder.trim_start_matches("./").trim_end_matches('/');
+    let shown_rels: Vec<String> = rels.iter().map(|(real, _)| shown(real)).collect();
+    let pairs: Vec<(usize, (&str, &str))> = rels
+        .iter()
+        .enumerate()
+        .filter(|(_, (real, _))| parquet(real))
+        .map(|(i, (real, _))| {
+            let real = real.trim_start_matches("./");
+            let below = match base {
+                "" | "." => real,
+                b => real
+                    .strip_prefix(b)
+                    .map_or(real, |r| r.trim_start_matches('/')),
+            };
+            (i, (shown_rels[i].as_str(), below))
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = pairs.iter().map(|(_, p)| *p).collect();
+    let found = hive::partitions(&files)
+        .map_err(|(file, message)| Error::input(file, None, None, message))?;
+    let mut out = vec![None; rels.len()];
+    for ((i, _), p) in pairs.iter().zip(found) {
+        out[*i] = p;
+    }
+    Ok(out)
 }
 
 /// Loads source `name`: every file, or its inline rows.

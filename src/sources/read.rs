@@ -78,6 +78,7 @@ pub fn stream_with<T: Send>(
         return Ok(out);
     };
     let mut documents = 0usize;
+    let mut set = super::dataset::Dataset::new();
     for file in &files {
         let mut count = 0u64;
         match file.format {
@@ -102,7 +103,9 @@ pub fn stream_with<T: Send>(
                 if file.format == Format::Csv {
                     csvfile::read_csv(file, &mut counted)?;
                 } else if file.format == Format::Parquet {
-                    parquetfile::read_parquet(file, projection, &mut counted)?;
+                    // Rows in skipped row groups count: they are the file's.
+                    let rows = parquetfile::read_parquet(file, projection, &mut set, &mut counted)?;
+                    count = rows;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let key = s.records_key.as_ref().map(|k| k.get_ref().as_str());
@@ -119,6 +122,12 @@ pub fn stream_with<T: Send>(
         if count == 0 {
             out.notes.push(no_records(file));
         }
+    }
+    if set.skipped > 0 {
+        out.notes.push(format!(
+            "{} of {} row groups skipped: their statistics or partition folders rule out every row the first filters keep (ARTIFACT_NO_SKIP=1 reads them)",
+            set.skipped, set.groups
+        ));
     }
     out.files = files;
     Ok(out)

@@ -18,6 +18,7 @@ pub mod fast;
 pub mod fold;
 pub mod pareto;
 pub mod projection;
+pub mod prune;
 pub mod reshape;
 pub mod seen;
 pub mod serial;

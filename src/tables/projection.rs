@@ -135,6 +135,23 @@ pub fn projection_until(
             *keys = Some(attrs.into_iter().collect());
         }
     }
+    // A field read only as `field.attr`: a struct column decodes only the
+    // attributes read (Parquet; a JSONL line builds the field whole).
+    for (name, keys) in &p.fields {
+        if keys.is_some()
+            || exploded.contains(name.as_str())
+            || made.contains(name.as_str())
+            || group_keys.iter().any(|k| k == name)
+            || !exprs.iter().all(|e| e.uses_only_attrs_of(name))
+        {
+            continue;
+        }
+        let attrs: rustc_hash::FxHashSet<String> =
+            exprs.iter().flat_map(|e| e.attrs_of(name)).collect();
+        if !attrs.is_empty() {
+            p.attrs.insert(name.clone(), attrs);
+        }
+    }
     Some(p)
 }
 

@@ -198,8 +198,24 @@ pub fn stages(steps: &[Step]) -> Stages {
 /// `None` when one needs whole records.
 pub fn union_projection(consumers: &[Consumer], own: &[Option<Projection>]) -> Option<Projection> {
     let mut p = Projection::default();
+    // A field keeps only the attributes read when every consumer reading it
+    // reads only attributes of it.
+    let mut whole = rustc_hash::FxHashSet::default();
     for (c, o) in consumers.iter().zip(own) {
         let o = o.as_ref()?;
+        for field in o.fields.keys() {
+            match o.attrs.get(field) {
+                Some(a) => p
+                    .attrs
+                    .entry(field.clone())
+                    .or_default()
+                    .extend(a.iter().cloned()),
+                None => {
+                    whole.insert(field.clone());
+                }
+            }
+        }
+        whole.extend(c.keep.iter().flatten().cloned());
         for (field, keys) in &o.fields {
             match (p.fields.get_mut(field), keys) {
                 (None, k) => {
@@ -216,6 +232,7 @@ pub fn union_projection(consumers: &[Consumer], own: &[Option<Projection>]) -> O
             }
         }
     }
+    p.attrs.retain(|f, _| !whole.contains(f));
     Some(p)
 }
 
@@ -498,7 +515,10 @@ pub fn run(
         .iter()
         .map(|c| super::projection::projection_until(c.steps, c.ser, c.sink, c.keep.as_ref()))
         .collect();
-    let projection = union_projection(consumers, &own);
+    let mut projection = union_projection(consumers, &own);
+    if let Some(p) = projection.as_mut() {
+        p.prune = super::prune::prune(consumers.iter().map(|c| c.steps)).map(Arc::new);
+    }
     let mut states = Vec::with_capacity(consumers.len());
     for c in consumers {
         states.push(State::new(c, table)?);

@@ -19,6 +19,14 @@ use crate::value::{Record, Value};
 pub struct Projection {
     /// Field -> `None` (keep whole) or the keys kept in each entry.
     pub fields: rustc_hash::FxHashMap<String, Option<rustc_hash::FxHashSet<String>>>,
+    /// What the tables' first filters require of every row, for a Parquet
+    /// source to skip row groups and partition folders that cannot pass
+    /// (see [`crate::sources::prune`]); JSONL reads every line.
+    pub prune: Option<std::sync::Arc<crate::sources::prune::Prune>>,
+    /// Fields read only as `field.attr` (and type tests), with the
+    /// attributes read: a Parquet struct column decodes only those leaves.
+    /// (JSONL builds such a field whole.)
+    pub attrs: rustc_hash::FxHashMap<String, rustc_hash::FxHashSet<String>>,
 }
 
 /// Parses one JSONL line, building only the projected fields. A key
