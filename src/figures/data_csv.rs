@@ -37,7 +37,7 @@ pub(crate) fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
 /// Writes CSV records with the union of their columns (in first-seen
 /// order); each cell through [`csv_cell`].
 pub(super) fn write_csv(rows: &[CsvRecord]) -> Result<Vec<u8>> {
-    let mut cols: Vec<String> = Vec::new();
+    let mut cols: Vec<std::sync::Arc<str>> = Vec::new();
     for r in rows {
         for k in r.keys() {
             if !cols.contains(k) {
@@ -53,7 +53,7 @@ pub(super) fn write_csv(rows: &[CsvRecord]) -> Result<Vec<u8>> {
     for r in rows {
         let rec: Vec<std::borrow::Cow<'_, str>> = cols
             .iter()
-            .map(|c| csv_cell(r.get(c).map_or("", String::as_str)))
+            .map(|c| csv_cell(r.get(c).map_or("", |v| &**v)))
             .collect();
         w.write_record(rec.iter().map(|c| c.as_bytes()))
             .map_err(|e| Error::msg(format!("csv: {e}")))?;

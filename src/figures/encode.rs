@@ -136,7 +136,7 @@ pub struct PanelState {
 }
 
 /// One CSV record: column -> text.
-pub type CsvRecord = IndexMap<String, String>;
+pub type CsvRecord = IndexMap<std::sync::Arc<str>, std::sync::Arc<str>>;
 
 /// A cell as CSV text: shortest round-trip numbers, empty for null.
 pub fn csv_text(v: &Value) -> String {

@@ -92,7 +92,7 @@ impl Plan {
     pub fn tag(&self, i: usize, records: &mut [CsvRecord]) {
         for r in records {
             for (k, v) in &self.cells[i].csv {
-                r.insert((*k).to_string(), v.clone());
+                r.insert((*k).into(), v.as_str().into());
             }
         }
     }

@@ -273,9 +273,7 @@ pub fn nonfinite_violation(
             } else {
                 let cats: Vec<String> = r
                     .iter()
-                    .filter(|(k, v)| {
-                        k.as_str() != "mark" && !v.is_empty() && v.parse::<f64>().is_err()
-                    })
+                    .filter(|(k, v)| &***k != "mark" && !v.is_empty() && v.parse::<f64>().is_err())
                     .map(|(k, v)| format!("{k} = {v}"))
                     .collect();
                 if cats.is_empty() {

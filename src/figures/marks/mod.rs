@@ -145,10 +145,11 @@ impl<'p, 'x> LayerCtx<'_, '_> {
         row: &Row,
         csv: &mut Vec<CsvRecord>,
     ) {
-        let mut r = record(inp.base, extra);
+        let detail = self.layer.detail.as_ref().map_or(0, Vec::len);
+        let mut r = with_room(inp.base, extra, detail);
         for f in self.layer.detail.iter().flatten() {
             let v = row.get(f).cloned().unwrap_or(Value::UNDEFINED);
-            r.insert(f.clone(), csv_text(&v));
+            r.insert(f.as_str().into(), csv_text(&v).into());
         }
         csv.push(r);
     }
@@ -373,9 +374,16 @@ pub fn article(mark: &str) -> &'static str {
 
 /// A CSV record: `base` with these columns added.
 pub fn record(base: &CsvRecord, extra: Vec<(&str, String)>) -> CsvRecord {
-    let mut r = base.clone();
+    with_room(base, extra, 0)
+}
+
+/// [`record`] with room for `more` fields after: one per mark of a
+/// million-point layer, so sized exactly (grown, a map doubles).
+fn with_room(base: &CsvRecord, extra: Vec<(&str, String)>, more: usize) -> CsvRecord {
+    let mut r = CsvRecord::with_capacity(base.len() + extra.len() + more);
+    r.extend(base.iter().map(|(k, v)| (k.clone(), v.clone())));
     for (k, v) in extra {
-        r.insert(k.to_string(), v);
+        r.insert(k.into(), v.into());
     }
     r
 }
