@@ -44,22 +44,6 @@ pub struct Fold<'s> {
     pub table_steps: usize,
 }
 
-/// Whether `step` can run on a stream without holding the rows before it
-/// (the stream's parallel and file-order stages: `tables::serial::streams`).
-fn streams(step: &Step) -> bool {
-    match step {
-        Step::Unique { keep, .. } => keep != "last",
-        Step::Filter(..)
-        | Step::Require(_)
-        | Step::Derive(_)
-        | Step::Explode { .. }
-        | Step::Lookup { .. }
-        | Step::Limit { .. }
-        | Step::RowNumber { .. } => true,
-        _ => false,
-    }
-}
-
 /// A count of rows as an aggregate.
 fn count<'s>() -> Agg<'s> {
     Agg {
@@ -119,7 +103,7 @@ fn base<'s>(spec: &'s LoadedSpec, n: &'s Spanned<NumberSpec>, table: &'s str) ->
     for r in raw {
         let mut step = steps::compile(spec, r).ok()?;
         step.set_table(table);
-        if !streams(&step) {
+        if !step.streams() {
             return None;
         }
         steps.push(step);

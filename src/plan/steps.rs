@@ -134,6 +134,25 @@ pub enum Step<'s> {
 }
 
 impl Step<'_> {
+    /// Whether the step works one row at a time (it can run on a stream's
+    /// parallel stage).
+    pub fn is_row_wise(&self) -> bool {
+        matches!(
+            self,
+            Step::Filter(..) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. }
+        )
+    }
+
+    /// Whether the step can run on a stream, row by row in file order,
+    /// with memory bounded by what it must remember (`tables::serial`).
+    pub fn streams(&self) -> bool {
+        match self {
+            Step::Unique { keep, .. } => keep != "last",
+            Step::Lookup { .. } | Step::Limit { .. } | Step::RowNumber { .. } => true,
+            s => s.is_row_wise(),
+        }
+    }
+
     /// The verb, for messages.
     pub fn verb(&self) -> &'static str {
         match self {

@@ -49,16 +49,6 @@ pub use drops::{DERIVED_NOTHING, DropLog, Dropped, flush_drops, note_drop};
 pub use grouper::Grouper;
 pub use lookup::{MISSED_SHOWN, joined, missed_note, no_match, repeated_key};
 
-impl Step<'_> {
-    /// Whether the step works one row at a time (it can run on a stream).
-    pub fn is_row_wise(&self) -> bool {
-        matches!(
-            self,
-            Step::Filter(..) | Step::Require(_) | Step::Derive(_) | Step::Explode { .. }
-        )
-    }
-}
-
 /// Applies a row-wise step to one row, pushing what comes out to `out`.
 pub fn apply_row(
     step: &Step,

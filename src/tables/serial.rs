@@ -17,16 +17,6 @@ use crate::expr::Globals;
 use crate::plan::steps::{Step, Unmatched};
 use crate::value::{Key, KeyRef, Origin, Row, Value};
 
-/// Whether `step` can run on a stream, row by row in file order, with
-/// memory bounded by what it must remember (see the module docs).
-pub fn streams(step: &Step) -> bool {
-    match step {
-        Step::Unique { keep, .. } => keep != "last",
-        Step::Lookup { .. } | Step::Limit { .. } | Step::RowNumber { .. } => true,
-        s => s.is_row_wise(),
-    }
-}
-
 /// Where each remembered key's first row was, by the key's ordinal (the
 /// order keys were first seen): its line (4 bytes a key), the file it is
 /// in found from where each file's keys start (rows come in file order),

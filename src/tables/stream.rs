@@ -1,6 +1,6 @@
 //! One pass over a source feeds every table that streams it.
 //!
-//! A table whose steps start with steps that [`serial::streams`] reads its
+//! A table whose steps start with steps that [`Step::streams`] reads its
 //! source as a stream and never holds it. Its steps fall in three stages:
 //! the *parallel* stage (filter, require, derive, explode: row by row, on
 //! batches, on both cores), the *serial* stage (`unique`, `lookup`,
@@ -179,7 +179,7 @@ pub fn stages(steps: &[Step]) -> Stages {
     let ser = par
         + steps[par..]
             .iter()
-            .take_while(|s| super::serial::streams(s))
+            .take_while(|s| s.streams())
             .count();
     let sink = matches!(steps.get(ser), Some(Step::Group { .. } | Step::Pivot(_)));
     let top = matches!(
