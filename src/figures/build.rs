@@ -1,6 +1,7 @@
 //! One figure built: its sizes, its layers' rows, every panel's marks,
 //! then each panel's axes and legend around them.
 
+use super::rows::LayerRows;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -14,7 +15,6 @@ use crate::plan::channels::takes_figure_scheme;
 use crate::plan::{FigurePlan, sizing};
 use crate::spec::{FigureSpec, LoadedSpec, PanelSpec, value};
 use crate::tables::Catalog;
-use crate::value::Row;
 
 /// One figure being built: its plan, the tables and the numbers.
 pub(super) struct Build<'a, 's> {
@@ -39,7 +39,7 @@ pub(super) struct Sizes {
 /// The rows of every layer of every panel (`None`: skipped), the sources
 /// read, the notes of skipped layers, and how many data layers have rows.
 struct Resolved {
-    rows: Vec<Vec<Option<Vec<Row>>>>,
+    rows: Vec<Vec<Option<LayerRows>>>,
     sources: BTreeSet<String>,
     notes: Vec<String>,
     drawn: usize,
@@ -108,7 +108,7 @@ impl<'a, 's> Build<'a, 's> {
         }
         // A faceted figure: the one panel's rows split into one panel per value.
         let mut facets = None;
-        let mut all_rows: Vec<Option<Vec<Row>>> = Vec::new();
+        let mut all_rows: Vec<Option<LayerRows>> = Vec::new();
         if let (Some(fc), None) = (&f.facet, &f.panels) {
             let layer_list = f.layers.as_deref().unwrap_or(&[]);
             let mut plan = facet::plan(
@@ -271,7 +271,7 @@ impl<'a, 's> Build<'a, 's> {
             for (li, lp) in self.fp.panel_layers(pi).iter().enumerate() {
                 let l = lp.spec;
                 let Some(d) = &l.data else {
-                    per_layer.push(Some(Vec::new()));
+                    per_layer.push(Some(LayerRows::Own(Vec::new())));
                     continue;
                 };
                 let table = self.cat.lookup(d.get_ref(), d.span())?;
@@ -285,10 +285,10 @@ impl<'a, 's> Build<'a, 's> {
                     per_layer.push(None);
                     continue;
                 }
-                let mut rows = table.rows.clone();
-                if let Some(w) = &lp.where_ {
-                    rows = w.keep(self.globals, rows)?;
-                }
+                let rows = match &lp.where_ {
+                    Some(w) => LayerRows::Own(w.keep(self.globals, table.rows.clone())?),
+                    None => LayerRows::Table(table.clone()),
+                };
                 if rows.is_empty() {
                     out.notes.push(format!(
                         "layer {} ({}) skipped: table `{}` has no rows{}",

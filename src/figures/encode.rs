@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use indexmap::IndexMap;
 
 use super::channels::{Chan, Channel};
 use super::model::*;
@@ -135,8 +134,7 @@ pub struct PanelState {
     pub notes: Vec<String>,
 }
 
-/// One CSV record: column -> text.
-pub type CsvRecord = IndexMap<std::sync::Arc<str>, std::sync::Arc<str>>;
+pub use super::csv_record::CsvRecord;
 
 /// A cell as CSV text: shortest round-trip numbers, empty for null.
 pub fn csv_text(v: &Value) -> String {

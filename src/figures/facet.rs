@@ -16,6 +16,7 @@
 //! in the top-right panel, or beside or below the whole grid with
 //! `legend = { position = "right" | "bottom" }`.
 
+use super::rows::LayerRows;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -39,7 +40,7 @@ pub struct Cell {
     /// CSV columns naming the panel's value(s): `facet`, or `row` and `column`.
     pub csv: Vec<(&'static str, String)>,
     /// Each layer's rows in this panel (`None`: the layer is skipped).
-    pub rows: Vec<Option<Vec<Row>>>,
+    pub rows: Vec<Option<LayerRows>>,
 }
 
 /// The panels of a faceted figure and how they are arranged.
@@ -92,7 +93,7 @@ impl Plan {
     pub fn tag(&self, i: usize, records: &mut [CsvRecord]) {
         for r in records {
             for (k, v) in &self.cells[i].csv {
-                r.insert((*k).into(), v.as_str().into());
+                r.insert(k, v.as_str().into());
             }
         }
     }
@@ -300,7 +301,7 @@ pub fn plan(
     facet: (&Spanned<FacetSpec>, &FacetPlan),
     resolve: Option<&ResolveSpec>,
     layers: &[Spanned<LayerSpec>],
-    rows: &[Option<Vec<Row>>],
+    rows: &[Option<LayerRows>],
 ) -> Result<Plan> {
     let (facet, compiled) = facet;
     let fs = facet.get_ref();
@@ -364,7 +365,7 @@ pub fn plan(
             .map(|e| e.in_layers[li].as_ref().expect("compiled with the plan"))
             .collect();
         let mut per_row = Vec::with_capacity(lrows.len());
-        for row in lrows {
+        for row in lrows.iter() {
             let mut ks = Vec::with_capacity(axes.len());
             for ((_, a), e) in axes.iter_mut().zip(&in_layer) {
                 ks.push(a.key_of(
@@ -484,7 +485,7 @@ pub fn plan(
                 }
                 // A panel without rows of this layer skips it.
                 for (c, r) in cells.iter_mut().zip(split) {
-                    c.rows.push((!r.is_empty()).then_some(r));
+                    c.rows.push((!r.is_empty()).then_some(LayerRows::Own(r)));
                 }
             }
             (Some(_), None) => unreachable!("keyed only with rows"),

@@ -201,16 +201,16 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 st.yext.add(y0);
                 st.yext.add(y1);
                 let mut r = base.clone();
-                r.insert("group".into(), key.as_str().into());
-                r.insert("x".into(), super::encode::num_text(x0).into());
-                r.insert("x2".into(), super::encode::num_text(x1).into());
-                r.insert("bin".into(), super::encode::num_text(edges[b]).into());
-                r.insert("bin2".into(), super::encode::num_text(edges[b + 1]).into());
-                r.insert("count".into(), ((c as u64).to_string()).into());
-                r.insert("y".into(), super::encode::num_text(y1).into());
-                r.insert("y2".into(), super::encode::num_text(y0).into());
+                r.insert("group", key.as_str().into());
+                r.insert("x", super::encode::num_text(x0).into());
+                r.insert("x2", super::encode::num_text(x1).into());
+                r.insert("bin", super::encode::num_text(edges[b]).into());
+                r.insert("bin2", super::encode::num_text(edges[b + 1]).into());
+                r.insert("count", ((c as u64).to_string()).into());
+                r.insert("y", super::encode::num_text(y1).into());
+                r.insert("y2", super::encode::num_text(y0).into());
                 r.insert(
-                    "color".into(),
+                    "color",
                     col.map(|c| c.hex()).unwrap_or_default().into(),
                 );
                 csv.push(r);

@@ -48,12 +48,13 @@ impl<'a, 's> LayerCtx<'a, 's> {
         let diagonal = l.orient.as_ref().is_some_and(|o| o.get_ref() == "diagonal");
         self.check_unused(horizontal)?;
         let mut base = CsvRecord::new();
-        base.insert("panel".into(), self.index.0.to_string().into());
-        base.insert("layer".into(), self.index.1.to_string().into());
-        base.insert("mark".into(), mark.to_string().into());
+        base.insert("panel", self.index.0.to_string().into());
+        base.insert("layer", self.index.1.to_string().into());
+        base.insert("mark", mark.to_string().into());
         if let Some(lbl) = &label {
-            base.insert("label".into(), lbl.as_str().into());
+            base.insert("label", lbl.as_str().into());
         }
+        let base = base.freeze();
         let default_fill = color::parse(DEFAULT[0]).ok().flatten();
         let inp = Input {
             ch: &ch,

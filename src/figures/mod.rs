@@ -12,6 +12,7 @@
 mod build;
 pub mod channels;
 pub mod colorscale;
+mod csv_record;
 pub(crate) mod data_csv;
 pub mod encode;
 pub mod facet;
@@ -24,6 +25,7 @@ pub mod outside;
 pub mod palette;
 mod panels;
 mod rect;
+pub mod rows;
 pub mod scales;
 pub mod text_marks;
 pub mod text_source;

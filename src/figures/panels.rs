@@ -1,6 +1,7 @@
 //! A figure's panels built: each layer's marks per panel, then (once every
 //! extent is known, for shared facet scales) each panel's axes and legend.
 
+use super::rows::LayerRows;
 use super::build::{Build, Sizes};
 use super::layers::{Categories, CsvRecord, Extent, LayerCtx, PanelState};
 use super::model::*;
@@ -16,7 +17,7 @@ pub(super) struct Panels<'x> {
     pub(super) scheme: Option<&'x str>,
     pub(super) facets: Option<&'x facet::Plan>,
     /// A faceted figure's rows of every layer before the split.
-    pub(super) all_rows: &'x [Option<Vec<Row>>],
+    pub(super) all_rows: &'x [Option<LayerRows>],
 }
 
 /// A panel's marks (with their `z`) and what it collected.
@@ -28,7 +29,7 @@ impl<'a, 's> Build<'a, 's> {
         &self,
         ctx: &Panels,
         panel_specs: &[(&PanelSpec, std::ops::Range<usize>)],
-        mut resolved: Vec<Vec<Option<Vec<Row>>>>,
+        mut resolved: Vec<Vec<Option<LayerRows>>>,
         csv_rows: &mut Vec<CsvRecord>,
     ) -> Result<(Vec<Built>, [Categories; 2])> {
         let mut built = Vec::with_capacity(panel_specs.len());

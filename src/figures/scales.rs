@@ -263,7 +263,7 @@ pub fn nonfinite_violation(
     rows: &[Row],
 ) -> Option<String> {
     for (i, r) in records.iter().enumerate() {
-        for (key, text) in r {
+        for (key, text) in r.iter() {
             let t = text.trim_start_matches('\'');
             if !matches!(t, "inf" | "-inf" | "NaN") {
                 continue;

@@ -57,9 +57,9 @@ impl LayerCtx<'_, '_> {
                 st.yext.add(*c as f64);
             }
             let mut r = base.clone();
-            r.insert("x".into(), num_text(edges[i]).into());
-            r.insert("x2".into(), num_text(edges[i + 1]).into());
-            r.insert("y".into(), c.to_string().into());
+            r.insert("x", num_text(edges[i]).into());
+            r.insert("x2", num_text(edges[i + 1]).into());
+            r.insert("y", c.to_string().into());
             csv.push(r);
             items.push(RectItem {
                 x: Some((edges[i], edges[i + 1])),

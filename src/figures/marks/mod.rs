@@ -149,7 +149,7 @@ impl<'p, 'x> LayerCtx<'_, '_> {
         let mut r = with_room(inp.base, extra, detail);
         for f in self.layer.detail.iter().flatten() {
             let v = row.get(f).cloned().unwrap_or(Value::UNDEFINED);
-            r.insert(f.as_str().into(), csv_text(&v).into());
+            r.insert(f.as_str(), csv_text(&v).into());
         }
         csv.push(r);
     }
@@ -378,12 +378,11 @@ pub fn record(base: &CsvRecord, extra: Vec<(&str, String)>) -> CsvRecord {
 }
 
 /// [`record`] with room for `more` fields after: one per mark of a
-/// million-point layer, so sized exactly (grown, a map doubles).
+/// million-point layer, so sized exactly (grown, a vector doubles).
 fn with_room(base: &CsvRecord, extra: Vec<(&str, String)>, more: usize) -> CsvRecord {
-    let mut r = CsvRecord::with_capacity(base.len() + extra.len() + more);
-    r.extend(base.iter().map(|(k, v)| (k.clone(), v.clone())));
+    let mut r = CsvRecord::on(base, extra.len() + more);
     for (k, v) in extra {
-        r.insert(k.into(), v.into());
+        r.insert(k, v.into());
     }
     r
 }
