@@ -163,9 +163,15 @@ impl fmt::Display for Origin {
 
 /// Fields laid over a row's shared fields without copying them: an
 /// exploded entry is its parent's fields plus its key and value, minus the
-/// exploded field (an undefined value hides a field).
+/// exploded field (an undefined value hides a field). Boxed, and only on
+/// rows that have such fields: a row without them is 112 bytes smaller
+/// (80 in all), which is 112 MB on a 10⁶-row table.
 #[derive(Debug, Clone, Default)]
-pub struct Extra {
+pub struct Extra(Option<Box<Overlay>>);
+
+/// The overlaid fields of an [`Extra`].
+#[derive(Debug, Clone, Default)]
+struct Overlay {
     names: [Option<Arc<str>>; 3],
     values: [Value; 3],
 }
@@ -173,24 +179,34 @@ pub struct Extra {
 impl Extra {
     /// `name` set to `value` (undefined hides the field); at most three.
     pub fn set(&mut self, name: Arc<str>, value: Value) {
-        let slot = self
+        let o = self.0.get_or_insert_default();
+        let slot = o
             .names
             .iter()
             .position(|n| n.as_deref() == Some(&*name))
-            .or_else(|| self.names.iter().position(Option::is_none));
+            .or_else(|| o.names.iter().position(Option::is_none));
         let i = slot.expect("at most three overlaid fields");
-        self.names[i] = Some(name);
-        self.values[i] = value;
+        o.names[i] = Some(name);
+        o.values[i] = value;
     }
 
     fn get(&self, name: &str) -> Option<Option<&Value>> {
-        let i = self.names.iter().position(|n| n.as_deref() == Some(name))?;
-        let v = &self.values[i];
+        let o = self.0.as_deref()?;
+        let i = o.names.iter().position(|n| n.as_deref() == Some(name))?;
+        let v = &o.values[i];
         Some((!v.is_undefined()).then_some(v))
     }
 
     fn is_empty(&self) -> bool {
-        self.names[0].is_none()
+        self.0.as_ref().is_none_or(|o| o.names[0].is_none())
+    }
+
+    /// The overlaid fields, in the order they were set.
+    fn fields(&self) -> impl Iterator<Item = (&Arc<str>, &Value)> {
+        self.0
+            .iter()
+            .flat_map(|o| o.names.iter().zip(&o.values))
+            .filter_map(|(n, v)| Some((n.as_ref()?, v)))
     }
 }
 
@@ -220,13 +236,11 @@ impl Row {
             return self.fields.clone();
         }
         let mut rec = (*self.fields).clone();
-        for (n, v) in self.extra.names.iter().zip(&self.extra.values) {
-            if let Some(n) = n {
-                if v.is_undefined() {
-                    rec.0.shift_remove(&**n);
-                } else {
-                    rec.insert(n.clone(), v.clone());
-                }
+        for (n, v) in self.extra.fields() {
+            if v.is_undefined() {
+                rec.0.shift_remove(&**n);
+            } else {
+                rec.insert(n.clone(), v.clone());
             }
         }
         Arc::new(rec)
@@ -640,6 +654,24 @@ pub fn toml_to_value(v: &toml::Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_is_80_bytes_whatever_its_overlay() {
+        // A held 10⁶-row table pays this per row; the overlay of an
+        // exploded entry is boxed (it was 192 bytes inline).
+        assert_eq!(std::mem::size_of::<Row>(), 80);
+        let mut e = Extra::default();
+        assert!(e.is_empty());
+        e.set("k".into(), Value::from(1));
+        e.set("v".into(), Value::UNDEFINED);
+        e.set("k".into(), Value::from(2));
+        assert!(!e.is_empty());
+        assert_eq!(e.get("k"), Some(Some(&Value::from(2))));
+        assert_eq!(e.get("v"), Some(None));
+        assert_eq!(e.get("x"), None);
+        let names: Vec<&str> = e.fields().map(|(n, _)| &**n).collect();
+        assert_eq!(names, ["k", "v"]);
+    }
 
     #[test]
     fn numbers_sort_numerically_and_before_strings() {
