@@ -65,6 +65,29 @@ pub fn format_linear(ticks: &[f64]) -> Vec<String> {
         .collect()
 }
 
+/// The default labels of a linear axis with the power of ten of its
+/// largest tick factored out, when that power is 6 or more or -5 or less;
+/// `None` otherwise.
+pub fn factored_linear(vals: &[f64]) -> Option<(Vec<String>, String)> {
+    let top = vals
+        .iter()
+        .map(|v| v.abs())
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    if top == 0.0 {
+        return None;
+    }
+    let k = (top.log10() + 1e-9).floor() as i32;
+    if (-4..6).contains(&k) {
+        return None;
+    }
+    let scaled: Vec<f64> = vals.iter().map(|v| v / 10f64.powi(k)).collect();
+    Some((
+        format_linear(&scaled),
+        format!("\u{d7}10{}", superscript(k)),
+    ))
+}
+
 /// The ends of the largest 1-2-5 × 10ⁿ step with at least two multiples
 /// inside [lo, hi] (the fewest ticks an axis labels); `[lo]` when the
 /// range is empty or not finite.

@@ -232,6 +232,31 @@ fn scientific_axis_factors_its_power_once_at_the_axis_end() {
 }
 
 #[test]
+fn huge_and_tiny_values_factor_their_power_without_a_format() {
+    // A 10⁶-point scatter of sizes up to 10⁹ read `250000000 ... 1000000000`.
+    let (_, s, area) = laid_out(
+        "{ p = 1e8, j = 2e-5 }, { p = 5e8, j = 5e-5 }, { p = 9.6e8, j = 9e-5 }",
+        "size = [4, 3]\nlayers = [{ mark = \"point\", data = \"s\", x = \"p\", y = \"j\" }]\n",
+    );
+    let t = level_texts(&s);
+    let powers: Vec<&str> = t
+        .iter()
+        .filter(|(l, ..)| l.starts_with('×'))
+        .map(|(l, ..)| l.as_str())
+        .collect();
+    assert_eq!(powers, ["×10⁹", "×10⁻⁵"], "{t:?}");
+    assert_eq!(x_labels(&s, &area), ["0.2", "0.4", "0.6", "0.8", "1.0"]);
+    assert_eq!(y_labels(&s, &area), ["2", "4", "6", "8"]);
+    // Below 10⁶ the labels stay plain, as in matplotlib.
+    let (_, s, area) = laid_out(
+        "{ p = 1e5, j = 1 }, { p = 9e5, j = 2 }",
+        "size = [4, 3]\nlayers = [{ mark = \"point\", data = \"s\", x = \"p\", y = \"j\" }]\n",
+    );
+    assert!(level_texts(&s).iter().all(|(l, ..)| !l.starts_with('×')));
+    assert_eq!(x_labels(&s, &area)[0], "200000");
+}
+
+#[test]
 fn integer_data_gets_integer_ticks() {
     // A count axis 0..3 got ticks at 0.5, 1.5, 2.5.
     let (plot, s, area) = laid_out(

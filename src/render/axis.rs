@@ -342,15 +342,20 @@ fn linear_ticks(
 }
 
 /// `major` with the scientific format's power of ten factored out of its
-/// labels (a linear axis), and that factor; as they are otherwise.
+/// labels (a linear axis), and that factor; as they are otherwise. Without
+/// a `format`, a linear axis whose largest tick is 10⁶ or more, or under
+/// 10⁻⁴, is factored too (matplotlib's default `powerlimits`, -5 and 6):
+/// `0 0.25 0.5 0.75 1` and `×10⁹`, not `0 250000000 ... 1000000000`.
 fn factored(axis: &Axis, major: Vec<(f64, String)>) -> (Vec<(f64, String)>, Option<String>) {
     let vals: Vec<f64> = major.iter().map(|(v, _)| *v).collect();
-    match axis
-        .format
-        .as_ref()
-        .filter(|_| !axis.log)
-        .and_then(|f| f.factored(&vals))
-    {
+    if axis.log {
+        return (major, None);
+    }
+    let factor = match &axis.format {
+        Some(f) => f.factored(&vals),
+        None => ticks::factored_linear(&vals),
+    };
+    match factor {
         Some((labels, offset)) => (vals.into_iter().zip(labels).collect(), Some(offset)),
         None => (major, None),
     }

@@ -449,7 +449,7 @@ pub const KINDS: &[Kind] = &[
         name: "tick_format",
         noun: "a tick format",
         place: "an axis's `format`",
-        doc: "How tick labels are printed: a number's format (siunitx's words) plus SI prefixes and scientific notation.",
+        doc: "How tick labels are printed: a number's format (siunitx's words) plus SI prefixes and scientific notation. Without a `format`, a linear axis prints the fewest decimals that show every tick, and one whose largest tick is 10⁶ or more, or below 10⁻⁴, factors its power of ten out once (`0.2 … 1.0` and `×10⁹` at the axis's end, as matplotlib does).",
         variants: Variants::None,
         variant_list: &[],
         keys: &[
