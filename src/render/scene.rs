@@ -179,35 +179,14 @@ impl Shape {
     /// segments widened by half its stroke, a polygon by its filled
     /// outline (a box above a low area is clear of it), a box by its box.
     pub fn hits(&self, a: &super::geometry::Area, clear: f64) -> bool {
-        use super::geometry::{Area, clip_segment};
-        let grow = |d: f64| Area {
-            x0: a.x0 - d,
-            y0: a.y0 - d,
-            x1: a.x1 + d,
-            y1: a.y1 + d,
-        };
-        // Whether segment p-q passes through box g (a cheap side test first).
-        let crosses = |p: (f64, f64), q: (f64, f64), g: &Area| {
-            !(p.0.max(q.0) < g.x0
-                || p.0.min(q.0) > g.x1
-                || p.1.max(q.1) < g.y0
-                || p.1.min(q.1) > g.y1)
-                && clip_segment(p, q, g).is_some()
-        };
         match self {
             Shape::Box(b) => {
-                let g = grow(clear);
+                let g = grown(a, clear);
                 g.x0 < b.x1 && b.x0 < g.x1 && g.y0 < b.y1 && b.y0 < g.y1
             }
-            Shape::Polyline(pts, half) => {
-                let g = grow(clear + half);
-                match pts.as_slice() {
-                    [p] => crosses(*p, *p, &g),
-                    _ => pts.windows(2).any(|w| crosses(w[0], w[1], &g)),
-                }
-            }
+            Shape::Polyline(pts, half) => polyline_hits(pts, *half, a, clear),
             Shape::Polygon(pts) => {
-                let g = grow(clear);
+                let g = grown(a, clear);
                 if pts.len() < 3 {
                     return false;
                 }
@@ -215,6 +194,32 @@ impl Shape {
                 edge || inside(pts, ((g.x0 + g.x1) / 2.0, (g.y0 + g.y1) / 2.0))
             }
         }
+    }
+}
+
+/// The box `a` grown by `d` points on every side.
+fn grown(a: &super::geometry::Area, d: f64) -> super::geometry::Area {
+    super::geometry::Area {
+        x0: a.x0 - d,
+        y0: a.y0 - d,
+        x1: a.x1 + d,
+        y1: a.y1 + d,
+    }
+}
+
+/// Whether segment p-q passes through box g (a cheap side test first).
+fn crosses(p: (f64, f64), q: (f64, f64), g: &super::geometry::Area) -> bool {
+    !(p.0.max(q.0) < g.x0 || p.0.min(q.0) > g.x1 || p.1.max(q.1) < g.y0 || p.1.min(q.1) > g.y1)
+        && super::geometry::clip_segment(p, q, g).is_some()
+}
+
+/// [`Shape::hits`] of `Shape::Polyline(pts, half)`, on a borrowed run of
+/// vertices (one segment of a long line, for the lint's index).
+pub fn polyline_hits(pts: &[(f64, f64)], half: f64, a: &super::geometry::Area, clear: f64) -> bool {
+    let g = grown(a, clear + half);
+    match pts {
+        [p] => crosses(*p, *p, &g),
+        _ => pts.windows(2).any(|w| crosses(w[0], w[1], &g)),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::super::geometry::Area;
-use super::super::scene::{MarkShape, Scene, Shape};
+use super::super::scene::{MarkShape, Scene, Shape, polyline_hits};
 use super::{bounds, text_boxes};
 
 /// How near (points) a text's box may come to a mark before it touches it:
@@ -95,12 +95,22 @@ fn holds(m: &MarkShape, a: &Area) -> bool {
     }
 }
 
-/// A piece of a mark for the index: a polyline's segment, or a whole box
-/// or polygon.
+/// A piece of a mark for the index: a polyline's segment (`seg`: its
+/// first vertex), or a whole box or polygon. It borrows its geometry from
+/// the mark: a line of 10⁶ vertices is not copied segment by segment.
 struct Piece {
     mark: usize,
-    shape: Shape,
+    seg: Option<usize>,
     bbox: Area,
+}
+
+impl Piece {
+    fn hits(&self, marks: &[MarkShape], a: &Area, clear: f64) -> bool {
+        match (self.seg, &marks[self.mark].shape) {
+            (Some(j), Shape::Polyline(pts, half)) => polyline_hits(&pts[j..j + 2], *half, a, clear),
+            (_, shape) => shape.hits(a, clear),
+        }
+    }
 }
 
 fn pieces(marks: &[MarkShape]) -> Vec<Piece> {
@@ -108,10 +118,10 @@ fn pieces(marks: &[MarkShape]) -> Vec<Piece> {
     for (i, m) in marks.iter().enumerate() {
         match &m.shape {
             Shape::Polyline(pts, half) if pts.len() > 2 => {
-                for w in pts.windows(2) {
+                for (j, w) in pts.windows(2).enumerate() {
                     out.push(Piece {
                         mark: i,
-                        shape: Shape::Polyline(w.to_vec(), *half),
+                        seg: Some(j),
                         bbox: grow(&bounds(w), *half),
                     });
                 }
@@ -124,7 +134,7 @@ fn pieces(marks: &[MarkShape]) -> Vec<Piece> {
                 };
                 out.push(Piece {
                     mark: i,
-                    shape: s.clone(),
+                    seg: None,
                     bbox,
                 });
             }
@@ -238,15 +248,15 @@ impl<'m> MarkIndex<'m> {
                 break;
             }
             let p = &self.pieces[i];
-            let w = match &p.shape {
-                Shape::Polygon(pts) => pts.len(),
+            let w = match (&self.marks[p.mark].shape, p.seg) {
+                (Shape::Polygon(pts), None) => pts.len(),
                 _ => 1,
             };
             self.work.set(self.work.get() + w);
             // A mark's pieces are next to each other: one hit is enough.
             if hit.last() != Some(&p.mark)
                 && !(over == Over::Text && holds(&self.marks[p.mark], a))
-                && p.shape.hits(a, clear)
+                && p.hits(self.marks, a, clear)
             {
                 hit.push(p.mark);
             }
