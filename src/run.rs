@@ -275,6 +275,7 @@ fn build_with<'a>(
     let globals = macros::record(spec, nums, globals, &fp, &mut b);
     let plots = draw::compile(plan, &catalog, &globals, &fp, lock, only, &mut b);
     results::build(plan, &catalog, &globals, &fp, lock, only, &mut b);
+    catalog.release();
     draw::render(spec, plots, &mut b)?;
     partial::hold_skipped(spec, &mut b);
     b.notes.splice(0..0, catalog.notes());

@@ -217,6 +217,15 @@ impl<'s> Catalog<'s> {
             .map_err(Error::msg)
     }
 
+    /// Lets go of every held table, once every part that reads rows
+    /// (numbers, figures, results tables) is built: the figures are then
+    /// rendered without their rows held too (the 10⁶ rows behind a dense
+    /// figure are about 350 MB). A table asked for after this is built
+    /// again.
+    pub fn release(&self) {
+        self.built.borrow_mut().clear();
+    }
+
     /// Whether table or source `name` has been built (its rows held).
     pub fn is_built(&self, name: &str) -> bool {
         self.built.borrow().contains_key(name)
