@@ -69,7 +69,14 @@ pub fn format_linear(ticks: &[f64]) -> Vec<String> {
 /// largest tick factored out, when that power is 6 or more or -5 or less;
 /// `None` otherwise.
 pub fn factored_linear(vals: &[f64]) -> Option<(Vec<String>, String)> {
-    let top = vals
+    factored_by(vals, vals)
+}
+
+/// [`factored_linear`] of `vals`, the power decided by the largest of
+/// `tops` (a colour bar's domain, so the decision does not depend on how
+/// many ticks fit).
+pub fn factored_by(vals: &[f64], tops: &[f64]) -> Option<(Vec<String>, String)> {
+    let top = tops
         .iter()
         .map(|v| v.abs())
         .filter(|v| v.is_finite())

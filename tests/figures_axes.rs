@@ -257,6 +257,21 @@ fn huge_and_tiny_values_factor_their_power_without_a_format() {
 }
 
 #[test]
+fn a_colour_bar_of_huge_values_factors_its_power_above_its_labels() {
+    let (_, s, area) = laid_out(
+        "{ b = \"a\", c = \"x\", v = 1e6 }, { b = \"b\", c = \"x\", v = 1.2e9 }",
+        "size = [4, 3]\nlayers = [{ mark = \"rect\", data = \"s\", x = \"b\", y = \"c\", color = { field = \"v\", title = \"bytes\", scale = { scheme = \"viridis\" } } }]\n",
+    );
+    let t = level_texts(&s);
+    let right: Vec<&(String, f64, f64, Align)> = t.iter().filter(|(_, x, ..)| *x > area.x1).collect();
+    let texts: Vec<&str> = right.iter().map(|(l, ..)| l.as_str()).collect();
+    assert_eq!(texts, ["bytes", "×10⁹", "0.2", "0.4", "0.6", "0.8", "1.0", "1.2"], "{t:?}");
+    // The power sits between the title and the top label.
+    let y = |l: &str| right.iter().find(|(t, ..)| t == l).unwrap().2;
+    assert!(y("bytes") < y("×10⁹") && y("×10⁹") < y("1.2"), "{right:?}");
+}
+
+#[test]
 fn integer_data_gets_integer_ticks() {
     // A count axis 0..3 got ticks at 0.5, 1.5, 2.5.
     let (plot, s, area) = laid_out(
