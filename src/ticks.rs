@@ -89,10 +89,14 @@ pub fn factored_by(vals: &[f64], tops: &[f64]) -> Option<(Vec<String>, String)> 
         return None;
     }
     let scaled: Vec<f64> = vals.iter().map(|v| v / 10f64.powi(k)).collect();
-    Some((
-        format_linear(&scaled),
-        format!("\u{d7}10{}", superscript(k)),
-    ))
+    let labels = format_linear(&scaled);
+    // Ticks close together far from 0 (Unix times: 1.7000, 1.7005 ×10⁹)
+    // read better whole; matplotlib would give them an offset.
+    let decimals = |l: &String| l.split_once('.').map_or(0, |(_, d)| d.len());
+    if labels.iter().map(decimals).max().unwrap_or(0) > 3 {
+        return None;
+    }
+    Some((labels, format!("\u{d7}10{}", superscript(k))))
 }
 
 /// The ends of the largest 1-2-5 × 10ⁿ step with at least two multiples
@@ -277,6 +281,19 @@ mod tests {
             format_log_linear(&[1.5e8, 2e8, 2.5e8]),
             ["1.5×10⁸", "2.0×10⁸", "2.5×10⁸"]
         );
+    }
+
+    #[test]
+    fn big_ticks_factor_their_power_unless_they_are_close_together() {
+        let f = factored_linear(&[0.0, 2.5e8, 5e8, 7.5e8, 1e9]).unwrap();
+        assert_eq!(f.0, ["0.00", "0.25", "0.50", "0.75", "1.00"]);
+        assert_eq!(f.1, "\u{d7}10\u{2079}");
+        let f = factored_linear(&[2e-5, 4e-5, 6e-5]).unwrap();
+        assert_eq!((f.0, f.1.as_str()), (vec!["2".to_string(), "4".into(), "6".into()], "\u{d7}10\u{207b}\u{2075}"));
+        // Unix times a day apart stay whole; below 10⁶ nothing is factored.
+        assert_eq!(factored_linear(&[1.7e9, 1.7000864e9]), None);
+        assert_eq!(factored_linear(&[0.0, 5e5, 9e5]), None);
+        assert_eq!(factored_linear(&[0.0]), None);
     }
 
     #[test]
