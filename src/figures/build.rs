@@ -142,7 +142,9 @@ impl<'a, 's> Build<'a, 's> {
         };
         let mut csv_rows: Vec<CsvRecord> = Vec::new();
         let built = self.build_panels(&ctx, &panel_specs, resolved, &mut csv_rows)?;
-        let (panels, legend) = self.finish_panels(&ctx, &panel_specs, built, &mut notes)?;
+        let mut dense = Vec::new();
+        let (panels, legend) =
+            self.finish_panels(&ctx, &panel_specs, built, &mut notes, &mut dense)?;
         Ok(Outcome::Drawn(Box::new(Figure {
             plot: Plot {
                 width: sizes.width,
@@ -165,6 +167,7 @@ impl<'a, 's> Build<'a, 's> {
             csv: data_csv::write_csv(&csv_rows)?,
             sources,
             notes,
+            dense,
         })))
     }
 

@@ -130,8 +130,12 @@ pub struct PanelState {
     pub log: (bool, bool),
     /// Each layer's positions on axes with a fixed `domain`.
     pub outside: Vec<super::outside::Positions>,
-    /// Notes of its layers (`layer 2 (point) draws 20000 marks as vectors, ...`).
+    /// Notes of its layers (rows outside, dropped, ...).
     pub notes: Vec<String>,
+    /// Its vector layers of [`MANY_MARKS`](super::panels::MANY_MARKS) marks
+    /// or more (`layer 2 (point) draws 20000 marks as vectors`): noted with
+    /// the size of the PDF they make once it is rendered.
+    pub dense: Vec<String>,
 }
 
 pub use super::csv_record::CsvRecord;

@@ -55,6 +55,9 @@ pub struct Figure {
     pub sources: BTreeSet<String>,
     /// Layers skipped, with the reason; rows outside a fixed domain.
     pub notes: Vec<String>,
+    /// Vector layers of many marks (`layer 1 (point) draws 20000 marks as
+    /// vectors`), noted with the rendered PDF's size.
+    pub dense: Vec<String>,
 }
 
 /// What compiling a figure gives.

@@ -169,6 +169,7 @@ impl<'a, 's> Build<'a, 's> {
         panel_specs: &[(&PanelSpec, std::ops::Range<usize>)],
         (mut built, carry): (Vec<Built>, [Categories; 2]),
         notes: &mut Vec<String>,
+        dense: &mut Vec<String>,
     ) -> Result<(Vec<Panel>, Option<Legend>)> {
         let spec = self.spec;
         let facets = ctx.facets;
@@ -241,10 +242,12 @@ impl<'a, 's> Build<'a, 's> {
             )?;
             let many = (panel_specs.len() > 1).then_some(pi + 1);
             notes.extend(super::outside::notes(&st.outside, [&x, &y], many));
-            notes.extend(st.notes.drain(..).map(|n| match many {
+            let in_panel = |n: String| match many {
                 Some(i) => format!("panel {i}, {n}"),
                 None => n,
-            }));
+            };
+            notes.extend(st.notes.drain(..).map(in_panel));
+            dense.extend(st.dense.drain(..).map(in_panel));
             let entries = match facets {
                 Some(p) if pi == p.legend_panel() && !outside => std::mem::take(&mut merged),
                 _ => st.legend,
@@ -330,12 +333,14 @@ fn shared(built: &[Built], pick: fn(&PanelState) -> &Extent) -> Extent {
 /// A vector layer of this many marks or more makes a PDF slow to open.
 pub const MANY_MARKS: usize = 10_000;
 
-/// Notes a vector layer of [`MANY_MARKS`] or more, suggesting `rasterize`.
+/// Records a vector layer of [`MANY_MARKS`] or more: once the figure is
+/// rendered, a note gives its marks and the PDF's size, suggesting
+/// `rasterize`.
 fn vector_note(ctx: &LayerCtx, m: &Mark, st: &mut PanelState) {
     let n = m.count();
     if n >= MANY_MARKS {
-        st.notes.push(format!(
-            "layer {} ({}) draws {n} marks as vectors, which makes the PDF slow to open: `rasterize = true` draws them as one image at the PNG's dpi",
+        st.dense.push(format!(
+            "layer {} ({}) draws {n} marks as vectors",
             ctx.index.1 + 1,
             ctx.layer.mark.get_ref()
         ));

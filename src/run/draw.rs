@@ -197,6 +197,7 @@ pub(super) fn render(
             let mut notes = Vec::new();
             let r = crate::render::render_with(&f.plot, &opts[&name]).map(|(files, n)| {
                 notes = n;
+                notes.extend(dense_notes(&f.dense, &files));
                 let mut out: Vec<OutputFile> = files
                     .into_iter()
                     .map(|(ext, bytes)| OutputFile {
@@ -230,4 +231,25 @@ pub(super) fn render(
         }
     }
     Ok(())
+}
+
+/// The notes of a figure's vector layers of many marks, with the size of
+/// the PDF (else the SVG) they went into; none when neither is written.
+fn dense_notes(dense: &[String], files: &[(&str, Vec<u8>)]) -> Vec<String> {
+    let Some((ext, bytes)) = ["pdf", "svg"]
+        .iter()
+        .find_map(|e| files.iter().find(|(x, _)| x == e))
+    else {
+        return Vec::new();
+    };
+    let size = crate::value::held::size_text(bytes.len() as u64);
+    dense
+        .iter()
+        .map(|d| {
+            format!(
+                "{d} into a {} of {size}, which a viewer draws mark by mark when it opens it: `rasterize = true` draws them as one image at the PNG's dpi",
+                ext.to_uppercase()
+            )
+        })
+        .collect()
 }
