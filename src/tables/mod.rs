@@ -190,7 +190,7 @@ impl<'s> Catalog<'s> {
     /// The table or source `name`, built if needed.
     pub fn table(&self, name: &str) -> Result<Arc<Table>> {
         if let Some(notes) = self.pending.borrow_mut().shift_remove(name) {
-            self.notes.borrow_mut().extend(notes);
+            self.tell(notes);
         }
         if let Some(done) = self.built.borrow().get(name) {
             return done.clone().map_err(Error::msg);
@@ -345,7 +345,7 @@ impl<'s> Catalog<'s> {
             start,
             &mut notes,
         )?;
-        self.notes.borrow_mut().extend(
+        self.tell(
             notes
                 .into_iter()
                 .map(|n| format!("table `{}`: {n}", shown(name))),
