@@ -293,7 +293,8 @@ fn a_figure_on_a_log_holds_only_the_fields_it_draws() {
 
 #[test]
 fn rows_past_the_memory_cap_stop_the_run_naming_the_source_and_the_cap() {
-    // A CSV source is held whole (only JSONL rows are trimmed).
+    // A figure drawing `pad` (as its colour) holds it: about 1.3 KiB a
+    // row, though a CSV source's rows keep only the fields drawn.
     let dir = tempfile::tempdir().unwrap();
     let lat = write_log(dir.path(), 3000);
     let mut csv = String::from("t,op,latency_ms,pad\n");
@@ -301,7 +302,10 @@ fn rows_past_the_memory_cap_stop_the_run_naming_the_source_and_the_cap() {
         writeln!(csv, "{t},get,{x},{}", "x".repeat(1000)).unwrap();
     }
     std::fs::write(dir.path().join("data/log.csv"), csv).unwrap();
-    let spec = FIGURE.replace("log.jsonl", "log.csv");
+    let spec = FIGURE.replace("log.jsonl", "log.csv").replace(
+        r#"y = "latency_ms""#,
+        r#"y = "latency_ms", color = { field = "pad" }"#,
+    );
     std::fs::write(dir.path().join("artifact.toml"), &spec).unwrap();
     let out = artifact(dir.path(), &["gen", "--max-memory", "1MiB"]);
     assert_eq!(out.status.code(), Some(2));
@@ -309,7 +313,7 @@ fn rows_past_the_memory_cap_stop_the_run_naming_the_source_and_the_cap() {
         String::from_utf8_lossy(&out.stderr),
         "wrote generated/macros.tex\nwrote generated/macros.typ\nwrote generated/numbers.json\n\
          wrote artifact.lock\n\
-         error: figure `lat`: source `log`: the source holds 765 row(s) of about 1.3 KiB each, \
+         error: figure `lat`: table `log` holds 811 row(s) of about 1.3 KiB each, \
          and the run's rows would go over the memory cap of 1 MiB: read it through a step that \
          streams (a `group` step, or a number straight on it: docs/explanation/streaming.md), \
          keep fewer fields, or raise the cap with `--max-memory` (or ARTIFACT_MAX_MEMORY)\n\

@@ -23,6 +23,7 @@
 mod dense;
 mod duckdb;
 mod fig5;
+mod holds;
 mod init;
 mod numbers;
 mod paper;
@@ -200,6 +201,7 @@ fn main() {
         Some("dense") => dense::run(&root, sizes(1).first().copied().unwrap_or(1_000_000), runs),
         Some("init") => init::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
         Some("parquet") => parquet::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
+        Some("holds") => holds::run(&root, sizes(1).first().copied().unwrap_or(1024), runs),
         Some("paper") => {
             let s = sizes(1);
             paper::run(

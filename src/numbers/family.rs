@@ -28,6 +28,8 @@ use crate::value::{Key, Record, Row};
 
 use super::Number;
 
+mod folded;
+
 /// The most members one family may have.
 pub const MAX_MEMBERS: usize = 100_000;
 
@@ -68,7 +70,27 @@ pub fn compute(
     let plan = super::planned(cat, name)?;
     let fam = plan.family.as_ref().expect("a family has `each`");
     let (key_tpl, desc_tpl, per) = (&fam.each, &fam.description, &fam.per);
-    let table = cat.lookup(table_name, t.span())?;
+    // On a stream when it can be (its table then never held); anything the
+    // members over held rows could tell otherwise (a null key, two rows
+    // giving one key, an error) is told as the held rows tell it, unless
+    // holding them would pass the memory cap.
+    let mut folded_error = None;
+    match cat.fold(name) {
+        Some(Ok(f)) => match folded::members(spec, globals, name, plan, &f, earlier) {
+            Ok(m) => return Ok(m),
+            Err(folded::Unsure::Exact(e)) => return Err(e),
+            Err(folded::Unsure::Held(e)) => folded_error = Some(e),
+        },
+        Some(Err(e)) => folded_error = Some(e),
+        None => {}
+    }
+    let table = match (cat.lookup(table_name, t.span()), folded_error) {
+        (Ok(table), _) => table,
+        (Err(e), Some(first)) if crate::value::held::is_cap_error(&e) => {
+            return Err(first.context(format!("table `{table_name}`")));
+        }
+        (Err(e), _) => return Err(e),
+    };
     if let Some(reason) = &table.unavailable {
         return Ok(Members {
             unavailable: Some(reason.clone()),
@@ -89,29 +111,15 @@ pub fn compute(
         rows = kept;
     }
     if rows.is_empty() {
-        return Ok(Members {
-            note: Some(format!(
-                "number family `{name}`: table `{table_name}` has no rows{}, so it gives no numbers",
-                if n.where_.is_some() {
-                    " where `where` holds"
-                } else {
-                    ""
-                }
-            )),
-            ..Members::default()
-        });
+        return Ok(no_rows(name, table_name, n));
     }
     let read = template_fields(key_tpl);
     let items = match per {
         None => row_items(spec, name, table_name, &table.rows, rows, &read)?,
-        Some(fields) => groups(fields, &table.rows, rows, table_name)
-            .map_err(|e| match e {
-                Grouping::TooMany => Error::msg(format!(
-                    "{}: table `{table_name}` gives more than the {MAX_MEMBERS} numbers a family may have (groups of `per`; counting stopped there)",
-                    declared_line(spec, name),
-                )),
-                Grouping::Error(e) => Error::msg(format!("{}: {e}", declared_line(spec, name))),
-            })?,
+        Some(fields) => groups(fields, &table.rows, rows, table_name).map_err(|e| match e {
+            Grouping::TooMany => too_many_groups(spec, name, table_name),
+            Grouping::Error(e) => Error::msg(format!("{}: {e}", declared_line(spec, name))),
+        })?,
     };
     let mut sources = table.sources.clone();
     sources.extend(super::read_sources(
@@ -156,6 +164,37 @@ pub fn compute(
     })
 }
 
+/// A family with no rows (after `where`): no members, and a note.
+fn no_rows(name: &str, table_name: &str, n: &NumberSpec) -> Members {
+    Members {
+        note: Some(format!(
+            "number family `{name}`: table `{table_name}` has no rows{}, so it gives no numbers",
+            if n.where_.is_some() {
+                " where `where` holds"
+            } else {
+                ""
+            }
+        )),
+        ..Members::default()
+    }
+}
+
+/// The error for more than [`MAX_MEMBERS`] rows (`count` of them).
+fn too_many_rows(spec: &LoadedSpec, name: &str, table_name: &str, count: usize) -> Error {
+    Error::msg(format!(
+        "{}: table `{table_name}` gives {count} numbers, more than the {MAX_MEMBERS} a family may have",
+        declared_line(spec, name),
+    ))
+}
+
+/// The error for more than [`MAX_MEMBERS`] groups of `per`.
+fn too_many_groups(spec: &LoadedSpec, name: &str, table_name: &str) -> Error {
+    Error::msg(format!(
+        "{}: table `{table_name}` gives more than the {MAX_MEMBERS} numbers a family may have (groups of `per`; counting stopped there)",
+        declared_line(spec, name),
+    ))
+}
+
 /// One item per row of `rows` (indices into `all`), each named by its row;
 /// an error for more than [`MAX_MEMBERS`] rows (before any is copied) or a
 /// row with a null field `each` reads (`read`).
@@ -168,11 +207,7 @@ fn row_items(
     read: &BTreeSet<String>,
 ) -> Result<Vec<Item>> {
     if rows.len() > MAX_MEMBERS {
-        return Err(Error::msg(format!(
-            "{}: table `{table_name}` gives {} numbers, more than the {MAX_MEMBERS} a family may have",
-            declared_line(spec, name),
-            rows.len(),
-        )));
+        return Err(too_many_rows(spec, name, table_name, rows.len()));
     }
     let mut items = Vec::with_capacity(rows.len());
     for i in rows {

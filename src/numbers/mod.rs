@@ -345,7 +345,11 @@ fn compute_one(
             if let Some(reason) = f.unavailable {
                 return Ok(Computed::Unavailable(reason));
             }
-            match from_fold(spec, plan, key, globals, (&f.row, &f.prefix)) {
+            let row = f
+                .rows
+                .first()
+                .ok_or_else(|| Error::msg("the fold gave no row"));
+            match row.and_then(|row| from_fold(spec, plan, key, globals, (row, &f.prefix))) {
                 Ok(((value, text, unc, parts), rows)) => {
                     let mut sources = f.sources;
                     sources.extend(quoted());

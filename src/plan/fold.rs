@@ -7,12 +7,15 @@
 //! group step without keys, run on the stream as any table's group step is
 //! (one pass, order statistics spilled, the fast path where it applies).
 //! `tables::Catalog::fold` runs them, every such number over one source in
-//! the same pass.
+//! the same pass. A family (`each`) folds as well: its group step is keyed
+//! by its `per` fields (one member per group) or, one member per row, by
+//! the fields its templates read ([`family_keys`]), so it holds one
+//! accumulator per member, not its table's rows.
 
 use toml::Spanned;
 
 use super::aggregate::{Agg, Op};
-use super::numbers::UncertaintyPlan;
+use super::numbers::{FamilyPlan, UncertaintyPlan};
 use super::steps::{self, Step};
 use crate::expr::Expr;
 use crate::spec::{LoadedSpec, NumberSpec};
@@ -37,8 +40,9 @@ pub struct Fold<'s> {
     /// The table the number names (a source or a table over `from`).
     pub table: &'s str,
     /// The table's steps, then the number's `where` as a filter, then one
-    /// group step without keys giving [`VALUE`], [`ROWS`] and the
-    /// uncertainty's aggregates (those over rows: an `expr` reads no row).
+    /// group step giving [`VALUE`], [`ROWS`] and the uncertainty's
+    /// aggregates (those over rows: an `expr` reads no row): without keys,
+    /// or for a family keyed by [`family_keys`].
     pub steps: Vec<Step<'s>>,
     /// How many of `steps` are the table's own.
     pub table_steps: usize,
@@ -55,19 +59,26 @@ fn count<'s>() -> Agg<'s> {
     }
 }
 
-/// The fold of number `n` over table `table`, or `None` when it cannot be
-/// one: a family, a value that is an `expr`, a table that is not a source
-/// or a stream of one, a step that holds rows (a sort, a group, a window),
-/// or anything that does not compile again (its error is the number's
-/// own, reported by its plan).
+/// The fold of number `n` over table `table` (`family`: its family's
+/// templates and `per`, if it is one), or `None` when it cannot be one: a
+/// family whose members cannot be keyed by fields ([`family_keys`]), a
+/// value that is an `expr`, a table that is not a source or a stream of
+/// one, a step that holds rows (a sort, a group, a window), or anything
+/// that does not compile again (its error is the number's own, reported
+/// by its plan).
 pub fn compile<'s>(
     spec: &'s LoadedSpec,
     n: &'s Spanned<NumberSpec>,
     table: &'s str,
+    family: Option<&FamilyPlan<'_>>,
 ) -> Option<Fold<'s>> {
+    let keys = match family {
+        Some(f) => family_keys(f)?,
+        None => Vec::new(),
+    };
     let (from, mut steps, table_steps) = base(spec, n, table)?;
     steps.push(Step::Group {
-        keys: Vec::new(),
+        keys,
         aggs: aggregates(spec, n, table, "")?,
     });
     Some(Fold {
@@ -84,9 +95,6 @@ type Base<'s> = (&'s str, Vec<Step<'s>>, usize);
 
 fn base<'s>(spec: &'s LoadedSpec, n: &'s Spanned<NumberSpec>, table: &'s str) -> Option<Base<'s>> {
     let s = n.get_ref();
-    if s.each.is_some() {
-        return None;
-    }
     let sources = &spec.spec.sources;
     let (from, raw): (&'s str, &'s [Spanned<crate::spec::StepSpec>]) =
         match sources.get_key_value(table) {
@@ -114,6 +122,31 @@ fn base<'s>(spec: &'s LoadedSpec, n: &'s Spanned<NumberSpec>, table: &'s str) ->
         steps.push(Step::Filter(e, Vec::new()));
     }
     Some((from, steps, table_steps))
+}
+
+/// The group keys of a family's fold: its `per` fields, or (a member per
+/// row) the fields its `each` and `description` templates read, whose
+/// values give a member's key and text: a group of two rows is two rows
+/// giving one key. `None` when the members cannot be told apart by fields:
+/// a template reading `_source` (a group's is its first row's), or, a
+/// member per row, the whole row (`_`), a name that may be a field or a
+/// global (`n`, `v`, `meta`), or no field at all.
+pub fn family_keys(f: &FamilyPlan<'_>) -> Option<Vec<String>> {
+    let mut read: std::collections::BTreeSet<String> = f.each.variables().into_iter().collect();
+    if let Some(d) = &f.description {
+        read.extend(d.variables());
+    }
+    if read.contains("_source") {
+        return None;
+    }
+    if let Some(per) = &f.per {
+        return Some(per.clone());
+    }
+    let whole = ["_", "n", "v", "meta"];
+    if read.is_empty() || whole.iter().any(|w| read.contains(*w)) {
+        return None;
+    }
+    Some(read.into_iter().collect())
 }
 
 /// Number `n`'s aggregates over its rows, named [`VALUE`], [`ROWS`] and
@@ -180,7 +213,10 @@ pub fn merge<'s>(
 ) -> (Vec<Fold<'s>>, indexmap::IndexMap<String, usize>) {
     let mut groups: indexmap::IndexMap<(&str, Option<&str>), Vec<&str>> = indexmap::IndexMap::new();
     for (key, np) in numbers {
-        let Some(f) = &np.fold else { continue };
+        // (A family's group step has keys of its own.)
+        let Some(f) = np.fold.as_ref().filter(|_| np.family.is_none()) else {
+            continue;
+        };
         if quotes_numbers(spec, key, f.table) {
             continue;
         }

@@ -144,7 +144,7 @@ fn number<'s>(
         Some(raw) => Some(uncertainty(spec, raw, table)?),
         None => None,
     };
-    let fold = table.and_then(|t| super::fold::compile(spec, n, t));
+    let fold = table.and_then(|t| super::fold::compile(spec, n, t, family.as_ref()));
     Ok(NumberPlan {
         decl: n,
         table,

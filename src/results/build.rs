@@ -47,7 +47,7 @@ pub fn build(
     }
     let rows = kept_rows(spec, globals, name, plan, table.rows.clone())?;
     let fields = fields_of(&table.rows, &rows);
-    check_fields(spec, plan, &fields)?;
+    check_fields(spec, plan, &fields, &|| shown_fields(&table.rows, &rows))?;
     let rows = super::order::sort(globals, &plan.sort, rows)?;
     let (labels, group_of) = groups(plan, &rows);
     let mut printed = print(globals, name, plan, &rows)?;
@@ -137,10 +137,40 @@ fn fields_of(all: &[Row], kept: &[Row]) -> Vec<String> {
     fields
 }
 
+/// [`fields_of`] for a message: a row of a CSV or Parquet file read in
+/// part (only the fields something reads) gives its file's fields, read
+/// again once per file, as when the rows were held whole.
+fn shown_fields(all: &[Row], kept: &[Row]) -> Vec<String> {
+    let mut fields: Vec<String> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut files = BTreeSet::new();
+    let mut add = |k: &str| {
+        if seen.insert(k.to_string()) {
+            fields.push(k.to_string());
+        }
+    };
+    for r in all.iter().take(MAX_ROWS).chain(kept) {
+        if r.origin.partial && files.insert(r.origin.path.clone()) {
+            for k in crate::sources::file_fields(&r.origin).unwrap_or_default() {
+                add(&k);
+            }
+        }
+        for k in r.flat_fields().0.keys() {
+            add(k);
+        }
+    }
+    fields
+}
+
 /// Every field the table names (`group`, a column's `field`,
 /// `uncertainty` and `format_by`, a sort key that is a bare name) is one
 /// of `fields`.
-fn check_fields(spec: &LoadedSpec, plan: &ResultsPlan<'_>, fields: &[String]) -> Result<()> {
+fn check_fields(
+    spec: &LoadedSpec,
+    plan: &ResultsPlan<'_>,
+    fields: &[String],
+    shown: &dyn Fn() -> Vec<String>,
+) -> Result<()> {
     let from = plan.from.get_ref();
     fn named(f: &SpannedStr) -> (&str, Range<usize>) {
         (f.get_ref().as_str(), f.span())
@@ -163,7 +193,9 @@ fn check_fields(spec: &LoadedSpec, plan: &ResultsPlan<'_>, fields: &[String]) ->
         names.extend(super::order::named_fields(&plan.sort, span));
     }
     for (f, span) in names {
-        known_field(spec, from, fields, f, span)?;
+        if !fields.is_empty() && !fields.iter().any(|x| x == f) {
+            known_field(spec, from, &shown(), f, span)?;
+        }
     }
     Ok(())
 }

@@ -344,8 +344,9 @@ pub fn load(spec: &LoadedSpec, name: &str, src: &Spanned<SourceSpec>) -> Result<
     Ok(out)
 }
 
-/// The JSONL files whose records were read in part (a projection), by
-/// their shown path ([`SourceFile::rel`], a row's `origin.path`).
+/// The JSONL, CSV and Parquet files whose records were read in part (a
+/// projection, or rows trimmed to the fields read), by their shown path
+/// ([`SourceFile::rel`], a row's `origin.path`).
 static PARTIAL: std::sync::Mutex<Vec<SourceFile>> = std::sync::Mutex::new(Vec::new());
 
 /// Notes that `file`'s records are read in part, for [`whole_record`].
@@ -359,6 +360,9 @@ fn read_in_part(file: &SourceFile) {
     }
 }
 
+/// A reader's callback for each row.
+type Each<'a> = &'a mut dyn FnMut(Row) -> Result<()>;
+
 /// The whole record of a row read in part ([`Origin::partial`]), read
 /// again from its file: a message listing a row's fields must list what
 /// the data holds, not what a table's projection kept (`fields: none`
@@ -370,6 +374,29 @@ pub fn whole_record(origin: &Origin) -> Option<Record> {
         .iter()
         .find(|f| *f.rel == *origin.path)?
         .clone();
+    // A CSV record or a Parquet row: its file read again as a source
+    // reads it, up to that row (its line, or its row number).
+    let row_at = |read: &dyn Fn(Each<'_>) -> Result<()>| {
+        let mut found = None;
+        let _ = read(&mut |r: Row| match r.origin.line == origin.line {
+            true => {
+                found = Some(r);
+                Err(Error::msg("found"))
+            }
+            false => Ok(()),
+        });
+        found.map(|r: Row| (*r.flat_fields()).clone())
+    };
+    match file.format {
+        Format::Csv => return row_at(&|each| csvfile::read_csv(&file, each)),
+        Format::Parquet => {
+            return row_at(&|each| {
+                let mut set = dataset::Dataset::new();
+                parquetfile::read_parquet(&file, None, &mut set, each).map(|_| ())
+            });
+        }
+        Format::Jsonl | Format::Json => {}
+    }
     let mut text = Vec::new();
     // A message is made once: reading the file up to the line is fine.
     let mut reader = std::io::BufReader::new(open(&file).ok()?);
@@ -386,6 +413,23 @@ pub fn whole_record(origin: &Origin) -> Option<Record> {
     }
     let (_, line) = batches::lines(&text, origin.line).next()?;
     parse_line(&file.rel, origin.line, line).ok()
+}
+
+/// The fields of every row of the file a row read in part comes from
+/// (`origin`), when the file gives every row the same ones (a CSV header,
+/// a Parquet schema): that row read again whole ([`whole_record`]). `None`
+/// for a row read whole, or from a JSONL file (each line has its own).
+pub fn file_fields(origin: &Origin) -> Option<Vec<Arc<str>>> {
+    let format = PARTIAL
+        .lock()
+        .ok()?
+        .iter()
+        .find(|f| *f.rel == *origin.path)?
+        .format;
+    if !origin.partial || !matches!(format, Format::Csv | Format::Parquet) {
+        return None;
+    }
+    Some(whole_record(origin)?.0.keys().cloned().collect())
 }
 
 /// Opens a file for streaming, through a decoder when compressed.

@@ -92,6 +92,10 @@ pub fn stream_with<T: Send>(
                 }
             }
             Format::Csv | Format::Json | Format::Parquet => {
+                // (A CSV file's rows are trimmed after they are read.)
+                if projection.is_some() && file.format != Format::Json {
+                    read_in_part(file);
+                }
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;
                     pending.push(r);

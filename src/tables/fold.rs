@@ -15,10 +15,12 @@ use crate::value::Row;
 /// What a fold gave one number.
 #[derive(Debug, Clone)]
 pub struct Folded {
-    /// The group step's one row: [`crate::plan::fold::VALUE`],
+    /// The group step's rows: one for a number (a group step without
+    /// keys), one per group for a family, in the order of the groups'
+    /// first rows; each with [`crate::plan::fold::VALUE`],
     /// [`crate::plan::fold::ROWS`] and the uncertainty's aggregates, each
-    /// after `prefix`.
-    pub row: Row,
+    /// after `prefix` (and a family's key fields).
+    pub rows: Vec<Row>,
     /// What the number's aggregates are named after in `row` (a merged
     /// fold's: [`crate::plan::fold::prefix`]; else empty).
     pub prefix: String,
@@ -164,6 +166,18 @@ impl Catalog<'_> {
         }
     }
 
+    /// Tells a table's `notes`, each once: a table whose fold's pass told
+    /// its steps' notes ([`Catalog::fold_notes`]) may be built after all
+    /// (a number or family whose fold is left to the held rows).
+    pub(super) fn tell(&self, notes: impl IntoIterator<Item = String>) {
+        let mut told = self.notes.borrow_mut();
+        for n in notes {
+            if !told.contains(&n) {
+                told.push(n);
+            }
+        }
+    }
+
     /// Keeps what a pass gave `unit`.
     fn keep(&self, unit: Unit<'_>, done: Result<Folded>) {
         match unit {
@@ -207,7 +221,8 @@ impl Catalog<'_> {
         }
     }
 
-    /// The fold's result from the rows its group step gave (one).
+    /// The fold's result from the rows its group step gave (one without
+    /// keys).
     fn folded(&self, f: &Fold, rows: Vec<Row>, mut unavailable: Option<String>) -> Result<Folded> {
         let mut sources = BTreeSet::from([f.from.to_string()]);
         for step in &f.steps {
@@ -221,12 +236,12 @@ impl Catalog<'_> {
                 }
             }
         }
-        let row = rows
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::msg("a group step without keys gave no row"))?;
+        let keyed = matches!(f.steps.last(), Some(crate::plan::steps::Step::Group { keys, .. }) if !keys.is_empty());
+        if !keyed && rows.len() != 1 {
+            return Err(Error::msg("a group step without keys gave no row"));
+        }
         Ok(Folded {
-            row,
+            rows,
             prefix: String::new(),
             sources,
             unavailable,

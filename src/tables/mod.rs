@@ -24,6 +24,7 @@ pub mod seen;
 pub mod serial;
 
 pub mod stream;
+mod trimmed;
 pub mod values;
 pub mod window;
 
@@ -190,7 +191,7 @@ impl<'s> Catalog<'s> {
     /// The table or source `name`, built if needed.
     pub fn table(&self, name: &str) -> Result<Arc<Table>> {
         if let Some(notes) = self.pending.borrow_mut().shift_remove(name) {
-            self.notes.borrow_mut().extend(notes);
+            self.tell(notes);
         }
         if let Some(done) = self.built.borrow().get(name) {
             return done.clone().map_err(Error::msg);
@@ -354,7 +355,7 @@ impl<'s> Catalog<'s> {
             start,
             &mut notes,
         )?;
-        self.notes.borrow_mut().extend(
+        self.tell(
             notes
                 .into_iter()
                 .map(|n| format!("table `{}`: {n}", shown(name))),
@@ -508,52 +509,6 @@ impl<'s> Catalog<'s> {
             && spec.spec.sources[from].get_ref().rows.is_none()
     }
 
-    /// Whether source `from` is JSONL files only: their rows may be
-    /// trimmed, since a message listing a row's fields reads a JSONL record
-    /// whole again (`sources::whole_record`).
-    fn jsonl(&self, from: &str) -> bool {
-        sources::resolve(self.spec, &self.spec.spec.sources[from])
-            .is_ok_and(|(files, _)| files.iter().all(|f| f.format == sources::Format::Jsonl))
-    }
-
-    /// Source `name` held for what reads it whole (a figure's layer, a
-    /// results table, a table of steps that do not stream), streamed with
-    /// its rows keeping only the fields those read ([`demand`]), in one pass
-    /// with the tables streaming it. `None` when it is loaded whole instead:
-    /// no trimming (`show`), not JSONL, or a reader that may read a row whole.
-    fn load_trimmed(&self, name: &str) -> Option<Result<()>> {
-        if !self.trim || !self.streams(name) || !self.jsonl(name) {
-            return None;
-        }
-        let keep = self.readers().demand(self.spec, name)?;
-        let consumer = stream::Consumer {
-            name: name.to_string(),
-            steps: &[],
-            par: 0,
-            ser: 0,
-            sink: false,
-            top: false,
-            keep: Some(keep),
-            context: Box::new(|_, e| e),
-        };
-        let built = self
-            .stream_all(name, vec![consumer])
-            .and_then(|(mut fed, unavailable)| {
-                let (rows, notes) = fed.remove(0)?;
-                self.notes.borrow_mut().extend(notes);
-                self.built.borrow_mut().insert(
-                    name.to_string(),
-                    Ok(Arc::new(Table {
-                        rows,
-                        unavailable,
-                        sources: BTreeSet::from([name.to_string()]),
-                    })),
-                );
-                Ok(())
-            });
-        Some(built)
-    }
-
     /// Table `name` (its compiled `steps`) as fed by a stream.
     fn consumer<'a, 'x>(
         &self,
@@ -569,8 +524,11 @@ impl<'s> Catalog<'s> {
         } = stream::stages(steps);
         // Rows keep only what is read after the parallel stage; straight
         // into a group step they are not held, so need no trimming.
-        // Only JSONL rows are trimmed: a message listing a row's fields
-        // reads a JSONL record whole again (`sources::whole_record`).
+        // Only JSONL rows are trimmed here: a message listing a row's
+        // fields reads its JSONL record whole again, and would not have
+        // the fields a step made that nothing read (a CSV or Parquet
+        // source is trimmed only when held for what reads it whole:
+        // `Catalog::load_trimmed`).
         let jsonl = || self.jsonl(self.spec.spec.tables[name].get_ref().from.get_ref());
         let keep = match sink && par == ser || !self.trim || !jsonl() {
             true => None,
