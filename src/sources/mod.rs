@@ -48,6 +48,7 @@ pub mod hive;
 pub mod json;
 pub mod limit;
 pub mod parquetcell;
+mod parquetcol;
 pub mod parquetfile;
 pub mod prune;
 mod read;

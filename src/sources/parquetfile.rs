@@ -1,5 +1,7 @@
-//! Parquet files: one row per Parquet row, read with the record API of the
-//! `parquet` crate (arrow-rs, without arrow).
+//! Parquet files: one row per Parquet row, read column by column with the
+//! `parquet` crate's arrow reader (see [`super::parquetcol`]), and with its
+//! record API where the columnar read does not convert a column or fails
+//! (the rows, values and errors are the record API's either way).
 //!
 //! Policies, each deliberate:
 //! - a row's `_source.line`, and the line of every error about it, is its
@@ -45,8 +47,9 @@ use super::SourceFile;
 use super::dataset::Dataset;
 use super::json::Projection;
 use super::parquetcell::{CellError, row_record};
+use super::parquetcol::{Columnar, Outcome};
 use crate::error::{Error, Result, shown};
-use crate::value::{Origin, Row};
+use crate::value::{Origin, Record, Row};
 
 thread_local! {
     // Set while this thread is inside the `parquet` crate: a panic there is
@@ -58,7 +61,9 @@ thread_local! {
 /// `Err(message)`. The panic hook installed once here stays silent for a
 /// panic on a thread inside `guarded` and prints every other one as the
 /// previous hook did.
-fn guarded<T>(f: impl FnOnce() -> parquet::errors::Result<T>) -> std::result::Result<T, String> {
+pub(super) fn guarded<T>(
+    f: impl FnOnce() -> parquet::errors::Result<T>,
+) -> std::result::Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -107,11 +112,11 @@ fn parquet_message(e: &parquet::errors::ParquetError) -> String {
 /// header's unknown list one element at a time, and on a corrupt header
 /// claiming two billion elements it would otherwise spin for minutes on
 /// reads of 0 bytes (found by the `parquet` fuzz target).
-struct Strict(File);
+pub(super) struct Strict(pub(super) File);
 
 /// A reader of [`Strict`]: a read of no bytes at the end of the file is an
 /// error.
-struct StrictRead(std::io::BufReader<File>);
+pub(super) struct StrictRead(std::io::BufReader<File>);
 
 impl std::io::Read for StrictRead {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -168,6 +173,8 @@ pub(super) fn read_parquet(
         )));
     }
     let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
+    // The columnar reader's handle on the file (the record API's owns `f`).
+    let handle = f.try_clone().map_err(|e| Error::io(&file.abs, e))?;
     let reader = guarded(|| SerializedFileReader::new(Strict(f)))
         .map_err(|e| whole(format!("not a readable Parquet file: {e}")))?;
     let len = std::fs::metadata(&file.abs)
@@ -220,6 +227,10 @@ pub(super) fn read_parquet(
         counting,
         partition: super::dataset::partition_fields(file, projection),
     };
+    let mut columnar = match set.columnar {
+        true => Columnar::new(reader.metadata(), read),
+        false => None,
+    };
     let mut row_no = 0u64;
     for (g, rg) in reader.metadata().row_groups().iter().enumerate() {
         if !keep[g] {
@@ -228,6 +239,20 @@ pub(super) fn read_parquet(
             row_no += rg.num_rows() as u64;
             continue;
         }
+        // Column by column when it can; the record API reads the rest of
+        // the group from the first row the columnar read did not hand on.
+        let mut skip = 0;
+        if let Some(c) = columnar.as_mut() {
+            let emit = &mut |r| rows.emit(r, &mut row_no, each);
+            match c.read_group(&handle, g, &rows.fields, &rows.names, emit)? {
+                Outcome::Done => {
+                    set.by_columns += 1;
+                    continue;
+                }
+                Outcome::Rest(n) => skip = n,
+            }
+        }
+        row_no -= skip;
         // The group's first pages are read here: an error in them is
         // its first row's.
         let at_row = |e: String| {
@@ -240,7 +265,7 @@ pub(super) fn read_parquet(
         };
         let group = guarded(|| reader.get_row_group(g)).map_err(at_row)?;
         let iter = guarded(|| group.get_row_iter(schema.clone())).map_err(at_row)?;
-        rows.read(iter, &mut row_no, each)?;
+        rows.read(iter, skip, &mut row_no, each)?;
     }
     Ok(row_no)
 }
@@ -258,10 +283,13 @@ struct Rows<'f> {
 }
 
 impl Rows<'_> {
-    /// Reads one row group's rows, numbering them after `row_no`.
+    /// Reads one row group's rows, numbering them after `row_no`; the
+    /// first `skip` rows are read (an error in them is still theirs) but
+    /// not handed on (the columnar read did).
     fn read(
         &self,
         mut rows: parquet::record::reader::RowIter<'_>,
+        mut skip: u64,
         row_no: &mut u64,
         each: &mut dyn FnMut(Row) -> Result<()>,
     ) -> Result<()> {
@@ -279,29 +307,43 @@ impl Rows<'_> {
                 }
                 Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
             };
-            *row_no += 1;
-            let mut rec = row_record(&next, &self.fields, &self.names).map_err(
-                |CellError { path, message }| {
-                    Error::input(
-                        file.rel.clone(),
-                        Some(*row_no),
-                        Some(shown(&path.join("."))),
-                        message,
-                    )
-                },
-            )?;
-            if self.counting {
-                rec.0.clear();
+            let rec = row_record(&next, &self.fields, &self.names);
+            if skip > 0 {
+                skip -= 1;
+                *row_no += 1;
+                continue;
             }
-            for (k, v) in &self.partition {
-                rec.insert(k.clone(), v.clone());
-            }
-            each(Row {
-                extra: Default::default(),
-                fields: Arc::new(rec),
-                origin: Origin::line(self.path.clone(), *row_no),
-            })?;
+            self.emit(rec, row_no, each)?;
         }
+    }
+
+    /// Hands on the next row (numbered after `row_no`), or its error.
+    fn emit(
+        &self,
+        rec: std::result::Result<Record, CellError>,
+        row_no: &mut u64,
+        each: &mut dyn FnMut(Row) -> Result<()>,
+    ) -> Result<()> {
+        *row_no += 1;
+        let mut rec = rec.map_err(|CellError { path, message }| {
+            Error::input(
+                self.file.rel.clone(),
+                Some(*row_no),
+                Some(shown(&path.join("."))),
+                message,
+            )
+        })?;
+        if self.counting {
+            rec.0.clear();
+        }
+        for (k, v) in &self.partition {
+            rec.insert(k.clone(), v.clone());
+        }
+        each(Row {
+            extra: Default::default(),
+            fields: Arc::new(rec),
+            origin: Origin::line(self.path.clone(), *row_no),
+        })
     }
 }
 
@@ -313,6 +355,18 @@ pub fn read_path(
     rel: &str,
     projection: Option<&Projection>,
 ) -> Result<Vec<Row>> {
+    read_path_with(path, rel, projection, true).map(|(rows, _)| rows)
+}
+
+/// [`read_path`], column by column when `columnar` (as sources read), else
+/// with the record API only (to compare the two); with the rows, the
+/// number of row groups read wholly column by column.
+pub fn read_path_with(
+    path: &std::path::Path,
+    rel: &str,
+    projection: Option<&Projection>,
+    columnar: bool,
+) -> Result<(Vec<Row>, u64)> {
     let file = SourceFile {
         rel: rel.to_string(),
         abs: path.to_path_buf(),
@@ -323,11 +377,13 @@ pub fn read_path(
         partition: None,
     };
     let mut rows = Vec::new();
-    read_parquet(&file, projection, &mut Dataset::new(), &mut |r| {
+    let mut set = Dataset::new();
+    set.columnar = columnar;
+    read_parquet(&file, projection, &mut set, &mut |r| {
         rows.push(r);
         Ok(())
     })?;
-    Ok(rows)
+    Ok((rows, set.by_columns))
 }
 
 /// The schema to read: `None` for every column, else the root with only
