@@ -50,6 +50,7 @@ pub mod limit;
 pub mod parquetcell;
 mod parquetcol;
 pub mod parquetfile;
+mod parquetpar;
 pub mod prune;
 mod read;
 pub mod tape;

@@ -18,13 +18,15 @@
 use std::fs::File;
 use std::sync::Arc;
 
+use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types as at;
 use arrow_array::{Array, ArrayRef, BinaryArray, BooleanArray, FixedSizeBinaryArray, StringArray};
 use arrow_schema::{DataType, TimeUnit as ArrowUnit};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
-    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
 };
 use parquet::basic::{ConvertedType as C, LogicalType, Repetition, TimeUnit, Type as P};
 use parquet::file::metadata::ParquetMetaData;
@@ -48,7 +50,7 @@ pub(super) struct Columnar {
     meta: ArrowReaderMetadata,
     mask: ProjectionMask,
     /// Map keys seen, shared by the records of every row.
-    keys: FxHashSet<Arc<str>>,
+    pub keys: FxHashSet<Arc<str>>,
 }
 
 /// How a row group's columnar read ended.
@@ -103,6 +105,28 @@ impl Columnar {
         })
     }
 
+    /// The reader of row group `g` of `file` in batches of `rows` rows;
+    /// `None` when the crate cannot read it so (the record API will).
+    pub(super) fn batches(
+        &self,
+        file: &File,
+        g: usize,
+        rows: usize,
+    ) -> Option<ParquetRecordBatchReader> {
+        let file = file.try_clone().ok()?;
+        super::parquetfile::guarded(|| {
+            ParquetRecordBatchReaderBuilder::new_with_metadata(
+                super::parquetfile::Strict(file),
+                self.meta.clone(),
+            )
+            .with_projection(self.mask.clone())
+            .with_row_groups(vec![g])
+            .with_batch_size(rows)
+            .build()
+        })
+        .ok()
+    }
+
     /// Reads row group `g` of `file`, handing each row's record (or why it
     /// cannot be one) to `each`; `fields` and `names` are the projected
     /// top-level columns. An error of `each` ends the read.
@@ -114,65 +138,86 @@ impl Columnar {
         names: &[Arc<str>],
         each: &mut dyn FnMut(std::result::Result<Record, CellError>) -> crate::error::Result<()>,
     ) -> crate::error::Result<Outcome> {
-        let Ok(file) = file.try_clone() else {
-            return Ok(Outcome::Rest(0));
-        };
-        let built = super::parquetfile::guarded(|| {
-            ParquetRecordBatchReaderBuilder::new_with_metadata(
-                super::parquetfile::Strict(file),
-                self.meta.clone(),
-            )
-            .with_projection(self.mask.clone())
-            .with_row_groups(vec![g])
-            .with_batch_size(BATCH)
-            .build()
-        });
-        let Ok(mut batches) = built else {
+        let Some(mut batches) = self.batches(file, g, BATCH) else {
             return Ok(Outcome::Rest(0));
         };
         let mut done = 0u64;
         loop {
-            let batch = match super::parquetfile::guarded(|| {
-                batches
-                    .next()
-                    .transpose()
-                    .map_err(|e| parquet::errors::ParquetError::General(e.to_string()))
-            }) {
-                Ok(Some(b)) => b,
-                Ok(None) => return Ok(Outcome::Done),
-                Err(_) => return Ok(Outcome::Rest(done)),
-            };
-            let columns = batch.columns();
-            let bound: Option<Vec<Col<'_>>> = (columns.len() == fields.len())
-                .then(|| {
-                    fields
-                        .iter()
-                        .zip(columns)
-                        .map(|(ty, a)| bind(ty, a, false))
-                        .collect()
-                })
-                .flatten();
-            let Some(bound) = bound else {
+            let Some(batch) = next_batch(&mut batches) else {
                 return Ok(Outcome::Rest(done));
             };
-            for i in 0..batch.num_rows() {
-                let mut rec = Record::with_capacity(bound.len());
-                let mut stop = None;
-                for ((col, name), ty) in bound.iter().zip(names).zip(fields) {
-                    match col.value(i, &mut self.keys) {
-                        Ok(v) => rec.insert(name.clone(), v),
-                        Err(Stop::Cell(e)) => {
-                            stop = Some(e.under(ty.name()));
-                            break;
-                        }
-                        Err(Stop::Fallback) => return Ok(Outcome::Rest(done)),
-                    }
-                }
-                done += 1;
-                each(stop.map_or(Ok(rec), Err))?;
+            let Some(batch) = batch else {
+                return Ok(Outcome::Done);
+            };
+            match records(&batch, fields, names, &mut self.keys, each)? {
+                Handed::All(n) => done += n,
+                Handed::Until(n) => return Ok(Outcome::Rest(done + n)),
             }
         }
     }
+}
+
+/// The next batch of `batches`: `Some(None)` at the end, `None` when the
+/// crate fails (an error or a panic).
+pub(super) fn next_batch(batches: &mut ParquetRecordBatchReader) -> Option<Option<RecordBatch>> {
+    super::parquetfile::guarded(|| {
+        batches
+            .next()
+            .transpose()
+            .map_err(|e| parquet::errors::ParquetError::General(e.to_string()))
+    })
+    .ok()
+}
+
+/// Hands each row of `batch` (its columns those of `fields`, named
+/// `names`) to `each` as a record, or as why it cannot be one; map keys
+/// are shared through `keys`. Stops before a column or a value not
+/// converted here (the record API reads from there).
+pub(super) fn records(
+    batch: &RecordBatch,
+    fields: &[TypePtr],
+    names: &[Arc<str>],
+    keys: &mut FxHashSet<Arc<str>>,
+    each: &mut dyn FnMut(std::result::Result<Record, CellError>) -> crate::error::Result<()>,
+) -> crate::error::Result<Handed> {
+    let columns = batch.columns();
+    if columns.len() != fields.len() {
+        return Ok(Handed::Until(0));
+    }
+    let bound: Option<Vec<Col<'_>>> = fields
+        .iter()
+        .zip(columns)
+        .map(|(ty, a)| bind(ty, a, false))
+        .collect();
+    let Some(bound) = bound else {
+        return Ok(Handed::Until(0));
+    };
+    for i in 0..batch.num_rows() {
+        let mut rec = Record::with_capacity(bound.len());
+        let mut stop = None;
+        for ((col, name), ty) in bound.iter().zip(names).zip(fields) {
+            match col.value(i, keys) {
+                Ok(v) => rec.insert(name.clone(), v),
+                Err(Stop::Cell(e)) => {
+                    stop = Some(e.under(ty.name()));
+                    break;
+                }
+                // The rows before it are handed on; the record API reads
+                // from this one.
+                Err(Stop::Fallback) => return Ok(Handed::Until(i as u64)),
+            }
+        }
+        each(stop.map_or(Ok(rec), Err))?;
+    }
+    Ok(Handed::All(batch.num_rows() as u64))
+}
+
+/// How many rows of a batch [`records`] handed on.
+pub(super) enum Handed {
+    /// All of them, this many.
+    All(u64),
+    /// This many: the next is for the record API to read.
+    Until(u64),
 }
 
 /// The paths of the leaves under `ty`'s fields (`ty` is the root).
@@ -198,6 +243,8 @@ struct Col<'a> {
 /// The values of an array, typed, and how each becomes a cell (as
 /// [`super::parquetcell`]'s `cell` converts the record API's field).
 enum Kind<'a> {
+    /// Null in every row.
+    Null,
     Bool(&'a BooleanArray),
     I8(&'a [i8]),
     I16(&'a [i16]),
@@ -327,6 +374,11 @@ fn bind_leaf<'a>(ty: &Type, a: &'a dyn Array) -> Option<Kind<'a>> {
         let d = a.as_primitive_opt::<at::Decimal128Type>()?;
         Some(Kind::Decimal(&**d.values(), ty.get_scale()))
     };
+    if a.data_type() == &DataType::Null {
+        // The UNKNOWN logical type: null in every row, whatever the
+        // physical type (DuckDB writes a JSON key that is always null so).
+        return matches!(logical, Some(LogicalType::Unknown)).then_some(Kind::Null);
+    }
     Some(match ty.get_physical_type() {
         P::BOOLEAN => Kind::Bool(a.as_boolean_opt()?),
         P::INT32 => match converted {
@@ -341,22 +393,21 @@ fn bind_leaf<'a>(ty: &Type, a: &'a dyn Array) -> Option<Kind<'a>> {
             C::DECIMAL => decimal(a)?,
             _ => return None,
         },
-        P::INT64 => {
-            let v = i64s(a)?;
-            match (converted, logical) {
-                (C::INT_64 | C::NONE, Some(LogicalType::Timestamp(t))) => {
-                    Kind::Timestamp(v, t.unit.clone(), t.is_adjusted_to_u_t_c)
-                }
-                (C::INT_64 | C::NONE, Some(LogicalType::Time(t))) => Kind::Time(v, t.unit.clone()),
-                (C::INT_64 | C::NONE, _) => Kind::I64(v),
-                (C::UINT_64, _) => Kind::U64(prim::<at::UInt64Type>(a)?),
-                (C::TIME_MICROS, _) => Kind::Time(v, TimeUnit::MICROS),
-                (C::TIMESTAMP_MILLIS, _) => Kind::Timestamp(v, TimeUnit::MILLIS, utc(logical)),
-                (C::TIMESTAMP_MICROS, _) => Kind::Timestamp(v, TimeUnit::MICROS, utc(logical)),
-                (C::DECIMAL, _) => decimal(a)?,
-                _ => return None,
+        P::INT64 => match (converted, logical) {
+            (C::INT_64 | C::NONE, Some(LogicalType::Timestamp(t))) => {
+                Kind::Timestamp(i64s(a)?, t.unit.clone(), t.is_adjusted_to_u_t_c)
             }
-        }
+            (C::INT_64 | C::NONE, Some(LogicalType::Time(t))) => {
+                Kind::Time(i64s(a)?, t.unit.clone())
+            }
+            (C::INT_64 | C::NONE, _) => Kind::I64(i64s(a)?),
+            (C::UINT_64, _) => Kind::U64(prim::<at::UInt64Type>(a)?),
+            (C::TIME_MICROS, _) => Kind::Time(i64s(a)?, TimeUnit::MICROS),
+            (C::TIMESTAMP_MILLIS, _) => Kind::Timestamp(i64s(a)?, TimeUnit::MILLIS, utc(logical)),
+            (C::TIMESTAMP_MICROS, _) => Kind::Timestamp(i64s(a)?, TimeUnit::MICROS, utc(logical)),
+            (C::DECIMAL, _) => decimal(a)?,
+            _ => return None,
+        },
         P::FLOAT => Kind::F32(prim::<at::Float32Type>(a)?),
         P::DOUBLE => Kind::F64(prim::<at::Float64Type>(a)?),
         P::BYTE_ARRAY => match converted {
@@ -390,6 +441,7 @@ impl Col<'_> {
             return Ok(Value::from(()));
         }
         Ok(match &self.kind {
+            Kind::Null => Value::from(()),
             Kind::Bool(a) => Value::from(a.value(i)),
             Kind::I8(v) => Value::from(v[i]),
             Kind::I16(v) => Value::from(v[i]),

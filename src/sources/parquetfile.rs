@@ -159,6 +159,33 @@ pub(super) fn read_parquet(
     set: &mut Dataset,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<u64> {
+    open(file, projection, set)?.read_from(set, 0, 0, 0, each)
+}
+
+/// A Parquet file opened, its footer and schema checked: ready to read.
+pub(super) struct Opened<'f> {
+    reader: SerializedFileReader<Strict>,
+    /// The columnar reader's handle on the file (the record API's owns
+    /// the first).
+    pub handle: File,
+    /// The projected schema (`None`: every column).
+    schema: Option<Type>,
+    /// Which row groups are read.
+    pub keep: Vec<bool>,
+    /// How rows are made.
+    pub rows: Rows<'f>,
+    /// The columnar reader, unless the file is read with the record API.
+    pub columnar: Option<Columnar>,
+}
+
+/// Opens `file` of dataset `set` to read the columns `projection` names;
+/// the file's errors (not Parquet, a corrupt footer, a schema or column
+/// type not read) are errors naming it.
+pub(super) fn open<'f>(
+    file: &'f SourceFile,
+    projection: Option<&Projection>,
+    set: &mut Dataset,
+) -> Result<Opened<'f>> {
     let whole = |msg: String| Error::input(file.rel.clone(), None, None, msg);
     if file.compression.is_compressed() {
         let c = file.compression;
@@ -227,59 +254,96 @@ pub(super) fn read_parquet(
         counting,
         partition: super::dataset::partition_fields(file, projection),
     };
-    let mut columnar = match set.columnar {
+    let columnar = match set.columnar {
         true => Columnar::new(reader.metadata(), read),
         false => None,
     };
-    let mut row_no = 0u64;
-    for (g, rg) in reader.metadata().row_groups().iter().enumerate() {
-        if !keep[g] {
-            // Skipped rows keep their numbers: the next group's rows are
-            // numbered as if they were read.
-            row_no += rg.num_rows() as u64;
-            continue;
-        }
-        // Column by column when it can; the record API reads the rest of
-        // the group from the first row the columnar read did not hand on.
-        let mut skip = 0;
-        if let Some(c) = columnar.as_mut() {
-            let emit = &mut |r| rows.emit(r, &mut row_no, each);
-            match c.read_group(&handle, g, &rows.fields, &rows.names, emit)? {
-                Outcome::Done => {
-                    set.by_columns += 1;
-                    continue;
-                }
-                Outcome::Rest(n) => skip = n,
-            }
-        }
-        row_no -= skip;
-        // The group's first pages are read here: an error in them is
-        // its first row's.
-        let at_row = |e: String| {
-            Error::input(
-                file.rel.clone(),
-                Some(row_no + 1),
-                None,
-                format!("cannot read the row: {e}"),
-            )
-        };
-        let group = guarded(|| reader.get_row_group(g)).map_err(at_row)?;
-        let iter = guarded(|| group.get_row_iter(schema.clone())).map_err(at_row)?;
-        rows.read(iter, skip, &mut row_no, each)?;
+    Ok(Opened {
+        reader,
+        handle,
+        schema,
+        keep,
+        rows,
+        columnar,
+    })
+}
+
+impl Opened<'_> {
+    /// The file's footer.
+    pub fn metadata(&self) -> &parquet::file::metadata::ParquetMetaData {
+        self.reader.metadata()
     }
-    Ok(row_no)
+
+    /// Reads the row groups from `from` on, handing each row to `each`;
+    /// `resume` rows of group `from` were handed on already (the record
+    /// API reads it from there), and `row_no` rows come before it.
+    /// Returns the number of rows in the file up to its end.
+    pub fn read_from(
+        &mut self,
+        set: &mut Dataset,
+        from: usize,
+        resume: u64,
+        mut row_no: u64,
+        each: &mut dyn FnMut(Row) -> Result<()>,
+    ) -> Result<u64> {
+        let file = self.rows.file;
+        let rows = &self.rows;
+        for g in from..self.reader.metadata().num_row_groups() {
+            let rg = self.reader.metadata().row_group(g);
+            if !self.keep[g] {
+                // Skipped rows keep their numbers: the next group's rows
+                // are numbered as if they were read.
+                row_no += rg.num_rows() as u64;
+                continue;
+            }
+            // Column by column when it can; the record API reads the rest
+            // of the group from the first row the columnar read did not
+            // hand on.
+            let mut skip = if g == from { resume } else { 0 };
+            if let Some(c) = self.columnar.as_mut().filter(|_| skip == 0) {
+                let emit = &mut |r| rows.emit(r, &mut row_no, each);
+                match c.read_group(&self.handle, g, &rows.fields, &rows.names, emit)? {
+                    Outcome::Done => {
+                        set.by_columns += 1;
+                        continue;
+                    }
+                    Outcome::Rest(n) => {
+                        skip = n;
+                        row_no -= n;
+                    }
+                }
+            }
+            // The group's first pages are read here: an error in them is
+            // its first row's.
+            let at_row = |e: String| {
+                Error::input(
+                    file.rel.clone(),
+                    Some(row_no + 1),
+                    None,
+                    format!("cannot read the row: {e}"),
+                )
+            };
+            let group = guarded(|| self.reader.get_row_group(g)).map_err(at_row)?;
+            let schema = self.schema.clone();
+            let iter = guarded(|| group.get_row_iter(schema)).map_err(at_row)?;
+            rows.read(iter, skip, &mut row_no, each)?;
+        }
+        Ok(row_no)
+    }
 }
 
 /// How a file's rows become [`Row`]s.
-struct Rows<'f> {
-    file: &'f SourceFile,
-    path: Arc<str>,
-    fields: Vec<parquet::schema::types::TypePtr>,
-    names: Vec<Arc<str>>,
+pub(super) struct Rows<'f> {
+    pub file: &'f SourceFile,
+    /// The file's name, as rows' origins name it.
+    pub path: Arc<str>,
+    /// The top-level columns read and their names.
+    pub fields: Vec<parquet::schema::types::TypePtr>,
+    pub names: Vec<Arc<str>>,
     /// Only the row count is read (the columns read are cleared).
-    counting: bool,
+    pub counting: bool,
     /// The partition fields added to every row.
-    partition: Vec<(Arc<str>, crate::value::Value)>,
+    pub partition: Vec<(Arc<str>, crate::value::Value)>,
 }
 
 impl Rows<'_> {
@@ -318,32 +382,40 @@ impl Rows<'_> {
     }
 
     /// Hands on the next row (numbered after `row_no`), or its error.
-    fn emit(
+    pub fn emit(
         &self,
         rec: std::result::Result<Record, CellError>,
         row_no: &mut u64,
         each: &mut dyn FnMut(Row) -> Result<()>,
     ) -> Result<()> {
         *row_no += 1;
-        let mut rec = rec.map_err(|CellError { path, message }| {
-            Error::input(
-                self.file.rel.clone(),
-                Some(*row_no),
-                Some(shown(&path.join("."))),
-                message,
-            )
-        })?;
+        let rec = rec.map_err(|e| self.cell_error(e, *row_no))?;
+        each(self.row(rec, *row_no))
+    }
+
+    /// The error of row `row_no`'s cell.
+    pub fn cell_error(&self, e: CellError, row_no: u64) -> Error {
+        Error::input(
+            self.file.rel.clone(),
+            Some(row_no),
+            Some(shown(&e.path.join("."))),
+            e.message,
+        )
+    }
+
+    /// Row `row_no` of record `rec`, with the partition fields.
+    pub fn row(&self, mut rec: Record, row_no: u64) -> Row {
         if self.counting {
             rec.0.clear();
         }
         for (k, v) in &self.partition {
             rec.insert(k.clone(), v.clone());
         }
-        each(Row {
+        Row {
             extra: Default::default(),
             fields: Arc::new(rec),
-            origin: Origin::line(self.path.clone(), *row_no),
-        })
+            origin: Origin::line(self.path.clone(), row_no),
+        }
     }
 }
 
