@@ -50,7 +50,7 @@ pub(super) struct Columnar {
     meta: ArrowReaderMetadata,
     mask: ProjectionMask,
     /// Map keys seen, shared by the records of every row.
-    pub keys: FxHashSet<Arc<str>>,
+    keys: FxHashSet<Arc<str>>,
 }
 
 /// How a row group's columnar read ended.
@@ -107,12 +107,7 @@ impl Columnar {
 
     /// The reader of row group `g` of `file` in batches of `rows` rows;
     /// `None` when the crate cannot read it so (the record API will).
-    pub(super) fn batches(
-        &self,
-        file: &File,
-        g: usize,
-        rows: usize,
-    ) -> Option<ParquetRecordBatchReader> {
+    fn batches(&self, file: &File, g: usize, rows: usize) -> Option<ParquetRecordBatchReader> {
         let file = file.try_clone().ok()?;
         super::parquetfile::guarded(|| {
             ParquetRecordBatchReaderBuilder::new_with_metadata(
@@ -159,7 +154,7 @@ impl Columnar {
 
 /// The next batch of `batches`: `Some(None)` at the end, `None` when the
 /// crate fails (an error or a panic).
-pub(super) fn next_batch(batches: &mut ParquetRecordBatchReader) -> Option<Option<RecordBatch>> {
+fn next_batch(batches: &mut ParquetRecordBatchReader) -> Option<Option<RecordBatch>> {
     super::parquetfile::guarded(|| {
         batches
             .next()
@@ -173,7 +168,7 @@ pub(super) fn next_batch(batches: &mut ParquetRecordBatchReader) -> Option<Optio
 /// `names`) to `each` as a record, or as why it cannot be one; map keys
 /// are shared through `keys`. Stops before a column or a value not
 /// converted here (the record API reads from there).
-pub(super) fn records(
+fn records(
     batch: &RecordBatch,
     fields: &[TypePtr],
     names: &[Arc<str>],
@@ -213,7 +208,7 @@ pub(super) fn records(
 }
 
 /// How many rows of a batch [`records`] handed on.
-pub(super) enum Handed {
+enum Handed {
     /// All of them, this many.
     All(u64),
     /// This many: the next is for the record API to read.

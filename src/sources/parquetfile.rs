@@ -47,6 +47,7 @@ use super::SourceFile;
 use super::dataset::Dataset;
 use super::json::Projection;
 use super::parquetcell::{CellError, row_record};
+use super::parquetcheck::{MAX_DEPTH, SchemaProblem, check_chunks, check_schema, unconverted};
 use super::parquetcol::{Columnar, Outcome};
 use crate::error::{Error, Result, shown};
 use crate::value::{Origin, Record, Row};
@@ -163,25 +164,25 @@ pub(super) fn read_parquet(
 }
 
 /// A Parquet file opened, its footer and schema checked: ready to read.
-pub(super) struct Opened<'f> {
+struct Opened<'f> {
     reader: SerializedFileReader<Strict>,
     /// The columnar reader's handle on the file (the record API's owns
     /// the first).
-    pub handle: File,
+    handle: File,
     /// The projected schema (`None`: every column).
     schema: Option<Type>,
     /// Which row groups are read.
-    pub keep: Vec<bool>,
+    keep: Vec<bool>,
     /// How rows are made.
-    pub rows: Rows<'f>,
+    rows: Rows<'f>,
     /// The columnar reader, unless the file is read with the record API.
-    pub columnar: Option<Columnar>,
+    columnar: Option<Columnar>,
 }
 
 /// Opens `file` of dataset `set` to read the columns `projection` names;
 /// the file's errors (not Parquet, a corrupt footer, a schema or column
 /// type not read) are errors naming it.
-pub(super) fn open<'f>(
+fn open<'f>(
     file: &'f SourceFile,
     projection: Option<&Projection>,
     set: &mut Dataset,
@@ -269,16 +270,11 @@ pub(super) fn open<'f>(
 }
 
 impl Opened<'_> {
-    /// The file's footer.
-    pub fn metadata(&self) -> &parquet::file::metadata::ParquetMetaData {
-        self.reader.metadata()
-    }
-
     /// Reads the row groups from `from` on, handing each row to `each`;
     /// `resume` rows of group `from` were handed on already (the record
     /// API reads it from there), and `row_no` rows come before it.
     /// Returns the number of rows in the file up to its end.
-    pub fn read_from(
+    fn read_from(
         &mut self,
         set: &mut Dataset,
         from: usize,
@@ -333,17 +329,17 @@ impl Opened<'_> {
 }
 
 /// How a file's rows become [`Row`]s.
-pub(super) struct Rows<'f> {
-    pub file: &'f SourceFile,
+struct Rows<'f> {
+    file: &'f SourceFile,
     /// The file's name, as rows' origins name it.
-    pub path: Arc<str>,
+    path: Arc<str>,
     /// The top-level columns read and their names.
-    pub fields: Vec<parquet::schema::types::TypePtr>,
-    pub names: Vec<Arc<str>>,
+    fields: Vec<parquet::schema::types::TypePtr>,
+    names: Vec<Arc<str>>,
     /// Only the row count is read (the columns read are cleared).
-    pub counting: bool,
+    counting: bool,
     /// The partition fields added to every row.
-    pub partition: Vec<(Arc<str>, crate::value::Value)>,
+    partition: Vec<(Arc<str>, crate::value::Value)>,
 }
 
 impl Rows<'_> {
@@ -382,7 +378,7 @@ impl Rows<'_> {
     }
 
     /// Hands on the next row (numbered after `row_no`), or its error.
-    pub fn emit(
+    fn emit(
         &self,
         rec: std::result::Result<Record, CellError>,
         row_no: &mut u64,
@@ -394,7 +390,7 @@ impl Rows<'_> {
     }
 
     /// The error of row `row_no`'s cell.
-    pub fn cell_error(&self, e: CellError, row_no: u64) -> Error {
+    fn cell_error(&self, e: CellError, row_no: u64) -> Error {
         Error::input(
             self.file.rel.clone(),
             Some(row_no),
@@ -404,7 +400,7 @@ impl Rows<'_> {
     }
 
     /// Row `row_no` of record `rec`, with the partition fields.
-    pub fn row(&self, mut rec: Record, row_no: u64) -> Row {
+    fn row(&self, mut rec: Record, row_no: u64) -> Row {
         if self.counting {
             rec.0.clear();
         }
@@ -490,133 +486,6 @@ fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>
         Ok(s) => (Some(s), counting),
         Err(_) => (None, false),
     }
-}
-
-/// Checks that every row group's row count and every column chunk's byte
-/// range (from the footer) are possible (the crate asserts, that is
-/// panics, on a negative range and reserves memory for a page as long as
-/// its chunk), and that every chunk's codec is one built in.
-fn check_chunks(
-    meta: &parquet::file::metadata::ParquetMetaData,
-    len: u64,
-) -> std::result::Result<(), String> {
-    for (g, rg) in meta.row_groups().iter().enumerate() {
-        if rg.num_rows() < 0 {
-            return Err(format!(
-                "row group {} has {} rows (the footer is corrupt)",
-                g + 1,
-                rg.num_rows()
-            ));
-        }
-        for c in rg.columns() {
-            use parquet::basic::Compression as Z;
-            let codec = c.compression();
-            if !matches!(
-                codec,
-                Z::UNCOMPRESSED | Z::SNAPPY | Z::GZIP(_) | Z::LZ4 | Z::LZ4_RAW | Z::ZSTD(_)
-            ) {
-                let name = format!("{codec:?}");
-                let name = name.split('(').next().unwrap_or(&name);
-                return Err(format!(
-                    "column `{}` is compressed with {name}, which is not read here (snappy, gzip, lz4 and zstd are); write the file with one of those, e.g. DuckDB's `(FORMAT parquet, COMPRESSION zstd)`",
-                    shown(&c.column_path().string())
-                ));
-            }
-            let start = c.dictionary_page_offset().unwrap_or(c.data_page_offset());
-            let size = c.compressed_size();
-            let end = start.checked_add(size).filter(|_| start >= 0 && size >= 0);
-            if end.is_none_or(|end| end as u64 > len) {
-                return Err(format!(
-                    "column `{}` of row group {} is said to start at byte {start} and take {size} bytes, in a file of {len} bytes (the footer is corrupt)",
-                    shown(&c.column_path().string()),
-                    g + 1
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The first leaf under `ty` (its dotted path and its types) whose
-/// converted type the record reader does not convert (it panics on them,
-/// e.g. INTERVAL): refused before any row is read, naming the column.
-fn unconverted(ty: &Type) -> Option<(String, String)> {
-    use parquet::basic::{ConvertedType as C, Type as P};
-    if ty.is_group() {
-        return ty.get_fields().iter().find_map(|f| {
-            unconverted(f).map(|(path, what)| (format!("{}.{path}", ty.name()), what))
-        });
-    }
-    let converted = ty.get_basic_info().converted_type();
-    let physical = ty.get_physical_type();
-    let ok = match physical {
-        P::INT32 => matches!(
-            converted,
-            C::NONE
-                | C::INT_8
-                | C::INT_16
-                | C::INT_32
-                | C::UINT_8
-                | C::UINT_16
-                | C::UINT_32
-                | C::DATE
-                | C::TIME_MILLIS
-                | C::DECIMAL
-        ),
-        P::INT64 => matches!(
-            converted,
-            C::NONE
-                | C::INT_64
-                | C::UINT_64
-                | C::TIME_MICROS
-                | C::TIMESTAMP_MILLIS
-                | C::TIMESTAMP_MICROS
-                | C::DECIMAL
-        ),
-        P::BYTE_ARRAY => matches!(
-            converted,
-            C::NONE | C::UTF8 | C::ENUM | C::JSON | C::BSON | C::DECIMAL
-        ),
-        P::FIXED_LEN_BYTE_ARRAY => matches!(converted, C::NONE | C::DECIMAL),
-        P::BOOLEAN | P::INT96 | P::FLOAT | P::DOUBLE => true,
-    };
-    (!ok).then(|| (ty.name().to_string(), format!("{physical} ({converted})")))
-}
-
-/// Deeper nesting is refused (as JSON's 127 levels are): the conversion of
-/// a row recurses once per level.
-const MAX_DEPTH: usize = 127;
-
-/// What makes a schema unreadable as rows.
-#[derive(Debug)]
-enum SchemaProblem {
-    /// A group (by its path) has two fields of this name.
-    Repeated(Vec<String>, String),
-    /// A field (by its path) is nested deeper than [`MAX_DEPTH`].
-    TooDeep(Vec<String>),
-}
-
-/// Checks that no group has two fields of one name (a record would keep
-/// only one of them) and that nesting stays within [`MAX_DEPTH`].
-fn check_schema(ty: &Type, path: &mut Vec<String>) -> std::result::Result<(), SchemaProblem> {
-    if !ty.is_group() {
-        return Ok(());
-    }
-    if path.len() >= MAX_DEPTH {
-        return Err(SchemaProblem::TooDeep(path.clone()));
-    }
-    let mut seen = rustc_hash::FxHashSet::default();
-    for f in ty.get_fields() {
-        if !seen.insert(f.name()) {
-            return Err(SchemaProblem::Repeated(path.clone(), f.name().to_string()));
-        }
-    }
-    for f in ty.get_fields() {
-        path.push(f.name().to_string());
-        check_schema(f, path)?;
-        path.pop();
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 use super::{
-    Format, Loaded, SourceFile, batches, csvfile, document, json, parquetpar, read_in_part,
+    Format, Loaded, SourceFile, batches, csvfile, document, json, parquetfile, read_in_part,
     resolve_noting,
 };
 use crate::error::{Error, Result};
@@ -91,11 +91,7 @@ pub fn stream_with<T: Send>(
                     None => batches::stream_jsonl(file, projection, work, each_batch)?,
                 }
             }
-            Format::Parquet => {
-                // Rows in skipped row groups count: they are the file's.
-                count = parquetpar::stream_parquet(file, projection, &mut set, work, each_batch)?;
-            }
-            Format::Csv | Format::Json => {
+            Format::Csv | Format::Json | Format::Parquet => {
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;
                     pending.push(r);
@@ -106,6 +102,10 @@ pub fn stream_with<T: Send>(
                 };
                 if file.format == Format::Csv {
                     csvfile::read_csv(file, &mut counted)?;
+                } else if file.format == Format::Parquet {
+                    // Rows in skipped row groups count: they are the file's.
+                    let rows = parquetfile::read_parquet(file, projection, &mut set, &mut counted)?;
+                    count = rows;
                 } else {
                     let pointer = s.records.as_ref().map(|p| p.get_ref().as_str());
                     let key = s.records_key.as_ref().map(|k| k.get_ref().as_str());
