@@ -9,7 +9,8 @@
 //! is bound to its array only when the schema node and the array's type
 //! are the ones this module converts (every primitive type the record API
 //! converts but INT96, BYTE_ARRAY decimals and decimals wider than 128
-//! bits; structs, lists and maps of them). Anything else, and any error or
+//! bits; the UNKNOWN type, always null; structs, lists and maps of them;
+//! not a repeated field outside a LIST). Anything else, and any error or
 //! panic of the arrow reader, hands the rest of the row group (from the
 //! first row not yet handed on) back to the record API, which then reads
 //! it as before, with its own errors at their rows: the columnar read is
@@ -88,14 +89,11 @@ impl Columnar {
         // (polars and pyarrow store large or view strings).
         let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
         let meta = ArrowReaderMetadata::try_new(Arc::new(meta.clone()), options).ok()?;
-        let mut wanted = Vec::new();
+        let mut wanted = FxHashSet::default();
         leaf_paths(read, &mut Vec::new(), &mut wanted);
         let descr = meta.parquet_schema();
         let leaves = (0..descr.num_columns())
-            .filter(|&i| {
-                let parts = descr.column(i).path().parts().to_vec();
-                wanted.contains(&parts)
-            })
+            .filter(|&i| wanted.contains(descr.column(i).path().parts()))
             .collect::<Vec<_>>();
         let mask = ProjectionMask::leaves(descr, leaves);
         Some(Columnar {
@@ -216,13 +214,13 @@ enum Handed {
 }
 
 /// The paths of the leaves under `ty`'s fields (`ty` is the root).
-fn leaf_paths(ty: &Type, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+fn leaf_paths(ty: &Type, path: &mut Vec<String>, out: &mut FxHashSet<Vec<String>>) {
     for f in ty.get_fields() {
         path.push(f.name().to_string());
         if f.is_group() {
             leaf_paths(f, path, out);
         } else {
-            out.push(path.clone());
+            out.insert(path.clone());
         }
         path.pop();
     }
