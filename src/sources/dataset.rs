@@ -26,6 +26,12 @@ pub(super) struct Dataset {
     pub groups: u64,
     /// Of them, skipped.
     pub skipped: u64,
+    /// Whether row groups are read column by column (see
+    /// [`super::parquetcol`]; `ARTIFACT_PARQUET_RECORD_API=1` reads them
+    /// with the record API only, which tests compare it with).
+    pub columnar: bool,
+    /// Row groups read wholly column by column.
+    pub by_columns: u64,
 }
 
 impl Dataset {
@@ -36,6 +42,8 @@ impl Dataset {
             on: super::prune::enabled(),
             groups: 0,
             skipped: 0,
+            columnar: std::env::var_os("ARTIFACT_PARQUET_RECORD_API").is_none(),
+            by_columns: 0,
         }
     }
 

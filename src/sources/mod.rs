@@ -48,6 +48,8 @@ pub mod hive;
 pub mod json;
 pub mod limit;
 pub mod parquetcell;
+mod parquetcheck;
+mod parquetcol;
 pub mod parquetfile;
 pub mod prune;
 mod read;

@@ -51,7 +51,7 @@ impl CellError {
         }
     }
 
-    fn under(mut self, name: &str) -> Self {
+    pub(super) fn under(mut self, name: &str) -> Self {
         self.path.insert(0, name.to_string());
         self
     }
@@ -154,7 +154,7 @@ fn cell(field: &Field, ty: Option<&Type>) -> CellResult {
 
 /// Whether a timestamp column is adjusted to UTC: as its logical type says;
 /// the legacy converted types (and INT96) are by definition.
-fn utc(logical: Option<&LogicalType>) -> bool {
+pub(super) fn utc(logical: Option<&LogicalType>) -> bool {
     match logical {
         Some(LogicalType::Timestamp(t)) => t.is_adjusted_to_u_t_c,
         _ => true,
@@ -165,7 +165,7 @@ fn utc(logical: Option<&LogicalType>) -> bool {
 /// or the repeated node itself (the Parquet spec's backward-compatibility
 /// rules for two-level lists). `None` when the shape is unknown (then no
 /// logical type is applied below it).
-fn list_element(ty: &Type) -> Option<&Type> {
+pub(super) fn list_element(ty: &Type) -> Option<&Type> {
     if !ty.is_group() {
         return None;
     }
@@ -188,7 +188,7 @@ fn list_element(ty: &Type) -> Option<&Type> {
 }
 
 /// The key and value nodes of a map.
-fn map_entry(ty: &Type) -> Option<(&Type, &Type)> {
+pub(super) fn map_entry(ty: &Type) -> Option<(&Type, &Type)> {
     if !ty.is_group() {
         return None;
     }
@@ -203,7 +203,7 @@ fn map_entry(ty: &Type) -> Option<(&Type, &Type)> {
 
 /// A binary value as text: a UUID in its canonical form, UTF-8 as it is,
 /// anything else as `0x` and hex.
-fn binary(bytes: &[u8], logical: Option<&LogicalType>) -> String {
+pub(super) fn binary(bytes: &[u8], logical: Option<&LogicalType>) -> String {
     use std::fmt::Write;
     let hex = |bytes: &[u8], out: &mut String| {
         for b in bytes {
@@ -238,7 +238,7 @@ fn binary(bytes: &[u8], logical: Option<&LogicalType>) -> String {
 }
 
 /// The shortest decimal that rounds back to `v`, as a double.
-fn shortest(v: f32) -> f64 {
+pub(super) fn shortest(v: f32) -> f64 {
     if !v.is_finite() {
         return f64::from(v);
     }
@@ -259,18 +259,23 @@ fn decimal(d: &Decimal) -> CellResult {
     let negative = bytes.first().is_some_and(|b| b & 0x80 != 0);
     let mut be = [if negative { 0xff } else { 0 }; 16];
     be[16 - bytes.len()..].copy_from_slice(bytes);
-    let unscaled = i128::from_be_bytes(be);
-    if d.scale() == 0 {
-        return Ok(crate::value::int_value(unscaled));
+    Ok(scaled(i128::from_be_bytes(be), d.scale()))
+}
+
+/// `unscaled` times ten to minus `scale`: with scale 0 the integer exact,
+/// else the double nearest the decimal text.
+pub(super) fn scaled(unscaled: i128, scale: i32) -> Value {
+    if scale == 0 {
+        return crate::value::int_value(unscaled);
     }
-    let scale = -i64::from(d.scale());
+    let scale = -i64::from(scale);
     let x: f64 = format!("{unscaled}e{scale}").parse().unwrap_or(f64::NAN);
-    Ok(Value::from(x))
+    Value::from(x)
 }
 
 /// Days since 1970-01-01 as `YYYY-MM-DD` (proleptic Gregorian; Howard
 /// Hinnant's `civil_from_days`).
-fn date(days: i64) -> String {
+pub(super) fn date(days: i64) -> String {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -293,7 +298,7 @@ fn unit(u: &TimeUnit) -> (i64, usize) {
 }
 
 /// `HH:MM:SS.fff` for a count of `u` since midnight.
-fn time_of_day(v: i64, u: &TimeUnit) -> String {
+pub(super) fn time_of_day(v: i64, u: &TimeUnit) -> String {
     let (per, digits) = unit(u);
     let (secs, frac) = (v.div_euclid(per), v.rem_euclid(per));
     format!(
@@ -306,7 +311,7 @@ fn time_of_day(v: i64, u: &TimeUnit) -> String {
 
 /// `YYYY-MM-DDTHH:MM:SS.fff` (and `Z` when `utc`) for a count of `u` since
 /// the epoch.
-fn timestamp(v: i64, u: &TimeUnit, utc: bool) -> String {
+pub(super) fn timestamp(v: i64, u: &TimeUnit, utc: bool) -> String {
     let (per, digits) = unit(u);
     let (secs, frac) = (v.div_euclid(per), v.rem_euclid(per));
     let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));

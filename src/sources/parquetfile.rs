@@ -1,5 +1,7 @@
-//! Parquet files: one row per Parquet row, read with the record API of the
-//! `parquet` crate (arrow-rs, without arrow).
+//! Parquet files: one row per Parquet row, read column by column with the
+//! `parquet` crate's arrow reader (see [`super::parquetcol`]), and with its
+//! record API where the columnar read does not convert a column or fails
+//! (the rows, values and errors are the record API's either way).
 //!
 //! Policies, each deliberate:
 //! - a row's `_source.line`, and the line of every error about it, is its
@@ -45,8 +47,10 @@ use super::SourceFile;
 use super::dataset::Dataset;
 use super::json::Projection;
 use super::parquetcell::{CellError, row_record};
+use super::parquetcheck::{MAX_DEPTH, SchemaProblem, check_chunks, check_schema, unconverted};
+use super::parquetcol::{Columnar, Outcome};
 use crate::error::{Error, Result, shown};
-use crate::value::{Origin, Row};
+use crate::value::{Origin, Record, Row};
 
 thread_local! {
     // Set while this thread is inside the `parquet` crate: a panic there is
@@ -58,7 +62,9 @@ thread_local! {
 /// `Err(message)`. The panic hook installed once here stays silent for a
 /// panic on a thread inside `guarded` and prints every other one as the
 /// previous hook did.
-fn guarded<T>(f: impl FnOnce() -> parquet::errors::Result<T>) -> std::result::Result<T, String> {
+pub(super) fn guarded<T>(
+    f: impl FnOnce() -> parquet::errors::Result<T>,
+) -> std::result::Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -107,11 +113,11 @@ fn parquet_message(e: &parquet::errors::ParquetError) -> String {
 /// header's unknown list one element at a time, and on a corrupt header
 /// claiming two billion elements it would otherwise spin for minutes on
 /// reads of 0 bytes (found by the `parquet` fuzz target).
-struct Strict(File);
+pub(super) struct Strict(pub(super) File);
 
 /// A reader of [`Strict`]: a read of no bytes at the end of the file is an
 /// error.
-struct StrictRead(std::io::BufReader<File>);
+pub(super) struct StrictRead(std::io::BufReader<File>);
 
 impl std::io::Read for StrictRead {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -154,6 +160,33 @@ pub(super) fn read_parquet(
     set: &mut Dataset,
     each: &mut dyn FnMut(Row) -> Result<()>,
 ) -> Result<u64> {
+    open(file, projection, set)?.read_from(set, 0, 0, 0, each)
+}
+
+/// A Parquet file opened, its footer and schema checked: ready to read.
+struct Opened<'f> {
+    reader: SerializedFileReader<Strict>,
+    /// The columnar reader's handle on the file (the record API's owns
+    /// the first).
+    handle: File,
+    /// The projected schema (`None`: every column).
+    schema: Option<Type>,
+    /// Which row groups are read.
+    keep: Vec<bool>,
+    /// How rows are made.
+    rows: Rows<'f>,
+    /// The columnar reader, unless the file is read with the record API.
+    columnar: Option<Columnar>,
+}
+
+/// Opens `file` of dataset `set` to read the columns `projection` names;
+/// the file's errors (not Parquet, a corrupt footer, a schema or column
+/// type not read) are errors naming it.
+fn open<'f>(
+    file: &'f SourceFile,
+    projection: Option<&Projection>,
+    set: &mut Dataset,
+) -> Result<Opened<'f>> {
     let whole = |msg: String| Error::input(file.rel.clone(), None, None, msg);
     if file.compression.is_compressed() {
         let c = file.compression;
@@ -168,6 +201,8 @@ pub(super) fn read_parquet(
         )));
     }
     let f = File::open(&file.abs).map_err(|e| Error::io(&file.abs, e))?;
+    // The columnar reader's handle on the file (the record API's owns `f`).
+    let handle = f.try_clone().map_err(|e| Error::io(&file.abs, e))?;
     let reader = guarded(|| SerializedFileReader::new(Strict(f)))
         .map_err(|e| whole(format!("not a readable Parquet file: {e}")))?;
     let len = std::fs::metadata(&file.abs)
@@ -220,35 +255,85 @@ pub(super) fn read_parquet(
         counting,
         partition: super::dataset::partition_fields(file, projection),
     };
-    let mut row_no = 0u64;
-    for (g, rg) in reader.metadata().row_groups().iter().enumerate() {
-        if !keep[g] {
-            // Skipped rows keep their numbers: the next group's rows are
-            // numbered as if they were read.
-            row_no += rg.num_rows() as u64;
-            continue;
+    let columnar = match set.columnar {
+        true => Columnar::new(reader.metadata(), read),
+        false => None,
+    };
+    Ok(Opened {
+        reader,
+        handle,
+        schema,
+        keep,
+        rows,
+        columnar,
+    })
+}
+
+impl Opened<'_> {
+    /// Reads the row groups from `from` on, handing each row to `each`;
+    /// `resume` rows of group `from` were handed on already (the record
+    /// API reads it from there), and `row_no` rows come before it.
+    /// Returns the number of rows in the file up to its end.
+    fn read_from(
+        &mut self,
+        set: &mut Dataset,
+        from: usize,
+        resume: u64,
+        mut row_no: u64,
+        each: &mut dyn FnMut(Row) -> Result<()>,
+    ) -> Result<u64> {
+        let file = self.rows.file;
+        let rows = &self.rows;
+        for g in from..self.reader.metadata().num_row_groups() {
+            let rg = self.reader.metadata().row_group(g);
+            if !self.keep[g] {
+                // Skipped rows keep their numbers: the next group's rows
+                // are numbered as if they were read.
+                row_no += rg.num_rows() as u64;
+                continue;
+            }
+            // Column by column when it can; the record API reads the rest
+            // of the group from the first row the columnar read did not
+            // hand on.
+            let mut skip = if g == from { resume } else { 0 };
+            if let Some(c) = self.columnar.as_mut().filter(|_| skip == 0) {
+                let emit = &mut |r| rows.emit(r, &mut row_no, each);
+                match c.read_group(&self.handle, g, &rows.fields, &rows.names, emit)? {
+                    Outcome::Done => {
+                        set.by_columns += 1;
+                        continue;
+                    }
+                    Outcome::Rest(n) => {
+                        skip = n;
+                        row_no -= n;
+                    }
+                }
+            }
+            // The group's first pages are read here: an error in them is
+            // its first row's.
+            let at_row = |e: String| {
+                Error::input(
+                    file.rel.clone(),
+                    Some(row_no + 1),
+                    None,
+                    format!("cannot read the row: {e}"),
+                )
+            };
+            let group = guarded(|| self.reader.get_row_group(g)).map_err(at_row)?;
+            let schema = self.schema.clone();
+            let iter = guarded(|| group.get_row_iter(schema)).map_err(at_row)?;
+            rows.read(iter, skip, &mut row_no, each)?;
         }
-        // The group's first pages are read here: an error in them is
-        // its first row's.
-        let at_row = |e: String| {
-            Error::input(
-                file.rel.clone(),
-                Some(row_no + 1),
-                None,
-                format!("cannot read the row: {e}"),
-            )
-        };
-        let group = guarded(|| reader.get_row_group(g)).map_err(at_row)?;
-        let iter = guarded(|| group.get_row_iter(schema.clone())).map_err(at_row)?;
-        rows.read(iter, &mut row_no, each)?;
+        Ok(row_no)
     }
-    Ok(row_no)
 }
 
 /// How a file's rows become [`Row`]s.
 struct Rows<'f> {
     file: &'f SourceFile,
+    /// The file's name, as rows' origins name it.
     path: Arc<str>,
+    /// The top-level columns read and their names.
     fields: Vec<parquet::schema::types::TypePtr>,
     names: Vec<Arc<str>>,
     /// Only the row count is read (the columns read are cleared).
@@ -258,10 +343,13 @@ struct Rows<'f> {
 }
 
 impl Rows<'_> {
-    /// Reads one row group's rows, numbering them after `row_no`.
+    /// Reads one row group's rows, numbering them after `row_no`; the
+    /// first `skip` rows are read (an error in them is still theirs) but
+    /// not handed on (the columnar read did).
     fn read(
         &self,
         mut rows: parquet::record::reader::RowIter<'_>,
+        mut skip: u64,
         row_no: &mut u64,
         each: &mut dyn FnMut(Row) -> Result<()>,
     ) -> Result<()> {
@@ -279,28 +367,50 @@ impl Rows<'_> {
                 }
                 Err(e) => return Err(at_row(format!("cannot read the row: {e}"))),
             };
-            *row_no += 1;
-            let mut rec = row_record(&next, &self.fields, &self.names).map_err(
-                |CellError { path, message }| {
-                    Error::input(
-                        file.rel.clone(),
-                        Some(*row_no),
-                        Some(shown(&path.join("."))),
-                        message,
-                    )
-                },
-            )?;
-            if self.counting {
-                rec.0.clear();
+            let rec = row_record(&next, &self.fields, &self.names);
+            if skip > 0 {
+                skip -= 1;
+                *row_no += 1;
+                continue;
             }
-            for (k, v) in &self.partition {
-                rec.insert(k.clone(), v.clone());
-            }
-            each(Row {
-                extra: Default::default(),
-                fields: Arc::new(rec),
-                origin: Origin::line(self.path.clone(), *row_no),
-            })?;
+            self.emit(rec, row_no, each)?;
+        }
+    }
+
+    /// Hands on the next row (numbered after `row_no`), or its error.
+    fn emit(
+        &self,
+        rec: std::result::Result<Record, CellError>,
+        row_no: &mut u64,
+        each: &mut dyn FnMut(Row) -> Result<()>,
+    ) -> Result<()> {
+        *row_no += 1;
+        let rec = rec.map_err(|e| self.cell_error(e, *row_no))?;
+        each(self.row(rec, *row_no))
+    }
+
+    /// The error of row `row_no`'s cell.
+    fn cell_error(&self, e: CellError, row_no: u64) -> Error {
+        Error::input(
+            self.file.rel.clone(),
+            Some(row_no),
+            Some(shown(&e.path.join("."))),
+            e.message,
+        )
+    }
+
+    /// Row `row_no` of record `rec`, with the partition fields.
+    fn row(&self, mut rec: Record, row_no: u64) -> Row {
+        if self.counting {
+            rec.0.clear();
+        }
+        for (k, v) in &self.partition {
+            rec.insert(k.clone(), v.clone());
+        }
+        Row {
+            extra: Default::default(),
+            fields: Arc::new(rec),
+            origin: Origin::line(self.path.clone(), row_no),
         }
     }
 }
@@ -313,6 +423,18 @@ pub fn read_path(
     rel: &str,
     projection: Option<&Projection>,
 ) -> Result<Vec<Row>> {
+    read_path_with(path, rel, projection, true).map(|(rows, _)| rows)
+}
+
+/// [`read_path`], column by column when `columnar` (as sources read), else
+/// with the record API only (to compare the two); with the rows, the
+/// number of row groups read wholly column by column.
+pub fn read_path_with(
+    path: &std::path::Path,
+    rel: &str,
+    projection: Option<&Projection>,
+    columnar: bool,
+) -> Result<(Vec<Row>, u64)> {
     let file = SourceFile {
         rel: rel.to_string(),
         abs: path.to_path_buf(),
@@ -323,11 +445,13 @@ pub fn read_path(
         partition: None,
     };
     let mut rows = Vec::new();
-    read_parquet(&file, projection, &mut Dataset::new(), &mut |r| {
+    let mut set = Dataset::new();
+    set.columnar = columnar;
+    read_parquet(&file, projection, &mut set, &mut |r| {
         rows.push(r);
         Ok(())
     })?;
-    Ok(rows)
+    Ok((rows, set.by_columns))
 }
 
 /// The schema to read: `None` for every column, else the root with only
@@ -362,133 +486,6 @@ fn projected(root: &Arc<Type>, projection: Option<&Projection>) -> (Option<Type>
         Ok(s) => (Some(s), counting),
         Err(_) => (None, false),
     }
-}
-
-/// Checks that every row group's row count and every column chunk's byte
-/// range (from the footer) are possible (the crate asserts, that is
-/// panics, on a negative range and reserves memory for a page as long as
-/// its chunk), and that every chunk's codec is one built in.
-fn check_chunks(
-    meta: &parquet::file::metadata::ParquetMetaData,
-    len: u64,
-) -> std::result::Result<(), String> {
-    for (g, rg) in meta.row_groups().iter().enumerate() {
-        if rg.num_rows() < 0 {
-            return Err(format!(
-                "row group {} has {} rows (the footer is corrupt)",
-                g + 1,
-                rg.num_rows()
-            ));
-        }
-        for c in rg.columns() {
-            use parquet::basic::Compression as Z;
-            let codec = c.compression();
-            if !matches!(
-                codec,
-                Z::UNCOMPRESSED | Z::SNAPPY | Z::GZIP(_) | Z::LZ4 | Z::LZ4_RAW | Z::ZSTD(_)
-            ) {
-                let name = format!("{codec:?}");
-                let name = name.split('(').next().unwrap_or(&name);
-                return Err(format!(
-                    "column `{}` is compressed with {name}, which is not read here (snappy, gzip, lz4 and zstd are); write the file with one of those, e.g. DuckDB's `(FORMAT parquet, COMPRESSION zstd)`",
-                    shown(&c.column_path().string())
-                ));
-            }
-            let start = c.dictionary_page_offset().unwrap_or(c.data_page_offset());
-            let size = c.compressed_size();
-            let end = start.checked_add(size).filter(|_| start >= 0 && size >= 0);
-            if end.is_none_or(|end| end as u64 > len) {
-                return Err(format!(
-                    "column `{}` of row group {} is said to start at byte {start} and take {size} bytes, in a file of {len} bytes (the footer is corrupt)",
-                    shown(&c.column_path().string()),
-                    g + 1
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The first leaf under `ty` (its dotted path and its types) whose
-/// converted type the record reader does not convert (it panics on them,
-/// e.g. INTERVAL): refused before any row is read, naming the column.
-fn unconverted(ty: &Type) -> Option<(String, String)> {
-    use parquet::basic::{ConvertedType as C, Type as P};
-    if ty.is_group() {
-        return ty.get_fields().iter().find_map(|f| {
-            unconverted(f).map(|(path, what)| (format!("{}.{path}", ty.name()), what))
-        });
-    }
-    let converted = ty.get_basic_info().converted_type();
-    let physical = ty.get_physical_type();
-    let ok = match physical {
-        P::INT32 => matches!(
-            converted,
-            C::NONE
-                | C::INT_8
-                | C::INT_16
-                | C::INT_32
-                | C::UINT_8
-                | C::UINT_16
-                | C::UINT_32
-                | C::DATE
-                | C::TIME_MILLIS
-                | C::DECIMAL
-        ),
-        P::INT64 => matches!(
-            converted,
-            C::NONE
-                | C::INT_64
-                | C::UINT_64
-                | C::TIME_MICROS
-                | C::TIMESTAMP_MILLIS
-                | C::TIMESTAMP_MICROS
-                | C::DECIMAL
-        ),
-        P::BYTE_ARRAY => matches!(
-            converted,
-            C::NONE | C::UTF8 | C::ENUM | C::JSON | C::BSON | C::DECIMAL
-        ),
-        P::FIXED_LEN_BYTE_ARRAY => matches!(converted, C::NONE | C::DECIMAL),
-        P::BOOLEAN | P::INT96 | P::FLOAT | P::DOUBLE => true,
-    };
-    (!ok).then(|| (ty.name().to_string(), format!("{physical} ({converted})")))
-}
-
-/// Deeper nesting is refused (as JSON's 127 levels are): the conversion of
-/// a row recurses once per level.
-const MAX_DEPTH: usize = 127;
-
-/// What makes a schema unreadable as rows.
-#[derive(Debug)]
-enum SchemaProblem {
-    /// A group (by its path) has two fields of this name.
-    Repeated(Vec<String>, String),
-    /// A field (by its path) is nested deeper than [`MAX_DEPTH`].
-    TooDeep(Vec<String>),
-}
-
-/// Checks that no group has two fields of one name (a record would keep
-/// only one of them) and that nesting stays within [`MAX_DEPTH`].
-fn check_schema(ty: &Type, path: &mut Vec<String>) -> std::result::Result<(), SchemaProblem> {
-    if !ty.is_group() {
-        return Ok(());
-    }
-    if path.len() >= MAX_DEPTH {
-        return Err(SchemaProblem::TooDeep(path.clone()));
-    }
-    let mut seen = rustc_hash::FxHashSet::default();
-    for f in ty.get_fields() {
-        if !seen.insert(f.name()) {
-            return Err(SchemaProblem::Repeated(path.clone(), f.name().to_string()));
-        }
-    }
-    for f in ty.get_fields() {
-        path.push(f.name().to_string());
-        check_schema(f, path)?;
-        path.pop();
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -55,6 +55,10 @@ pub fn stream_with<T: Send>(
     each_batch: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<Loaded> {
     const CHUNK: usize = 4096;
+    // A Parquet row is a map of records: smaller batches stay in cache
+    // (fig5's table from Parquet: 7.4 s and 39 MiB, against 8.5 s and 56
+    // MiB in batches of 4,096).
+    const PARQUET_CHUNK: usize = 1024;
     let mut pending: Vec<Row> = Vec::new();
     let flush =
         |pending: &mut Vec<Row>, each_batch: &mut dyn FnMut(T) -> Result<()>| -> Result<()> {
@@ -99,7 +103,11 @@ pub fn stream_with<T: Send>(
                 let mut counted = |r: Row| -> Result<()> {
                     count += 1;
                     pending.push(r);
-                    if pending.len() >= CHUNK {
+                    let chunk = match file.format {
+                        Format::Parquet => PARQUET_CHUNK,
+                        _ => CHUNK,
+                    };
+                    if pending.len() >= chunk {
                         flush(&mut pending, each_batch)?;
                     }
                     Ok(())
