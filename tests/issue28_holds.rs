@@ -10,49 +10,7 @@ mod common;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use common::{artifact, numbers, stderr};
-
-/// A log of `n` requests (`t`, `op`, `latency_ms`, `ok`, and a 1,000-byte
-/// `pad` nothing reads), the same on every run: latencies from a fixed
-/// linear congruential sequence, every 97th request's `ok` null. Returns
-/// the latencies in file order.
-fn write_log(dir: &Path, n: usize) -> Vec<f64> {
-    let mut text = String::new();
-    let mut state: u64 = 42;
-    let mut lat = Vec::with_capacity(n);
-    let pad = "x".repeat(1000);
-    for t in 0..n {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let x = ((state >> 33) % 100_000) as f64 / 1000.0 + 0.5;
-        lat.push(x);
-        let op = ["get", "put", "scan"][t % 3];
-        let ok = match t % 97 {
-            0 => r#","ok":null"#.to_string(),
-            _ => format!(r#","ok":{}"#, t % 13 != 0),
-        };
-        writeln!(
-            text,
-            r#"{{"t":{t},"op":"{op}","latency_ms":{x}{ok},"pad":"{pad}"}}"#
-        )
-        .unwrap();
-    }
-    std::fs::create_dir_all(dir.join("data")).unwrap();
-    std::fs::write(dir.join("data/log.jsonl"), text).unwrap();
-    lat
-}
-
-/// numpy's median of `xs`.
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    match v.len() % 2 {
-        0 => (v[m - 1] + v[m]) / 2.0,
-        _ => v[m],
-    }
-}
+use common::{artifact, numbers, numpy_median, stderr, write_requests_log};
 
 /// Families over the log: one member per `op` (through a table of
 /// streaming steps), one per row of the first twenty (straight on the
@@ -109,14 +67,14 @@ fn families_over_a_log_fold_under_a_one_mebibyte_cap() {
     // 10,000 rows of about 1.2 KiB (11 MiB); held, even trimmed to the
     // fields read, they would pass the cap.
     let dir = tempfile::tempdir().unwrap();
-    let lat = write_log(dir.path(), 10_000);
+    let lat = write_requests_log(dir.path(), 10_000);
     std::fs::write(dir.path().join("artifact.toml"), FAMILIES).unwrap();
     gen_ok(dir.path(), &["--max-memory", "2MiB"]);
     let n = numbers(dir.path());
     for (i, op) in ["get", "put", "scan"].iter().enumerate() {
         let xs: Vec<f64> = lat.iter().skip(i).step_by(3).copied().collect();
         let m = &n[format!("{op}-median")];
-        assert_eq!(m["value"].as_f64().unwrap(), median(&xs), "{op}");
+        assert_eq!(m["value"].as_f64().unwrap(), numpy_median(&xs), "{op}");
         assert_eq!(m["rows"], xs.len());
         assert_eq!(m["description"], format!("median latency of {op}"));
     }
@@ -158,7 +116,7 @@ fn families_over_a_log_fold_under_a_one_mebibyte_cap() {
 fn families_over_held_rows_pass_the_one_mebibyte_cap() {
     // The same families over `timed` held whole: what folding saves.
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 3000);
+    write_requests_log(dir.path(), 3000);
     std::fs::write(
         dir.path().join("artifact.toml"),
         format!("{FAMILIES}{HOLD_TIMED}"),
@@ -174,7 +132,7 @@ fn families_over_held_rows_pass_the_one_mebibyte_cap() {
 #[test]
 fn a_folded_family_writes_the_bytes_of_the_family_over_held_rows() {
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 3000);
+    write_requests_log(dir.path(), 3000);
     let outputs = [
         "generated/numbers.json",
         "generated/macros.tex",
@@ -207,7 +165,7 @@ fn a_folded_family_writes_the_bytes_of_the_family_over_held_rows() {
 #[test]
 fn a_null_key_of_a_folded_family_is_told_as_over_held_rows() {
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 300);
+    write_requests_log(dir.path(), 300);
     let spec = r#"
 [sources.log]
 path = "data/log.jsonl"
@@ -233,7 +191,7 @@ value = "count"
 #[test]
 fn two_rows_giving_one_key_are_told_as_over_held_rows() {
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 300);
+    write_requests_log(dir.path(), 300);
     let spec = r#"
 [sources.log]
 path = "data/log.jsonl"

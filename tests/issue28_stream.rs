@@ -7,51 +7,8 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::path::Path;
 
-use common::{artifact, numbers, numbers_on_both_paths};
-
-/// A log of `n` requests (`t`, `op`, `latency_ms`, `ok`, and a 1,000-byte
-/// `pad` nothing reads), the same on every run: latencies from a fixed
-/// linear congruential sequence, every 97th request's `ok` null. Returns
-/// the latencies in file order.
-fn write_log(dir: &Path, n: usize) -> Vec<f64> {
-    let mut text = String::new();
-    let mut state: u64 = 42;
-    let mut lat = Vec::with_capacity(n);
-    let pad = "x".repeat(1000);
-    for t in 0..n {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let x = ((state >> 33) % 100_000) as f64 / 1000.0 + 0.5;
-        lat.push(x);
-        let op = ["get", "put", "scan"][t % 3];
-        let ok = match t % 97 {
-            0 => r#","ok":null"#.to_string(),
-            _ => format!(r#","ok":{}"#, t % 13 != 0),
-        };
-        writeln!(
-            text,
-            r#"{{"t":{t},"op":"{op}","latency_ms":{x}{ok},"pad":"{pad}"}}"#
-        )
-        .unwrap();
-    }
-    std::fs::create_dir_all(dir.join("data")).unwrap();
-    std::fs::write(dir.join("data/log.jsonl"), text).unwrap();
-    lat
-}
-
-/// numpy's median of `xs`.
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    match v.len() % 2 {
-        0 => (v[m - 1] + v[m]) / 2.0,
-        _ => v[m],
-    }
-}
+use common::{artifact, numbers, numbers_on_both_paths, numpy_median, write_requests_log};
 
 /// The numbers, each read straight from the log.
 const STRAIGHT: &str = r#"
@@ -221,7 +178,7 @@ fn values(all: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
 #[test]
 fn numbers_straight_on_a_log_equal_the_same_numbers_through_group_steps() {
     let dir = tempfile::tempdir().unwrap();
-    let lat = write_log(dir.path(), 3000);
+    let lat = write_requests_log(dir.path(), 3000);
     std::fs::write(dir.path().join("artifact.toml"), STRAIGHT).unwrap();
     // Straight on the log: the fast path and the generic one agree.
     let straight = numbers_on_both_paths(dir.path());
@@ -231,7 +188,7 @@ fn numbers_straight_on_a_log_equal_the_same_numbers_through_group_steps() {
     // And they are the values themselves.
     assert_eq!(straight["requests"]["value"], 3000);
     assert_eq!(straight["requests"]["rows"], 3000);
-    assert_eq!(straight["median"]["value"].as_f64().unwrap(), median(&lat));
+    assert_eq!(straight["median"]["value"].as_f64().unwrap(), numpy_median(&lat));
     let fastest = lat.iter().copied().fold(f64::INFINITY, f64::min);
     assert_eq!(straight["fastest"]["value"].as_f64().unwrap(), fastest);
     assert_eq!(straight["the-tenth"]["value"].as_f64().unwrap(), lat[10]);
@@ -246,7 +203,7 @@ fn numbers_straight_on_a_log_equal_the_same_numbers_through_group_steps() {
     let gets: Vec<f64> = lat.iter().step_by(3).map(|x| x * 1000.0).collect();
     assert_eq!(
         straight["get-median-us"]["value"].as_f64().unwrap(),
-        median(&gets)
+        numpy_median(&gets)
     );
 }
 
@@ -254,7 +211,7 @@ fn numbers_straight_on_a_log_equal_the_same_numbers_through_group_steps() {
 fn numbers_straight_on_a_log_hold_no_rows_under_a_one_mebibyte_cap() {
     // 3,000 rows of about 1.2 KiB: 3.5 MiB if held.
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 3000);
+    write_requests_log(dir.path(), 3000);
     std::fs::write(dir.path().join("artifact.toml"), STRAIGHT).unwrap();
     let out = artifact(dir.path(), &["gen", "--max-memory", "1MiB"]);
     assert!(
@@ -279,7 +236,7 @@ layers = [{ mark = "point", data = "log", x = "t", y = "latency_ms" }]
 fn a_figure_on_a_log_holds_only_the_fields_it_draws() {
     // 3,000 rows: about 0.6 MiB with the two fields drawn, 3.3 MiB whole.
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 3000);
+    write_requests_log(dir.path(), 3000);
     std::fs::write(dir.path().join("artifact.toml"), FIGURE).unwrap();
     let out = artifact(dir.path(), &["gen", "--max-memory", "1MiB"]);
     assert!(
@@ -296,7 +253,7 @@ fn rows_past_the_memory_cap_stop_the_run_naming_the_source_and_the_cap() {
     // A figure drawing `pad` (as its colour) holds it: about 1.3 KiB a
     // row, though a CSV source's rows keep only the fields drawn.
     let dir = tempfile::tempdir().unwrap();
-    let lat = write_log(dir.path(), 3000);
+    let lat = write_requests_log(dir.path(), 3000);
     let mut csv = String::from("t,op,latency_ms,pad\n");
     for (t, x) in lat.iter().enumerate() {
         writeln!(csv, "{t},get,{x},{}", "x".repeat(1000)).unwrap();
@@ -337,7 +294,7 @@ fn rows_past_the_memory_cap_stop_the_run_naming_the_source_and_the_cap() {
 #[test]
 fn a_group_per_record_passes_the_cap_naming_its_table() {
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 3000);
+    write_requests_log(dir.path(), 3000);
     let spec = r#"
 [sources.log]
 path = "data/log.jsonl"
@@ -364,7 +321,7 @@ value = "count"
 #[test]
 fn notes_of_a_table_only_numbers_read_are_told_once() {
     let dir = tempfile::tempdir().unwrap();
-    write_log(dir.path(), 300);
+    write_requests_log(dir.path(), 300);
     let spec = r#"
 [sources.log]
 path = "data/log.jsonl"
@@ -405,7 +362,7 @@ fn a_failing_number_does_not_fail_the_numbers_folded_with_it() {
     // `bad` shares its table and `where` with the others: one group step
     // for all of them fails, then each is folded alone.
     let dir = tempfile::tempdir().unwrap();
-    let lat = write_log(dir.path(), 3000);
+    let lat = write_requests_log(dir.path(), 3000);
     let spec =
         format!("{STRAIGHT}\n[numbers.bad]\ntable = \"log\"\nvalue = {{ median = \"op\" }}\n");
     std::fs::write(dir.path().join("artifact.toml"), spec).unwrap();
@@ -421,6 +378,6 @@ fn a_failing_number_does_not_fail_the_numbers_folded_with_it() {
         "{err}"
     );
     let got = numbers(dir.path());
-    assert_eq!(got["median"]["value"].as_f64().unwrap(), median(&lat));
+    assert_eq!(got["median"]["value"].as_f64().unwrap(), numpy_median(&lat));
     assert_eq!(got["requests"]["value"], 3000);
 }

@@ -365,7 +365,7 @@ fn bind_leaf<'a>(ty: &Type, a: &'a dyn Array) -> Option<Kind<'a>> {
     let converted = info.converted_type();
     let decimal = |a: &'a dyn Array| {
         let d = a.as_primitive_opt::<at::Decimal128Type>()?;
-        Some(Kind::Decimal(&**d.values(), ty.get_scale()))
+        Some(Kind::Decimal(d.values(), ty.get_scale()))
     };
     if a.data_type() == &DataType::Null {
         // The UNKNOWN logical type: null in every row, whatever the
@@ -388,10 +388,10 @@ fn bind_leaf<'a>(ty: &Type, a: &'a dyn Array) -> Option<Kind<'a>> {
         },
         P::INT64 => match (converted, logical) {
             (C::INT_64 | C::NONE, Some(LogicalType::Timestamp(t))) => {
-                Kind::Timestamp(i64s(a)?, t.unit.clone(), t.is_adjusted_to_u_t_c)
+                Kind::Timestamp(i64s(a)?, t.unit, t.is_adjusted_to_u_t_c)
             }
             (C::INT_64 | C::NONE, Some(LogicalType::Time(t))) => {
-                Kind::Time(i64s(a)?, t.unit.clone())
+                Kind::Time(i64s(a)?, t.unit)
             }
             (C::INT_64 | C::NONE, _) => Kind::I64(i64s(a)?),
             (C::UINT_64, _) => Kind::U64(prim::<at::UInt64Type>(a)?),

@@ -331,3 +331,46 @@ pub fn pdflatex(dir: &Path, passes: usize) -> String {
     }
     std::fs::read_to_string(dir.join("main.log")).unwrap_or_default()
 }
+
+/// Issue 28's generated log, `data/log.jsonl` under `dir`: `n` requests (`t`, `op`, `latency_ms`, `ok`, and a 1,000-byte
+/// `pad` nothing reads), the same on every run: latencies from a fixed
+/// linear congruential sequence, every 97th request's `ok` null. Returns
+/// the latencies in file order.
+pub fn write_requests_log(dir: &Path, n: usize) -> Vec<f64> {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    let mut state: u64 = 42;
+    let mut lat = Vec::with_capacity(n);
+    let pad = "x".repeat(1000);
+    for t in 0..n {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let x = ((state >> 33) % 100_000) as f64 / 1000.0 + 0.5;
+        lat.push(x);
+        let op = ["get", "put", "scan"][t % 3];
+        let ok = match t % 97 {
+            0 => r#","ok":null"#.to_string(),
+            _ => format!(r#","ok":{}"#, t % 13 != 0),
+        };
+        writeln!(
+            text,
+            r#"{{"t":{t},"op":"{op}","latency_ms":{x}{ok},"pad":"{pad}"}}"#
+        )
+        .unwrap();
+    }
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("data/log.jsonl"), text).unwrap();
+    lat
+}
+
+/// numpy's median of `xs` (an even count averages the middle two).
+pub fn numpy_median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    match v.len() % 2 {
+        0 => (v[m - 1] + v[m]) / 2.0,
+        _ => v[m],
+    }
+}
