@@ -289,7 +289,13 @@ mod tests {
         assert_eq!(f.0, ["0.00", "0.25", "0.50", "0.75", "1.00"]);
         assert_eq!(f.1, "\u{d7}10\u{2079}");
         let f = factored_linear(&[2e-5, 4e-5, 6e-5]).unwrap();
-        assert_eq!((f.0, f.1.as_str()), (vec!["2".to_string(), "4".into(), "6".into()], "\u{d7}10\u{207b}\u{2075}"));
+        assert_eq!(
+            (f.0, f.1.as_str()),
+            (
+                vec!["2".to_string(), "4".into(), "6".into()],
+                "\u{d7}10\u{207b}\u{2075}"
+            )
+        );
         // Unix times a day apart stay whole; below 10⁶ nothing is factored.
         assert_eq!(factored_linear(&[1.7e9, 1.7000864e9]), None);
         assert_eq!(factored_linear(&[0.0, 5e5, 9e5]), None);

@@ -263,9 +263,14 @@ fn a_colour_bar_of_huge_values_factors_its_power_above_its_labels() {
         "size = [4, 3]\nlayers = [{ mark = \"rect\", data = \"s\", x = \"b\", y = \"c\", color = { field = \"v\", title = \"bytes\", scale = { scheme = \"viridis\" } } }]\n",
     );
     let t = level_texts(&s);
-    let right: Vec<&(String, f64, f64, Align)> = t.iter().filter(|(_, x, ..)| *x > area.x1).collect();
+    let right: Vec<&(String, f64, f64, Align)> =
+        t.iter().filter(|(_, x, ..)| *x > area.x1).collect();
     let texts: Vec<&str> = right.iter().map(|(l, ..)| l.as_str()).collect();
-    assert_eq!(texts, ["bytes", "×10⁹", "0.2", "0.4", "0.6", "0.8", "1.0", "1.2"], "{t:?}");
+    assert_eq!(
+        texts,
+        ["bytes", "×10⁹", "0.2", "0.4", "0.6", "0.8", "1.0", "1.2"],
+        "{t:?}"
+    );
     // The power sits between the title and the top label.
     let y = |l: &str| right.iter().find(|(t, ..)| t == l).unwrap().2;
     assert!(y("bytes") < y("×10⁹") && y("×10⁹") < y("1.2"), "{right:?}");

@@ -188,7 +188,10 @@ fn numbers_straight_on_a_log_equal_the_same_numbers_through_group_steps() {
     // And they are the values themselves.
     assert_eq!(straight["requests"]["value"], 3000);
     assert_eq!(straight["requests"]["rows"], 3000);
-    assert_eq!(straight["median"]["value"].as_f64().unwrap(), numpy_median(&lat));
+    assert_eq!(
+        straight["median"]["value"].as_f64().unwrap(),
+        numpy_median(&lat)
+    );
     let fastest = lat.iter().copied().fold(f64::INFINITY, f64::min);
     assert_eq!(straight["fastest"]["value"].as_f64().unwrap(), fastest);
     assert_eq!(straight["the-tenth"]["value"].as_f64().unwrap(), lat[10]);

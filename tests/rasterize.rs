@@ -79,14 +79,20 @@ fn ten_thousand_vector_points_get_a_note_suggesting_rasterize() {
     let dir = project_of(10_000, false);
     let out = gen_ok(dir.path());
     // The size is the PDF's as written (456.2 KiB today).
-    let pdf = std::fs::metadata(dir.path().join("figures/f.pdf")).unwrap().len();
+    let pdf = std::fs::metadata(dir.path().join("figures/f.pdf"))
+        .unwrap()
+        .len();
     let size = artifact::value::held::size_text(pdf);
     assert!(size.ends_with(" KiB"), "{size}");
     assert!(stderr(&out).contains(&format!(
         "note: figure `f`: layer 1 (point) draws 10000 marks as vectors into a PDF of {size}, which a viewer draws mark by mark when it opens it: `rasterize = true` draws them as one image at the PNG's dpi\n"
     )), "{}", stderr(&out));
     // A figure written only as PNG has no vector file to warn of.
-    let png_only = project(&SPEC.replace("RASTER", "false").replace(r#"["svg", "pdf", "png"]"#, r#"["png"]"#));
+    let png_only = project(
+        &SPEC
+            .replace("RASTER", "false")
+            .replace(r#"["svg", "pdf", "png"]"#, r#"["png"]"#),
+    );
     std::fs::write(png_only.path().join("pts.jsonl"), points(10_000)).unwrap();
     let out = gen_ok(png_only.path());
     assert!(!stderr(&out).contains("as vectors"), "{}", stderr(&out));

@@ -136,11 +136,15 @@ mod tests {
     use super::*;
 
     fn cells(r: &CsvRecord) -> Vec<(String, String)> {
-        r.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        r.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        p.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -157,14 +161,23 @@ mod tests {
         r.insert("x", "3".into());
         assert_eq!(
             cells(&r),
-            pairs(&[("panel", "0"), ("mark", "point"), ("color", "#fff"), ("x", "3"), ("y", "2")])
+            pairs(&[
+                ("panel", "0"),
+                ("mark", "point"),
+                ("color", "#fff"),
+                ("x", "3"),
+                ("y", "2")
+            ])
         );
         assert_eq!(r.len(), 5);
         assert_eq!(r.get("color").map(|v| &**v), Some("#fff"));
         assert_eq!(r.get("mark").map(|v| &**v), Some("point"));
         assert_eq!(r.get("size"), None);
         // The base is untouched and shared.
-        assert_eq!(cells(&base), pairs(&[("panel", "0"), ("mark", "point"), ("color", "#000")]));
+        assert_eq!(
+            cells(&base),
+            pairs(&[("panel", "0"), ("mark", "point"), ("color", "#000")])
+        );
         assert!(Arc::ptr_eq(&r.shared, &base.shared));
     }
 
@@ -186,6 +199,9 @@ mod tests {
         a.insert("latency_ms", "1".into());
         let mut b = CsvRecord::new();
         b.insert("latency_ms", "2".into());
-        assert!(Arc::ptr_eq(a.keys().next().unwrap(), b.keys().next().unwrap()));
+        assert!(Arc::ptr_eq(
+            a.keys().next().unwrap(),
+            b.keys().next().unwrap()
+        ));
     }
 }

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-
 use super::channels::{Chan, Channel};
 use super::model::*;
 use crate::color::{self, Color};

@@ -209,10 +209,7 @@ impl<'a, 's> LayerCtx<'a, 's> {
                 r.insert("count", ((c as u64).to_string()).into());
                 r.insert("y", super::encode::num_text(y1).into());
                 r.insert("y2", super::encode::num_text(y0).into());
-                r.insert(
-                    "color",
-                    col.map(|c| c.hex()).unwrap_or_default().into(),
-                );
+                r.insert("color", col.map(|c| c.hex()).unwrap_or_default().into());
                 csv.push(r);
                 items.push(RectItem {
                     x: Some((x0, x1)),

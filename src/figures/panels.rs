@@ -1,10 +1,10 @@
 //! A figure's panels built: each layer's marks per panel, then (once every
 //! extent is known, for shared facet scales) each panel's axes and legend.
 
-use super::rows::LayerRows;
 use super::build::{Build, Sizes};
 use super::layers::{Categories, CsvRecord, Extent, LayerCtx, PanelState};
 use super::model::*;
+use super::rows::LayerRows;
 use super::{facet, grouped, label, resolve_axis, resolve_legend, scales};
 use crate::error::Result;
 use crate::plan::layers::LayerPlan;

@@ -93,7 +93,15 @@ pub fn draw(out: &mut Vec<Prim>, cb: &ColorBar, x0: f64, top: f64, bottom: f64, 
     let (ticks, factor) = ticks_of(cb, len, size);
     if let Some(f) = &factor {
         let y = y0 - size * 1.2 - TITLE_GAP / 2.0;
-        push_text(out, x0 + BAR_WIDTH + TICK + PAD, y, f, size, Color::BLACK, Align::Left);
+        push_text(
+            out,
+            x0 + BAR_WIDTH + TICK + PAD,
+            y,
+            f,
+            size,
+            Color::BLACK,
+            Align::Left,
+        );
     }
     for (v, label) in ticks {
         let y = at(v);

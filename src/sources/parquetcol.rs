@@ -390,9 +390,7 @@ fn bind_leaf<'a>(ty: &Type, a: &'a dyn Array) -> Option<Kind<'a>> {
             (C::INT_64 | C::NONE, Some(LogicalType::Timestamp(t))) => {
                 Kind::Timestamp(i64s(a)?, t.unit, t.is_adjusted_to_u_t_c)
             }
-            (C::INT_64 | C::NONE, Some(LogicalType::Time(t))) => {
-                Kind::Time(i64s(a)?, t.unit)
-            }
+            (C::INT_64 | C::NONE, Some(LogicalType::Time(t))) => Kind::Time(i64s(a)?, t.unit),
             (C::INT_64 | C::NONE, _) => Kind::I64(i64s(a)?),
             (C::UINT_64, _) => Kind::U64(prim::<at::UInt64Type>(a)?),
             (C::TIME_MICROS, _) => Kind::Time(i64s(a)?, TimeUnit::MICROS),

@@ -176,11 +176,7 @@ impl Stages {
 /// The stages of `steps`.
 pub fn stages(steps: &[Step]) -> Stages {
     let par = steps.iter().take_while(|s| s.is_row_wise()).count();
-    let ser = par
-        + steps[par..]
-            .iter()
-            .take_while(|s| s.streams())
-            .count();
+    let ser = par + steps[par..].iter().take_while(|s| s.streams()).count();
     let sink = matches!(steps.get(ser), Some(Step::Group { .. } | Step::Pivot(_)));
     let top = matches!(
         steps.get(ser..ser + 2),
