@@ -180,6 +180,34 @@ fn a_brotli_file_is_an_error_naming_the_codecs_read() {
     );
 }
 
+/// A row group whose row count was damaged (4, where its columns and the
+/// footer's total hold 21): the record API read 4 rows and the columnar
+/// read 21, each without an error. Found by the `parquet` fuzz target.
+#[test]
+fn a_row_group_whose_count_was_damaged_is_an_error_not_fewer_rows() {
+    for record_api in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            common::root().join("tests/fixtures/parquet/damaged_row_count.parquet"),
+            dir.path().join("runs.parquet"),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("artifact.toml"), SUM_SPEC).unwrap();
+        let mut cmd = assert_cmd::Command::cargo_bin("artifact").unwrap();
+        if record_api {
+            cmd.env("ARTIFACT_PARQUET_RECORD_API", "1");
+        }
+        let out = cmd.arg("gen").current_dir(dir.path()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "{WROTE}error: number `n-sum`: source `runs`: runs.parquet: its row groups hold 4 rows and its footer counts 21 (the footer is corrupt)\n{FAILED}"
+            )
+        );
+    }
+}
+
 /// One INT64 leaf: values, definition levels, repetition levels.
 type Leaf<'a> = (&'a [i64], Option<&'a [i16]>, Option<&'a [i16]>);
 

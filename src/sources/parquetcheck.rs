@@ -6,8 +6,8 @@ use parquet::schema::types::Type;
 
 use crate::error::shown;
 
-/// Checks that every row group's row count and every column chunk's byte
-/// range (from the footer) are possible (the crate asserts, that is
+/// Checks that every row group's row count (and their sum, the file's)
+/// and every column chunk's byte range (from the footer) are possible (the crate asserts, that is
 /// panics, on a negative range and reserves memory for a page as long as
 /// its chunk), and that every chunk's codec is one built in.
 pub(super) fn check_chunks(
@@ -47,6 +47,20 @@ pub(super) fn check_chunks(
                 ));
             }
         }
+    }
+    // A row group whose count was damaged ends early in the record API
+    // and not in the columnar read (found by the `parquet` fuzz target):
+    // the footer's total tells.
+    let groups = meta
+        .row_groups()
+        .iter()
+        .try_fold(0i64, |sum, rg| sum.checked_add(rg.num_rows()));
+    let total = meta.file_metadata().num_rows();
+    if groups != Some(total) {
+        let groups = groups.map_or("more than 2⁶³".to_string(), |n| n.to_string());
+        return Err(format!(
+            "its row groups hold {groups} rows and its footer counts {total} (the footer is corrupt)"
+        ));
     }
     Ok(())
 }
