@@ -30,20 +30,25 @@ uncertainty = { std = "x" }"#,
     r#"value = { cell = "k" }"#,
 ];
 
-/// The spec of a check: the steps (of [`STREAMING`]) on the stream in
-/// table `a`, which only number `fa` reads (a fold), and on the whole
-/// source in table `b`, read by number `fb` (held rows).
-pub fn spec_text(steps: &[usize], number: usize, where_: bool) -> String {
+/// What a recipe picks: the steps (of [`STREAMING`]) as a TOML list, the
+/// number's value (of [`NUMBERS`]) and its `where` line, if any.
+fn picks(steps: &[usize], number: usize, where_: bool) -> (String, &'static str, &'static str) {
     let list: Vec<&str> = steps
         .iter()
         .map(|&i| MENU[STREAMING[i % STREAMING.len()]])
         .collect();
-    let list = list.join(", ");
-    let n = NUMBERS[number % NUMBERS.len()];
     let w = match where_ {
         true => "where = \"x is number and x > 1\"\n",
         false => "",
     };
+    (list.join(", "), NUMBERS[number % NUMBERS.len()], w)
+}
+
+/// The spec of a check: the steps (of [`STREAMING`]) on the stream in
+/// table `a`, which only number `fa` reads (a fold), and on the whole
+/// source in table `b`, read by number `fb` (held rows).
+pub fn spec_text(steps: &[usize], number: usize, where_: bool) -> String {
+    let (list, n, w) = picks(steps, number, where_);
     format!(
         r#"[sources.s]
 path = "s.jsonl"
@@ -154,17 +159,8 @@ per = ["k", "x"]"#,
 /// The spec of a family check: the steps (of [`STREAMING`]) in table `t`
 /// over source `s`, read by family `fam`.
 pub fn family_spec_text(steps: &[usize], family: usize, number: usize, where_: bool) -> String {
-    let list: Vec<&str> = steps
-        .iter()
-        .map(|&i| MENU[STREAMING[i % STREAMING.len()]])
-        .collect();
-    let list = list.join(", ");
-    let n = NUMBERS[number % NUMBERS.len()];
+    let (list, n, w) = picks(steps, number, where_);
     let fam = FAMILIES[family % FAMILIES.len()];
-    let w = match where_ {
-        true => "where = \"x is number and x > 1\"\n",
-        false => "",
-    };
     format!(
         r#"[sources.s]
 path = "s.jsonl"
